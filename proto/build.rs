@@ -1,0 +1,12 @@
+//! Compiles the protobuf definitions in `proto/` with a vendored protoc (a fresh machine has none).
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let protoc = protoc_bin_vendored::protoc_bin_path()?;
+    std::env::set_var("PROTOC", protoc);
+    println!("cargo:rerun-if-changed=proto");
+    tonic_prost_build::configure()
+        .build_server(true)
+        .build_client(true)
+        .compile_protos(&["proto/etcdserverpb/rpc.proto"], &["proto"])?;
+    Ok(())
+}

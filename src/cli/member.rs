@@ -1,0 +1,97 @@
+//! Command-line definitions of `memberctl member …`.
+
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+
+use super::parse_duration;
+
+/// `memberctl member …` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum MemberCommand {
+    /// List the members of the cluster.
+    List,
+    /// Add a member, after checking its peer URLs (prefer --learner).
+    Add(AddArgs),
+    /// Promote a learner to a voter once it has caught up with the leader.
+    Promote(PromoteArgs),
+    /// Remove a member, unless the rest could not form a quorum.
+    Remove(RemoveArgs),
+    /// Change a member's peer URLs, after checking them.
+    Update(UpdateArgs),
+    /// Show each member's reachability, raft term, index, applied index and lag.
+    Status,
+}
+
+/// A member named by its hex ID or its name.
+#[derive(Debug, Clone, Args)]
+pub struct TargetArg {
+    /// The member: its hex ID (as printed, 16 digits) or its name
+    #[arg(value_name = "ID|NAME")]
+    pub member: String,
+}
+
+/// Arguments of `member add`.
+#[derive(Debug, Clone, Args)]
+pub struct AddArgs {
+    /// Name of the new member (what it will be started with as --name)
+    pub name: String,
+    /// Peer URLs of the new member, comma-separated (scheme://host:port)
+    #[arg(
+        long,
+        required = true,
+        value_delimiter = ',',
+        value_name = "URL[,URL...]"
+    )]
+    pub peer_urls: Vec<String>,
+    /// Add as a non-voting learner (the safe way: promote it once caught up)
+    #[arg(long)]
+    pub learner: bool,
+    /// Check everything and print the plan; change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// Arguments of `member promote`.
+#[derive(Debug, Clone, Args)]
+pub struct PromoteArgs {
+    #[command(flatten)]
+    pub target: TargetArg,
+    /// Promote at once instead of waiting for the learner to catch up
+    #[arg(long)]
+    pub no_wait: bool,
+    /// How long to wait for the learner to catch up and be promoted
+    #[arg(long, default_value = "5m", value_parser = parse_duration, value_name = "DURATION")]
+    pub timeout: Duration,
+    /// How often to poll the learner's and the leader's progress
+    #[arg(long, default_value = "500ms", value_parser = parse_duration, value_name = "DURATION")]
+    pub poll_interval: Duration,
+}
+
+/// Arguments of `member remove`.
+#[derive(Debug, Clone, Args)]
+pub struct RemoveArgs {
+    #[command(flatten)]
+    pub target: TargetArg,
+    /// Check everything and print the plan; change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Remove even if the remaining reachable voters could not form a quorum
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Arguments of `member update`.
+#[derive(Debug, Clone, Args)]
+pub struct UpdateArgs {
+    #[command(flatten)]
+    pub target: TargetArg,
+    /// The member's new peer URLs, comma-separated (scheme://host:port)
+    #[arg(
+        long,
+        required = true,
+        value_delimiter = ',',
+        value_name = "URL[,URL...]"
+    )]
+    pub peer_urls: Vec<String>,
+}

@@ -1,0 +1,146 @@
+//! Command-line definitions (clap derive) only: global flags and the command tree.
+
+mod member;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+pub use member::{AddArgs, MemberCommand, PromoteArgs, RemoveArgs, TargetArg, UpdateArgs};
+
+/// Change the membership of an etcd (or memberctl) Raft cluster safely.
+///
+/// Every change is checked first: peer URLs are validated, new members join
+/// as learners and are promoted only once caught up, and nothing is removed
+/// that would leave the cluster without a quorum.
+#[derive(Debug, Parser)]
+#[command(
+    name = "memberctl",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
+#[command(after_help = EXIT_CODES_HELP)]
+pub struct Cli {
+    /// Flags every command accepts.
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The exit codes, shown under `--help`.
+pub const EXIT_CODES_HELP: &str = "\
+Exit codes: 0 success, 1 internal error, 2 usage, 3 refused by a validation or
+safety rule (the cluster is unchanged), 4 timed out waiting, 5 cluster
+unreachable or unavailable, 6 not supported by this server.";
+
+/// Global flags, named as etcdctl names them; each is also read from `MEMBERCTL_<FLAG>`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GlobalArgs {
+    /// Client URLs of the cluster, comma-separated; each is tried in turn
+    /// [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: 127.0.0.1:2379]
+    #[arg(long, global = true, value_delimiter = ',', value_name = "URLS")]
+    pub endpoints: Vec<String>,
+
+    /// How long to wait for a connection to an endpoint
+    #[arg(long, global = true, env = "MEMBERCTL_DIAL_TIMEOUT", default_value = "2s",
+          value_parser = parse_duration, value_name = "DURATION")]
+    pub dial_timeout: Duration,
+
+    /// How long one request may take (and how long to retry "unhealthy cluster")
+    #[arg(long, global = true, env = "MEMBERCTL_COMMAND_TIMEOUT", default_value = "5s",
+          value_parser = parse_duration, value_name = "DURATION")]
+    pub command_timeout: Duration,
+
+    /// Output format [default: table on a terminal, simple otherwise]
+    #[arg(
+        short = 'w',
+        long = "write-out",
+        global = true,
+        env = "MEMBERCTL_WRITE_OUT",
+        value_enum,
+        value_name = "FORMAT"
+    )]
+    pub write_out: Option<OutputFormat>,
+
+    /// CA bundle to verify the servers' certificates (not yet supported)
+    #[arg(long, global = true, env = "MEMBERCTL_CACERT", value_name = "FILE")]
+    pub cacert: Option<PathBuf>,
+
+    /// Client certificate for TLS (not yet supported)
+    #[arg(long, global = true, env = "MEMBERCTL_CERT", value_name = "FILE")]
+    pub cert: Option<PathBuf>,
+
+    /// Client key for TLS (not yet supported)
+    #[arg(long, global = true, env = "MEMBERCTL_KEY", value_name = "FILE")]
+    pub key: Option<PathBuf>,
+
+    /// Skip verification of the servers' certificates (not yet supported)
+    #[arg(long, global = true, env = "MEMBERCTL_INSECURE_SKIP_TLS_VERIFY")]
+    pub insecure_skip_tls_verify: bool,
+
+    /// User name for authentication, as NAME or NAME:PASSWORD (not yet supported)
+    #[arg(long, global = true, env = "MEMBERCTL_USER", value_name = "USER")]
+    pub user: Option<String>,
+
+    /// Password for authentication (not yet supported)
+    #[arg(
+        long,
+        global = true,
+        env = "MEMBERCTL_PASSWORD",
+        value_name = "PASSWORD",
+        hide_env_values = true
+    )]
+    pub password: Option<String>,
+}
+
+/// How results are written on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// A table for people.
+    Table,
+    /// One JSON document with a stable schema, for scripts.
+    Json,
+    /// Plain lines, like etcdctl's default.
+    Simple,
+}
+
+/// The top-level commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List, add, promote, remove, update members and show their status.
+    #[command(subcommand)]
+    Member(MemberCommand),
+}
+
+/// Parses durations such as `500ms`, `2s`, `5m` or `1h 30m`.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let d = humantime::parse_duration(s.trim())
+        .map_err(|e| format!("{e}; use a duration such as 500ms, 2s or 5m"))?;
+    if d.is_zero() {
+        return Err("a duration must be greater than zero".to_string());
+    }
+    Ok(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definitions_are_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn durations_parse_and_zero_is_refused() {
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
+        assert!(parse_duration("0s").is_err());
+        assert!(parse_duration("soon").is_err());
+    }
+}

@@ -1,0 +1,159 @@
+//! Conversions between etcd's protobuf messages and memberctl's domain types, and gRPC status → [`ApiError`].
+
+use crate::model::{Member, MemberId, MemberList, MemberStatus};
+use crate::proto::etcdserverpb as pb;
+use crate::workflow::{ApiError, ApiErrorKind};
+
+/// A protobuf member as a domain member.
+pub fn member(m: pb::Member) -> Member {
+    Member {
+        id: MemberId(m.id),
+        name: m.name,
+        peer_urls: m.peer_ur_ls,
+        client_urls: m.client_ur_ls,
+        is_learner: m.is_learner,
+    }
+}
+
+/// A response header and members as a domain member list.
+pub fn member_list(header: Option<pb::ResponseHeader>, members: Vec<pb::Member>) -> MemberList {
+    let cluster_id = header.map_or(0, |h| h.cluster_id);
+    MemberList::new(
+        MemberId(cluster_id),
+        members.into_iter().map(member).collect(),
+    )
+}
+
+/// A status response as a domain status.
+pub fn status(s: pb::StatusResponse) -> MemberStatus {
+    MemberStatus {
+        member_id: MemberId(s.header.map_or(0, |h| h.member_id)),
+        leader: MemberId(s.leader),
+        raft_term: s.raft_term,
+        raft_index: s.raft_index,
+        raft_applied_index: s.raft_applied_index,
+        is_learner: s.is_learner,
+        version: s.version,
+        errors: s.errors,
+    }
+}
+
+/// Classifies a gRPC status by etcd's error texts (stable since 3.4) and codes.
+pub fn api_error(s: &tonic::Status) -> ApiError {
+    use tonic::Code;
+    let msg = s.message();
+    let kind = if msg.contains("unhealthy cluster") {
+        ApiErrorKind::Unhealthy
+    } else if msg.contains("learner member which is in sync with leader") {
+        ApiErrorKind::LearnerNotReady
+    } else if msg.contains("can only promote a learner member") {
+        ApiErrorKind::NotLearner
+    } else if msg.contains("rpc not supported for learner") {
+        ApiErrorKind::Unavailable
+    } else {
+        match s.code() {
+            Code::NotFound => ApiErrorKind::NotFound,
+            Code::Unavailable => ApiErrorKind::Unavailable,
+            Code::DeadlineExceeded | Code::Cancelled => ApiErrorKind::DeadlineExceeded,
+            Code::Unimplemented => ApiErrorKind::Unimplemented,
+            Code::FailedPrecondition
+            | Code::InvalidArgument
+            | Code::AlreadyExists
+            | Code::OutOfRange
+            | Code::ResourceExhausted
+            | Code::PermissionDenied
+            | Code::Unauthenticated => ApiErrorKind::Refused,
+            _ if msg.contains("not enough started members") => ApiErrorKind::Refused,
+            _ => ApiErrorKind::Other,
+        }
+    };
+    let message = if msg.is_empty() {
+        format!("server answered {:?}", s.code())
+    } else {
+        msg.to_string()
+    };
+    ApiError::new(kind, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tonic::{Code, Status};
+
+    #[test]
+    fn etcd_errors_are_classified() {
+        let k = |c, m: &str| api_error(&Status::new(c, m)).kind;
+        assert_eq!(
+            k(Code::Unavailable, "etcdserver: unhealthy cluster"),
+            ApiErrorKind::Unhealthy
+        );
+        assert_eq!(
+            k(
+                Code::FailedPrecondition,
+                "etcdserver: can only promote a learner member which is in sync with leader"
+            ),
+            ApiErrorKind::LearnerNotReady
+        );
+        assert_eq!(
+            k(
+                Code::FailedPrecondition,
+                "etcdserver: can only promote a learner member"
+            ),
+            ApiErrorKind::NotLearner
+        );
+        assert_eq!(
+            k(Code::NotFound, "etcdserver: member not found"),
+            ApiErrorKind::NotFound
+        );
+        assert_eq!(
+            k(
+                Code::FailedPrecondition,
+                "etcdserver: rpc not supported for learner"
+            ),
+            ApiErrorKind::Unavailable
+        );
+        assert_eq!(
+            k(
+                Code::Unknown,
+                "etcdserver: re-configuration failed due to not enough started members"
+            ),
+            ApiErrorKind::Refused
+        );
+        assert_eq!(
+            k(
+                Code::FailedPrecondition,
+                "etcdserver: Peer URLs already exists"
+            ),
+            ApiErrorKind::Refused
+        );
+        assert_eq!(k(Code::Unimplemented, ""), ApiErrorKind::Unimplemented);
+        assert_eq!(k(Code::Internal, "x"), ApiErrorKind::Other);
+    }
+
+    #[test]
+    fn members_convert_and_sort() {
+        let l = member_list(
+            Some(pb::ResponseHeader {
+                cluster_id: 5,
+                ..Default::default()
+            }),
+            vec![
+                pb::Member {
+                    id: 9,
+                    name: "b".into(),
+                    ..Default::default()
+                },
+                pb::Member {
+                    id: 2,
+                    is_learner: true,
+                    peer_ur_ls: vec!["http://h:1".into()],
+                    ..Default::default()
+                },
+            ],
+        );
+        assert_eq!(l.cluster_id, MemberId(5));
+        assert_eq!(l.members[0].id, MemberId(2));
+        assert!(l.members[0].is_learner);
+        assert_eq!(l.members[0].peer_urls, vec!["http://h:1".to_string()]);
+    }
+}

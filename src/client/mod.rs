@@ -1,0 +1,348 @@
+//! The gRPC client for etcd's membership API: endpoints with failover, dial and
+//! command timeouts, and the [`MembershipApi`] implementation.
+
+mod convert;
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use tonic::transport::{Channel, Endpoint};
+
+use crate::error::Error;
+use crate::model::{Added, Member, MemberId, MemberList, MemberStatus};
+use crate::proto::etcdserverpb as pb;
+use crate::proto::etcdserverpb::cluster_client::ClusterClient;
+use crate::proto::etcdserverpb::maintenance_client::MaintenanceClient;
+use crate::workflow::{ApiError, ApiErrorKind, MembershipApi};
+
+/// How to reach the cluster.
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    /// Client URLs (`http://host:port` or `host:port`), tried in order.
+    pub endpoints: Vec<String>,
+    /// Connection timeout per endpoint.
+    pub dial_timeout: Duration,
+    /// Timeout of one request.
+    pub command_timeout: Duration,
+}
+
+/// A client of etcd's Cluster and Maintenance services.
+pub struct Client {
+    endpoints: Vec<String>,
+    dial_timeout: Duration,
+    command_timeout: Duration,
+    channels: Mutex<HashMap<String, Channel>>,
+    preferred: Mutex<usize>,
+}
+
+/// Turns `host:port` into `http://host:port` and checks the scheme.
+pub fn normalize_endpoint(raw: &str) -> Result<String, Error> {
+    let raw = raw.trim().trim_end_matches('/');
+    if raw.is_empty() {
+        return Err(Error::usage(
+            "an endpoint is empty; give --endpoints host:port[,host:port]",
+        ));
+    }
+    let url = if raw.contains("://") {
+        raw.to_string()
+    } else {
+        format!("http://{raw}")
+    };
+    let parsed = url::Url::parse(&url).map_err(|e| {
+        Error::usage(format!(
+            "endpoint {raw:?} is not a URL ({e}); write it as http://host:port"
+        ))
+    })?;
+    match parsed.scheme() {
+        "http" => {}
+        "https" => {
+            return Err(Error::usage(format!(
+                "endpoint {raw:?} uses https, and TLS is not supported by this version of memberctl yet; \
+                 use an http endpoint"
+            )))
+        }
+        s => {
+            return Err(Error::usage(format!(
+                "endpoint {raw:?} has scheme {s:?}; use http://host:port"
+            )))
+        }
+    }
+    if parsed.host_str().is_none_or(str::is_empty) || parsed.port().is_none() {
+        return Err(Error::usage(format!(
+            "endpoint {raw:?} needs a host and a port, e.g. 127.0.0.1:2379"
+        )));
+    }
+    Ok(url)
+}
+
+fn unavailable(msg: String) -> ApiError {
+    ApiError::new(ApiErrorKind::Unavailable, msg)
+}
+
+impl Client {
+    /// Builds a client; fails on a malformed endpoint. Connects lazily.
+    pub fn new(config: ClientConfig) -> Result<Self, Error> {
+        let endpoints = config
+            .endpoints
+            .iter()
+            .map(|e| normalize_endpoint(e))
+            .collect::<Result<Vec<_>, _>>()?;
+        if endpoints.is_empty() {
+            return Err(Error::usage(
+                "no endpoint given; pass --endpoints host:port",
+            ));
+        }
+        Ok(Client {
+            endpoints,
+            dial_timeout: config.dial_timeout,
+            command_timeout: config.command_timeout,
+            channels: Mutex::new(HashMap::new()),
+            preferred: Mutex::new(0),
+        })
+    }
+
+    /// The endpoints, normalised.
+    pub fn endpoints(&self) -> &[String] {
+        &self.endpoints
+    }
+
+    async fn channel(&self, url: &str) -> Result<Channel, ApiError> {
+        if let Some(c) = self
+            .channels
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(url)
+        {
+            return Ok(c.clone());
+        }
+        let endpoint = Endpoint::from_shared(url.to_string())
+            .map_err(|e| unavailable(format!("endpoint {url}: {e}")))?
+            .connect_timeout(self.dial_timeout)
+            .tcp_nodelay(true);
+        let channel = match tokio::time::timeout(self.dial_timeout, endpoint.connect()).await {
+            Ok(Ok(c)) => c,
+            Ok(Err(e)) => {
+                let cause = std::error::Error::source(&e).map_or(e.to_string(), |s| s.to_string());
+                return Err(unavailable(format!("cannot connect to {url}: {cause}")));
+            }
+            Err(_) => {
+                return Err(unavailable(format!(
+                    "cannot connect to {url}: no answer within --dial-timeout {}",
+                    humantime::format_duration(self.dial_timeout)
+                )))
+            }
+        };
+        self.channels
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(url.to_string(), channel.clone());
+        Ok(channel)
+    }
+
+    /// Runs one request against `url` within the command timeout. The flag
+    /// with an error says whether another endpoint may be tried: always when
+    /// the connection failed or a learner refused; for other unavailability
+    /// only when the request is `idempotent` (a write may have been applied).
+    async fn once<T, F, Fut>(
+        &self,
+        url: &str,
+        idempotent: bool,
+        call: &F,
+    ) -> Result<T, (ApiError, bool)>
+    where
+        F: Fn(Channel) -> Fut,
+        Fut: Future<Output = Result<T, tonic::Status>>,
+    {
+        let channel = self.channel(url).await.map_err(|e| (e, true))?;
+        match tokio::time::timeout(self.command_timeout, call(channel)).await {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(status)) => {
+                let e = convert::api_error(&status);
+                // A learner refuses most calls; another endpoint may be a voter.
+                let learner = status.message().contains("not supported for learner");
+                let next = learner || (idempotent && e.kind == ApiErrorKind::Unavailable);
+                Err((ApiError::new(e.kind, format!("{url}: {}", e.message)), next))
+            }
+            Err(_) => Err((
+                ApiError::new(
+                    ApiErrorKind::DeadlineExceeded,
+                    format!(
+                        "{url}: no answer within --command-timeout {}",
+                        humantime::format_duration(self.command_timeout)
+                    ),
+                ),
+                false,
+            )),
+        }
+    }
+
+    /// Runs a request on the preferred endpoint, moving on to the next one
+    /// while endpoints are unreachable or refuse as unavailable.
+    async fn call<T, F, Fut>(&self, idempotent: bool, call: F) -> Result<T, ApiError>
+    where
+        F: Fn(Channel) -> Fut,
+        Fut: Future<Output = Result<T, tonic::Status>>,
+    {
+        let n = self.endpoints.len();
+        let start = *self.preferred.lock().unwrap_or_else(|p| p.into_inner());
+        let mut errors = Vec::new();
+        for k in 0..n {
+            let i = (start + k) % n;
+            let url = &self.endpoints[i];
+            match self.once(url, idempotent, &call).await {
+                Ok(v) => {
+                    *self.preferred.lock().unwrap_or_else(|p| p.into_inner()) = i;
+                    return Ok(v);
+                }
+                Err((e, true)) => errors.push(e),
+                Err((e, false)) => return Err(e),
+            }
+        }
+        if errors.len() == 1 {
+            return Err(errors.remove(0));
+        }
+        let all: Vec<String> = errors.iter().map(|e| e.message.clone()).collect();
+        Err(unavailable(format!(
+            "no endpoint answered: {}",
+            all.join("; ")
+        )))
+    }
+
+    /// Asks one URL for its Maintenance status.
+    async fn status_at(&self, url: &str) -> Result<MemberStatus, ApiError> {
+        let call = |ch: Channel| async move {
+            MaintenanceClient::new(ch)
+                .status(pb::StatusRequest {})
+                .await
+                .map(|r| r.into_inner())
+        };
+        self.once(url, true, &call)
+            .await
+            .map(convert::status)
+            .map_err(|(e, _)| e)
+    }
+}
+
+impl MembershipApi for Client {
+    async fn member_list(&self) -> Result<MemberList, ApiError> {
+        let r = self
+            .call(true, |ch| async move {
+                ClusterClient::new(ch)
+                    .member_list(pb::MemberListRequest {
+                        linearizable: false,
+                    })
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        Ok(convert::member_list(r.header, r.members))
+    }
+
+    async fn member_add(&self, peer_urls: &[String], is_learner: bool) -> Result<Added, ApiError> {
+        let r = self
+            .call(false, |ch| async move {
+                let req = pb::MemberAddRequest {
+                    peer_ur_ls: peer_urls.to_vec(),
+                    is_learner,
+                };
+                ClusterClient::new(ch)
+                    .member_add(req)
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        let list = convert::member_list(r.header, r.members);
+        let member = r.member.map(convert::member).unwrap_or_default();
+        // The add response's member lacks some fields; prefer the list's copy.
+        let member = list.get(member.id).cloned().unwrap_or(member);
+        Ok(Added { member, list })
+    }
+
+    async fn member_remove(&self, id: MemberId) -> Result<MemberList, ApiError> {
+        let r = self
+            .call(false, |ch| async move {
+                ClusterClient::new(ch)
+                    .member_remove(pb::MemberRemoveRequest { id: id.0 })
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        Ok(convert::member_list(r.header, r.members))
+    }
+
+    async fn member_update(
+        &self,
+        id: MemberId,
+        peer_urls: &[String],
+    ) -> Result<MemberList, ApiError> {
+        let r = self
+            .call(false, |ch| async move {
+                let req = pb::MemberUpdateRequest {
+                    id: id.0,
+                    peer_ur_ls: peer_urls.to_vec(),
+                };
+                ClusterClient::new(ch)
+                    .member_update(req)
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        Ok(convert::member_list(r.header, r.members))
+    }
+
+    async fn member_promote(&self, id: MemberId) -> Result<MemberList, ApiError> {
+        let r = self
+            .call(false, |ch| async move {
+                ClusterClient::new(ch)
+                    .member_promote(pb::MemberPromoteRequest { id: id.0 })
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        Ok(convert::member_list(r.header, r.members))
+    }
+
+    async fn member_status(&self, member: &Member) -> Result<MemberStatus, ApiError> {
+        if member.client_urls.is_empty() {
+            return Err(unavailable(format!(
+                "member {} has not started: it has no client URL yet",
+                member.label()
+            )));
+        }
+        let mut last = None;
+        for raw in &member.client_urls {
+            let url = match normalize_endpoint(raw) {
+                Ok(u) => u,
+                Err(e) => {
+                    last = Some(unavailable(e.message));
+                    continue;
+                }
+            };
+            match self.status_at(&url).await {
+                Ok(s) => return Ok(s),
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| unavailable("no client URL".into())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endpoints_are_normalised() {
+        assert_eq!(
+            normalize_endpoint("127.0.0.1:2379").unwrap(),
+            "http://127.0.0.1:2379"
+        );
+        assert_eq!(normalize_endpoint("http://h:1/").unwrap(), "http://h:1");
+        assert!(normalize_endpoint("https://h:1").is_err());
+        assert!(normalize_endpoint("h").is_err());
+        assert!(normalize_endpoint("").is_err());
+        assert!(normalize_endpoint("ftp://h:1").is_err());
+    }
+}

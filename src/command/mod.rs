@@ -1,0 +1,149 @@
+//! Glue between the command line and the workflows: builds the client, runs the workflow, returns a report.
+
+use anyhow::Context;
+
+use crate::cli::{Cli, Command, GlobalArgs, MemberCommand};
+use crate::client::{Client, ClientConfig};
+use crate::error::Error;
+use crate::printer::Report;
+use crate::workflow::add::{self, AddOutcome, AddRequest};
+use crate::workflow::promote::{self, PromoteRequest};
+use crate::workflow::remove::{self, RemoveOutcome};
+use crate::workflow::validate::system_resolver;
+use crate::workflow::{status, update, MembershipApi, Observer};
+
+/// The endpoint used when none is given.
+pub const DEFAULT_ENDPOINT: &str = "127.0.0.1:2379";
+
+/// The endpoints to use: `--endpoints`/`MEMBERCTL_ENDPOINTS`, else
+/// `ETCDCTL_ENDPOINTS`, else the default.
+pub fn endpoints(global: &GlobalArgs) -> Vec<String> {
+    let from_env = |name: &str| {
+        std::env::var(name).ok().map(|v| {
+            v.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect::<Vec<_>>()
+        })
+    };
+    let listed: Vec<String> = global
+        .endpoints
+        .iter()
+        .filter(|e| !e.trim().is_empty())
+        .cloned()
+        .collect();
+    if !listed.is_empty() {
+        return listed;
+    }
+    for var in ["MEMBERCTL_ENDPOINTS", "ETCDCTL_ENDPOINTS"] {
+        if let Some(v) = from_env(var).filter(|v| !v.is_empty()) {
+            return v;
+        }
+    }
+    vec![DEFAULT_ENDPOINT.to_string()]
+}
+
+fn refuse_unsupported_security(global: &GlobalArgs) -> Result<(), Error> {
+    let tls = global.cacert.is_some()
+        || global.cert.is_some()
+        || global.key.is_some()
+        || global.insecure_skip_tls_verify;
+    if tls {
+        return Err(Error::usage(
+            "TLS (--cacert, --cert, --key, --insecure-skip-tls-verify) is not supported by this version \
+             of memberctl yet; use http endpoints",
+        ));
+    }
+    if global.user.is_some() || global.password.is_some() {
+        return Err(Error::usage(
+            "authentication (--user, --password) is not supported by this version of memberctl yet",
+        ));
+    }
+    Ok(())
+}
+
+/// Runs the parsed command line and returns what to print.
+pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Report> {
+    refuse_unsupported_security(&cli.global)?;
+    let client = Client::new(ClientConfig {
+        endpoints: endpoints(&cli.global),
+        dial_timeout: cli.global.dial_timeout,
+        command_timeout: cli.global.command_timeout,
+    })?;
+    match &cli.command {
+        Command::Member(cmd) => member(&client, cmd, &cli.global, observer).await,
+    }
+}
+
+async fn member<A: MembershipApi>(
+    api: &A,
+    cmd: &MemberCommand,
+    global: &GlobalArgs,
+    observer: &dyn Observer,
+) -> anyhow::Result<Report> {
+    let timeout = global.command_timeout;
+    Ok(match cmd {
+        MemberCommand::List => Report::MemberList(
+            api.member_list()
+                .await
+                .map_err(Error::from)
+                .context("cannot list the members")?,
+        ),
+        MemberCommand::Add(a) => {
+            let req = AddRequest {
+                name: a.name.clone(),
+                peer_urls: a.peer_urls.clone(),
+                learner: a.learner,
+                dry_run: a.dry_run,
+            };
+            match add::add(api, observer, &req, &system_resolver, timeout)
+                .await
+                .with_context(|| format!("member add {}", a.name))?
+            {
+                AddOutcome::Added(added) => Report::Added(added),
+                AddOutcome::Plan(plan) => Report::Plan(plan),
+            }
+        }
+        MemberCommand::Promote(p) => {
+            let req = PromoteRequest {
+                target: p.target.member.clone(),
+                wait: !p.no_wait,
+                timeout: p.timeout,
+                poll_interval: p.poll_interval,
+                command_timeout: timeout,
+            };
+            Report::Promoted(
+                promote::promote(api, observer, &req)
+                    .await
+                    .with_context(|| format!("member promote {}", p.target.member))?,
+            )
+        }
+        MemberCommand::Remove(r) => {
+            match remove::remove(api, observer, &r.target.member, r.dry_run, r.force, timeout)
+                .await
+                .with_context(|| format!("member remove {}", r.target.member))?
+            {
+                RemoveOutcome::Removed { removed, list } => Report::Removed { removed, list },
+                RemoveOutcome::Plan(plan) => Report::Plan(plan),
+            }
+        }
+        MemberCommand::Update(u) => Report::Updated(
+            update::update(
+                api,
+                observer,
+                &u.target.member,
+                &u.peer_urls,
+                &system_resolver,
+                timeout,
+            )
+            .await
+            .with_context(|| format!("member update {}", u.target.member))?,
+        ),
+        MemberCommand::Status => Report::Status(
+            status::status(api)
+                .await
+                .context("cannot read the members' status")?,
+        ),
+    })
+}

@@ -1,0 +1,141 @@
+//! The one place that maps failures to exit codes: the error kinds of the command-line contract.
+
+use std::fmt;
+
+/// What kind of failure ended a command; each kind has a stable exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// A bug or an unexpected server answer (exit 1).
+    Internal,
+    /// Bad arguments (exit 2).
+    Usage,
+    /// Refused by a validation or safety rule, client- or server-side; the cluster is unchanged (exit 3).
+    Refused,
+    /// Timed out waiting (catch-up, leader) (exit 4).
+    Timeout,
+    /// The cluster is unreachable or unavailable (exit 5).
+    Unavailable,
+    /// The server does not support the operation (exit 6).
+    Unsupported,
+}
+
+impl ErrorKind {
+    /// The process exit code for this kind.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            ErrorKind::Internal => 1,
+            ErrorKind::Usage => 2,
+            ErrorKind::Refused => 3,
+            ErrorKind::Timeout => 4,
+            ErrorKind::Unavailable => 5,
+            ErrorKind::Unsupported => 6,
+        }
+    }
+
+    /// The name used in JSON error documents.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Internal => "internal",
+            ErrorKind::Usage => "usage",
+            ErrorKind::Refused => "refused",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::Unavailable => "unavailable",
+            ErrorKind::Unsupported => "unsupported",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A failure the caller can classify: a kind, a lower-case message saying what
+/// happened and what to do, and (for validation) every problem found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Error {
+    /// The kind, which decides the exit code.
+    pub kind: ErrorKind,
+    /// What happened and what to do instead.
+    pub message: String,
+    /// Each problem found, when there were several (URL validation).
+    pub problems: Vec<String>,
+}
+
+impl Error {
+    /// An error of `kind` with `message` and no problem list.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Error {
+            kind,
+            message: message.into(),
+            problems: Vec::new(),
+        }
+    }
+
+    /// A refusal by a safety or validation rule.
+    pub fn refused(message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Refused, message)
+    }
+
+    /// A usage error.
+    pub fn usage(message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Usage, message)
+    }
+
+    /// Attaches the list of problems found.
+    pub fn with_problems(mut self, problems: Vec<String>) -> Self {
+        self.problems = problems;
+        self
+    }
+}
+
+/// The kind of any error chain: the first [`Error`] in it, else internal.
+pub fn kind_of(err: &anyhow::Error) -> ErrorKind {
+    find(err).map_or(ErrorKind::Internal, |e| e.kind)
+}
+
+/// The first [`Error`] in an error chain, if any.
+pub fn find(err: &anyhow::Error) -> Option<&Error> {
+    err.chain().find_map(|e| e.downcast_ref::<Error>())
+}
+
+/// The exit code for an error chain.
+pub fn exit_code(err: &anyhow::Error) -> i32 {
+    kind_of(err).exit_code()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use anyhow::Context;
+
+    #[test]
+    fn exit_codes_match_the_contract() {
+        let codes: Vec<i32> = [
+            ErrorKind::Internal,
+            ErrorKind::Usage,
+            ErrorKind::Refused,
+            ErrorKind::Timeout,
+            ErrorKind::Unavailable,
+            ErrorKind::Unsupported,
+        ]
+        .iter()
+        .map(|k| k.exit_code())
+        .collect();
+        assert_eq!(codes, vec![1, 2, 3, 4, 5, 6]);
+    }
+
+    #[test]
+    fn kind_survives_context() {
+        let err: anyhow::Error = Error::refused("no").into();
+        let err = err.context("while adding");
+        assert_eq!(kind_of(&err), ErrorKind::Refused);
+        let plain = anyhow::anyhow!("boom");
+        assert_eq!(exit_code(&plain), 1);
+        let r: Result<(), Error> = Err(Error::new(ErrorKind::Timeout, "slow"));
+        let err = r.context("promote").unwrap_err();
+        assert_eq!(exit_code(&err), 4);
+    }
+}

@@ -1,0 +1,77 @@
+//! The `memberctl` binary: parse arguments, run the command, print, and map errors to exit codes.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use memberctl::cli::{Cli, OutputFormat};
+use memberctl::{command, error, printer};
+
+fn main() -> ExitCode {
+    ExitCode::from(run() as u8)
+}
+
+/// Whether the raw arguments (or environment) ask for JSON, for errors met before parsing finished.
+fn json_requested() -> bool {
+    let args: Vec<String> = std::env::args().collect();
+    let flag = args
+        .windows(2)
+        .any(|w| (w[0] == "-w" || w[0] == "--write-out") && w[1] == "json")
+        || args
+            .iter()
+            .any(|a| a == "-wjson" || a == "--write-out=json" || a == "-w=json");
+    flag || std::env::var("MEMBERCTL_WRITE_OUT").is_ok_and(|v| v == "json")
+}
+
+fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind as K;
+            if matches!(
+                e.kind(),
+                K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = e.print();
+                return if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand {
+                    2
+                } else {
+                    0
+                };
+            }
+            let err = anyhow::Error::new(memberctl::Error::usage(e.kind().to_string()));
+            if json_requested() {
+                printer::print_error(&err, OutputFormat::Json);
+            }
+            let _ = e.print();
+            return error::exit_code(&err);
+        }
+    };
+    let format = cli.global.write_out.unwrap_or_else(printer::default_format);
+    let observer = printer::StderrObserver::new();
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            printer::print_error(
+                &anyhow::Error::new(e).context("cannot start the async runtime"),
+                format,
+            );
+            return 1;
+        }
+    };
+    match runtime.block_on(command::run(&cli, &observer)) {
+        Ok(report) => match printer::print(&report, format) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("memberctl: cannot write the output: {e}");
+                1
+            }
+        },
+        Err(err) => {
+            printer::print_error(&err, format);
+            error::exit_code(&err)
+        }
+    }
+}

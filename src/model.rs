@@ -1,0 +1,177 @@
+//! Domain types shared by every layer: member IDs, members, member lists and per-member status.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A member (or cluster) ID: a u64, shown to people as 16 lower-case hex digits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct MemberId(pub u64);
+
+impl fmt::Display for MemberId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+/// Why a string is not a member ID.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a hexadecimal member id (1 to 16 hex digits)")]
+pub struct BadMemberId(pub String);
+
+impl FromStr for MemberId {
+    type Err = BadMemberId;
+
+    /// Parses 1–16 hex digits, as etcdctl does (`1234abcd` is `000000001234abcd`).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let ok = !s.is_empty() && s.len() <= 16 && s.bytes().all(|b| b.is_ascii_hexdigit());
+        if !ok {
+            return Err(BadMemberId(s.to_string()));
+        }
+        u64::from_str_radix(s, 16)
+            .map(MemberId)
+            .map_err(|_| BadMemberId(s.to_string()))
+    }
+}
+
+/// One member of the cluster, as the membership API reports it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Member {
+    /// The member's ID.
+    pub id: MemberId,
+    /// Its name; empty until the member has started and published it.
+    pub name: String,
+    /// URLs its peers reach it on.
+    pub peer_urls: Vec<String>,
+    /// URLs clients reach it on; empty until started.
+    pub client_urls: Vec<String>,
+    /// Whether it is a non-voting learner.
+    pub is_learner: bool,
+}
+
+impl Member {
+    /// A member has started once it has published its name (etcd's definition).
+    pub fn started(&self) -> bool {
+        !self.name.is_empty()
+    }
+
+    /// Whether the member votes.
+    pub fn is_voter(&self) -> bool {
+        !self.is_learner
+    }
+
+    /// The name if it has one, else its hex ID: how to refer to it in a message.
+    pub fn label(&self) -> String {
+        if self.name.is_empty() {
+            self.id.to_string()
+        } else {
+            format!("{} ({})", self.name, self.id)
+        }
+    }
+}
+
+/// The cluster's membership as one server answered it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemberList {
+    /// The cluster's ID.
+    pub cluster_id: MemberId,
+    /// Every member, sorted by ID.
+    pub members: Vec<Member>,
+}
+
+impl MemberList {
+    /// Builds a list, sorting the members by ID as etcd does.
+    pub fn new(cluster_id: MemberId, mut members: Vec<Member>) -> Self {
+        members.sort_by_key(|m| m.id);
+        MemberList {
+            cluster_id,
+            members,
+        }
+    }
+
+    /// The member with this ID, if any.
+    pub fn get(&self, id: MemberId) -> Option<&Member> {
+        self.members.iter().find(|m| m.id == id)
+    }
+
+    /// The voting members.
+    pub fn voters(&self) -> impl Iterator<Item = &Member> {
+        self.members.iter().filter(|m| m.is_voter())
+    }
+
+    /// The learners.
+    pub fn learners(&self) -> impl Iterator<Item = &Member> {
+        self.members.iter().filter(|m| m.is_learner)
+    }
+}
+
+/// What a member said about itself through Maintenance.Status.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemberStatus {
+    /// The ID of the member that answered.
+    pub member_id: MemberId,
+    /// The leader it knows of (0: none).
+    pub leader: MemberId,
+    /// Its current raft term.
+    pub raft_term: u64,
+    /// Its raft (committed) index.
+    pub raft_index: u64,
+    /// Its applied index.
+    pub raft_applied_index: u64,
+    /// Whether it is a learner.
+    pub is_learner: bool,
+    /// The server's version string.
+    pub version: String,
+    /// Alarms or errors the member reports.
+    pub errors: Vec<String>,
+}
+
+/// The result of `member add`: the new member and the cluster after the add.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Added {
+    /// The member as the server created it (no name yet).
+    pub member: Member,
+    /// The membership after the add.
+    pub list: MemberList,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn member_id_prints_sixteen_hex_digits() {
+        assert_eq!(MemberId(0x1234abcd).to_string(), "000000001234abcd");
+        assert_eq!(MemberId(u64::MAX).to_string(), "ffffffffffffffff");
+    }
+
+    #[test]
+    fn member_id_parses_short_and_full_hex() {
+        assert_eq!("1234abcd".parse(), Ok(MemberId(0x1234abcd)));
+        assert_eq!("FFFFFFFFFFFFFFFF".parse(), Ok(MemberId(u64::MAX)));
+        assert!("".parse::<MemberId>().is_err());
+        assert!("zzz".parse::<MemberId>().is_err());
+        assert!("12345678901234567".parse::<MemberId>().is_err());
+        assert!("+1".parse::<MemberId>().is_err());
+    }
+
+    #[test]
+    fn members_are_sorted_and_started_means_named() {
+        let list = MemberList::new(
+            MemberId(1),
+            vec![
+                Member {
+                    id: MemberId(9),
+                    ..Default::default()
+                },
+                Member {
+                    id: MemberId(3),
+                    name: "a".into(),
+                    ..Default::default()
+                },
+            ],
+        );
+        assert_eq!(list.members[0].id, MemberId(3));
+        assert!(list.members[0].started());
+        assert!(!list.members[1].started());
+    }
+}

@@ -1,0 +1,221 @@
+//! The JSON output: one document per command, snake_case keys, IDs as 16-digit hex strings.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::Report;
+use crate::model::{Member, MemberId};
+use crate::workflow::quorum::PlanStep;
+
+#[derive(Serialize)]
+struct JsonMember<'a> {
+    id: String,
+    name: &'a str,
+    peer_urls: &'a [String],
+    client_urls: &'a [String],
+    is_learner: bool,
+    started: bool,
+}
+
+fn member(m: &Member) -> JsonMember<'_> {
+    JsonMember {
+        id: m.id.to_string(),
+        name: &m.name,
+        peer_urls: &m.peer_urls,
+        client_urls: &m.client_urls,
+        is_learner: m.is_learner,
+        started: m.started(),
+    }
+}
+
+fn members(ms: &[Member]) -> Vec<JsonMember<'_>> {
+    ms.iter().map(member).collect()
+}
+
+#[derive(Serialize)]
+struct ListDoc<'a> {
+    cluster_id: String,
+    members: Vec<JsonMember<'a>>,
+}
+
+#[derive(Serialize)]
+struct AddDoc<'a> {
+    cluster_id: String,
+    member: JsonMember<'a>,
+    members: Vec<JsonMember<'a>>,
+    initial_cluster: &'a str,
+    initial_cluster_state: &'a str,
+    already_added: bool,
+}
+
+#[derive(Serialize)]
+struct PromoteDoc<'a> {
+    cluster_id: String,
+    member: JsonMember<'a>,
+    members: Vec<JsonMember<'a>>,
+    waited_ms: u128,
+}
+
+#[derive(Serialize)]
+struct StatusMember<'a> {
+    #[serde(flatten)]
+    member: JsonMember<'a>,
+    reachable: bool,
+    raft_term: Option<u64>,
+    raft_index: Option<u64>,
+    raft_applied_index: Option<u64>,
+    lag: Option<u64>,
+    error: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct StatusDoc<'a> {
+    cluster_id: String,
+    leader: Option<String>,
+    members: Vec<StatusMember<'a>>,
+}
+
+#[derive(Serialize)]
+struct PlanDoc<'a> {
+    plan: &'a [JsonStep<'a>],
+}
+
+#[derive(Serialize)]
+struct JsonStep<'a> {
+    step: &'a str,
+    voters: &'a [String],
+    learners: &'a [String],
+    quorum: usize,
+    healthy_voters: usize,
+    fault_tolerance: usize,
+}
+
+fn step(s: &PlanStep) -> JsonStep<'_> {
+    JsonStep {
+        step: &s.step,
+        voters: &s.voters,
+        learners: &s.learners,
+        quorum: s.quorum,
+        healthy_voters: s.healthy_voters,
+        fault_tolerance: s.fault_tolerance,
+    }
+}
+
+#[derive(Serialize)]
+struct ErrorDoc<'a> {
+    error: ErrorBody<'a>,
+}
+
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    kind: &'a str,
+    message: &'a str,
+    problems: &'a [String],
+}
+
+fn write(out: &mut dyn Write, doc: &impl Serialize) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, doc).map_err(io::Error::other)?;
+    writeln!(out)
+}
+
+fn hex(id: MemberId) -> String {
+    id.to_string()
+}
+
+/// Writes a report as one JSON document.
+pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
+    match report {
+        Report::MemberList(l) => write(
+            out,
+            &ListDoc {
+                cluster_id: hex(l.cluster_id),
+                members: members(&l.members),
+            },
+        ),
+        Report::Added(a) => write(
+            out,
+            &AddDoc {
+                cluster_id: hex(a.list.cluster_id),
+                member: member(&a.member),
+                members: members(&a.list.members),
+                initial_cluster: &a.initial_cluster,
+                initial_cluster_state: &a.initial_cluster_state,
+                already_added: a.already_added,
+            },
+        ),
+        Report::Promoted(p) => write(
+            out,
+            &PromoteDoc {
+                cluster_id: hex(p.list.cluster_id),
+                member: member(&p.member),
+                members: members(&p.list.members),
+                waited_ms: p.waited.as_millis(),
+            },
+        ),
+        Report::Removed { list, .. } => write(
+            out,
+            &ListDoc {
+                cluster_id: hex(list.cluster_id),
+                members: members(&list.members),
+            },
+        ),
+        Report::Updated(u) => write(
+            out,
+            &ListDoc {
+                cluster_id: hex(u.list.cluster_id),
+                members: members(&u.list.members),
+            },
+        ),
+        Report::Status(s) => {
+            let rows = s
+                .rows
+                .iter()
+                .map(|r| {
+                    let ok = r.status.as_ref().ok();
+                    StatusMember {
+                        member: member(&r.member),
+                        reachable: ok.is_some(),
+                        raft_term: ok.map(|s| s.raft_term),
+                        raft_index: ok.map(|s| s.raft_index),
+                        raft_applied_index: ok.map(|s| s.raft_applied_index),
+                        lag: r.lag,
+                        error: r.status.as_ref().err().map(|e| e.message.as_str()),
+                    }
+                })
+                .collect();
+            write(
+                out,
+                &StatusDoc {
+                    cluster_id: hex(s.cluster_id),
+                    leader: s.leader.map(hex),
+                    members: rows,
+                },
+            )
+        }
+        Report::Plan(steps) => {
+            let steps: Vec<JsonStep> = steps.iter().map(step).collect();
+            write(out, &PlanDoc { plan: &steps })
+        }
+    }
+}
+
+/// Writes `{"error": {"kind", "message", "problems"}}`.
+pub fn error(
+    out: &mut dyn Write,
+    kind: &str,
+    message: &str,
+    problems: &[String],
+) -> io::Result<()> {
+    write(
+        out,
+        &ErrorDoc {
+            error: ErrorBody {
+                kind,
+                message,
+                problems,
+            },
+        },
+    )?;
+    out.flush()
+}

@@ -1,0 +1,140 @@
+//! Formats command results and errors as table, simple lines or JSON: the only writer to stdout.
+
+mod json;
+mod progress;
+mod simple;
+mod table;
+
+use std::io::{self, IsTerminal, Write};
+
+use crate::cli::OutputFormat;
+use crate::model::{Member, MemberList};
+use crate::workflow::add::AddedMember;
+use crate::workflow::promote::Promoted;
+use crate::workflow::quorum::PlanStep;
+use crate::workflow::status::ClusterStatus;
+use crate::workflow::update::Updated;
+
+pub use progress::StderrObserver;
+
+/// What a command produced, for the printer to format.
+#[derive(Clone, Debug)]
+pub enum Report {
+    /// `member list`.
+    MemberList(MemberList),
+    /// `member add`.
+    Added(AddedMember),
+    /// `member promote`.
+    Promoted(Promoted),
+    /// `member remove`.
+    Removed {
+        /// The member that was removed.
+        removed: Member,
+        /// The membership after.
+        list: MemberList,
+    },
+    /// `member update`.
+    Updated(Updated),
+    /// `member status`.
+    Status(ClusterStatus),
+    /// `--dry-run` of a change.
+    Plan(Vec<PlanStep>),
+}
+
+/// The format to use when none was asked for: table on a terminal, simple otherwise.
+pub fn default_format() -> OutputFormat {
+    if io::stdout().is_terminal() {
+        OutputFormat::Table
+    } else {
+        OutputFormat::Simple
+    }
+}
+
+/// Writes `report` in `format` to `out`.
+pub fn write_report(out: &mut dyn Write, report: &Report, format: OutputFormat) -> io::Result<()> {
+    match format {
+        OutputFormat::Json => json::report(out, report),
+        OutputFormat::Simple => simple::report(out, report),
+        OutputFormat::Table => table::report(out, report),
+    }
+}
+
+/// Writes `report` to stdout. A closed pipe (`| head`) is not an error.
+pub fn print(report: &Report, format: OutputFormat) -> io::Result<()> {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    ignore_broken_pipe(write_report(&mut out, report, format).and_then(|_| out.flush()))
+}
+
+/// Reports a failure: always a line on stderr (`memberctl: …` and one line per
+/// problem); with JSON output also an `{"error": …}` document on stdout.
+pub fn print_error(err: &anyhow::Error, format: OutputFormat) {
+    let typed = crate::error::find(err);
+    let problems = typed.map(|e| e.problems.clone()).unwrap_or_default();
+    let mut message = format!("{err:#}");
+    if message.is_empty() {
+        message = "unknown error".into();
+    }
+    eprintln!("memberctl: {message}");
+    for p in &problems {
+        eprintln!("  - {p}");
+    }
+    if format == OutputFormat::Json {
+        let kind = crate::error::kind_of(err);
+        let stdout = io::stdout();
+        let mut out = stdout.lock();
+        let _ = ignore_broken_pipe(json::error(&mut out, kind.as_str(), &message, &problems));
+    }
+}
+
+fn ignore_broken_pipe(r: io::Result<()>) -> io::Result<()> {
+    match r {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+/// "started" or "unstarted", as etcdctl shows a member.
+fn started_word(m: &Member) -> &'static str {
+    if m.started() {
+        "started"
+    } else {
+        "unstarted"
+    }
+}
+
+/// The lines that tell how to start a new member (etcd's environment variables).
+fn start_lines(a: &AddedMember) -> Vec<String> {
+    vec![
+        format!("ETCD_NAME={:?}", a.name),
+        format!("ETCD_INITIAL_CLUSTER={:?}", a.initial_cluster),
+        format!(
+            "ETCD_INITIAL_ADVERTISE_PEER_URLS={:?}",
+            a.member.peer_urls.join(",")
+        ),
+        format!("ETCD_INITIAL_CLUSTER_STATE={:?}", a.initial_cluster_state),
+    ]
+}
+
+/// The headline of an add.
+fn added_headline(a: &AddedMember) -> String {
+    let role = if a.member.is_learner {
+        " as learner"
+    } else {
+        ""
+    };
+    if a.already_added {
+        format!(
+            "Member {} already added{role} to cluster {} and not started yet (nothing sent)",
+            a.member.id, a.list.cluster_id
+        )
+    } else {
+        format!(
+            "Member {} added{role} to cluster {}",
+            a.member.id, a.list.cluster_id
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;

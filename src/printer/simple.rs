@@ -1,0 +1,109 @@
+//! The simple output: plain comma-separated lines, like etcdctl's default format.
+
+use std::io::{self, Write};
+
+use super::{added_headline, start_lines, started_word, Report};
+use crate::model::Member;
+
+fn member_line(m: &Member) -> String {
+    format!(
+        "{}, {}, {}, {}, {}, {}",
+        m.id,
+        started_word(m),
+        m.name,
+        m.peer_urls.join(","),
+        m.client_urls.join(","),
+        m.is_learner
+    )
+}
+
+fn opt(v: Option<u64>) -> String {
+    v.map_or_else(|| "-".to_string(), |v| v.to_string())
+}
+
+/// Writes a report as plain lines.
+pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
+    match report {
+        Report::MemberList(l) => {
+            for m in &l.members {
+                writeln!(out, "{}", member_line(m))?;
+            }
+        }
+        Report::Added(a) => {
+            writeln!(out, "{}", added_headline(a))?;
+            writeln!(out)?;
+            for line in start_lines(a) {
+                writeln!(out, "{line}")?;
+            }
+        }
+        Report::Promoted(p) => writeln!(
+            out,
+            "Member {} promoted in cluster {} (waited {:.1}s)",
+            p.member.id,
+            p.list.cluster_id,
+            p.waited.as_secs_f64()
+        )?,
+        Report::Removed { removed, list } => writeln!(
+            out,
+            "Member {} removed from cluster {}",
+            removed.id, list.cluster_id
+        )?,
+        Report::Updated(u) => {
+            let note = if u.unchanged {
+                " (unchanged, nothing sent)"
+            } else {
+                ""
+            };
+            writeln!(
+                out,
+                "Member {} updated in cluster {}{note}",
+                u.member.id, u.list.cluster_id
+            )?
+        }
+        Report::Status(s) => {
+            for r in &s.rows {
+                let ok = r.status.as_ref().ok();
+                let leader = s.leader == Some(r.member.id);
+                writeln!(
+                    out,
+                    "{}, {}, {}, {}, {}, {}, {}, {}, {}",
+                    r.member.id,
+                    r.member.name,
+                    if ok.is_some() {
+                        "reachable"
+                    } else {
+                        "unreachable"
+                    },
+                    if leader {
+                        "leader"
+                    } else if r.member.is_learner {
+                        "learner"
+                    } else {
+                        "follower"
+                    },
+                    opt(ok.map(|s| s.raft_term)),
+                    opt(ok.map(|s| s.raft_index)),
+                    opt(ok.map(|s| s.raft_applied_index)),
+                    r.member.is_learner,
+                    opt(r.lag),
+                )?;
+            }
+        }
+        Report::Plan(steps) => {
+            for s in steps {
+                writeln!(
+                    out,
+                    "{}: voters={} learners={} quorum={} healthy_voters={} fault_tolerance={}",
+                    s.step,
+                    s.voters.len(),
+                    s.learners.len(),
+                    s.quorum,
+                    s.healthy_voters,
+                    s.fault_tolerance
+                )?;
+            }
+            writeln!(out, "dry run: nothing was changed")?;
+        }
+    }
+    Ok(())
+}

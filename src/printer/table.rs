@@ -1,0 +1,150 @@
+//! The table output for people (comfy-table), with the same columns as etcdctl where it has them.
+
+use std::io::{self, Write};
+
+use comfy_table::{CellAlignment, ContentArrangement, Table};
+
+use super::{added_headline, start_lines, started_word, Report};
+use crate::model::Member;
+
+fn table(header: &[&str]) -> Table {
+    let mut t = Table::new();
+    // etcdctl-style: full borders, a plain rule under the header, no rules between rows.
+    t.load_preset("||--+-++|    ++++++")
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .set_header(header.to_vec());
+    t
+}
+
+fn members_table(ms: &[Member]) -> Table {
+    let mut t = table(&[
+        "ID",
+        "STATUS",
+        "NAME",
+        "PEER ADDRS",
+        "CLIENT ADDRS",
+        "IS LEARNER",
+    ]);
+    for m in ms {
+        t.add_row(vec![
+            m.id.to_string(),
+            started_word(m).to_string(),
+            m.name.clone(),
+            m.peer_urls.join(","),
+            m.client_urls.join(","),
+            m.is_learner.to_string(),
+        ]);
+    }
+    t
+}
+
+fn opt(v: Option<u64>) -> String {
+    v.map_or_else(String::new, |v| v.to_string())
+}
+
+/// Writes a report as a table (with a headline where the command changed something).
+pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
+    match report {
+        Report::MemberList(l) => writeln!(out, "{}", members_table(&l.members))?,
+        Report::Added(a) => {
+            writeln!(out, "{}", added_headline(a))?;
+            writeln!(out, "{}", members_table(std::slice::from_ref(&a.member)))?;
+            writeln!(out, "Start the new member with these settings:")?;
+            for line in start_lines(a) {
+                writeln!(out, "{line}")?;
+            }
+        }
+        Report::Promoted(p) => {
+            writeln!(
+                out,
+                "Member {} promoted in cluster {} (waited {:.1}s)",
+                p.member.id,
+                p.list.cluster_id,
+                p.waited.as_secs_f64()
+            )?;
+            writeln!(out, "{}", members_table(&p.list.members))?;
+        }
+        Report::Removed { removed, list } => {
+            writeln!(
+                out,
+                "Member {} removed from cluster {}",
+                removed.id, list.cluster_id
+            )?;
+            writeln!(out, "{}", members_table(&list.members))?;
+        }
+        Report::Updated(u) => {
+            let note = if u.unchanged {
+                " (unchanged, nothing sent)"
+            } else {
+                ""
+            };
+            writeln!(
+                out,
+                "Member {} updated in cluster {}{note}",
+                u.member.id, u.list.cluster_id
+            )?;
+            writeln!(out, "{}", members_table(&u.list.members))?;
+        }
+        Report::Status(s) => {
+            let mut t = table(&[
+                "ID",
+                "NAME",
+                "REACHABLE",
+                "LEADER",
+                "LEARNER",
+                "RAFT TERM",
+                "RAFT INDEX",
+                "APPLIED INDEX",
+                "LAG",
+                "ERROR",
+            ]);
+            for r in &s.rows {
+                let ok = r.status.as_ref().ok();
+                t.add_row(vec![
+                    r.member.id.to_string(),
+                    r.member.name.clone(),
+                    ok.is_some().to_string(),
+                    (s.leader == Some(r.member.id)).to_string(),
+                    r.member.is_learner.to_string(),
+                    opt(ok.map(|s| s.raft_term)),
+                    opt(ok.map(|s| s.raft_index)),
+                    opt(ok.map(|s| s.raft_applied_index)),
+                    opt(r.lag),
+                    r.status
+                        .as_ref()
+                        .err()
+                        .map_or(String::new(), |e| e.message.clone()),
+                ]);
+            }
+            for col in 5..9 {
+                if let Some(c) = t.column_mut(col) {
+                    c.set_cell_alignment(CellAlignment::Right);
+                }
+            }
+            writeln!(out, "{t}")?;
+        }
+        Report::Plan(steps) => {
+            let mut t = table(&[
+                "STEP",
+                "VOTERS",
+                "LEARNERS",
+                "QUORUM",
+                "HEALTHY VOTERS",
+                "FAULT TOLERANCE",
+            ]);
+            for s in steps {
+                t.add_row(vec![
+                    s.step.clone(),
+                    s.voters.join(","),
+                    s.learners.join(","),
+                    s.quorum.to_string(),
+                    s.healthy_voters.to_string(),
+                    s.fault_tolerance.to_string(),
+                ]);
+            }
+            writeln!(out, "{t}")?;
+            writeln!(out, "Dry run: nothing was changed.")?;
+        }
+    }
+    Ok(())
+}

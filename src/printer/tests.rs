@@ -1,0 +1,153 @@
+//! Unit tests of the printers: JSON schema keys, etcd-like simple lines, every format for every report.
+
+use super::*;
+use crate::model::{MemberId, MemberList};
+use crate::workflow::add::{initial_cluster, AddedMember};
+
+fn list() -> MemberList {
+    MemberList::new(
+        MemberId(0xc1),
+        vec![
+            Member {
+                id: MemberId(0xa),
+                name: "m1".into(),
+                peer_urls: vec!["http://127.0.0.1:2380".into()],
+                client_urls: vec!["http://127.0.0.1:2379".into()],
+                is_learner: false,
+            },
+            Member {
+                id: MemberId(0xb),
+                name: String::new(),
+                peer_urls: vec!["http://127.0.0.1:2480".into()],
+                client_urls: vec![],
+                is_learner: true,
+            },
+        ],
+    )
+}
+
+fn added() -> AddedMember {
+    let list = list();
+    let member = list.members[1].clone();
+    AddedMember {
+        initial_cluster: initial_cluster(&list, &member, "m4"),
+        initial_cluster_state: "existing".into(),
+        name: "m4".into(),
+        member,
+        list,
+        already_added: false,
+    }
+}
+
+fn render(report: &Report, format: OutputFormat) -> String {
+    let mut buf = Vec::new();
+    write_report(&mut buf, report, format).unwrap();
+    String::from_utf8(buf).unwrap()
+}
+
+#[test]
+fn member_list_json_has_the_contract_keys() {
+    let text = render(&Report::MemberList(list()), OutputFormat::Json);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["cluster_id"], "00000000000000c1");
+    let m = &v["members"][1];
+    let mut keys: Vec<&str> = m.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "client_urls",
+            "id",
+            "is_learner",
+            "name",
+            "peer_urls",
+            "started"
+        ]
+    );
+    assert_eq!(m["id"], "000000000000000b");
+    assert_eq!(m["started"], false);
+    assert_eq!(m["client_urls"], serde_json::json!([]));
+}
+
+#[test]
+fn add_json_carries_how_to_start() {
+    let v: serde_json::Value =
+        serde_json::from_str(&render(&Report::Added(added()), OutputFormat::Json)).unwrap();
+    assert_eq!(
+        v["initial_cluster"],
+        "m1=http://127.0.0.1:2380,m4=http://127.0.0.1:2480"
+    );
+    assert_eq!(v["initial_cluster_state"], "existing");
+    assert_eq!(v["member"]["is_learner"], true);
+    assert_eq!(v["members"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn simple_add_prints_etcd_start_lines() {
+    let text = render(&Report::Added(added()), OutputFormat::Simple);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Member 000000000000000b added as learner to cluster 00000000000000c1"
+    );
+    assert_eq!(lines[1], "");
+    assert_eq!(lines[2], "ETCD_NAME=\"m4\"");
+    assert_eq!(
+        lines[3],
+        "ETCD_INITIAL_CLUSTER=\"m1=http://127.0.0.1:2380,m4=http://127.0.0.1:2480\""
+    );
+    assert_eq!(
+        lines[4],
+        "ETCD_INITIAL_ADVERTISE_PEER_URLS=\"http://127.0.0.1:2480\""
+    );
+    assert_eq!(lines[5], "ETCD_INITIAL_CLUSTER_STATE=\"existing\"");
+}
+
+#[test]
+fn simple_list_matches_etcdctl_columns() {
+    let text = render(&Report::MemberList(list()), OutputFormat::Simple);
+    assert_eq!(
+        text,
+        "000000000000000a, started, m1, http://127.0.0.1:2380, http://127.0.0.1:2379, false\n\
+         000000000000000b, unstarted, , http://127.0.0.1:2480, , true\n"
+    );
+}
+
+#[test]
+fn every_format_prints_every_report() {
+    let l = list();
+    let reports = vec![
+        Report::MemberList(l.clone()),
+        Report::Added(added()),
+        Report::Removed {
+            removed: l.members[1].clone(),
+            list: l.clone(),
+        },
+        Report::Plan(vec![crate::workflow::quorum::Config::of(
+            &l,
+            &Default::default(),
+        )
+        .step("before")]),
+    ];
+    for r in &reports {
+        for f in [
+            OutputFormat::Table,
+            OutputFormat::Json,
+            OutputFormat::Simple,
+        ] {
+            assert!(!render(r, f).is_empty(), "{f:?} of {r:?}");
+        }
+    }
+    let table = render(&Report::MemberList(l), OutputFormat::Table);
+    assert!(table.contains("| ID "), "{table}");
+    assert!(table.contains("IS LEARNER"), "{table}");
+}
+
+#[test]
+fn error_json_shape() {
+    let mut buf = Vec::new();
+    json::error(&mut buf, "refused", "no", &["a".to_string()]).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&buf).unwrap();
+    assert_eq!(v["error"]["kind"], "refused");
+    assert_eq!(v["error"]["problems"][0], "a");
+}

@@ -1,0 +1,13 @@
+//! Code generated from `proto/`: the etcd-compatible API. Only `client` (and later `server`) use it.
+
+/// etcd's key-value record (`mvccpb` package).
+#[allow(missing_docs, clippy::all)]
+pub mod mvccpb {
+    tonic::include_proto!("mvccpb");
+}
+
+/// etcd's v3 gRPC API subset (`etcdserverpb` package): Cluster, Maintenance, KV.
+#[allow(missing_docs, clippy::all)]
+pub mod etcdserverpb {
+    tonic::include_proto!("etcdserverpb");
+}

@@ -1,0 +1,200 @@
+//! `member add`: validate, check rule 2, add (idempotently), and say how to start the new member.
+
+use tokio::time::Instant;
+
+use super::health::Health;
+use super::quorum::{self, Config, PlanStep};
+use super::retry::send_change;
+use super::validate::{self, Resolver};
+use super::{MembershipApi, Observer};
+use crate::error::Error;
+use crate::model::{Member, MemberList};
+
+/// What to add.
+#[derive(Clone, Debug)]
+pub struct AddRequest {
+    /// The name the new member will start with.
+    pub name: String,
+    /// Its peer URLs.
+    pub peer_urls: Vec<String>,
+    /// Add as a learner.
+    pub learner: bool,
+    /// Only print the plan.
+    pub dry_run: bool,
+}
+
+/// A member that was added (or had already been added) and how to start it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddedMember {
+    /// The new member as the server has it (no name until it starts).
+    pub member: Member,
+    /// The name it must be started with.
+    pub name: String,
+    /// The membership after the add.
+    pub list: MemberList,
+    /// `--initial-cluster` for the new member: name=peer-url for every member.
+    pub initial_cluster: String,
+    /// `--initial-cluster-state` for the new member: always `existing`.
+    pub initial_cluster_state: String,
+    /// True when an identical, not yet started member was found and nothing was sent.
+    pub already_added: bool,
+}
+
+/// What `member add` did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AddOutcome {
+    /// The member exists now.
+    Added(AddedMember),
+    /// `--dry-run`: the configurations before and after.
+    Plan(Vec<PlanStep>),
+}
+
+/// The `--initial-cluster` value for a new member called `name` with ID `new`:
+/// every member's name=peer-url in server order; other unstarted members have
+/// an empty name, exactly as etcd prints it.
+pub fn initial_cluster(list: &MemberList, new: &Member, name: &str) -> String {
+    let mut parts = Vec::new();
+    for m in &list.members {
+        let n = if m.id == new.id {
+            name
+        } else {
+            m.name.as_str()
+        };
+        for u in &m.peer_urls {
+            parts.push(format!("{n}={u}"));
+        }
+    }
+    parts.join(",")
+}
+
+fn added(member: Member, list: MemberList, name: &str, already_added: bool) -> AddedMember {
+    AddedMember {
+        initial_cluster: initial_cluster(&list, &member, name),
+        initial_cluster_state: "existing".to_string(),
+        name: name.to_string(),
+        member,
+        list,
+        already_added,
+    }
+}
+
+/// Runs `member add`: rules 1 and 2, then the add. Refusals change nothing.
+pub async fn add<A: MembershipApi>(
+    api: &A,
+    observer: &dyn Observer,
+    req: &AddRequest,
+    resolver: Resolver<'_>,
+    command_timeout: std::time::Duration,
+) -> Result<AddOutcome, Error> {
+    let list = api.member_list().await?;
+
+    // Idempotency: the same peer URLs, added before and never started.
+    if let Some(m) = list
+        .members
+        .iter()
+        .find(|m| !m.started() && validate::same_urls(&m.peer_urls, &req.peer_urls))
+    {
+        if m.is_learner != req.learner {
+            let (has, asked) = if m.is_learner {
+                ("a learner", "a voter")
+            } else {
+                ("a voter", "a learner")
+            };
+            return Err(Error::refused(format!(
+                "member {} with these peer URLs was already added as {has} and has not started; \
+                 you asked for {asked}: start it as it is, or remove it with `memberctl member \
+                 remove {}` and add it again",
+                m.id, m.id
+            )));
+        }
+        let problems = validate::check_name(&req.name, &list.members);
+        if !problems.is_empty() {
+            return Err(Error::refused(problems.join("; ")).with_problems(problems));
+        }
+        observer.notice(&format!(
+            "member {} with these peer URLs was already added and has not started yet; nothing sent",
+            m.id
+        ));
+        let member = m.clone();
+        return Ok(AddOutcome::Added(added(member, list, &req.name, true)));
+    }
+
+    let mut problems = validate::check_name(&req.name, &list.members);
+    problems.extend(validate::check_peer_urls(
+        &req.peer_urls,
+        &list.members,
+        None,
+        resolver,
+    ));
+    if !problems.is_empty() {
+        let n = problems.len();
+        return Err(Error::refused(format!(
+            "refused by rule 1 (validate peer URLs): {n} problem{} found, nothing was sent",
+            if n == 1 { "" } else { "s" }
+        ))
+        .with_problems(problems));
+    }
+
+    let health = Health::gather(api, list).await;
+    let reachable = health.reachable();
+    if !req.learner {
+        quorum::check_voter_add(&health.list, &reachable)?;
+    }
+
+    let mut config = Config::of(&health.list, &reachable);
+    let before = config.step("before");
+    let label = format!("{} (new)", req.name);
+    if req.learner {
+        config.add_learner(label);
+    } else {
+        config.add_voter(label, false);
+    }
+    let kind = if req.learner { "learner" } else { "voter" };
+    let after = config.step(format!(
+        "after adding {} as a {kind}, before it starts",
+        req.name
+    ));
+    if req.dry_run {
+        return Ok(AddOutcome::Plan(vec![before, after]));
+    }
+    if !req.learner {
+        observer.notice(&format!(
+            "adding {} as a voter: the quorum becomes {} of {} at once, and fault tolerance is {} \
+             until it has started and caught up; --learner avoids this",
+            req.name,
+            after.quorum,
+            config.voter_count(),
+            after.fault_tolerance
+        ));
+    }
+
+    let down: Vec<String> = health
+        .unreachable_voters()
+        .iter()
+        .map(|m| m.label())
+        .collect();
+    let deadline = Instant::now() + command_timeout;
+    let result = send_change(observer, "member add", &down, deadline, || {
+        api.member_add(&req.peer_urls, req.learner)
+    })
+    .await;
+    match result {
+        Ok(a) => Ok(AddOutcome::Added(added(a.member, a.list, &req.name, false))),
+        Err(e) => {
+            // The answer may have been lost after the server applied the add.
+            if e.kind == crate::ErrorKind::Unavailable {
+                if let Ok(list) = api.member_list().await {
+                    if let Some(m) = list
+                        .members
+                        .iter()
+                        .find(|m| validate::same_urls(&m.peer_urls, &req.peer_urls))
+                    {
+                        let member = m.clone();
+                        return Ok(AddOutcome::Added(added(member, list, &req.name, false)));
+                    }
+                }
+            }
+            Err(e)
+        }
+    }
+}

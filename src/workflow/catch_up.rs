@@ -1,0 +1,178 @@
+//! Samples how far a learner is behind the leader, and etcd's readiness rule for promotion.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::{ApiError, ApiErrorKind, MembershipApi};
+use crate::model::{MemberId, MemberList};
+
+/// etcd promotes a learner only when its match index is at least this share of the leader's.
+pub const READY_RATIO: f64 = 0.9;
+
+/// etcd's readiness rule: the learner has at least 90 % of the leader's index.
+pub fn is_ready(learner_index: u64, leader_index: u64) -> bool {
+    learner_index > 0 && (learner_index as f64) >= (leader_index as f64) * READY_RATIO
+}
+
+/// Where a learner stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CatchUpState {
+    /// It has not started (no name published, or it does not answer).
+    NotStarted,
+    /// It answers but is below the readiness rule.
+    CatchingUp,
+    /// It meets the readiness rule.
+    Ready,
+    /// It is a voter already (someone promoted it).
+    Promoted,
+}
+
+impl CatchUpState {
+    /// A short word for people.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CatchUpState::NotStarted => "not started",
+            CatchUpState::CatchingUp => "catching up",
+            CatchUpState::Ready => "ready",
+            CatchUpState::Promoted => "promoted",
+        }
+    }
+}
+
+/// One observation of a learner's progress.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CatchUpSample {
+    /// The learner.
+    pub member: MemberId,
+    /// Its label for messages.
+    pub label: String,
+    /// Where it stands.
+    pub state: CatchUpState,
+    /// Its raft index, when it answered.
+    pub learner_index: Option<u64>,
+    /// The leader's raft index, when known.
+    pub leader_index: Option<u64>,
+    /// Entries it is behind, when both are known.
+    pub lag: Option<u64>,
+    /// Entries per second it gained since the previous sample.
+    pub rate: Option<f64>,
+    /// Time since the wait began.
+    pub elapsed: Duration,
+}
+
+/// Takes successive samples of one learner, remembering the last for the rate.
+pub struct CatchUp {
+    id: MemberId,
+    started: Instant,
+    last: Option<(Instant, u64)>,
+}
+
+impl CatchUp {
+    /// Starts watching learner `id`.
+    pub fn new(id: MemberId) -> Self {
+        CatchUp {
+            id,
+            started: Instant::now(),
+            last: None,
+        }
+    }
+
+    /// Looks at the learner and the leader once. Fails only when the member is
+    /// gone or the cluster cannot be reached.
+    pub async fn sample<A: MembershipApi>(
+        &mut self,
+        api: &A,
+    ) -> Result<(CatchUpSample, MemberList), ApiError> {
+        let list = api.member_list().await?;
+        let Some(member) = list.get(self.id).cloned() else {
+            return Err(ApiError::new(
+                ApiErrorKind::NotFound,
+                format!(
+                    "member {} is no longer in the cluster (was it removed?)",
+                    self.id
+                ),
+            ));
+        };
+        let mut sample = CatchUpSample {
+            member: self.id,
+            label: member.label(),
+            state: CatchUpState::NotStarted,
+            learner_index: None,
+            leader_index: None,
+            lag: None,
+            rate: None,
+            elapsed: self.started.elapsed(),
+        };
+        if !member.is_learner {
+            sample.state = CatchUpState::Promoted;
+            return Ok((sample, list));
+        }
+        let own = if member.started() {
+            api.member_status(&member).await.ok()
+        } else {
+            None
+        };
+        let Some(own) = own else {
+            return Ok((sample, list));
+        };
+        sample.learner_index = Some(own.raft_index);
+        sample.state = CatchUpState::CatchingUp;
+        let leader = leader_index(api, &list, own.leader).await;
+        sample.leader_index = leader;
+        if let Some(leader) = leader {
+            sample.lag = Some(leader.saturating_sub(own.raft_index));
+            if is_ready(own.raft_index, leader) {
+                sample.state = CatchUpState::Ready;
+            }
+        }
+        let now = Instant::now();
+        if let Some((t, i)) = self.last {
+            let secs = now.duration_since(t).as_secs_f64();
+            if secs > 0.0 {
+                sample.rate = Some(own.raft_index.saturating_sub(i) as f64 / secs);
+            }
+        }
+        self.last = Some((now, own.raft_index));
+        Ok((sample, list))
+    }
+}
+
+/// The leader's raft index: ask the leader the learner named, else any voter
+/// that names a leader.
+async fn leader_index<A: MembershipApi>(api: &A, list: &MemberList, hint: MemberId) -> Option<u64> {
+    if let Some(l) = list.get(hint) {
+        if let Ok(s) = api.member_status(l).await {
+            return Some(s.raft_index);
+        }
+    }
+    for v in list.voters() {
+        let Ok(s) = api.member_status(v).await else {
+            continue;
+        };
+        if s.leader == s.member_id && s.leader.0 != 0 {
+            return Some(s.raft_index);
+        }
+        if let Some(l) = list.get(s.leader).filter(|l| l.id != v.id) {
+            if let Ok(ls) = api.member_status(l).await {
+                return Some(ls.raft_index);
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readiness_rule_is_ninety_percent() {
+        assert!(is_ready(90, 100));
+        assert!(!is_ready(89, 100));
+        assert!(is_ready(100, 100));
+        assert!(is_ready(9, 10));
+        assert!(!is_ready(0, 0));
+        assert!(!is_ready(0, 5));
+    }
+}

@@ -1,0 +1,138 @@
+//! The safety workflows: validation, quorum arithmetic, catch-up polling and the
+//! membership changes, written against the [`MembershipApi`] trait and plain
+//! domain types so they run the same against etcd, the embedded node or a fake.
+
+pub mod add;
+pub mod catch_up;
+pub mod health;
+pub mod promote;
+pub mod quorum;
+pub mod remove;
+pub mod resolve;
+pub mod retry;
+pub mod status;
+pub mod update;
+pub mod validate;
+
+use std::fmt;
+
+use crate::error::{Error, ErrorKind};
+use crate::model::{Added, Member, MemberId, MemberList, MemberStatus};
+
+pub use catch_up::{CatchUpSample, CatchUpState};
+
+/// What a membership server can do, in domain terms. The client implements it
+/// over gRPC; tests implement it with a fake.
+#[allow(async_fn_in_trait)]
+pub trait MembershipApi {
+    /// The current membership.
+    async fn member_list(&self) -> Result<MemberList, ApiError>;
+    /// Adds a member with these peer URLs, as a learner or a voter.
+    async fn member_add(&self, peer_urls: &[String], is_learner: bool) -> Result<Added, ApiError>;
+    /// Removes a member; returns the membership after.
+    async fn member_remove(&self, id: MemberId) -> Result<MemberList, ApiError>;
+    /// Replaces a member's peer URLs; returns the membership after.
+    async fn member_update(
+        &self,
+        id: MemberId,
+        peer_urls: &[String],
+    ) -> Result<MemberList, ApiError>;
+    /// Promotes a learner to a voter; returns the membership after.
+    async fn member_promote(&self, id: MemberId) -> Result<MemberList, ApiError>;
+    /// Asks one member, through its own client URLs, for its status.
+    async fn member_status(&self, member: &Member) -> Result<MemberStatus, ApiError>;
+}
+
+/// The kinds of server answers the workflows branch on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ApiErrorKind {
+    /// No endpoint could be reached, or the server is unavailable.
+    Unavailable,
+    /// etcd's strict reconfiguration check: "etcdserver: unhealthy cluster".
+    Unhealthy,
+    /// The learner is not yet in sync with the leader.
+    LearnerNotReady,
+    /// The member is not a learner (promote of a voter).
+    NotLearner,
+    /// No such member.
+    NotFound,
+    /// The server refused the change (precondition, bad argument, limits).
+    Refused,
+    /// The request took longer than the command timeout.
+    DeadlineExceeded,
+    /// The server does not implement this call.
+    Unimplemented,
+    /// Anything else.
+    Other,
+}
+
+/// An error answered by (or on the way to) a membership server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiError {
+    /// What kind of failure it is.
+    pub kind: ApiErrorKind,
+    /// The server's text (etcd's, e.g. `etcdserver: member not found`) or the transport's.
+    pub message: String,
+}
+
+impl ApiError {
+    /// An error of `kind` with `message`.
+    pub fn new(kind: ApiErrorKind, message: impl Into<String>) -> Self {
+        ApiError {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl From<ApiError> for Error {
+    fn from(e: ApiError) -> Self {
+        let kind = match e.kind {
+            ApiErrorKind::Unavailable | ApiErrorKind::Unhealthy => ErrorKind::Unavailable,
+            ApiErrorKind::DeadlineExceeded => ErrorKind::Unavailable,
+            ApiErrorKind::LearnerNotReady
+            | ApiErrorKind::NotLearner
+            | ApiErrorKind::NotFound
+            | ApiErrorKind::Refused => ErrorKind::Refused,
+            ApiErrorKind::Unimplemented => ErrorKind::Unsupported,
+            ApiErrorKind::Other => ErrorKind::Internal,
+        };
+        let hint = match e.kind {
+            ApiErrorKind::Unavailable => "; check --endpoints and that the cluster is running",
+            ApiErrorKind::DeadlineExceeded => {
+                "; the server did not answer within --command-timeout (a change may still have \
+                 been applied: run `memberctl member list`)"
+            }
+            _ => "",
+        };
+        Error::new(kind, format!("{}{hint}", e.message))
+    }
+}
+
+/// Receives what a workflow wants the operator to see while it runs (stderr):
+/// notices and catch-up progress. Nothing here goes to stdout.
+pub trait Observer {
+    /// A one-line notice (a retry, a warning).
+    fn notice(&self, message: &str);
+    /// A new catch-up sample while waiting to promote.
+    fn catch_up(&self, sample: &CatchUpSample);
+    /// The catch-up wait is over (ready, or given up).
+    fn catch_up_done(&self);
+}
+
+/// An observer that drops everything (tests, quiet runs).
+pub struct Silent;
+
+impl Observer for Silent {
+    fn notice(&self, _: &str) {}
+    fn catch_up(&self, _: &CatchUpSample) {}
+    fn catch_up_done(&self) {}
+}

@@ -1,0 +1,184 @@
+//! `member promote`: wait for the learner to catch up (rule 3), then promote, retrying until the timeout.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::catch_up::{CatchUp, CatchUpSample, CatchUpState};
+use super::resolve::resolve;
+use super::retry::retry_unhealthy;
+use super::{ApiError, ApiErrorKind, MembershipApi, Observer};
+use crate::error::{Error, ErrorKind};
+use crate::model::{Member, MemberList};
+
+/// What to promote and how long to wait.
+#[derive(Clone, Debug)]
+pub struct PromoteRequest {
+    /// The learner, by name or hex ID.
+    pub target: String,
+    /// Wait for catch-up (false: `--no-wait`).
+    pub wait: bool,
+    /// How long to wait in all.
+    pub timeout: Duration,
+    /// Time between polls.
+    pub poll_interval: Duration,
+    /// Per-request timeout, also the budget for "unhealthy cluster" retries.
+    pub command_timeout: Duration,
+}
+
+/// A promoted member.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Promoted {
+    /// The member, now a voter.
+    pub member: Member,
+    /// The membership after.
+    pub list: MemberList,
+    /// How long the command waited for catch-up and promotion.
+    pub waited: Duration,
+}
+
+fn not_ready_hint(e: ApiError, member: &Member) -> Error {
+    if e.kind == ApiErrorKind::LearnerNotReady {
+        return Error::refused(format!(
+            "{}: member {} has not caught up with the leader yet (etcd needs 90% of the \
+             leader's log); run `memberctl member promote {}` without --no-wait to wait for it",
+            e.message,
+            member.label(),
+            member.id
+        ));
+    }
+    e.into()
+}
+
+/// Runs `member promote`.
+pub async fn promote<A: MembershipApi>(
+    api: &A,
+    observer: &dyn Observer,
+    req: &PromoteRequest,
+) -> Result<Promoted, Error> {
+    let started = Instant::now();
+    let list = api.member_list().await?;
+    let member = resolve(&list, &req.target)?.clone();
+    if !member.is_learner {
+        return Err(Error::refused(format!(
+            "member {} is already a voter; only learners can be promoted",
+            member.label()
+        )));
+    }
+    let finish = |list: MemberList| {
+        let member = list
+            .get(member.id)
+            .cloned()
+            .unwrap_or_else(|| member.clone());
+        Promoted {
+            member,
+            list,
+            waited: started.elapsed(),
+        }
+    };
+    if !req.wait {
+        let deadline = Instant::now() + req.command_timeout;
+        let list = retry_unhealthy(observer, "member promote", deadline, || {
+            api.member_promote(member.id)
+        })
+        .await
+        .map_err(|e| not_ready_hint(e, &member))?;
+        return Ok(finish(list));
+    }
+
+    let deadline = started + req.timeout;
+    let result = wait_and_promote(api, observer, req, &member, deadline).await;
+    observer.catch_up_done();
+    result.map(finish)
+}
+
+async fn wait_and_promote<A: MembershipApi>(
+    api: &A,
+    observer: &dyn Observer,
+    req: &PromoteRequest,
+    member: &Member,
+    deadline: Instant,
+) -> Result<MemberList, Error> {
+    let mut catch_up = CatchUp::new(member.id);
+    let mut last: Option<CatchUpSample> = None;
+    let mut last_error: Option<ApiError> = None;
+    let mut backoff = req.poll_interval;
+    loop {
+        match catch_up.sample(api).await {
+            Ok((sample, list)) => {
+                observer.catch_up(&sample);
+                let state = sample.state;
+                last = Some(sample);
+                if state == CatchUpState::Promoted {
+                    return Ok(list);
+                }
+                if state == CatchUpState::Ready {
+                    match api.member_promote(member.id).await {
+                        Ok(list) => return Ok(list),
+                        Err(e) => match e.kind {
+                            // The server's own view of the match index disagrees, the
+                            // cluster is in etcd's start-up window, or the member was
+                            // promoted by our own earlier attempt: look again.
+                            ApiErrorKind::LearnerNotReady
+                            | ApiErrorKind::Unhealthy
+                            | ApiErrorKind::NotLearner
+                            | ApiErrorKind::Unavailable
+                            | ApiErrorKind::DeadlineExceeded => {
+                                last_error = Some(e);
+                                backoff = (backoff * 2).min(Duration::from_secs(5));
+                            }
+                            _ => return Err(e.into()),
+                        },
+                    }
+                }
+            }
+            Err(e) if e.kind == ApiErrorKind::NotFound => return Err(e.into()),
+            Err(e) => {
+                observer.notice(&format!(
+                    "could not sample catch-up progress: {e}; retrying"
+                ));
+                last_error = Some(e);
+            }
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(timed_out(req, member, last.as_ref(), last_error.as_ref()));
+        }
+        let pause = if last.as_ref().map(|s| s.state) == Some(CatchUpState::Ready) {
+            backoff
+        } else {
+            req.poll_interval
+        };
+        tokio::time::sleep(pause.min(deadline - now)).await;
+    }
+}
+
+fn timed_out(
+    req: &PromoteRequest,
+    member: &Member,
+    last: Option<&CatchUpSample>,
+    last_error: Option<&ApiError>,
+) -> Error {
+    let where_ = match last {
+        Some(s) if s.state == CatchUpState::NotStarted => {
+            "it has not started: start it with the ETCD_* settings `member add` printed".to_string()
+        }
+        Some(s) => format!(
+            "last seen {}: index {} of the leader's {}",
+            s.state.as_str(),
+            s.learner_index.map_or("?".into(), |i| i.to_string()),
+            s.leader_index.map_or("?".into(), |i| i.to_string()),
+        ),
+        None => "its progress could not be read".to_string(),
+    };
+    let cause = last_error.map_or(String::new(), |e| format!("; last error: {e}"));
+    Error::new(
+        ErrorKind::Timeout,
+        format!(
+            "timed out after {} waiting to promote member {} ({where_}{cause}); it is still a \
+             learner: check its logs, then run promote again or raise --timeout",
+            humantime::format_duration(req.timeout),
+            member.label()
+        ),
+    )
+}

@@ -1,0 +1,75 @@
+//! `member update`: validate the new peer URLs (rule 1) and replace a member's.
+
+use tokio::time::Instant;
+
+use super::health::Health;
+use super::resolve::resolve;
+use super::retry::send_change;
+use super::validate::{self, Resolver};
+use super::{MembershipApi, Observer};
+use crate::error::Error;
+use crate::model::{Member, MemberList};
+
+/// The result of `member update`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Updated {
+    /// The member with its new peer URLs.
+    pub member: Member,
+    /// The membership after.
+    pub list: MemberList,
+    /// True when the member already had exactly these URLs and nothing was sent.
+    pub unchanged: bool,
+}
+
+/// Runs `member update TARGET --peer-urls …`.
+pub async fn update<A: MembershipApi>(
+    api: &A,
+    observer: &dyn Observer,
+    target: &str,
+    peer_urls: &[String],
+    resolver: Resolver<'_>,
+    command_timeout: std::time::Duration,
+) -> Result<Updated, Error> {
+    let list = api.member_list().await?;
+    let member = resolve(&list, target)?.clone();
+    if validate::same_urls(&member.peer_urls, peer_urls) {
+        observer.notice(&format!(
+            "member {} already has these peer URLs; nothing sent",
+            member.label()
+        ));
+        return Ok(Updated {
+            member,
+            list,
+            unchanged: true,
+        });
+    }
+    let problems = validate::check_peer_urls(peer_urls, &list.members, Some(member.id), resolver);
+    if !problems.is_empty() {
+        let n = problems.len();
+        return Err(Error::refused(format!(
+            "refused by rule 1 (validate peer URLs): {n} problem{} found, nothing was sent",
+            if n == 1 { "" } else { "s" }
+        ))
+        .with_problems(problems));
+    }
+    let health = Health::gather(api, list).await;
+    let down: Vec<String> = health
+        .unreachable_voters()
+        .iter()
+        .map(|m| m.label())
+        .collect();
+    let deadline = Instant::now() + command_timeout;
+    let list = send_change(observer, "member update", &down, deadline, || {
+        api.member_update(member.id, peer_urls)
+    })
+    .await?;
+    let member = list.get(member.id).cloned().unwrap_or(Member {
+        peer_urls: peer_urls.to_vec(),
+        ..member
+    });
+    Ok(Updated {
+        member,
+        list,
+        unchanged: false,
+    })
+}

@@ -1,0 +1,359 @@
+//! Safety rule 1: checks peer URLs and member names before anything is sent, listing every problem.
+
+use std::collections::HashSet;
+use std::net::{IpAddr, ToSocketAddrs};
+
+use crate::model::{Member, MemberId};
+
+/// Looks a host name up; true when it resolves. Injected so tests need no DNS.
+pub type Resolver<'a> = &'a dyn Fn(&str, u16) -> bool;
+
+/// Resolves with the system resolver.
+pub fn system_resolver(host: &str, port: u16) -> bool {
+    (host, port)
+        .to_socket_addrs()
+        .map(|mut a| a.next().is_some())
+        .unwrap_or(false)
+}
+
+/// The parts of a peer URL that identify an endpoint, normalised for comparison.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Endpoint {
+    scheme: String,
+    host: String,
+    port: Option<u16>,
+}
+
+/// Splits `scheme://authority` out of a URL text without judging it; the
+/// authority is what comes before the first `/`, `?` or `#`.
+fn split_raw(raw: &str) -> Option<(&str, &str, &str)> {
+    let (scheme, rest) = raw.split_once("://")?;
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    Some((scheme, &rest[..end], &rest[end..]))
+}
+
+/// The port text after the host in an authority (`host:port`, `[v6]:port`), if any.
+fn raw_port(authority: &str) -> Option<&str> {
+    let hostport = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if let Some(rest) = hostport.strip_prefix('[') {
+        let (_, after) = rest.split_once(']')?;
+        return after.strip_prefix(':');
+    }
+    hostport.rsplit_once(':').map(|(_, p)| p)
+}
+
+/// Parses one URL into an endpoint, or says what is wrong with it.
+fn check_one(raw: &str, resolve: Resolver) -> (Option<Endpoint>, Vec<String>) {
+    let mut problems = Vec::new();
+    let example = "e.g. http://10.0.0.4:2380";
+    let url = match url::Url::parse(raw) {
+        Ok(u) => u,
+        Err(url::ParseError::EmptyHost) => {
+            problems.push(format!(
+                "peer URL {raw:?} has no host; give host and port, {example}"
+            ));
+            return (None, problems);
+        }
+        Err(url::ParseError::InvalidPort) => {
+            problems.push(format!(
+                "peer URL {raw:?} has an invalid port; the port must be a number from 1 to 65535"
+            ));
+            return (None, problems);
+        }
+        Err(e) => {
+            problems.push(format!(
+                "peer URL {raw:?} is not a URL ({e}); write it as scheme://host:port, {example}"
+            ));
+            return (None, problems);
+        }
+    };
+    let scheme = url.scheme().to_ascii_lowercase();
+    if scheme != "http" && scheme != "https" {
+        problems.push(format!(
+            "peer URL {raw:?} has scheme {scheme:?}; peer URLs use http or https, {example}"
+        ));
+        return (None, problems);
+    }
+    let Some(host) = url.host_str().filter(|h| !h.is_empty()) else {
+        problems.push(format!(
+            "peer URL {raw:?} has no host; give host and port, {example}"
+        ));
+        return (None, problems);
+    };
+    let host = host.to_ascii_lowercase();
+    let (_, authority, tail) = split_raw(raw).unwrap_or(("", "", ""));
+    let port = match raw_port(authority) {
+        None | Some("") => {
+            problems.push(format!(
+                "peer URL {raw:?} has no port; give it explicitly (etcd's peer port is usually \
+                 2380), e.g. {scheme}://{host}:2380"
+            ));
+            None
+        }
+        Some(_) => {
+            let p = url.port_or_known_default();
+            if p == Some(0) {
+                problems.push(format!(
+                    "peer URL {raw:?} has port 0; the port must be a number from 1 to 65535"
+                ));
+            }
+            p
+        }
+    };
+    if !url.username().is_empty() || url.password().is_some() {
+        problems.push(format!(
+            "peer URL {raw:?} contains user information; peer URLs carry no credentials, \
+             remove the part before '@'"
+        ));
+    }
+    if !tail.is_empty() {
+        let what = if url.fragment().is_some() {
+            "a fragment"
+        } else if url.query().is_some() {
+            "a query"
+        } else {
+            "a path"
+        };
+        problems.push(format!(
+            "peer URL {raw:?} has {what} ({tail:?}); etcd accepts only scheme://host:port, \
+             remove everything after the port"
+        ));
+    }
+    let literal = host.trim_start_matches('[').trim_end_matches(']');
+    if literal.parse::<IpAddr>().is_err() && !resolve(&host, port.unwrap_or(2380)) {
+        problems.push(format!(
+            "peer URL {raw:?}: host {host:?} does not resolve; check the spelling or use an IP address"
+        ));
+    }
+    let endpoint = Endpoint { scheme, host, port };
+    (Some(endpoint), problems)
+}
+
+/// Endpoint of a URL already in the cluster (lenient: ignores what does not parse).
+fn endpoint_of(raw: &str) -> Option<Endpoint> {
+    let url = url::Url::parse(raw).ok()?;
+    Some(Endpoint {
+        scheme: url.scheme().to_ascii_lowercase(),
+        host: url.host_str()?.to_ascii_lowercase(),
+        port: url.port_or_known_default(),
+    })
+}
+
+/// Checks the peer URLs of a member to add (or, with `exclude`, of a member to
+/// update, whose own current peer URLs are allowed). Returns every problem.
+pub fn check_peer_urls(
+    urls: &[String],
+    members: &[Member],
+    exclude: Option<MemberId>,
+    resolve: Resolver,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    if urls.iter().all(|u| u.trim().is_empty()) {
+        problems.push("no peer URL given; pass --peer-urls scheme://host:port".to_string());
+        return problems;
+    }
+    let mut seen = HashSet::new();
+    let mut schemes = HashSet::new();
+    for raw in urls {
+        let (endpoint, mut found) = check_one(raw, resolve);
+        problems.append(&mut found);
+        let Some(endpoint) = endpoint else { continue };
+        if !seen.insert(endpoint.clone()) {
+            problems.push(format!(
+                "peer URL {raw:?} is given twice; list each peer URL once"
+            ));
+            continue;
+        }
+        schemes.insert(endpoint.scheme.clone());
+        for m in members {
+            let own = Some(m.id) == exclude;
+            if !own
+                && m.peer_urls
+                    .iter()
+                    .any(|u| endpoint_of(u).as_ref() == Some(&endpoint))
+            {
+                problems.push(format!(
+                    "peer URL {raw:?} is already a peer URL of member {}; every member needs its \
+                     own host:port",
+                    m.label()
+                ));
+            }
+            if m.client_urls
+                .iter()
+                .any(|u| endpoint_of(u).as_ref() == Some(&endpoint))
+            {
+                problems.push(format!(
+                    "peer URL {raw:?} is already a client URL of member {}; peer and client \
+                     traffic need different ports",
+                    m.label()
+                ));
+            }
+        }
+    }
+    let existing: HashSet<String> = members
+        .iter()
+        .filter(|m| Some(m.id) != exclude)
+        .flat_map(|m| m.peer_urls.iter().filter_map(|u| endpoint_of(u)))
+        .map(|e| e.scheme)
+        .collect();
+    if existing.len() == 1 {
+        let theirs = existing.iter().next().cloned().unwrap_or_default();
+        for scheme in schemes.iter().filter(|s| **s != theirs) {
+            problems.push(format!(
+                "peer URLs use {scheme} but the cluster's members use {theirs}; a member with a \
+                 different scheme cannot talk to its peers, use {theirs}://"
+            ));
+        }
+    }
+    problems
+}
+
+/// Checks a new member's name: present, usable in ETCD_INITIAL_CLUSTER, not taken.
+pub fn check_name(name: &str, members: &[Member]) -> Vec<String> {
+    let mut problems = Vec::new();
+    if name.trim().is_empty() {
+        problems
+            .push("the member name is empty; give the name the new member will start with".into());
+        return problems;
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| c.is_whitespace() || *c == '=' || *c == ',')
+    {
+        problems.push(format!(
+            "member name {name:?} contains {c:?}, which breaks ETCD_INITIAL_CLUSTER (name=url,...); \
+             use letters, digits, '-', '_' or '.'"
+        ));
+    }
+    if let Some(m) = members.iter().find(|m| m.name == name) {
+        problems.push(format!(
+            "member name {name:?} is already taken by member {}; choose another name",
+            m.id
+        ));
+    }
+    problems
+}
+
+/// Whether two lists of peer URLs name the same endpoints (in any order).
+pub fn same_urls(a: &[String], b: &[String]) -> bool {
+    let set =
+        |v: &[String]| -> Option<HashSet<Endpoint>> { v.iter().map(|u| endpoint_of(u)).collect() };
+    match (set(a), set(b)) {
+        (Some(x), Some(y)) => !x.is_empty() && x == y,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resolves(host: &str, _: u16) -> bool {
+        host == "localhost" || host.ends_with(".example")
+    }
+
+    fn cluster() -> Vec<Member> {
+        (1..=3)
+            .map(|i| Member {
+                id: MemberId(i),
+                name: format!("m{i}"),
+                peer_urls: vec![format!("http://127.0.0.1:238{i}")],
+                client_urls: vec![format!("http://127.0.0.1:237{i}")],
+                is_learner: false,
+            })
+            .collect()
+    }
+
+    fn check(urls: &[&str]) -> Vec<String> {
+        let urls: Vec<String> = urls.iter().map(|s| s.to_string()).collect();
+        check_peer_urls(&urls, &cluster(), None, &resolves)
+    }
+
+    fn one_problem(urls: &[&str], needle: &str) {
+        let p = check(urls);
+        assert_eq!(p.len(), 1, "{urls:?}: {p:?}");
+        assert!(p[0].contains(needle), "{urls:?}: {p:?}");
+    }
+
+    #[test]
+    fn good_urls_pass() {
+        assert!(check(&["http://127.0.0.1:2390"]).is_empty());
+        assert!(check(&["http://localhost:2390", "http://10.0.0.5:2380"]).is_empty());
+        assert!(check(&["http://[::1]:2390"]).is_empty());
+        assert!(check(&["http://node4.example:2380"]).is_empty());
+    }
+
+    #[test]
+    fn each_rule_is_reported() {
+        one_problem(&["not-a-url"], "is not a URL");
+        one_problem(&["http://"], "has no host");
+        one_problem(&["http://:2380"], "has no host");
+        one_problem(&["http://127.0.0.1"], "has no port");
+        one_problem(&["http://127.0.0.1:"], "has no port");
+        one_problem(&["http://127.0.0.1:99999"], "1 to 65535");
+        one_problem(&["http://127.0.0.1:0"], "port 0");
+        one_problem(&["ftp://127.0.0.1:2390"], "scheme");
+        one_problem(&["http://127.0.0.1:2390/x"], "a path");
+        one_problem(&["http://127.0.0.1:2390/"], "a path");
+        one_problem(&["http://127.0.0.1:2390?a=b"], "a query");
+        one_problem(&["http://127.0.0.1:2390#f"], "a fragment");
+        one_problem(&["http://u:p@127.0.0.1:2390"], "user information");
+        one_problem(
+            &["http://127.0.0.1:2381"],
+            "already a peer URL of member m1",
+        );
+        one_problem(
+            &["http://127.0.0.1:2372"],
+            "already a client URL of member m2",
+        );
+        one_problem(&["https://127.0.0.1:2390"], "use http");
+        one_problem(&["http://nowhere.invalid:2380"], "does not resolve");
+        one_problem(
+            &["http://127.0.0.1:2390", "http://127.0.0.1:2390"],
+            "given twice",
+        );
+    }
+
+    #[test]
+    fn explicit_default_port_counts_as_explicit() {
+        assert!(check(&["http://127.0.0.1:80"]).is_empty());
+        one_problem(&["http://127.0.0.1"], "has no port");
+    }
+
+    #[test]
+    fn every_problem_is_listed_at_once() {
+        let p = check(&["http://127.0.0.1", "not-a-url", "http://127.0.0.1:2381/p"]);
+        assert_eq!(p.len(), 4, "{p:?}");
+    }
+
+    #[test]
+    fn update_may_keep_its_own_url() {
+        let urls = vec!["http://127.0.0.1:2381".to_string()];
+        assert!(check_peer_urls(&urls, &cluster(), Some(MemberId(1)), &resolves).is_empty());
+        let p = check_peer_urls(&urls, &cluster(), Some(MemberId(2)), &resolves);
+        assert_eq!(p.len(), 1, "{p:?}");
+    }
+
+    #[test]
+    fn empty_list_is_refused() {
+        let p = check_peer_urls(&[], &cluster(), None, &resolves);
+        assert!(p[0].contains("no peer URL"));
+    }
+
+    #[test]
+    fn names_are_checked() {
+        assert!(check_name("m4", &cluster()).is_empty());
+        assert!(check_name("", &cluster())[0].contains("empty"));
+        assert!(check_name("a=b", &cluster())[0].contains("ETCD_INITIAL_CLUSTER"));
+        assert!(check_name("a b", &cluster())[0].contains("ETCD_INITIAL_CLUSTER"));
+        assert!(check_name("m2", &cluster())[0].contains("already taken"));
+    }
+
+    #[test]
+    fn same_urls_ignores_order_and_case() {
+        let a = vec!["http://A:1".to_string(), "http://b:2".to_string()];
+        let b = vec!["http://b:2".to_string(), "http://a:1".to_string()];
+        assert!(same_urls(&a, &b));
+        assert!(!same_urls(&a, &b[..1]));
+    }
+}

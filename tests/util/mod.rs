@@ -1,0 +1,305 @@
+//! Shared helpers for the integration tests: run the built binary, and start real etcd clusters on loopback.
+
+#![allow(dead_code)]
+
+use std::collections::HashSet;
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// The binary under test.
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_memberctl")
+}
+
+/// The result of one run of the binary.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// stdout parsed as JSON; panics with both streams when it is not.
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!(
+                "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
+                self.stdout, self.stderr
+            )
+        })
+    }
+
+    /// Panics unless the exit code is `code`.
+    pub fn expect(self, code: i32) -> Self {
+        assert_eq!(
+            self.code, code,
+            "exit code {} (wanted {code})\nstdout:\n{}\nstderr:\n{}",
+            self.code, self.stdout, self.stderr
+        );
+        self
+    }
+}
+
+/// Runs the binary with `args` and a clean environment for memberctl's variables.
+pub fn memberctl(args: &[&str]) -> Run {
+    let out = Command::new(bin())
+        .args(args)
+        .env_remove("ETCDCTL_ENDPOINTS")
+        .env_remove("MEMBERCTL_ENDPOINTS")
+        .env_remove("MEMBERCTL_WRITE_OUT")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run memberctl");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+static PORTS: Mutex<Option<HashSet<u16>>> = Mutex::new(None);
+
+/// A loopback port that was free a moment ago and that no other test of this run got.
+pub fn free_port() -> u16 {
+    let mut given = PORTS.lock().unwrap_or_else(|p| p.into_inner());
+    let given = given.get_or_insert_with(HashSet::new);
+    for _ in 0..100 {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("bind a loopback port");
+        if given.insert(port) {
+            return port;
+        }
+    }
+    panic!("no free loopback port after 100 tries");
+}
+
+/// Polls `check` every 100 ms until it returns Some, or panics after `limit` with `what`.
+pub fn wait_for<T>(what: &str, limit: Duration, mut check: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(v) = check() {
+            return v;
+        }
+        if Instant::now() >= deadline {
+            panic!("timed out after {limit:?} waiting for {what}");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// The etcd binary, if installed (`ETCD_BIN` overrides the lookup in PATH).
+pub fn etcd_binary() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("ETCD_BIN") {
+        return Some(PathBuf::from(p));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join("etcd"))
+        .find(|p| p.is_file())
+}
+
+/// The etcd binary, or None after printing "skipped: etcd not installed";
+/// with MEMBERCTL_REQUIRE_ETCD=1 a missing etcd fails the test instead.
+pub fn require_etcd(test: &str) -> Option<PathBuf> {
+    if let Some(p) = etcd_binary() {
+        return Some(p);
+    }
+    if std::env::var("MEMBERCTL_REQUIRE_ETCD").is_ok_and(|v| v == "1") {
+        panic!("{test}: etcd is not installed but MEMBERCTL_REQUIRE_ETCD=1 (apt-get install etcd-server)");
+    }
+    eprintln!(
+        "{test}: skipped: etcd not installed (install Debian's etcd-server, or set ETCD_BIN)"
+    );
+    None
+}
+
+/// One etcd member process of a test cluster.
+pub struct EtcdMember {
+    pub name: String,
+    pub client_port: u16,
+    pub peer_port: u16,
+    child: Option<Child>,
+}
+
+impl EtcdMember {
+    pub fn client_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.client_port)
+    }
+
+    pub fn peer_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.peer_port)
+    }
+}
+
+/// A real etcd cluster on loopback ports in a temporary directory; killed on drop.
+pub struct Etcd {
+    binary: PathBuf,
+    dir: tempfile::TempDir,
+    pub members: Vec<EtcdMember>,
+}
+
+impl Etcd {
+    /// Starts `n` members and waits until every one answers and a leader is elected.
+    pub fn start(binary: PathBuf, n: usize) -> Etcd {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut members: Vec<EtcdMember> = (1..=n)
+            .map(|i| EtcdMember {
+                name: format!("m{i}"),
+                client_port: free_port(),
+                peer_port: free_port(),
+                child: None,
+            })
+            .collect();
+        let initial: Vec<String> = members
+            .iter()
+            .map(|m| format!("{}={}", m.name, m.peer_url()))
+            .collect();
+        let initial = initial.join(",");
+        let mut etcd = Etcd {
+            binary,
+            dir,
+            members: Vec::new(),
+        };
+        for m in &mut members {
+            m.child = Some(etcd.spawn(&m.name, m.client_port, m.peer_port, &initial, "new"));
+        }
+        etcd.members = members;
+        etcd.wait_healthy();
+        etcd
+    }
+
+    fn spawn(
+        &self,
+        name: &str,
+        client_port: u16,
+        peer_port: u16,
+        initial: &str,
+        state: &str,
+    ) -> Child {
+        let client = format!("http://127.0.0.1:{client_port}");
+        let peer = format!("http://127.0.0.1:{peer_port}");
+        let log =
+            std::fs::File::create(self.dir.path().join(format!("{name}.log"))).expect("log file");
+        Command::new(&self.binary)
+            .args(["--name", name])
+            .arg("--data-dir")
+            .arg(self.dir.path().join(name))
+            .args([
+                "--listen-client-urls",
+                &client,
+                "--advertise-client-urls",
+                &client,
+            ])
+            .args([
+                "--listen-peer-urls",
+                &peer,
+                "--initial-advertise-peer-urls",
+                &peer,
+            ])
+            .args([
+                "--initial-cluster",
+                initial,
+                "--initial-cluster-state",
+                state,
+            ])
+            .args(["--initial-cluster-token", "memberctl-test"])
+            .args(["--heartbeat-interval", "50", "--election-timeout", "500"])
+            .env("ETCD_UNSUPPORTED_ARCH", std::env::consts::ARCH)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start etcd")
+    }
+
+    /// Starts a member that `member add` has added, with the settings it printed.
+    pub fn start_added(&mut self, name: &str, peer_port: u16, initial_cluster: &str) -> usize {
+        let client_port = free_port();
+        let child = self.spawn(name, client_port, peer_port, initial_cluster, "existing");
+        self.members.push(EtcdMember {
+            name: name.to_string(),
+            client_port,
+            peer_port,
+            child: Some(child),
+        });
+        self.members.len() - 1
+    }
+
+    /// The client URLs of the running members, comma-separated.
+    pub fn endpoints(&self) -> String {
+        let urls: Vec<String> = self
+            .members
+            .iter()
+            .filter(|m| m.child.is_some())
+            .map(|m| m.client_url())
+            .collect();
+        urls.join(",")
+    }
+
+    /// Runs memberctl against this cluster (a generous command timeout covers
+    /// etcd's 5 s "unhealthy cluster" window after start).
+    pub fn ctl(&self, args: &[&str]) -> Run {
+        let endpoints = self.endpoints();
+        let mut all = vec!["--endpoints", &endpoints, "--command-timeout", "20s"];
+        all.extend_from_slice(args);
+        memberctl(&all)
+    }
+
+    /// `member list -w json`, parsed.
+    pub fn list(&self) -> Value {
+        self.ctl(&["member", "list", "-w", "json"]).expect(0).json()
+    }
+
+    /// Kills member `i` with SIGKILL.
+    pub fn kill(&mut self, i: usize) {
+        if let Some(mut c) = self.members[i].child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// Waits until every running member answers status and one is the leader.
+    pub fn wait_healthy(&self) {
+        let running = self.members.iter().filter(|m| m.child.is_some()).count();
+        wait_for(
+            "the etcd cluster to elect a leader",
+            Duration::from_secs(30),
+            || {
+                let r = self.ctl(&["member", "status", "-w", "json", "--dial-timeout", "500ms"]);
+                if r.code != 0 {
+                    return None;
+                }
+                let v = r.json();
+                let reachable = v["members"]
+                    .as_array()?
+                    .iter()
+                    .filter(|m| m["reachable"] == true)
+                    .count();
+                (v["leader"].is_string() && reachable >= running).then_some(())
+            },
+        );
+    }
+
+    /// The tail of a member's log, for failure messages.
+    pub fn log(&self, name: &str) -> String {
+        let text = std::fs::read_to_string(self.dir.path().join(format!("{name}.log")))
+            .unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(20)..].join("\n")
+    }
+}
+
+impl Drop for Etcd {
+    fn drop(&mut self) {
+        for i in 0..self.members.len() {
+            self.kill(i);
+        }
+    }
+}
