@@ -136,3 +136,8 @@ impl Observer for Silent {
     fn catch_up(&self, _: &CatchUpSample) {}
     fn catch_up_done(&self) {}
 }
+
+#[cfg(test)]
+mod fake;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,172 @@
+//! An in-memory [`MembershipApi`] for unit tests of the workflows: members, reachability, catch-up, injected errors.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Mutex;
+
+use super::{ApiError, ApiErrorKind, MembershipApi};
+use crate::model::{Added, Member, MemberId, MemberList, MemberStatus};
+
+/// The fake cluster's state; tests set it up and inspect `calls`.
+#[derive(Default)]
+pub struct State {
+    pub list: MemberList,
+    pub down: HashSet<MemberId>,
+    pub leader: MemberId,
+    pub leader_index: u64,
+    /// Raft index of each member that is not the leader.
+    pub index: HashMap<MemberId, u64>,
+    /// How much a learner's index grows each time it is asked.
+    pub gain: u64,
+    pub add_errors: VecDeque<ApiError>,
+    pub promote_errors: VecDeque<ApiError>,
+    pub remove_errors: VecDeque<ApiError>,
+    /// The changes that reached the fake, in order ("add", "promote", …).
+    pub calls: Vec<String>,
+    next_id: u64,
+}
+
+/// The fake server.
+pub struct Fake(pub Mutex<State>);
+
+fn member(id: u64, name: &str, port: u16, learner: bool) -> Member {
+    Member {
+        id: MemberId(id),
+        name: name.to_string(),
+        peer_urls: vec![format!("http://127.0.0.1:{port}")],
+        client_urls: if name.is_empty() {
+            vec![]
+        } else {
+            vec![format!("http://127.0.0.1:{}", port + 1000)]
+        },
+        is_learner: learner,
+    }
+}
+
+impl Fake {
+    /// Three started voters, m1 (leader) … m3, at index 100.
+    pub fn three() -> Fake {
+        let members = (1..=3)
+            .map(|i| member(i, &format!("m{i}"), 2380 + i as u16, false))
+            .collect();
+        let state = State {
+            list: MemberList::new(MemberId(0xc1), members),
+            leader: MemberId(1),
+            leader_index: 100,
+            index: (1..=3).map(|i| (MemberId(i), 100)).collect(),
+            next_id: 0x100,
+            ..Default::default()
+        };
+        Fake(Mutex::new(state))
+    }
+
+    /// Adds a learner directly (started or not) at `index`.
+    pub fn with_learner(self, id: u64, name: &str, index: u64) -> Fake {
+        {
+            let mut s = self.state();
+            s.list.members.push(member(id, name, 2390, true));
+            s.index.insert(MemberId(id), index);
+        }
+        self
+    }
+
+    pub fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.0.lock().unwrap()
+    }
+
+    pub fn calls(&self) -> Vec<String> {
+        self.state().calls.clone()
+    }
+}
+
+fn unavailable(id: MemberId) -> ApiError {
+    ApiError::new(ApiErrorKind::Unavailable, format!("member {id} is down"))
+}
+
+impl MembershipApi for Fake {
+    async fn member_list(&self) -> Result<MemberList, ApiError> {
+        Ok(self.state().list.clone())
+    }
+
+    async fn member_add(&self, peer_urls: &[String], is_learner: bool) -> Result<Added, ApiError> {
+        let mut s = self.state();
+        s.calls.push("add".into());
+        if let Some(e) = s.add_errors.pop_front() {
+            return Err(e);
+        }
+        s.next_id += 1;
+        let m = Member {
+            id: MemberId(s.next_id),
+            peer_urls: peer_urls.to_vec(),
+            is_learner,
+            ..Default::default()
+        };
+        s.list.members.push(m.clone());
+        s.list.members.sort_by_key(|m| m.id);
+        Ok(Added {
+            member: m,
+            list: s.list.clone(),
+        })
+    }
+
+    async fn member_remove(&self, id: MemberId) -> Result<MemberList, ApiError> {
+        let mut s = self.state();
+        s.calls.push("remove".into());
+        if let Some(e) = s.remove_errors.pop_front() {
+            return Err(e);
+        }
+        s.list.members.retain(|m| m.id != id);
+        Ok(s.list.clone())
+    }
+
+    async fn member_update(
+        &self,
+        id: MemberId,
+        peer_urls: &[String],
+    ) -> Result<MemberList, ApiError> {
+        let mut s = self.state();
+        s.calls.push("update".into());
+        if let Some(m) = s.list.members.iter_mut().find(|m| m.id == id) {
+            m.peer_urls = peer_urls.to_vec();
+        }
+        Ok(s.list.clone())
+    }
+
+    async fn member_promote(&self, id: MemberId) -> Result<MemberList, ApiError> {
+        let mut s = self.state();
+        s.calls.push("promote".into());
+        if let Some(e) = s.promote_errors.pop_front() {
+            return Err(e);
+        }
+        if let Some(m) = s.list.members.iter_mut().find(|m| m.id == id) {
+            m.is_learner = false;
+        }
+        Ok(s.list.clone())
+    }
+
+    async fn member_status(&self, m: &Member) -> Result<MemberStatus, ApiError> {
+        let mut s = self.state();
+        if s.down.contains(&m.id) || m.client_urls.is_empty() {
+            return Err(unavailable(m.id));
+        }
+        let leader_index = s.leader_index;
+        let gain = s.gain;
+        let index = if m.id == s.leader {
+            leader_index
+        } else {
+            let i = s.index.entry(m.id).or_insert(0);
+            if m.is_learner {
+                *i = (*i + gain).min(leader_index);
+            }
+            *i
+        };
+        Ok(MemberStatus {
+            member_id: m.id,
+            leader: s.leader,
+            raft_term: 2,
+            raft_index: index,
+            raft_applied_index: index,
+            is_learner: m.is_learner,
+            ..Default::default()
+        })
+    }
+}

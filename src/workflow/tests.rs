@@ -1,0 +1,227 @@
+//! Unit tests of the workflows against the in-memory fake: what is sent, what is refused, retries and waits.
+
+use std::time::Duration;
+
+use super::add::{add, AddOutcome, AddRequest};
+use super::fake::Fake;
+use super::promote::{promote, PromoteRequest};
+use super::remove::{remove, RemoveOutcome};
+use super::{update, ApiError, ApiErrorKind, Silent};
+use crate::error::ErrorKind;
+use crate::model::MemberId;
+
+fn resolves(_: &str, _: u16) -> bool {
+    true
+}
+
+const T: Duration = Duration::from_secs(2);
+
+fn learner_add(name: &str, url: &str) -> AddRequest {
+    AddRequest {
+        name: name.into(),
+        peer_urls: vec![url.into()],
+        learner: true,
+        dry_run: false,
+    }
+}
+
+fn promote_req(target: &str, wait: bool, timeout: Duration) -> PromoteRequest {
+    PromoteRequest {
+        target: target.into(),
+        wait,
+        timeout,
+        poll_interval: Duration::from_millis(5),
+        command_timeout: T,
+    }
+}
+
+#[tokio::test]
+async fn bad_urls_send_nothing() {
+    let fake = Fake::three();
+    let req = learner_add("m4", "http://127.0.0.1:2381");
+    let err = add(&fake, &Silent, &req, &resolves, T).await.unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Refused);
+    assert_eq!(err.problems.len(), 1);
+    assert!(fake.calls().is_empty());
+}
+
+#[tokio::test]
+async fn add_is_idempotent_for_an_unstarted_member() {
+    let fake = Fake::three();
+    let req = learner_add("m4", "http://127.0.0.1:2390");
+    let AddOutcome::Added(first) = add(&fake, &Silent, &req, &resolves, T).await.unwrap() else {
+        panic!()
+    };
+    let AddOutcome::Added(second) = add(&fake, &Silent, &req, &resolves, T).await.unwrap() else {
+        panic!()
+    };
+    assert!(!first.already_added);
+    assert!(second.already_added);
+    assert_eq!(first.member.id, second.member.id);
+    assert_eq!(fake.calls(), vec!["add"]);
+    // Asking for a voter where a learner was added is refused.
+    let voter = AddRequest {
+        learner: false,
+        ..req
+    };
+    let err = add(&fake, &Silent, &voter, &resolves, T).await.unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Refused);
+    assert_eq!(fake.calls(), vec!["add"]);
+}
+
+#[tokio::test]
+async fn voter_add_with_a_voter_down_is_refused_but_learner_add_is_sent() {
+    let fake = Fake::three();
+    fake.state().down.insert(MemberId(3));
+    let voter = AddRequest {
+        learner: false,
+        ..learner_add("m4", "http://127.0.0.1:2390")
+    };
+    let err = add(&fake, &Silent, &voter, &resolves, T).await.unwrap_err();
+    assert!(err.message.contains("rule 2"), "{}", err.message);
+    assert!(fake.calls().is_empty());
+    add(
+        &fake,
+        &Silent,
+        &learner_add("m4", "http://127.0.0.1:2390"),
+        &resolves,
+        T,
+    )
+    .await
+    .unwrap();
+    assert_eq!(fake.calls(), vec!["add"]);
+}
+
+#[tokio::test]
+async fn unhealthy_is_retried_while_all_voters_answer() {
+    let fake = Fake::three();
+    let unhealthy = ApiError::new(ApiErrorKind::Unhealthy, "etcdserver: unhealthy cluster");
+    fake.state()
+        .add_errors
+        .extend([unhealthy.clone(), unhealthy]);
+    add(
+        &fake,
+        &Silent,
+        &learner_add("m4", "http://127.0.0.1:2390"),
+        &resolves,
+        T,
+    )
+    .await
+    .unwrap();
+    assert_eq!(fake.calls(), vec!["add", "add", "add"]);
+}
+
+#[tokio::test]
+async fn unhealthy_with_a_voter_down_is_refused_at_once() {
+    let fake = Fake::three();
+    fake.state().down.insert(MemberId(3));
+    let unhealthy = ApiError::new(ApiErrorKind::Unhealthy, "etcdserver: unhealthy cluster");
+    fake.state().add_errors.push_back(unhealthy);
+    let err = add(
+        &fake,
+        &Silent,
+        &learner_add("m4", "http://127.0.0.1:2390"),
+        &resolves,
+        T,
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Refused);
+    assert!(err.message.contains("m3"), "{}", err.message);
+    assert_eq!(fake.calls(), vec!["add"]);
+}
+
+#[tokio::test]
+async fn promote_waits_for_catch_up_then_promotes_once() {
+    let fake = Fake::three().with_learner(9, "m9", 0);
+    fake.state().gain = 30;
+    let p = promote(&fake, &Silent, &promote_req("m9", true, T))
+        .await
+        .unwrap();
+    assert!(!p.member.is_learner);
+    assert_eq!(fake.calls(), vec!["promote"]);
+}
+
+#[tokio::test]
+async fn promote_retries_when_the_server_says_not_ready() {
+    let fake = Fake::three().with_learner(9, "m9", 95);
+    let not_ready = ApiError::new(ApiErrorKind::LearnerNotReady, "not in sync");
+    fake.state().promote_errors.push_back(not_ready);
+    let p = promote(&fake, &Silent, &promote_req("m9", true, T))
+        .await
+        .unwrap();
+    assert!(!p.member.is_learner);
+    assert_eq!(fake.calls(), vec!["promote", "promote"]);
+}
+
+#[tokio::test]
+async fn promote_times_out_when_the_learner_never_answers() {
+    let fake = Fake::three().with_learner(9, "m9", 0);
+    fake.state().down.insert(MemberId(9));
+    let err = promote(
+        &fake,
+        &Silent,
+        &promote_req("m9", true, Duration::from_millis(50)),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Timeout);
+    assert!(err.message.contains("not started"), "{}", err.message);
+    assert!(fake.calls().is_empty());
+}
+
+#[tokio::test]
+async fn promote_no_wait_surfaces_not_ready_as_a_refusal() {
+    let fake = Fake::three().with_learner(9, "m9", 0);
+    let not_ready = ApiError::new(
+        ApiErrorKind::LearnerNotReady,
+        "etcdserver: can only promote a learner member which is in sync with leader",
+    );
+    fake.state().promote_errors.push_back(not_ready);
+    let err = promote(&fake, &Silent, &promote_req("m9", false, T))
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Refused);
+    assert!(err.message.contains("without --no-wait"), "{}", err.message);
+    let err = promote(&fake, &Silent, &promote_req("m1", false, T))
+        .await
+        .unwrap_err();
+    assert!(err.message.contains("already a voter"), "{}", err.message);
+}
+
+#[tokio::test]
+async fn remove_into_quorum_loss_sends_nothing_unless_forced() {
+    let fake = Fake::three();
+    fake.state().down.insert(MemberId(3));
+    let err = remove(&fake, &Silent, "m2", false, false, T)
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Refused);
+    let plan = remove(&fake, &Silent, "m3", true, false, T).await.unwrap();
+    assert!(matches!(plan, RemoveOutcome::Plan(ref p) if p.len() == 2));
+    assert!(fake.calls().is_empty());
+    remove(&fake, &Silent, "m2", false, true, T).await.unwrap();
+    assert_eq!(fake.calls(), vec!["remove"]);
+}
+
+#[tokio::test]
+async fn update_validates_and_skips_a_no_op() {
+    let fake = Fake::three();
+    let same = vec!["http://127.0.0.1:2381".to_string()];
+    let u = update::update(&fake, &Silent, "m1", &same, &resolves, T)
+        .await
+        .unwrap();
+    assert!(u.unchanged);
+    let taken = vec!["http://127.0.0.1:2382".to_string()];
+    let err = update::update(&fake, &Silent, "m1", &taken, &resolves, T)
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Refused);
+    assert!(fake.calls().is_empty());
+    let new = vec!["http://127.0.0.1:2999".to_string()];
+    let u = update::update(&fake, &Silent, "m1", &new, &resolves, T)
+        .await
+        .unwrap();
+    assert_eq!(u.member.peer_urls, new);
+    assert_eq!(fake.calls(), vec!["update"]);
+}
