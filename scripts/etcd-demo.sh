@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Rehearses the safe learner flow on a throw-away 3-member etcd cluster on loopback:
+# list, a refused bad add, learner add, start the learner, promote after catch-up, status, remove.
+# Needs etcd (Debian: apt-get install etcd-server). Cleans up after itself.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v etcd >/dev/null 2>&1; then
+  echo "etcd-demo: etcd is not installed; install it (Debian/Ubuntu: apt-get install etcd-server) and run again" >&2
+  exit 2
+fi
+cargo build --release --quiet
+memberctl="$PWD/target/release/memberctl"
+dir=$(mktemp -d)
+pids=()
+cleanup() { kill -9 "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$dir"; }
+trap cleanup EXIT
+
+base=$((20000 + RANDOM % 20000))
+cluster=""
+for i in 1 2 3; do cluster+="${cluster:+,}m$i=http://127.0.0.1:$((base + 10 + i))"; done
+start() { # name client-port peer-port initial-cluster state
+  etcd --name "$1" --data-dir "$dir/$1" \
+    --listen-client-urls "http://127.0.0.1:$2" --advertise-client-urls "http://127.0.0.1:$2" \
+    --listen-peer-urls "http://127.0.0.1:$3" --initial-advertise-peer-urls "http://127.0.0.1:$3" \
+    --initial-cluster "$4" --initial-cluster-state "$5" >"$dir/$1.log" 2>&1 &
+  pids+=($!)
+}
+for i in 1 2 3; do start "m$i" $((base + i)) $((base + 10 + i)) "$cluster" new; done
+export MEMBERCTL_ENDPOINTS="127.0.0.1:$((base + 1)),127.0.0.1:$((base + 2)),127.0.0.1:$((base + 3))"
+export MEMBERCTL_COMMAND_TIMEOUT=20s
+
+run() { echo; echo "\$ memberctl $*"; "$memberctl" "$@"; }
+for _ in $(seq 100); do "$memberctl" member status -w json 2>/dev/null | grep -q '"leader": "' && break; sleep 0.1; done
+run member list -w table
+run member add m4 --learner --peer-urls http://127.0.0.1 || echo "(refused as expected: exit $?)"
+run member add m4 --learner --peer-urls "http://127.0.0.1:$((base + 14))" | tee "$dir/add.txt"
+# Start the learner exactly as `member add` said (read into plain variables: etcd
+# itself would read exported ETCD_* variables and refuse them beside its flags).
+setting() { sed -n "s/^$1=\"\(.*\)\"$/\1/p" "$dir/add.txt"; }
+start "$(setting ETCD_NAME)" $((base + 4)) $((base + 14)) "$(setting ETCD_INITIAL_CLUSTER)" \
+  "$(setting ETCD_INITIAL_CLUSTER_STATE)"
+id=$(awk '/^Member/ {print $2}' "$dir/add.txt")
+run member promote "$id" --timeout 60s
+run member status -w table
+run member remove m4
+run member list
