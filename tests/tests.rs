@@ -366,30 +366,52 @@ fn promote_no_wait_before_catch_up_is_refused() {
     assert_eq!(ids(&etcd.list()).len(), 3);
 }
 
-/// With one of three members down: removing a healthy voter and adding a voter
-/// are refused (exit 3, cluster unchanged); removing the dead member is allowed.
+/// With the leader of three members killed: memberctl waits for the new
+/// leader; removing a healthy voter and adding a voter are refused (exit 3,
+/// cluster unchanged); removing the dead member is allowed.
 #[test]
 fn member_down_refusals_against_etcd() {
     let Some(bin) = require_etcd("member_down_refusals_against_etcd") else {
         return;
     };
     let mut etcd = Etcd::start(bin, 3);
-    etcd.kill(2);
+    let status = etcd
+        .ctl(&["member", "status", "-w", "json"])
+        .expect(0)
+        .json();
+    let leader = status["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == status["leader"])
+        .expect("a leader row")["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let dead = etcd.members.iter().position(|m| m.name == leader).unwrap();
+    let alive = etcd
+        .members
+        .iter()
+        .find(|m| m.name != leader)
+        .unwrap()
+        .name
+        .clone();
+    etcd.kill(dead);
     wait_for(
-        "m3 to be seen as unreachable",
+        "the killed leader to be seen as unreachable",
         Duration::from_secs(10),
         || {
             let v = etcd
                 .ctl(&["member", "status", "-w", "json", "--dial-timeout", "500ms"])
                 .expect(0)
                 .json();
-            (member_named(&v, "m3")["reachable"] == false).then_some(())
+            (member_named(&v, &leader)["reachable"] == false).then_some(())
         },
     );
     let before = etcd.ctl(&["member", "list", "-w", "json"]).expect(0).stdout;
 
     let r = etcd
-        .ctl(&["member", "remove", "m2", "-w", "json"])
+        .ctl(&["member", "remove", &alive, "-w", "json"])
         .expect(3);
     let msg = r.json()["error"]["message"].as_str().unwrap().to_string();
     assert!(msg.contains("rule 4"), "{msg}");
@@ -406,7 +428,7 @@ fn member_down_refusals_against_etcd() {
 
     // The dry run shows the plan and changes nothing.
     let plan = etcd
-        .ctl(&["member", "remove", "m3", "--dry-run", "-w", "json"])
+        .ctl(&["member", "remove", &leader, "--dry-run", "-w", "json"])
         .expect(0)
         .json();
     let steps = plan["plan"].as_array().unwrap();
@@ -422,7 +444,12 @@ fn member_down_refusals_against_etcd() {
     );
 
     // Removing the dead member keeps a quorum of reachable voters.
-    etcd.ctl(&["member", "remove", "m3"]).expect(0);
+    etcd.ctl(&["member", "remove", &leader]).expect(0);
     let list = etcd.list();
     assert_eq!(ids(&list).len(), 2);
+    assert!(list["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["name"] != leader.as_str()));
 }

@@ -2,7 +2,7 @@
 
 use tokio::time::Instant;
 
-use super::health::Health;
+use super::health::gather_with_leader;
 use super::quorum::{self, Config, PlanStep};
 use super::retry::send_change;
 use super::validate::{self, Resolver};
@@ -135,7 +135,8 @@ pub async fn add<A: MembershipApi>(
         .with_problems(problems));
     }
 
-    let health = Health::gather(api, list).await;
+    let deadline = Instant::now() + command_timeout;
+    let health = gather_with_leader(api, observer, list, deadline).await?;
     let reachable = health.reachable();
     if !req.learner {
         quorum::check_voter_add(&health.list, &reachable)?;

@@ -1,10 +1,12 @@
-//! Asks every member for its status at once and derives reachability and the leader.
+//! Asks every member for its status at once and derives reachability and the leader; waits for a leader before changes.
 
 use std::collections::HashSet;
 
 use futures_util::future::join_all;
+use tokio::time::Instant;
 
-use super::{ApiError, MembershipApi};
+use super::{ApiError, MembershipApi, Observer};
+use crate::error::{Error, ErrorKind};
 use crate::model::{Member, MemberId, MemberList, MemberStatus};
 
 /// The membership together with what each member answered.
@@ -64,4 +66,43 @@ impl Health {
         let up = self.reachable();
         self.list.voters().filter(|m| !up.contains(&m.id)).collect()
     }
+}
+
+/// How often to look again while waiting for a leader.
+const LEADER_POLL: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// Gathers health until the reachable members name a leader that itself
+/// answers, so that no change is sent into an election (etcd drops such a
+/// proposal and never answers). Gives up at `deadline`.
+pub async fn gather_with_leader<A: MembershipApi>(
+    api: &A,
+    observer: &dyn Observer,
+    list: MemberList,
+    deadline: Instant,
+) -> Result<Health, Error> {
+    let mut health = Health::gather(api, list).await;
+    let mut told = false;
+    while health.leader_status().is_none() {
+        if Instant::now() + LEADER_POLL > deadline {
+            let named = health
+                .leader()
+                .map_or("none".to_string(), |l| l.to_string());
+            return Err(Error::new(
+                ErrorKind::Unavailable,
+                format!(
+                    "no reachable leader (the members name: {named}); the cluster cannot accept a \
+                     change now: check that a quorum of members is up, or raise --command-timeout"
+                ),
+            ));
+        }
+        if !told {
+            observer
+                .notice("no reachable leader yet (an election may be under way); waiting for one");
+            told = true;
+        }
+        tokio::time::sleep(LEADER_POLL).await;
+        let list = api.member_list().await?;
+        health = Health::gather(api, list).await;
+    }
+    Ok(health)
 }

@@ -158,10 +158,11 @@ pub fn check_remove(
     Err(Error::refused(format!(
         "refused by rule 4 (never remove into quorum loss): after removing {} the cluster \
          would have {voters_after} voters needing a quorum of {}, but only {healthy_after} of \
-         them are reachable; bring the unreachable members back (or remove an unreachable one \
+         them {} reachable; bring the unreachable members back (or remove an unreachable one \
          instead), or pass --force if you accept losing quorum",
         member.label(),
-        quorum(voters_after)
+        quorum(voters_after),
+        if healthy_after == 1 { "is" } else { "are" }
     )))
 }
 

@@ -2,7 +2,7 @@
 
 use tokio::time::Instant;
 
-use super::health::Health;
+use super::health::gather_with_leader;
 use super::quorum::{self, Config, PlanStep};
 use super::resolve::resolve;
 use super::retry::send_change;
@@ -35,7 +35,8 @@ pub async fn remove<A: MembershipApi>(
 ) -> Result<RemoveOutcome, Error> {
     let list = api.member_list().await?;
     let member = resolve(&list, target)?.clone();
-    let health = Health::gather(api, list).await;
+    let deadline = Instant::now() + command_timeout;
+    let health = gather_with_leader(api, observer, list, deadline).await?;
     let reachable = health.reachable();
     if let Err(refusal) = quorum::check_remove(&health.list, &reachable, member.id) {
         if !force {
@@ -56,11 +57,19 @@ pub async fn remove<A: MembershipApi>(
         .filter(|m| m.id != member.id)
         .map(|m| m.label())
         .collect();
-    let deadline = Instant::now() + command_timeout;
-    let list = send_change(observer, "member remove", &down, deadline, || {
+    let result = send_change(observer, "member remove", &down, deadline, || {
         api.member_remove(member.id)
     })
-    .await?;
+    .await;
+    let list = match result {
+        Ok(list) => list,
+        // The answer may have been lost after the server applied the removal.
+        Err(e) if e.kind == crate::ErrorKind::Unavailable => match api.member_list().await {
+            Ok(list) if list.get(member.id).is_none() => list,
+            _ => return Err(e),
+        },
+        Err(e) => return Err(e),
+    };
     Ok(RemoveOutcome::Removed {
         removed: member,
         list,

@@ -25,6 +25,12 @@ fn learner_add(name: &str, url: &str) -> AddRequest {
     }
 }
 
+/// Adds learner m4 on a free URL.
+async fn add_m4(fake: &Fake) -> Result<AddOutcome, crate::Error> {
+    let req = learner_add("m4", "http://127.0.0.1:2390");
+    add(fake, &Silent, &req, &resolves, T).await
+}
+
 fn promote_req(target: &str, wait: bool, timeout: Duration) -> PromoteRequest {
     PromoteRequest {
         target: target.into(),
@@ -80,15 +86,7 @@ async fn voter_add_with_a_voter_down_is_refused_but_learner_add_is_sent() {
     let err = add(&fake, &Silent, &voter, &resolves, T).await.unwrap_err();
     assert!(err.message.contains("rule 2"), "{}", err.message);
     assert!(fake.calls().is_empty());
-    add(
-        &fake,
-        &Silent,
-        &learner_add("m4", "http://127.0.0.1:2390"),
-        &resolves,
-        T,
-    )
-    .await
-    .unwrap();
+    add_m4(&fake).await.unwrap();
     assert_eq!(fake.calls(), vec!["add"]);
 }
 
@@ -99,15 +97,7 @@ async fn unhealthy_is_retried_while_all_voters_answer() {
     fake.state()
         .add_errors
         .extend([unhealthy.clone(), unhealthy]);
-    add(
-        &fake,
-        &Silent,
-        &learner_add("m4", "http://127.0.0.1:2390"),
-        &resolves,
-        T,
-    )
-    .await
-    .unwrap();
+    add_m4(&fake).await.unwrap();
     assert_eq!(fake.calls(), vec!["add", "add", "add"]);
 }
 
@@ -117,15 +107,7 @@ async fn unhealthy_with_a_voter_down_is_refused_at_once() {
     fake.state().down.insert(MemberId(3));
     let unhealthy = ApiError::new(ApiErrorKind::Unhealthy, "etcdserver: unhealthy cluster");
     fake.state().add_errors.push_back(unhealthy);
-    let err = add(
-        &fake,
-        &Silent,
-        &learner_add("m4", "http://127.0.0.1:2390"),
-        &resolves,
-        T,
-    )
-    .await
-    .unwrap_err();
+    let err = add_m4(&fake).await.unwrap_err();
     assert_eq!(err.kind, ErrorKind::Refused);
     assert!(err.message.contains("m3"), "{}", err.message);
     assert_eq!(fake.calls(), vec!["add"]);
@@ -224,4 +206,31 @@ async fn update_validates_and_skips_a_no_op() {
         .unwrap();
     assert_eq!(u.member.peer_urls, new);
     assert_eq!(fake.calls(), vec!["update"]);
+}
+
+#[tokio::test]
+async fn changes_wait_for_a_reachable_leader_then_give_up() {
+    let fake = Fake::three();
+    fake.state().down.insert(MemberId(1)); // m1 is the leader the others name
+    let err = remove(
+        &fake,
+        &Silent,
+        "m1",
+        false,
+        false,
+        Duration::from_millis(300),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Unavailable);
+    assert!(
+        err.message.contains("no reachable leader"),
+        "{}",
+        err.message
+    );
+    assert!(fake.calls().is_empty());
+    // Once a reachable member leads, the same removal goes through.
+    fake.state().leader = MemberId(2);
+    remove(&fake, &Silent, "m1", false, false, T).await.unwrap();
+    assert_eq!(fake.calls(), vec!["remove"]);
 }

@@ -2,7 +2,7 @@
 
 use tokio::time::Instant;
 
-use super::health::Health;
+use super::health::gather_with_leader;
 use super::resolve::resolve;
 use super::retry::send_change;
 use super::validate::{self, Resolver};
@@ -52,13 +52,13 @@ pub async fn update<A: MembershipApi>(
         ))
         .with_problems(problems));
     }
-    let health = Health::gather(api, list).await;
+    let deadline = Instant::now() + command_timeout;
+    let health = gather_with_leader(api, observer, list, deadline).await?;
     let down: Vec<String> = health
         .unreachable_voters()
         .iter()
         .map(|m| m.label())
         .collect();
-    let deadline = Instant::now() + command_timeout;
     let list = send_change(observer, "member update", &down, deadline, || {
         api.member_update(member.id, peer_urls)
     })
