@@ -7,6 +7,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     tonic_prost_build::configure()
         .build_server(true)
         .build_client(true)
-        .compile_protos(&["proto/etcdserverpb/rpc.proto"], &["proto"])?;
+        .compile_protos(
+            &[
+                "proto/etcdserverpb/rpc.proto",
+                "proto/memberctl/v1/raft.proto",
+                "proto/memberctl/v1/store.proto",
+            ],
+            &["proto"],
+        )?;
     Ok(())
 }

@@ -11,8 +11,12 @@ pub mod client;
 pub mod command;
 pub mod error;
 pub mod model;
+pub mod node;
 pub mod printer;
 pub mod proto;
+pub mod server;
+pub mod storage;
+pub mod transport;
 pub mod workflow;
 
 pub use error::{Error, ErrorKind};

@@ -62,7 +62,8 @@ fn run() -> i32 {
         }
     };
     match runtime.block_on(command::run(&cli, &observer)) {
-        Ok(report) => match printer::print(&report, format) {
+        Ok(None) => 0,
+        Ok(Some(report)) => match printer::print(&report, format) {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("memberctl: cannot write the output: {e}");

@@ -11,3 +11,9 @@ pub mod mvccpb {
 pub mod etcdserverpb {
     tonic::include_proto!("etcdserverpb");
 }
+
+/// memberctl's own protocol: node-to-node transport and the engine's stored formats.
+#[allow(missing_docs, clippy::all)]
+pub mod memberctl_v1 {
+    tonic::include_proto!("memberctl.v1");
+}

@@ -1,6 +1,7 @@
 //! Command-line definitions (clap derive) only: global flags and the command tree.
 
 mod member;
+mod node;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -8,6 +9,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand, ValueEnum};
 
 pub use member::{AddArgs, MemberCommand, PromoteArgs, RemoveArgs, TargetArg, UpdateArgs};
+pub use node::{ClusterState, NodeCommand, RunArgs};
 
 /// Change the membership of an etcd (or memberctl) Raft cluster safely.
 ///
@@ -114,6 +116,9 @@ pub enum Command {
     /// List, add, promote, remove, update members and show their status.
     #[command(subcommand)]
     Member(MemberCommand),
+    /// Run a member of the bundled Raft engine (serves etcd's API).
+    #[command(subcommand)]
+    Node(NodeCommand),
 }
 
 /// Parses durations such as `500ms`, `2s`, `5m` or `1h 30m`.

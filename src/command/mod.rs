@@ -1,8 +1,10 @@
 //! Glue between the command line and the workflows: builds the client, runs the workflow, returns a report.
 
+pub mod node;
+
 use anyhow::Context;
 
-use crate::cli::{Cli, Command, GlobalArgs, MemberCommand};
+use crate::cli::{Cli, Command, GlobalArgs, MemberCommand, NodeCommand};
 use crate::client::{Client, ClientConfig};
 use crate::error::Error;
 use crate::printer::Report;
@@ -63,8 +65,12 @@ fn refuse_unsupported_security(global: &GlobalArgs) -> Result<(), Error> {
     Ok(())
 }
 
-/// Runs the parsed command line and returns what to print.
-pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Report> {
+/// Runs the parsed command line and returns what to print (nothing for a node).
+pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Report>> {
+    if let Command::Node(NodeCommand::Run(args)) = &cli.command {
+        node::run(args).await?;
+        return Ok(None);
+    }
     refuse_unsupported_security(&cli.global)?;
     let client = Client::new(ClientConfig {
         endpoints: endpoints(&cli.global),
@@ -72,7 +78,8 @@ pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Report> {
         command_timeout: cli.global.command_timeout,
     })?;
     match &cli.command {
-        Command::Member(cmd) => member(&client, cmd, &cli.global, observer).await,
+        Command::Member(cmd) => member(&client, cmd, &cli.global, observer).await.map(Some),
+        Command::Node(_) => Ok(None),
     }
 }
 

@@ -1,0 +1,70 @@
+//! Command-line definitions of `memberctl node run` (etcd's flag names).
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand, ValueEnum};
+
+/// `memberctl node …` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum NodeCommand {
+    /// Run one member of an embedded-engine cluster (flags as etcd's).
+    Run(RunArgs),
+}
+
+/// `--initial-cluster-state`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClusterState {
+    /// Bootstrap a new cluster with the members of --initial-cluster.
+    New,
+    /// Join a cluster this member was added to (`member add`).
+    Existing,
+}
+
+/// Arguments of `node run`.
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    /// This member's name
+    #[arg(long)]
+    pub name: String,
+    /// Directory for the member's data
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: PathBuf,
+    /// URL to listen on for clients
+    #[arg(long, value_delimiter = ',', required = true, value_name = "URL")]
+    pub listen_client_urls: Vec<String>,
+    /// Client URLs to advertise to the cluster
+    #[arg(long, value_delimiter = ',', required = true, value_name = "URL")]
+    pub advertise_client_urls: Vec<String>,
+    /// URL to listen on for peers
+    #[arg(long, value_delimiter = ',', required = true, value_name = "URL")]
+    pub listen_peer_urls: Vec<String>,
+    /// Peer URLs to advertise to the cluster
+    #[arg(long, value_delimiter = ',', required = true, value_name = "URL")]
+    pub initial_advertise_peer_urls: Vec<String>,
+    /// The initial members, as name=peer-url pairs
+    #[arg(
+        long,
+        value_delimiter = ',',
+        required = true,
+        value_name = "NAME=URL,..."
+    )]
+    pub initial_cluster: Vec<String>,
+    /// new to bootstrap a cluster, existing to join one
+    #[arg(long, value_enum, default_value = "new")]
+    pub initial_cluster_state: ClusterState,
+    /// Token that keeps IDs of different clusters apart
+    #[arg(long, default_value = "memberctl-cluster")]
+    pub initial_cluster_token: String,
+    /// Time between heartbeats, in milliseconds
+    #[arg(long, default_value_t = 100, value_name = "MS")]
+    pub heartbeat_interval: u64,
+    /// Election timeout, in milliseconds
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    pub election_timeout: u64,
+    /// Compact the raft log every this many applied entries
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    pub snapshot_count: u64,
+    /// Most learners the cluster may have at once
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub max_learners: usize,
+}

@@ -1,0 +1,43 @@
+//! `memberctl node run`: turns the flags into node options and runs the node.
+
+use std::time::Duration;
+
+use crate::cli::{ClusterState, RunArgs};
+use crate::error::Error;
+use crate::server::run::{self, NodeOptions};
+
+/// Parses `--initial-cluster` (name=url,…).
+pub fn parse_initial_cluster(items: &[String]) -> Result<Vec<(String, String)>, Error> {
+    items
+        .iter()
+        .filter(|s| !s.is_empty())
+        .map(|item| {
+            item.split_once('=')
+                .filter(|(n, u)| !n.is_empty() && !u.is_empty())
+                .map(|(n, u)| (n.to_string(), u.to_string()))
+                .ok_or_else(|| {
+                    Error::usage(format!("--initial-cluster item {item:?} is not name=url"))
+                })
+        })
+        .collect()
+}
+
+/// Runs the node in the foreground until it is stopped.
+pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
+    let opts = NodeOptions {
+        name: a.name.clone(),
+        data_dir: a.data_dir.clone(),
+        listen_client_urls: a.listen_client_urls.clone(),
+        advertise_client_urls: a.advertise_client_urls.clone(),
+        listen_peer_urls: a.listen_peer_urls.clone(),
+        initial_advertise_peer_urls: a.initial_advertise_peer_urls.clone(),
+        initial_cluster: parse_initial_cluster(&a.initial_cluster)?,
+        join_existing: a.initial_cluster_state == ClusterState::Existing,
+        token: a.initial_cluster_token.clone(),
+        heartbeat: Duration::from_millis(a.heartbeat_interval.max(1)),
+        election_timeout: Duration::from_millis(a.election_timeout),
+        snapshot_count: a.snapshot_count,
+        max_learners: a.max_learners,
+    };
+    run::run(opts).await
+}

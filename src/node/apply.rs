@@ -1,0 +1,155 @@
+//! Applies committed entries to the state machine: commands, and configuration changes through `apply_conf_change`.
+
+use std::collections::HashSet;
+
+use prost::Message as _;
+use protobuf::Message as _;
+use raft::eraftpb::{ConfChange, ConfChangeV2, ConfState, Entry, EntryType};
+use raft::RawNode;
+use raft_proto::ConfChangeI;
+
+use super::pending::Pending;
+use super::{Applied, ConfView};
+use crate::proto::memberctl_v1 as pb;
+use crate::storage::state::Apply;
+use crate::storage::{Result, Store, StoreError};
+
+/// The configuration view of a raft conf state.
+pub fn conf_view(cs: &ConfState) -> ConfView {
+    let sorted = |v: &[u64]| {
+        let mut v = v.to_vec();
+        v.sort_unstable();
+        v
+    };
+    ConfView {
+        voters: sorted(&cs.voters),
+        voters_outgoing: sorted(&cs.voters_outgoing),
+        learners: sorted(&cs.learners),
+        learners_next: sorted(&cs.learners_next),
+        auto_leave: cs.auto_leave,
+    }
+}
+
+fn apply_command(a: &mut Apply<'_>, cmd: pb::Command) -> Result<Applied> {
+    use pb::command::Op;
+    Ok(match cmd.op {
+        Some(Op::Put(p)) => {
+            let (revision, prev) = a.put(&p.key, &p.value)?;
+            Applied::Put { revision, prev }
+        }
+        Some(Op::DeleteRange(d)) => {
+            let (deleted, revision) = a.delete_range(&d.key, &d.range_end)?;
+            Applied::Deleted { deleted, revision }
+        }
+        Some(Op::UpdateMember(u)) => {
+            if let Some(mut m) = a.member(u.id)? {
+                m.peer_urls = u.peer_urls;
+                a.put_member(&m)?;
+            }
+            Applied::Done
+        }
+        Some(Op::Publish(p)) => {
+            if let Some(mut m) = a.member(p.id)? {
+                m.name = p.name;
+                m.client_urls = p.client_urls;
+                a.put_member(&m)?;
+            }
+            Applied::Done
+        }
+        None => Applied::Done,
+    })
+}
+
+/// Brings member metadata in line with a new conf state: new members from the
+/// change's context, learner flags, removed members gone.
+fn reconcile_members(
+    a: &mut Apply<'_>,
+    store_members: Vec<pb::MemberMeta>,
+    ctx: &pb::ConfContext,
+    cs: &ConfState,
+) -> Result<()> {
+    let all: HashSet<u64> = cs
+        .voters
+        .iter()
+        .chain(&cs.voters_outgoing)
+        .chain(&cs.learners)
+        .chain(&cs.learners_next)
+        .copied()
+        .collect();
+    let learners: HashSet<u64> = cs.learners.iter().copied().collect();
+    for m in store_members {
+        if !all.contains(&m.id) {
+            a.remove_member(m.id)?;
+        }
+    }
+    for added in &ctx.added {
+        if all.contains(&added.id) && a.member(added.id)?.is_none() {
+            a.put_member(added)?;
+        }
+    }
+    for id in &all {
+        if let Some(mut m) = a.member(*id)? {
+            let learner = learners.contains(id);
+            if m.is_learner != learner {
+                m.is_learner = learner;
+                a.put_member(&m)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Applies `entries` in one transaction, resolving waiters after it commits.
+/// Returns whether the configuration changed.
+pub fn apply_entries(
+    raw: &mut RawNode<Store>,
+    store: &Store,
+    entries: Vec<Entry>,
+    pending: &mut Pending,
+) -> Result<bool> {
+    let Some(last) = entries.last() else {
+        return Ok(false);
+    };
+    let (last_index, last_term) = (last.index, last.term);
+    let mut results: Vec<(u64, u64, Applied)> = Vec::with_capacity(entries.len());
+    let mut new_conf: Option<ConfState> = None;
+    store.apply_with(|txn| {
+        let mut a = Apply::begin(txn)?;
+        for e in entries {
+            match e.get_entry_type() {
+                EntryType::EntryNormal => {
+                    if e.data.is_empty() {
+                        results.push((e.index, 0, Applied::Done));
+                        continue;
+                    }
+                    let cmd = pb::Command::decode(e.data.as_ref())?;
+                    let tag = cmd.tag;
+                    results.push((e.index, tag, apply_command(&mut a, cmd)?));
+                }
+                EntryType::EntryConfChange | EntryType::EntryConfChangeV2 => {
+                    let cc: ConfChangeV2 = if e.get_entry_type() == EntryType::EntryConfChange {
+                        ConfChange::parse_from_bytes(&e.data)?.into_v2()
+                    } else {
+                        ConfChangeV2::parse_from_bytes(&e.data)?
+                    };
+                    let ctx = pb::ConfContext::decode(cc.get_context()).unwrap_or_default();
+                    let cs = raw
+                        .apply_conf_change(&cc)
+                        .map_err(|err| StoreError(format!("apply_conf_change: {err}")))?;
+                    let members = a.members()?;
+                    reconcile_members(&mut a, members, &ctx, &cs)?;
+                    results.push((e.index, ctx.tag, Applied::Conf(conf_view(&cs))));
+                    new_conf = Some(cs);
+                }
+            }
+        }
+        a.finish(last_index, last_term, new_conf.as_ref())
+    })?;
+    if let Some(cs) = &new_conf {
+        store.set_cached_conf_state(cs.clone());
+    }
+    for (index, tag, result) in results {
+        pending.applied(index, tag, result);
+    }
+    Ok(new_conf.is_some())
+}

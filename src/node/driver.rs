@@ -1,0 +1,459 @@
+//! The raft loop: one task owns the `RawNode`, ticks it, feeds it requests and
+//! messages, and handles each `Ready` in raft-rs's documented order (send,
+//! snapshot, apply committed, persist entries and hard state, send persisted
+//! messages, advance, apply, advance_apply).
+
+use std::sync::Arc;
+
+use prost::Message as _;
+use protobuf::Message as _;
+use raft::eraftpb::{
+    ConfChangeSingle, ConfChangeTransition, ConfChangeType, ConfChangeV2, Message, MessageType,
+};
+use raft::{Config, ProgressState, RawNode, SnapshotStatus, StateRole};
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+use tokio::time::MissedTickBehavior;
+
+use super::apply::{apply_entries, conf_view};
+use super::pending::Pending;
+use super::{Change, Node, NodeConfig, NodeError, PeerProgress, Request, Role, View};
+use crate::proto::memberctl_v1 as pb;
+use crate::storage::{Store, StoreError};
+
+/// Log entries kept after a compaction, so that slightly lagging followers
+/// catch up from the log rather than by snapshot (etcd keeps 5000).
+const KEEP_AFTER_COMPACTION: u64 = 5000;
+/// Largest raft message (entries per append).
+const MAX_SIZE_PER_MSG: u64 = 1024 * 1024;
+/// In-flight appends per follower: small, so a catching-up learner does not
+/// crowd out a leader's other traffic.
+const MAX_INFLIGHT_MSGS: usize = 4;
+/// Mailbox size; senders wait when it is full.
+const MAILBOX: usize = 4096;
+
+/// A raft message on its way to a peer, encoded.
+pub struct Outgoing {
+    /// The peer.
+    pub to: u64,
+    /// The encoded raft message.
+    pub bytes: Vec<u8>,
+    /// Whether it carries a snapshot (its outcome must be reported).
+    pub snapshot: bool,
+}
+
+/// Where the driver sends messages and announces the members' peer URLs (the transport).
+pub trait Outbox: Send + Sync + 'static {
+    /// Sends messages; never blocks.
+    fn send(&self, messages: Vec<Outgoing>);
+    /// The members and their peer URLs changed.
+    fn peers(&self, peers: Vec<(u64, Vec<String>)>);
+}
+
+/// Why the driver stopped.
+#[derive(Debug)]
+pub enum Stopped {
+    /// Every handle was dropped.
+    Shutdown,
+    /// This member was removed from the cluster.
+    Removed,
+}
+
+/// Starts the node on `store`: returns its handle and the driver task.
+pub fn start(
+    config: NodeConfig,
+    store: Store,
+    outbox: Arc<dyn Outbox>,
+) -> Result<(Node, JoinHandle<Result<Stopped, StoreError>>), StoreError> {
+    let applied = store.applied()?;
+    let raft_config = Config {
+        id: config.id,
+        election_tick: config.election_ticks,
+        heartbeat_tick: 1,
+        applied,
+        max_size_per_msg: MAX_SIZE_PER_MSG,
+        max_inflight_msgs: MAX_INFLIGHT_MSGS,
+        check_quorum: true,
+        pre_vote: true,
+        ..Default::default()
+    };
+    raft_config
+        .validate()
+        .map_err(|e| StoreError(format!("raft config: {e}")))?;
+    let logger = slog::Logger::root(slog::Discard, slog::o!());
+    let mut raw = RawNode::new(&raft_config, store.clone(), &logger)
+        .map_err(|e| StoreError(format!("raft: {e}")))?;
+    if let Some(rank) = config.fresh_rank {
+        // A new cluster: bring the first election forward (as etcd does),
+        // staggered by rank so that one member usually wins the first round.
+        let ticks = config.election_ticks;
+        raw.raft.set_randomized_election_timeout(ticks);
+        for _ in 0..ticks.saturating_sub(2 + 3 * rank) {
+            raw.tick();
+        }
+    }
+    outbox.peers(peer_list(&store)?);
+    let (tx, rx) = mpsc::channel(MAILBOX);
+    let (view_tx, view_rx) = watch::channel(View::default());
+    let config = Arc::new(config);
+    let node = Node {
+        tx,
+        view: view_rx,
+        store: store.clone(),
+        config: config.clone(),
+    };
+    let mut driver = Driver {
+        raw,
+        store,
+        outbox,
+        config,
+        pending: Pending::new(),
+        applied,
+        last_compaction: applied,
+        view: view_tx,
+        ticks: 0,
+    };
+    driver.publish_view();
+    let handle = tokio::spawn(async move { driver.run(rx).await });
+    Ok((node, handle))
+}
+
+fn peer_list(store: &Store) -> Result<Vec<(u64, Vec<String>)>, StoreError> {
+    Ok(store
+        .members()?
+        .into_iter()
+        .map(|m| (m.id, m.peer_urls))
+        .collect())
+}
+
+struct Driver {
+    raw: RawNode<Store>,
+    store: Store,
+    outbox: Arc<dyn Outbox>,
+    config: Arc<NodeConfig>,
+    pending: Pending,
+    applied: u64,
+    last_compaction: u64,
+    view: watch::Sender<View>,
+    ticks: u64,
+}
+
+impl Driver {
+    async fn run(&mut self, mut rx: mpsc::Receiver<Request>) -> Result<Stopped, StoreError> {
+        let mut interval = tokio::time::interval(self.config.heartbeat);
+        interval.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = interval.tick() => {
+                    self.raw.tick();
+                    self.ticks += 1;
+                    if self.ticks % 10 == 0 {
+                        self.maybe_publish()?;
+                    }
+                }
+                req = rx.recv() => {
+                    let Some(req) = req else { return Ok(Stopped::Shutdown) };
+                    self.handle(req);
+                    // Take what else is waiting, boundedly, before the next ready.
+                    for _ in 0..256 {
+                        match rx.try_recv() {
+                            Ok(req) => self.handle(req),
+                            Err(_) => break,
+                        }
+                    }
+                }
+            }
+            let was_leader = self.view.borrow().is_leader();
+            if self.on_ready()? {
+                return Ok(Stopped::Removed);
+            }
+            self.publish_view();
+            if was_leader && !self.view.borrow().is_leader() {
+                self.pending.lost_leadership(self.raw.raft.leader_id);
+            }
+        }
+    }
+
+    fn role(&self) -> Role {
+        match self.raw.raft.state {
+            StateRole::Leader => Role::Leader,
+            StateRole::Candidate | StateRole::PreCandidate => Role::Candidate,
+            StateRole::Follower => Role::Follower,
+        }
+    }
+
+    fn not_leader(&self) -> Option<NodeError> {
+        (self.raw.raft.state != StateRole::Leader).then_some(NodeError::NotLeader {
+            leader: self.raw.raft.leader_id,
+        })
+    }
+
+    fn handle(&mut self, req: Request) {
+        match req {
+            Request::Propose(op, reply) => {
+                if let Some(e) = self.not_leader() {
+                    let _ = reply.send(Err(e));
+                    return;
+                }
+                let tag = self.pending.tag();
+                let data = pb::Command { tag, op: Some(op) }.encode_to_vec();
+                match self.raw.propose(vec![], data) {
+                    Ok(()) => {
+                        let index = self.raw.raft.raft_log.last_index();
+                        self.pending.proposed(index, tag, reply);
+                    }
+                    Err(_) => {
+                        let _ = reply.send(Err(NodeError::Dropped));
+                    }
+                }
+            }
+            Request::ConfChange {
+                changes,
+                explicit,
+                added,
+                reply,
+            } => {
+                if let Some(e) = self.not_leader() {
+                    let _ = reply.send(Err(e));
+                    return;
+                }
+                if self.raw.raft.has_pending_conf() {
+                    let _ = reply.send(Err(NodeError::ChangeInProgress));
+                    return;
+                }
+                let tag = self.pending.tag();
+                let cc = conf_change(&changes, explicit, pb::ConfContext { tag, added });
+                match self.raw.propose_conf_change(vec![], cc) {
+                    Ok(()) => {
+                        let index = self.raw.raft.raft_log.last_index();
+                        self.pending.proposed(index, tag, reply);
+                    }
+                    Err(_) => {
+                        let _ = reply.send(Err(NodeError::Dropped));
+                    }
+                }
+            }
+            Request::ReadIndex(reply) => {
+                if let Some(e) = self.not_leader() {
+                    let _ = reply.send(Err(e));
+                    return;
+                }
+                let ctx = self.pending.tag().to_be_bytes().to_vec();
+                self.raw.read_index(ctx.clone());
+                self.pending.read_requested(ctx, reply);
+            }
+            Request::Progress(reply) => {
+                if let Some(e) = self.not_leader() {
+                    let _ = reply.send(Err(e));
+                    return;
+                }
+                let _ = reply.send(Ok(self.progress()));
+            }
+            Request::TransferLeader(to) => {
+                if self.raw.raft.state == StateRole::Leader {
+                    self.raw.transfer_leader(to);
+                }
+            }
+            Request::Step(bytes) => {
+                if let Ok(m) = Message::parse_from_bytes(&bytes) {
+                    // Messages from unknown or removed peers are refused by raft; ignore.
+                    let _ = self.raw.step(m);
+                }
+            }
+            Request::Unreachable(peer) => self.raw.report_unreachable(peer),
+            Request::SnapshotDone(peer, ok) => {
+                let status = if ok {
+                    SnapshotStatus::Finish
+                } else {
+                    SnapshotStatus::Failure
+                };
+                self.raw.report_snapshot(peer, status);
+            }
+        }
+    }
+
+    fn progress(&self) -> Vec<PeerProgress> {
+        let learners = self.store.conf_state().learners;
+        let mut out: Vec<PeerProgress> = self
+            .raw
+            .raft
+            .prs()
+            .iter()
+            .map(|(&id, pr)| PeerProgress {
+                id,
+                matched: pr.matched,
+                next: pr.next_idx,
+                state: match pr.state {
+                    ProgressState::Probe => "probe",
+                    ProgressState::Replicate => "replicate",
+                    ProgressState::Snapshot => "snapshot",
+                }
+                .to_string(),
+                is_learner: learners.contains(&id),
+                recent_active: pr.recent_active,
+                pending_snapshot: pr.pending_snapshot,
+            })
+            .collect();
+        out.sort_by_key(|p| p.id);
+        out
+    }
+
+    /// Publishes this member's name and client URLs until the cluster has them.
+    fn maybe_publish(&mut self) -> Result<(), StoreError> {
+        if self.raw.raft.leader_id == 0 {
+            return Ok(());
+        }
+        let members = self.store.members()?;
+        let Some(me) = members.iter().find(|m| m.id == self.config.id) else {
+            return Ok(());
+        };
+        if me.name == self.config.name && me.client_urls == self.config.client_urls {
+            return Ok(());
+        }
+        let op = pb::command::Op::Publish(pb::Publish {
+            id: self.config.id,
+            name: self.config.name.clone(),
+            client_urls: self.config.client_urls.clone(),
+        });
+        let data = pb::Command {
+            tag: 0,
+            op: Some(op),
+        }
+        .encode_to_vec();
+        // A follower's proposal is forwarded to the leader by raft.
+        let _ = self.raw.propose(vec![], data);
+        Ok(())
+    }
+
+    fn send(&self, messages: Vec<Message>) {
+        if messages.is_empty() {
+            return;
+        }
+        let out = messages
+            .into_iter()
+            .filter_map(|m| {
+                let snapshot = m.get_msg_type() == MessageType::MsgSnapshot;
+                m.write_to_bytes().ok().map(|bytes| Outgoing {
+                    to: m.to,
+                    bytes,
+                    snapshot,
+                })
+            })
+            .collect();
+        self.outbox.send(out);
+    }
+
+    /// Handles one Ready; returns true when this member was removed.
+    fn on_ready(&mut self) -> Result<bool, StoreError> {
+        if !self.raw.has_ready() {
+            return Ok(false);
+        }
+        let mut rd = self.raw.ready();
+        self.send(rd.take_messages());
+        let mut peers_changed = false;
+        if !rd.snapshot().is_empty() {
+            self.store.apply_snapshot(rd.snapshot())?;
+            let index = rd.snapshot().get_metadata().index;
+            self.applied = index;
+            self.last_compaction = index;
+            self.pending.snapshot_applied(index);
+            peers_changed = true;
+        }
+        for rs in rd.take_read_states() {
+            self.pending
+                .read_confirmed(&rs.request_ctx, rs.index, self.applied);
+        }
+        peers_changed |= self.apply(rd.take_committed_entries())?;
+        self.store.persist(rd.entries(), rd.hs())?;
+        self.send(rd.take_persisted_messages());
+        let mut light = self.raw.advance(rd);
+        if let Some(commit) = light.commit_index() {
+            self.store.set_commit(commit)?;
+        }
+        self.send(light.take_messages());
+        peers_changed |= self.apply(light.take_committed_entries())?;
+        self.raw.advance_apply();
+        if peers_changed {
+            self.outbox.peers(peer_list(&self.store)?);
+            let cs = self.store.conf_state();
+            let me = self.config.id;
+            let member = cs
+                .voters
+                .iter()
+                .chain(&cs.voters_outgoing)
+                .chain(&cs.learners)
+                .chain(&cs.learners_next)
+                .any(|&id| id == me);
+            if !member
+                && self.store.member_id()? == Some(me)
+                && self.applied > 1
+                && !cs.voters.is_empty()
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    fn apply(&mut self, entries: Vec<raft::eraftpb::Entry>) -> Result<bool, StoreError> {
+        let Some(last) = entries.last().map(|e| e.index) else {
+            return Ok(false);
+        };
+        let changed = apply_entries(&mut self.raw, &self.store, entries, &mut self.pending)?;
+        self.applied = last;
+        self.pending.applied_to(last);
+        if self.applied >= self.last_compaction + self.config.snapshot_count {
+            let keep = KEEP_AFTER_COMPACTION.min(self.config.snapshot_count);
+            self.store.compact(self.applied.saturating_sub(keep))?;
+            self.last_compaction = self.applied;
+        }
+        Ok(changed)
+    }
+
+    fn publish_view(&self) {
+        let r = &self.raw.raft;
+        let view = View {
+            id: self.config.id,
+            leader_id: r.leader_id,
+            role: self.role(),
+            term: r.term,
+            commit: r.raft_log.committed,
+            applied: self.applied,
+            last_index: r.raft_log.last_index(),
+            conf: conf_view(&self.store.conf_state()),
+        };
+        self.view.send_if_modified(|v| {
+            if *v == view {
+                false
+            } else {
+                *v = view;
+                true
+            }
+        });
+    }
+}
+
+/// A ConfChangeV2 with `changes`, carrying `ctx`; explicit joint transition when asked.
+fn conf_change(changes: &[Change], explicit: bool, ctx: pb::ConfContext) -> ConfChangeV2 {
+    let mut cc = ConfChangeV2::default();
+    let singles: Vec<ConfChangeSingle> = changes
+        .iter()
+        .map(|c| {
+            let mut s = ConfChangeSingle::default();
+            let (t, id) = match *c {
+                Change::AddVoter(id) => (ConfChangeType::AddNode, id),
+                Change::AddLearner(id) => (ConfChangeType::AddLearnerNode, id),
+                Change::Remove(id) => (ConfChangeType::RemoveNode, id),
+            };
+            s.set_change_type(t);
+            s.node_id = id;
+            s
+        })
+        .collect();
+    cc.set_changes(singles.into());
+    if explicit {
+        cc.set_transition(ConfChangeTransition::Explicit);
+    }
+    cc.set_context(ctx.encode_to_vec().into());
+    cc
+}

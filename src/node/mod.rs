@@ -1,0 +1,297 @@
+//! The embedded Raft node: the only owner of raft-rs's `RawNode`. A driver
+//! task runs the raft loop ([`driver`]); this handle talks to it through a
+//! mailbox and publishes a read-only [`View`]. raft-rs types stop here: the
+//! rest of the program sees plain domain types and bytes.
+
+mod apply;
+mod driver;
+mod pending;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot, watch};
+
+use crate::proto::memberctl_v1 as pb;
+use crate::storage::Store;
+
+pub use driver::{start, Outbox, Outgoing, Stopped};
+
+/// How the node runs.
+#[derive(Clone, Debug)]
+pub struct NodeConfig {
+    /// This member's ID.
+    pub id: u64,
+    /// Its name (published to the cluster once it runs).
+    pub name: String,
+    /// Where its data lives.
+    pub data_dir: PathBuf,
+    /// Client URLs it advertises.
+    pub client_urls: Vec<String>,
+    /// Time between raft ticks (the heartbeat interval).
+    pub heartbeat: Duration,
+    /// Election timeout in ticks.
+    pub election_ticks: usize,
+    /// Compact the log every this many applied entries.
+    pub snapshot_count: u64,
+    /// Most learners the cluster may have at once.
+    pub max_learners: usize,
+    /// Set when the store was just bootstrapped for a new cluster: the first
+    /// election is brought forward, earliest for `rank` 0.
+    pub fresh_rank: Option<usize>,
+}
+
+/// A node's role in raft.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Role {
+    /// Follows a leader (or has none yet).
+    #[default]
+    Follower,
+    /// Asking for (pre-)votes.
+    Candidate,
+    /// Leads the cluster.
+    Leader,
+}
+
+/// The configuration in raft's terms (a joint configuration has outgoing voters).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConfView {
+    /// Voters of the incoming configuration.
+    pub voters: Vec<u64>,
+    /// Voters of the outgoing configuration (non-empty while joint).
+    pub voters_outgoing: Vec<u64>,
+    /// Learners.
+    pub learners: Vec<u64>,
+    /// Voters that become learners when the joint configuration is left.
+    pub learners_next: Vec<u64>,
+    /// Whether the joint configuration is left automatically.
+    pub auto_leave: bool,
+}
+
+/// What the node looks like now; refreshed by the driver after every step.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct View {
+    /// This member's ID.
+    pub id: u64,
+    /// The leader it knows of (0: none).
+    pub leader_id: u64,
+    /// Its role.
+    pub role: Role,
+    /// The current term.
+    pub term: u64,
+    /// The commit index.
+    pub commit: u64,
+    /// The applied index.
+    pub applied: u64,
+    /// The last index in its log.
+    pub last_index: u64,
+    /// The configuration as applied.
+    pub conf: ConfView,
+}
+
+impl View {
+    /// Whether this node is a learner.
+    pub fn is_learner(&self) -> bool {
+        self.conf.learners.contains(&self.id)
+    }
+
+    /// Whether this node leads.
+    pub fn is_leader(&self) -> bool {
+        self.role == Role::Leader
+    }
+}
+
+/// A peer's replication progress as the leader sees it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PeerProgress {
+    /// The peer.
+    pub id: u64,
+    /// Highest index known to be replicated on it.
+    pub matched: u64,
+    /// Next index to send it.
+    pub next: u64,
+    /// "probe", "replicate" or "snapshot".
+    pub state: String,
+    /// Whether it is a learner.
+    pub is_learner: bool,
+    /// Whether it was heard from recently.
+    pub recent_active: bool,
+    /// Index of the snapshot being sent to it (0: none).
+    pub pending_snapshot: u64,
+}
+
+/// One change of a configuration change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Add a voter, or promote a learner.
+    AddVoter(u64),
+    /// Add a learner, or demote a voter.
+    AddLearner(u64),
+    /// Remove a member.
+    Remove(u64),
+}
+
+/// What an applied proposal produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// A put: the revision after it.
+    Put {
+        /// The revision after the put.
+        revision: i64,
+        /// The previous record, if any.
+        prev: Option<pb::KvRecord>,
+    },
+    /// A delete: how many keys went, and the revision after.
+    Deleted {
+        /// Keys deleted.
+        deleted: i64,
+        /// The revision after.
+        revision: i64,
+    },
+    /// A configuration change: the configuration after it.
+    Conf(ConfView),
+    /// Anything else (member metadata).
+    Done,
+}
+
+/// Why the node could not do what it was asked.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NodeError {
+    /// This node is not the leader (it knows of `leader`, 0 if none).
+    #[error("not the leader")]
+    NotLeader {
+        /// The leader it knows of.
+        leader: u64,
+    },
+    /// The proposal was lost in a leader change or replaced.
+    #[error("proposal dropped (leader changed)")]
+    Dropped,
+    /// Another configuration change has not been applied yet.
+    #[error("a configuration change is already in progress")]
+    ChangeInProgress,
+    /// The node has stopped.
+    #[error("the node has stopped")]
+    Stopped,
+    /// Storage failed.
+    #[error("{0}")]
+    Storage(String),
+}
+
+/// A request to the driver task.
+pub(crate) enum Request {
+    Propose(pb::command::Op, oneshot::Sender<Result<Applied, NodeError>>),
+    ConfChange {
+        changes: Vec<Change>,
+        explicit: bool,
+        added: Vec<pb::MemberMeta>,
+        reply: oneshot::Sender<Result<Applied, NodeError>>,
+    },
+    ReadIndex(oneshot::Sender<Result<(), NodeError>>),
+    Progress(oneshot::Sender<Result<Vec<PeerProgress>, NodeError>>),
+    TransferLeader(u64),
+    Step(Vec<u8>),
+    Unreachable(u64),
+    SnapshotDone(u64, bool),
+}
+
+/// A handle on the running node; cheap to clone.
+#[derive(Clone)]
+pub struct Node {
+    tx: mpsc::Sender<Request>,
+    view: watch::Receiver<View>,
+    store: Store,
+    config: Arc<NodeConfig>,
+}
+
+impl Node {
+    /// The node's current view.
+    pub fn view(&self) -> View {
+        self.view.borrow().clone()
+    }
+
+    /// A receiver that sees every new view.
+    pub fn watch(&self) -> watch::Receiver<View> {
+        self.view.clone()
+    }
+
+    /// The store (for local reads).
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The node's configuration.
+    pub fn config(&self) -> &NodeConfig {
+        &self.config
+    }
+
+    async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<Result<T, NodeError>>) -> Request,
+    ) -> Result<T, NodeError> {
+        let (tx, rx) = oneshot::channel();
+        self.tx
+            .send(make(tx))
+            .await
+            .map_err(|_| NodeError::Stopped)?;
+        rx.await.map_err(|_| NodeError::Stopped)?
+    }
+
+    /// Proposes a state-machine command (leader only) and waits until it is applied here.
+    pub async fn propose(&self, op: pb::command::Op) -> Result<Applied, NodeError> {
+        self.ask(|tx| Request::Propose(op, tx)).await
+    }
+
+    /// Proposes a configuration change (leader only) and waits until it is applied.
+    pub async fn change_conf(
+        &self,
+        changes: Vec<Change>,
+        explicit: bool,
+        added: Vec<pb::MemberMeta>,
+    ) -> Result<Applied, NodeError> {
+        self.ask(|reply| Request::ConfChange {
+            changes,
+            explicit,
+            added,
+            reply,
+        })
+        .await
+    }
+
+    /// Waits until this node (the leader) has confirmed its leadership and applied
+    /// everything committed before the call: a linearizable read may then be served.
+    pub async fn read_index(&self) -> Result<(), NodeError> {
+        self.ask(Request::ReadIndex).await
+    }
+
+    /// The leader's view of every peer's replication (leader only).
+    pub async fn progress(&self) -> Result<Vec<PeerProgress>, NodeError> {
+        self.ask(Request::Progress).await
+    }
+
+    /// Asks the leader to hand leadership to `to` (a voter).
+    pub async fn transfer_leader(&self, to: u64) {
+        let _ = self.tx.send(Request::TransferLeader(to)).await;
+    }
+
+    /// Delivers an encoded raft message from a peer.
+    pub async fn step(&self, message: Vec<u8>) -> Result<(), NodeError> {
+        self.tx
+            .send(Request::Step(message))
+            .await
+            .map_err(|_| NodeError::Stopped)
+    }
+
+    /// Tells raft that sending to `peer` failed.
+    pub fn report_unreachable(&self, peer: u64) {
+        let _ = self.tx.try_send(Request::Unreachable(peer));
+    }
+
+    /// Tells raft how sending a snapshot to `peer` ended.
+    pub fn report_snapshot(&self, peer: u64, ok: bool) {
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let _ = tx.send(Request::SnapshotDone(peer, ok)).await;
+        });
+    }
+}

@@ -1,0 +1,335 @@
+//! The Cluster service with etcd's rules: URL checks, learner limit, strict
+//! reconfiguration checks, the promote readiness rule (90 % of the leader's
+//! match), and removal of the leader after handing leadership over.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tonic::{Request, Response, Status};
+
+use super::forward::{forwarded, Route};
+use super::{errors, etcd_member, Shared};
+use crate::node::{Applied, Change, ConfView};
+use crate::proto::etcdserverpb as epb;
+use crate::proto::etcdserverpb::cluster_client::ClusterClient;
+use crate::proto::etcdserverpb::cluster_server::Cluster;
+use crate::proto::memberctl_v1 as pb;
+
+/// A learner may be promoted once its match index reaches this share of the leader's.
+const READY_RATIO: f64 = 0.9;
+/// How long the leader waits for leadership to move before removing itself.
+const TRANSFER_WAIT: Duration = Duration::from_secs(3);
+
+/// The etcd-compatible Cluster service.
+pub struct ClusterService(pub Arc<Shared>);
+
+fn quorum(n: usize) -> usize {
+    n / 2 + 1
+}
+
+/// Parses member URLs as etcd does: scheme://host:port, nothing more.
+fn check_urls(urls: &[String]) -> Result<Vec<url::Url>, Status> {
+    if urls.is_empty() {
+        return Err(errors::bad_urls());
+    }
+    urls.iter()
+        .map(|u| {
+            let p = url::Url::parse(u).map_err(|_| errors::bad_urls())?;
+            let ok = matches!(p.scheme(), "http" | "https")
+                && p.host_str().is_some()
+                && p.port_or_known_default().is_some();
+            ok.then_some(p).ok_or_else(errors::bad_urls)
+        })
+        .collect()
+}
+
+fn internal(e: impl std::fmt::Display) -> Status {
+    Status::internal(format!("etcdserver: {e}"))
+}
+
+impl ClusterService {
+    fn members(&self) -> Result<Vec<pb::MemberMeta>, Status> {
+        self.0.node.store().members().map_err(internal)
+    }
+
+    fn list(&self) -> Result<Vec<epb::Member>, Status> {
+        Ok(self.members()?.iter().map(etcd_member).collect())
+    }
+
+    /// Refuses URLs that another member (not `except`) already has.
+    fn check_taken(&self, urls: &[url::Url], except: Option<u64>) -> Result<(), Status> {
+        for m in self.members()? {
+            if Some(m.id) == except {
+                continue;
+            }
+            let theirs: Vec<url::Url> = m
+                .peer_urls
+                .iter()
+                .filter_map(|u| url::Url::parse(u).ok())
+                .collect();
+            if urls.iter().any(|u| theirs.contains(u)) {
+                return Err(errors::peer_url_exists());
+            }
+        }
+        Ok(())
+    }
+
+    /// Started voters after a change, against the quorum of the new voter count.
+    fn check_started(&self, voters_after: &[u64], started_extra: usize) -> Result<(), Status> {
+        let members = self.members()?;
+        let started = voters_after
+            .iter()
+            .filter(|id| members.iter().any(|m| m.id == **id && !m.name.is_empty()))
+            .count()
+            + started_extra;
+        if started < quorum(voters_after.len()) {
+            return Err(errors::not_enough_started());
+        }
+        Ok(())
+    }
+
+    /// The leader is in touch with every other voter (etcd 3.4's strict check).
+    async fn check_connected(&self) -> Result<(), Status> {
+        let s = &self.0;
+        let view = s.node.view();
+        let progress = s.wait(s.node.progress()).await?;
+        let cut_off = progress
+            .iter()
+            .any(|p| p.id != view.id && view.conf.voters.contains(&p.id) && !p.recent_active);
+        if cut_off {
+            return Err(errors::unhealthy());
+        }
+        Ok(())
+    }
+
+    async fn change(
+        &self,
+        changes: Vec<Change>,
+        added: Vec<pb::MemberMeta>,
+    ) -> Result<ConfView, Status> {
+        let s = &self.0;
+        match s.wait(s.node.change_conf(changes, false, added)).await? {
+            Applied::Conf(view) => Ok(view),
+            other => Err(internal(format!("unexpected result {other:?}"))),
+        }
+    }
+
+    fn response_members(&self) -> Result<(Option<epb::ResponseHeader>, Vec<epb::Member>), Status> {
+        Ok((self.0.header(0), self.list()?))
+    }
+}
+
+#[tonic::async_trait]
+impl Cluster for ClusterService {
+    async fn member_add(
+        &self,
+        req: Request<epb::MemberAddRequest>,
+    ) -> Result<Response<epb::MemberAddResponse>, Status> {
+        let s = &self.0;
+        s.refuse_learner()?;
+        if let Route::Leader(ch) = s.route(&req).await? {
+            return ClusterClient::new(ch)
+                .member_add(forwarded(req.into_inner()))
+                .await;
+        }
+        let r = req.into_inner();
+        let urls = check_urls(&r.peer_ur_ls)?;
+        self.check_taken(&urls, None)?;
+        let view = s.node.view();
+        if r.is_learner {
+            if view.conf.learners.len() + 1 > s.node.config().max_learners {
+                return Err(errors::too_many_learners());
+            }
+        } else {
+            let mut voters = view.conf.voters.clone();
+            voters.push(0);
+            self.check_started(&voters, 0)?;
+        }
+        self.check_connected().await?;
+        let existing = self.members()?;
+        let id = loop {
+            let id: u64 = rand::random();
+            if id != 0 && !existing.iter().any(|m| m.id == id) {
+                break id;
+            }
+        };
+        let meta = pb::MemberMeta {
+            id,
+            name: String::new(),
+            peer_urls: r.peer_ur_ls.clone(),
+            client_urls: vec![],
+            is_learner: r.is_learner,
+        };
+        let change = if r.is_learner {
+            Change::AddLearner(id)
+        } else {
+            Change::AddVoter(id)
+        };
+        let conf = self.change(vec![change], vec![meta.clone()]).await?;
+        let present = if r.is_learner {
+            conf.learners.contains(&id)
+        } else {
+            conf.voters.contains(&id)
+        };
+        if !present {
+            return Err(internal("the configuration change was not applied"));
+        }
+        let (header, members) = self.response_members()?;
+        Ok(Response::new(epb::MemberAddResponse {
+            header,
+            member: Some(epb::Member {
+                id,
+                name: String::new(),
+                peer_ur_ls: r.peer_ur_ls,
+                client_ur_ls: vec![],
+                is_learner: r.is_learner,
+            }),
+            members,
+        }))
+    }
+
+    async fn member_remove(
+        &self,
+        req: Request<epb::MemberRemoveRequest>,
+    ) -> Result<Response<epb::MemberRemoveResponse>, Status> {
+        let s = &self.0;
+        s.refuse_learner()?;
+        if let Route::Leader(ch) = s.route(&req).await? {
+            return ClusterClient::new(ch)
+                .member_remove(forwarded(req.into_inner()))
+                .await;
+        }
+        let id = req.get_ref().id;
+        let members = self.members()?;
+        let Some(target) = members.iter().find(|m| m.id == id) else {
+            return Err(errors::member_not_found());
+        };
+        let view = s.node.view();
+        if !target.is_learner {
+            let rest: Vec<u64> = view
+                .conf
+                .voters
+                .iter()
+                .copied()
+                .filter(|v| *v != id)
+                .collect();
+            self.check_started(&rest, 0)?;
+        }
+        if id == view.id {
+            // Hand leadership to the most up-to-date other voter first, then
+            // let the new leader remove this member.
+            let progress = s.wait(s.node.progress()).await?;
+            let next = progress
+                .iter()
+                .filter(|p| p.id != id && view.conf.voters.contains(&p.id))
+                .max_by_key(|p| p.matched)
+                .map(|p| p.id)
+                .ok_or_else(errors::not_enough_started)?;
+            s.node.transfer_leader(next).await;
+            let mut watch = s.node.watch();
+            let moved = matches!(
+                tokio::time::timeout(
+                    TRANSFER_WAIT,
+                    watch.wait_for(|v| v.leader_id != id && v.leader_id != 0)
+                )
+                .await,
+                Ok(Ok(_))
+            );
+            if !moved {
+                return Err(errors::leader_changed());
+            }
+            return match s.route(&req).await? {
+                Route::Leader(ch) => {
+                    ClusterClient::new(ch)
+                        .member_remove(forwarded(req.into_inner()))
+                        .await
+                }
+                Route::Here => Err(errors::leader_changed()),
+            };
+        }
+        let conf = self.change(vec![Change::Remove(id)], vec![]).await?;
+        if conf.voters.contains(&id) || conf.learners.contains(&id) {
+            return Err(internal("the configuration change was not applied"));
+        }
+        let (header, members) = self.response_members()?;
+        Ok(Response::new(epb::MemberRemoveResponse { header, members }))
+    }
+
+    async fn member_update(
+        &self,
+        req: Request<epb::MemberUpdateRequest>,
+    ) -> Result<Response<epb::MemberUpdateResponse>, Status> {
+        let s = &self.0;
+        s.refuse_learner()?;
+        if let Route::Leader(ch) = s.route(&req).await? {
+            return ClusterClient::new(ch)
+                .member_update(forwarded(req.into_inner()))
+                .await;
+        }
+        let r = req.into_inner();
+        if !self.members()?.iter().any(|m| m.id == r.id) {
+            return Err(errors::member_not_found());
+        }
+        let urls = check_urls(&r.peer_ur_ls)?;
+        self.check_taken(&urls, Some(r.id))?;
+        let op = pb::command::Op::UpdateMember(pb::UpdateMember {
+            id: r.id,
+            peer_urls: r.peer_ur_ls,
+        });
+        s.wait(s.node.propose(op)).await?;
+        let (header, members) = self.response_members()?;
+        Ok(Response::new(epb::MemberUpdateResponse { header, members }))
+    }
+
+    async fn member_list(
+        &self,
+        _: Request<epb::MemberListRequest>,
+    ) -> Result<Response<epb::MemberListResponse>, Status> {
+        self.0.refuse_learner()?;
+        let (header, members) = self.response_members()?;
+        Ok(Response::new(epb::MemberListResponse { header, members }))
+    }
+
+    async fn member_promote(
+        &self,
+        req: Request<epb::MemberPromoteRequest>,
+    ) -> Result<Response<epb::MemberPromoteResponse>, Status> {
+        let s = &self.0;
+        s.refuse_learner()?;
+        if let Route::Leader(ch) = s.route(&req).await? {
+            return ClusterClient::new(ch)
+                .member_promote(forwarded(req.into_inner()))
+                .await;
+        }
+        let id = req.get_ref().id;
+        let Some(target) = self.members()?.into_iter().find(|m| m.id == id) else {
+            return Err(errors::member_not_found());
+        };
+        if !target.is_learner {
+            return Err(errors::not_learner());
+        }
+        let view = s.node.view();
+        let progress = s.wait(s.node.progress()).await?;
+        let matched = |who: u64| {
+            progress
+                .iter()
+                .find(|p| p.id == who)
+                .map_or(0, |p| p.matched)
+        };
+        if (matched(id) as f64) < (matched(view.id) as f64) * READY_RATIO {
+            return Err(errors::learner_not_ready());
+        }
+        let mut voters = view.conf.voters.clone();
+        voters.push(id);
+        self.check_started(&voters, usize::from(target.name.is_empty()))?;
+        let conf = self.change(vec![Change::AddVoter(id)], vec![]).await?;
+        if !conf.voters.contains(&id) {
+            return Err(internal("the configuration change was not applied"));
+        }
+        let (header, members) = self.response_members()?;
+        Ok(Response::new(epb::MemberPromoteResponse {
+            header,
+            members,
+        }))
+    }
+}

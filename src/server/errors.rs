@@ -1,0 +1,93 @@
+//! etcd's error texts and gRPC codes (3.4), and node errors mapped onto them: the one place they are written.
+
+use tonic::{Code, Status};
+
+use crate::node::NodeError;
+
+fn status(code: Code, msg: &str) -> Status {
+    Status::new(code, msg)
+}
+
+/// No leader is known.
+pub fn no_leader() -> Status {
+    status(Code::Unavailable, "etcdserver: no leader")
+}
+/// The leader changed while the request was on its way.
+pub fn leader_changed() -> Status {
+    status(Code::Unavailable, "etcdserver: leader changed")
+}
+/// The request was not applied in time.
+pub fn timed_out() -> Status {
+    status(Code::Unavailable, "etcdserver: request timed out")
+}
+/// Learners serve only Status and serializable reads (3.4 uses Unavailable).
+pub fn not_for_learner() -> Status {
+    status(
+        Code::Unavailable,
+        "etcdserver: rpc not supported for learner",
+    )
+}
+/// Unknown or removed member.
+pub fn member_not_found() -> Status {
+    status(Code::NotFound, "etcdserver: member not found")
+}
+/// A peer URL another member already has.
+pub fn peer_url_exists() -> Status {
+    status(
+        Code::FailedPrecondition,
+        "etcdserver: Peer URLs already exists",
+    )
+}
+/// Unparsable member URLs.
+pub fn bad_urls() -> Status {
+    status(
+        Code::InvalidArgument,
+        "etcdserver: given member URLs are invalid",
+    )
+}
+/// Promote of a voter.
+pub fn not_learner() -> Status {
+    status(
+        Code::FailedPrecondition,
+        "etcdserver: can only promote a learner member",
+    )
+}
+/// Promote of a learner that has not caught up.
+pub fn learner_not_ready() -> Status {
+    status(
+        Code::FailedPrecondition,
+        "etcdserver: can only promote a learner member which is in sync with leader",
+    )
+}
+/// The learner limit is reached.
+pub fn too_many_learners() -> Status {
+    status(
+        Code::FailedPrecondition,
+        "etcdserver: too many learner members in cluster",
+    )
+}
+/// A voter change that would leave too few started voters (etcd sends it as Unknown).
+pub fn not_enough_started() -> Status {
+    status(
+        Code::Unknown,
+        "etcdserver: re-configuration failed due to not enough started members",
+    )
+}
+/// The strict reconfiguration check: the leader is not in touch with every voter.
+pub fn unhealthy() -> Status {
+    status(Code::Unavailable, "etcdserver: unhealthy cluster")
+}
+
+/// A node error as the client sees it.
+pub fn from_node(e: NodeError) -> Status {
+    match e {
+        NodeError::NotLeader { .. } => leader_changed(),
+        NodeError::Dropped => leader_changed(),
+        NodeError::ChangeInProgress => status(
+            Code::FailedPrecondition,
+            "etcdserver: another membership change is in progress; retry once it has been applied",
+        ),
+        NodeError::Stopped => status(Code::Unavailable, "etcdserver: server stopped"),
+        NodeError::Storage(m) => status(Code::Internal, &format!("etcdserver: storage: {m}")),
+    }
+}

@@ -1,0 +1,87 @@
+//! Forwards a request from a follower to the leader, over the leader's peer URL.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use tonic::metadata::MetadataValue;
+use tonic::transport::{Channel, Endpoint};
+use tonic::{Request, Status};
+
+use super::errors;
+use super::Shared;
+
+/// Metadata set on a forwarded request: the receiver does not forward it again.
+const FORWARDED: &str = "memberctl-forwarded";
+/// How long a follower waits for a leader to be elected before giving up.
+const LEADER_WAIT: Duration = Duration::from_secs(3);
+
+/// Cached connections to peers.
+#[derive(Default)]
+pub struct Forwarder {
+    channels: Mutex<HashMap<String, Channel>>,
+}
+
+impl Forwarder {
+    fn channel(&self, url: &str) -> Result<Channel, Status> {
+        let mut cache = self.channels.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(c) = cache.get(url) {
+            return Ok(c.clone());
+        }
+        let ch = Endpoint::from_shared(url.to_string())
+            .map_err(|_| errors::leader_changed())?
+            .connect_timeout(Duration::from_secs(1))
+            .tcp_nodelay(true)
+            .connect_lazy();
+        cache.insert(url.to_string(), ch.clone());
+        Ok(ch)
+    }
+}
+
+/// Where a request must go.
+pub enum Route {
+    /// This node leads: serve it here.
+    Here,
+    /// Send it to the leader over this channel.
+    Leader(Channel),
+}
+
+impl Shared {
+    /// Decides where `req` is served: here when this node leads, else at the
+    /// leader (waiting briefly for one to be elected). A request that was
+    /// already forwarded once is not forwarded again.
+    pub async fn route<T>(&self, req: &Request<T>) -> Result<Route, Status> {
+        let mut watch = self.node.watch();
+        let view =
+            match tokio::time::timeout(LEADER_WAIT, watch.wait_for(|v| v.leader_id != 0)).await {
+                Ok(Ok(v)) => v.clone(),
+                _ => return Err(errors::no_leader()),
+            };
+        if view.is_leader() {
+            return Ok(Route::Here);
+        }
+        if req.metadata().contains_key(FORWARDED) {
+            return Err(errors::leader_changed());
+        }
+        let members = self
+            .node
+            .store()
+            .members()
+            .map_err(|e| Status::internal(e.to_string()))?;
+        let leader = members
+            .iter()
+            .find(|m| m.id == view.leader_id)
+            .and_then(|m| m.peer_urls.first())
+            .ok_or_else(errors::leader_changed)?;
+        Ok(Route::Leader(self.forward.channel(leader)?))
+    }
+}
+
+/// Wraps a request body for forwarding, marked so it is not forwarded again.
+pub fn forwarded<T>(body: T) -> Request<T> {
+    let mut r = Request::new(body);
+    r.metadata_mut()
+        .insert(FORWARDED, MetadataValue::from_static("1"));
+    r.set_timeout(super::REQUEST_TIMEOUT);
+    r
+}

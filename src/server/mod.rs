@@ -1,0 +1,126 @@
+//! The embedded node's gRPC services: etcd-compatible Cluster, Maintenance and
+//! KV for clients, and the raft transport for peers. Protobuf types end here.
+
+mod cluster;
+mod errors;
+mod forward;
+mod kv;
+mod maintenance;
+mod raft;
+pub mod run;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tonic::transport::server::TcpIncoming;
+use tonic::transport::Server;
+
+use crate::node::{Node, NodeError};
+use crate::proto::etcdserverpb as epb;
+use crate::proto::etcdserverpb::cluster_server::ClusterServer;
+use crate::proto::etcdserverpb::kv_server::KvServer;
+use crate::proto::etcdserverpb::maintenance_server::MaintenanceServer;
+use crate::proto::memberctl_v1 as pb;
+use crate::proto::memberctl_v1::raft_server::RaftServer;
+use crate::transport::MAX_MESSAGE;
+
+/// How long a proposal may take to be applied before the client is told it timed out
+/// (etcd: 5 s plus two election timeouts).
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(7);
+
+/// What every service shares.
+pub struct Shared {
+    /// The node.
+    pub node: Node,
+    /// Connections to the leader for forwarded requests.
+    pub forward: forward::Forwarder,
+    /// The cluster's ID.
+    pub cluster_id: u64,
+}
+
+impl Shared {
+    /// A response header as etcd fills it.
+    pub fn header(&self, revision: i64) -> Option<epb::ResponseHeader> {
+        let v = self.node.view();
+        Some(epb::ResponseHeader {
+            cluster_id: self.cluster_id,
+            member_id: v.id,
+            revision,
+            raft_term: v.term,
+        })
+    }
+
+    /// Waits for a proposal's outcome, at most [`REQUEST_TIMEOUT`].
+    pub async fn wait<T>(
+        &self,
+        f: impl Future<Output = Result<T, NodeError>>,
+    ) -> Result<T, tonic::Status> {
+        match tokio::time::timeout(REQUEST_TIMEOUT, f).await {
+            Ok(r) => r.map_err(errors::from_node),
+            Err(_) => Err(errors::timed_out()),
+        }
+    }
+}
+
+/// A member's metadata in etcd's form.
+pub fn etcd_member(m: &pb::MemberMeta) -> epb::Member {
+    epb::Member {
+        id: m.id,
+        name: m.name.clone(),
+        peer_ur_ls: m.peer_urls.clone(),
+        client_ur_ls: m.client_urls.clone(),
+        is_learner: m.is_learner,
+    }
+}
+
+/// Serves the client services on `client` and the raft transport (plus the
+/// client services, for requests forwarded to the leader) on `peer`, until
+/// `shutdown` completes.
+pub async fn serve(
+    node: Node,
+    cluster_id: u64,
+    client: TcpListener,
+    peer: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), tonic::transport::Error> {
+    let shared = Arc::new(Shared {
+        node,
+        forward: forward::Forwarder::default(),
+        cluster_id,
+    });
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        shutdown.await;
+        let _ = stop_tx.send(true);
+    });
+    let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = rx.wait_for(|s| *s).await;
+    };
+    let client_services = |s: &Arc<Shared>| {
+        (
+            ClusterServer::new(cluster::ClusterService(s.clone())),
+            MaintenanceServer::new(maintenance::MaintenanceService(s.clone())),
+            KvServer::new(kv::KvService(s.clone())),
+        )
+    };
+    let (c1, m1, k1) = client_services(&shared);
+    let (c2, m2, k2) = client_services(&shared);
+    let raft = RaftServer::new(raft::RaftService(shared.clone()))
+        .max_decoding_message_size(MAX_MESSAGE)
+        .max_encoding_message_size(MAX_MESSAGE);
+    let client_server = Server::builder()
+        .add_service(c1)
+        .add_service(m1)
+        .add_service(k1)
+        .serve_with_incoming_shutdown(TcpIncoming::from(client), stopped(stop_rx.clone()));
+    let peer_server = Server::builder()
+        .add_service(raft)
+        .add_service(c2)
+        .add_service(m2)
+        .add_service(k2)
+        .serve_with_incoming_shutdown(TcpIncoming::from(peer), stopped(stop_rx));
+    tokio::try_join!(client_server, peer_server)?;
+    Ok(())
+}
