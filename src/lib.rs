@@ -16,6 +16,7 @@ pub mod printer;
 pub mod proto;
 pub mod server;
 pub mod storage;
+pub mod testcluster;
 pub mod transport;
 pub mod workflow;
 

@@ -1,5 +1,6 @@
 //! Command-line definitions (clap derive) only: global flags and the command tree.
 
+mod cluster;
 mod member;
 mod node;
 
@@ -8,6 +9,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+pub use cluster::{ClusterCommand, DirArg, StartNodeArgs, UpArgs};
 pub use member::{AddArgs, MemberCommand, PromoteArgs, RemoveArgs, TargetArg, UpdateArgs};
 pub use node::{ClusterState, NodeCommand, RunArgs};
 
@@ -43,7 +45,8 @@ unreachable or unavailable, 6 not supported by this server.";
 #[derive(Debug, Clone, clap::Args)]
 pub struct GlobalArgs {
     /// Client URLs of the cluster, comma-separated; each is tried in turn
-    /// [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: 127.0.0.1:2379]
+    /// [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local
+    /// cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]
     #[arg(long, global = true, value_delimiter = ',', value_name = "URLS")]
     pub endpoints: Vec<String>,
 
@@ -119,6 +122,9 @@ pub enum Command {
     /// Run a member of the bundled Raft engine (serves etcd's API).
     #[command(subcommand)]
     Node(NodeCommand),
+    /// A local test cluster of bundled-engine nodes, to rehearse changes.
+    #[command(subcommand)]
+    Cluster(ClusterCommand),
 }
 
 /// Parses durations such as `500ms`, `2s`, `5m` or `1h 30m`.

@@ -4,7 +4,7 @@ pub mod node;
 
 use anyhow::Context;
 
-use crate::cli::{Cli, Command, GlobalArgs, MemberCommand, NodeCommand};
+use crate::cli::{Cli, ClusterCommand, Command, GlobalArgs, MemberCommand, NodeCommand};
 use crate::client::{Client, ClientConfig};
 use crate::error::Error;
 use crate::printer::Report;
@@ -18,7 +18,7 @@ use crate::workflow::{status, update, MembershipApi, Observer};
 pub const DEFAULT_ENDPOINT: &str = "127.0.0.1:2379";
 
 /// The endpoints to use: `--endpoints`/`MEMBERCTL_ENDPOINTS`, else
-/// `ETCDCTL_ENDPOINTS`, else the default.
+/// `ETCDCTL_ENDPOINTS`, else the local test cluster if it is up, else the default.
 pub fn endpoints(global: &GlobalArgs) -> Vec<String> {
     let from_env = |name: &str| {
         std::env::var(name).ok().map(|v| {
@@ -42,6 +42,10 @@ pub fn endpoints(global: &GlobalArgs) -> Vec<String> {
         if let Some(v) = from_env(var).filter(|v| !v.is_empty()) {
             return v;
         }
+    }
+    let local = crate::testcluster::running_endpoints(&crate::testcluster::cluster_dir(None));
+    if !local.is_empty() {
+        return local;
     }
     vec![DEFAULT_ENDPOINT.to_string()]
 }
@@ -71,6 +75,9 @@ pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Re
         node::run(args).await?;
         return Ok(None);
     }
+    if let Command::Cluster(cmd) = &cli.command {
+        return cluster(cmd).await.map(Some);
+    }
     refuse_unsupported_security(&cli.global)?;
     let client = Client::new(ClientConfig {
         endpoints: endpoints(&cli.global),
@@ -79,7 +86,7 @@ pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Re
     })?;
     match &cli.command {
         Command::Member(cmd) => member(&client, cmd, &cli.global, observer).await.map(Some),
-        Command::Node(_) => Ok(None),
+        Command::Node(_) | Command::Cluster(_) => Ok(None),
     }
 }
 
@@ -153,4 +160,29 @@ async fn member<A: MembershipApi>(
                 .context("cannot read the members' status")?,
         ),
     })
+}
+
+async fn cluster(cmd: &ClusterCommand) -> anyhow::Result<Report> {
+    use crate::testcluster::{self as tc, cluster_dir};
+    let local = match cmd {
+        ClusterCommand::Up(a) => {
+            let dir = cluster_dir(a.dir.dir.as_deref());
+            tc::up(&dir, a.nodes, a.max_learners, a.snapshot_count)
+                .await
+                .context("cluster up")?
+        }
+        ClusterCommand::StartNode(a) => {
+            let dir = cluster_dir(a.dir.dir.as_deref());
+            tc::start_node(&dir, &a.name, a.peer_url.as_deref())
+                .await
+                .with_context(|| format!("cluster start-node {}", a.name))?
+        }
+        ClusterCommand::Status(a) => tc::status(&cluster_dir(a.dir.as_deref()))
+            .await
+            .context("cluster status")?,
+        ClusterCommand::Down(a) => tc::down(&cluster_dir(a.dir.as_deref()))
+            .await
+            .context("cluster down")?,
+    };
+    Ok(Report::Cluster(local))
 }

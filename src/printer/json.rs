@@ -103,6 +103,26 @@ fn step(s: &PlanStep) -> JsonStep<'_> {
 }
 
 #[derive(Serialize)]
+struct ClusterDoc<'a> {
+    dir: String,
+    endpoints: Vec<&'a str>,
+    leader: Option<String>,
+    ready_ms: Option<u128>,
+    nodes: Vec<NodeDoc<'a>>,
+}
+
+#[derive(Serialize)]
+struct NodeDoc<'a> {
+    name: &'a str,
+    id: Option<String>,
+    client_url: &'a str,
+    peer_url: &'a str,
+    pid: Option<u32>,
+    running: bool,
+    log: String,
+}
+
+#[derive(Serialize)]
 struct ErrorDoc<'a> {
     error: ErrorBody<'a>,
 }
@@ -197,6 +217,33 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             let steps: Vec<JsonStep> = steps.iter().map(step).collect();
             write(out, &PlanDoc { plan: &steps })
         }
+        Report::Cluster(c) => write(
+            out,
+            &ClusterDoc {
+                dir: c.dir.display().to_string(),
+                endpoints: c
+                    .nodes
+                    .iter()
+                    .filter(|n| n.running)
+                    .map(|n| n.client_url.as_str())
+                    .collect(),
+                leader: c.leader.map(hex),
+                ready_ms: c.ready_ms,
+                nodes: c
+                    .nodes
+                    .iter()
+                    .map(|n| NodeDoc {
+                        name: &n.name,
+                        id: n.id.map(hex),
+                        client_url: &n.client_url,
+                        peer_url: &n.peer_url,
+                        pid: n.pid,
+                        running: n.running,
+                        log: n.log.display().to_string(),
+                    })
+                    .collect(),
+            },
+        ),
     }
 }
 

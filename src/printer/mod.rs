@@ -9,6 +9,7 @@ use std::io::{self, IsTerminal, Write};
 
 use crate::cli::OutputFormat;
 use crate::model::{Member, MemberList};
+use crate::testcluster::LocalCluster;
 use crate::workflow::add::AddedMember;
 use crate::workflow::promote::Promoted;
 use crate::workflow::quorum::PlanStep;
@@ -39,6 +40,8 @@ pub enum Report {
     Status(ClusterStatus),
     /// `--dry-run` of a change.
     Plan(Vec<PlanStep>),
+    /// `cluster up|start-node|status|down`.
+    Cluster(LocalCluster),
 }
 
 /// The format to use when none was asked for: table on a terminal, simple otherwise.

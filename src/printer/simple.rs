@@ -104,6 +104,33 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             }
             writeln!(out, "dry run: nothing was changed")?;
         }
+        Report::Cluster(c) => {
+            for n in &c.nodes {
+                writeln!(
+                    out,
+                    "{}, {}, {}, {}, {}, {}",
+                    n.name,
+                    n.id.map_or("-".to_string(), |i| i.to_string()),
+                    if n.running { "running" } else { "stopped" },
+                    n.client_url,
+                    n.peer_url,
+                    if c.leader.is_some() && c.leader == n.id {
+                        "leader"
+                    } else {
+                        ""
+                    },
+                )?;
+            }
+            let eps: Vec<&str> = c
+                .nodes
+                .iter()
+                .filter(|n| n.running)
+                .map(|n| n.client_url.as_str())
+                .collect();
+            if !eps.is_empty() {
+                writeln!(out, "endpoints: {}", eps.join(","))?;
+            }
+        }
     }
     Ok(())
 }

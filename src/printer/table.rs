@@ -145,6 +145,48 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             writeln!(out, "{t}")?;
             writeln!(out, "Dry run: nothing was changed.")?;
         }
+        Report::Cluster(c) => {
+            let mut t = table(&[
+                "NAME",
+                "ID",
+                "RUNNING",
+                "LEADER",
+                "CLIENT URL",
+                "PEER URL",
+                "PID",
+                "LOG",
+            ]);
+            for n in &c.nodes {
+                t.add_row(vec![
+                    n.name.clone(),
+                    n.id.map_or(String::new(), |i| i.to_string()),
+                    n.running.to_string(),
+                    (c.leader.is_some() && c.leader == n.id).to_string(),
+                    n.client_url.clone(),
+                    n.peer_url.clone(),
+                    n.pid.map_or(String::new(), |p| p.to_string()),
+                    n.log.display().to_string(),
+                ]);
+            }
+            writeln!(out, "{t}")?;
+            if let Some(ms) = c.ready_ms {
+                writeln!(
+                    out,
+                    "Ready in {:.2}s. Data, logs and state in {}",
+                    ms as f64 / 1000.0,
+                    c.dir.display()
+                )?;
+            }
+            let eps: Vec<&str> = c
+                .nodes
+                .iter()
+                .filter(|n| n.running)
+                .map(|n| n.client_url.as_str())
+                .collect();
+            if !eps.is_empty() {
+                writeln!(out, "Endpoints: {}", eps.join(","))?;
+            }
+        }
     }
     Ok(())
 }

@@ -1,0 +1,54 @@
+//! Command-line definitions of `memberctl cluster …` (the local test cluster).
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+/// `memberctl cluster …` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ClusterCommand {
+    /// Start a local test cluster of embedded-engine nodes on loopback (or restart a stopped one).
+    Up(UpArgs),
+    /// Start the node of a member that `member add` has just added.
+    StartNode(StartNodeArgs),
+    /// Show the local cluster's nodes, processes and leader.
+    Status(DirArg),
+    /// Stop the local cluster's node processes (only those it started).
+    Down(DirArg),
+}
+
+/// The cluster directory.
+#[derive(Debug, Clone, Args)]
+pub struct DirArg {
+    /// Directory holding the cluster's state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+/// Arguments of `cluster up`.
+#[derive(Debug, Clone, Args)]
+pub struct UpArgs {
+    /// Number of members
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    pub nodes: usize,
+    #[command(flatten)]
+    pub dir: DirArg,
+    /// Most learners the cluster may have at once
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub max_learners: usize,
+    /// Compact each node's raft log every this many applied entries
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    pub snapshot_count: u64,
+}
+
+/// Arguments of `cluster start-node`.
+#[derive(Debug, Clone, Args)]
+pub struct StartNodeArgs {
+    /// The name the member was added with
+    pub name: String,
+    #[command(flatten)]
+    pub dir: DirArg,
+    /// Which added member, when several are waiting to start
+    #[arg(long, value_name = "URL")]
+    pub peer_url: Option<String>,
+}

@@ -1,0 +1,403 @@
+//! The local test cluster: `cluster up`, `start-node`, `status`, `down`. It
+//! runs `memberctl node run` processes (this same executable) on loopback
+//! ports and records them in a state file in its directory.
+
+pub mod process;
+pub mod state;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::client::{Client, ClientConfig};
+use crate::error::{Error, ErrorKind};
+use crate::model::MemberId;
+use crate::workflow::{status, MembershipApi};
+use state::{ClusterState, NodeRecord};
+
+/// The directory used when none is given.
+pub const DEFAULT_DIR: &str = ".memberctl";
+/// How long `cluster up` waits for a leader.
+const LEADER_WAIT: Duration = Duration::from_secs(30);
+
+/// One node as `cluster` commands report it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocalNode {
+    /// Its name.
+    pub name: String,
+    /// Its member ID, when the cluster answered.
+    pub id: Option<MemberId>,
+    /// Its client URL.
+    pub client_url: String,
+    /// Its peer URL.
+    pub peer_url: String,
+    /// Its process, if running.
+    pub pid: Option<u32>,
+    /// Whether it is running.
+    pub running: bool,
+    /// Its log file.
+    pub log: PathBuf,
+}
+
+/// What `cluster` commands report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocalCluster {
+    /// The cluster's directory.
+    pub dir: PathBuf,
+    /// Its nodes.
+    pub nodes: Vec<LocalNode>,
+    /// The leader, when one answered.
+    pub leader: Option<MemberId>,
+    /// For `up` and `start-node`: how long until the cluster was ready.
+    pub ready_ms: Option<u128>,
+}
+
+/// The cluster directory: `--dir`, else `MEMBERCTL_CLUSTER_DIR`, else `.memberctl`.
+pub fn cluster_dir(dir: Option<&Path>) -> PathBuf {
+    dir.map(Path::to_path_buf)
+        .or_else(|| std::env::var_os("MEMBERCTL_CLUSTER_DIR").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_DIR))
+}
+
+/// Client URLs of the running nodes of the local cluster in `dir`, if any run.
+pub fn running_endpoints(dir: &Path) -> Vec<String> {
+    let Ok(Some(state)) = ClusterState::load(dir) else {
+        return vec![];
+    };
+    state
+        .nodes
+        .iter()
+        .filter(|n| n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)))
+        .map(|n| n.client_url.clone())
+        .collect()
+}
+
+fn exe() -> Result<PathBuf, Error> {
+    std::env::current_exe().map_err(|e| {
+        Error::new(
+            ErrorKind::Internal,
+            format!("cannot find the memberctl executable: {e}"),
+        )
+    })
+}
+
+fn absolute(dir: &Path) -> Result<PathBuf, Error> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::usage(format!("cannot create {}: {e}", dir.display())))?;
+    dir.canonicalize()
+        .map_err(|e| Error::usage(format!("cannot use {}: {e}", dir.display())))
+}
+
+fn client(state: &ClusterState) -> Result<Client, Error> {
+    Client::new(ClientConfig {
+        endpoints: state.nodes.iter().map(|n| n.client_url.clone()).collect(),
+        dial_timeout: Duration::from_millis(300),
+        command_timeout: Duration::from_secs(2),
+    })
+}
+
+/// Reports the cluster: which recorded processes run, member IDs and leader if it answers.
+async fn report(dir: &Path, state: &ClusterState, ready_ms: Option<u128>) -> LocalCluster {
+    let mut leader = None;
+    let mut ids = Vec::new();
+    if let Ok(c) = client(state) {
+        if let Ok(s) = status::status(&c).await {
+            leader = s.leader;
+            ids = s
+                .rows
+                .iter()
+                .map(|r| (r.member.peer_urls.clone(), r.member.id))
+                .collect();
+        }
+    }
+    let nodes = state
+        .nodes
+        .iter()
+        .map(|n| {
+            let running = n.pid.is_some_and(|p| process::is_running(p, &n.data_dir));
+            LocalNode {
+                name: n.name.clone(),
+                id: ids
+                    .iter()
+                    .find(|(urls, _)| urls.contains(&n.peer_url))
+                    .map(|(_, id)| *id),
+                client_url: n.client_url.clone(),
+                peer_url: n.peer_url.clone(),
+                pid: if running { n.pid } else { None },
+                running,
+                log: n.log.clone(),
+            }
+        })
+        .collect();
+    LocalCluster {
+        dir: dir.to_path_buf(),
+        nodes,
+        leader,
+        ready_ms,
+    }
+}
+
+/// Polls until the reachable members name a leader that answers.
+async fn wait_for_leader(state: &ClusterState, started: Instant) -> Result<(), Error> {
+    let c = client(state)?;
+    loop {
+        if let Ok(s) = status::status(&c).await {
+            if let Some(l) = s.leader {
+                if s.rows.iter().any(|r| r.member.id == l && r.status.is_ok()) {
+                    return Ok(());
+                }
+            }
+        }
+        if started.elapsed() > LEADER_WAIT {
+            return Err(Error::new(
+                ErrorKind::Timeout,
+                "no leader was elected within 30 s; look at the nodes' logs (`memberctl cluster status` lists them)",
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// `cluster up`: starts a new cluster of `nodes` members, or restarts the
+/// recorded nodes of a cluster that is down (from their data: nothing is lost).
+pub async fn up(
+    dir: &Path,
+    nodes: usize,
+    max_learners: usize,
+    snapshot_count: u64,
+) -> Result<LocalCluster, Error> {
+    if nodes == 0 {
+        return Err(Error::usage("--nodes must be at least 1"));
+    }
+    let dir = absolute(dir)?;
+    let exe = exe()?;
+    let started = Instant::now();
+    let mut state = match ClusterState::load(&dir)? {
+        Some(state) => {
+            let running: Vec<&str> = state
+                .nodes
+                .iter()
+                .filter(|n| n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)))
+                .map(|n| n.name.as_str())
+                .collect();
+            if running.len() == state.nodes.len() {
+                return Err(Error::refused(format!(
+                    "a cluster is already up in {} ({}); see `memberctl cluster status`, or `memberctl cluster down` first",
+                    dir.display(),
+                    running.join(", ")
+                )));
+            }
+            state
+        }
+        None => {
+            let mut state = ClusterState {
+                max_learners,
+                snapshot_count,
+                nodes: vec![],
+            };
+            for i in 1..=nodes {
+                let name = format!("n{i}");
+                state.nodes.push(NodeRecord {
+                    client_url: format!("http://127.0.0.1:{}", process::free_port()?),
+                    peer_url: format!("http://127.0.0.1:{}", process::free_port()?),
+                    pid: None,
+                    data_dir: dir.join(&name),
+                    log: dir.join(format!("{name}.log")),
+                    initial_cluster: String::new(),
+                    initial_cluster_state: "new".into(),
+                    name,
+                });
+            }
+            let initial: Vec<String> = state
+                .nodes
+                .iter()
+                .map(|n| format!("{}={}", n.name, n.peer_url))
+                .collect();
+            let initial = initial.join(",");
+            for n in &mut state.nodes {
+                n.initial_cluster = initial.clone();
+            }
+            state
+        }
+    };
+    for i in 0..state.nodes.len() {
+        let n = &state.nodes[i];
+        if n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)) {
+            continue;
+        }
+        let pid = process::spawn(&exe, n, state.max_learners, state.snapshot_count)?;
+        state.nodes[i].pid = Some(pid);
+    }
+    state.save(&dir)?;
+    wait_for_leader(&state, started).await?;
+    Ok(report(&dir, &state, Some(started.elapsed().as_millis())).await)
+}
+
+/// `cluster start-node NAME`: starts the process of a member that `member add`
+/// added to this cluster (it has not started yet, so it has no name: the only
+/// unstarted member, or the one with `peer_url`).
+pub async fn start_node(
+    dir: &Path,
+    name: &str,
+    peer_url: Option<&str>,
+) -> Result<LocalCluster, Error> {
+    let dir = absolute(dir)?;
+    let Some(mut state) = ClusterState::load(&dir)? else {
+        return Err(Error::usage(format!(
+            "no local cluster in {}; start one with `memberctl cluster up`",
+            dir.display()
+        )));
+    };
+    if let Some(n) = state.nodes.iter().find(|n| n.name == name) {
+        if n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)) {
+            return Err(Error::refused(format!(
+                "node {name} is already running (pid {})",
+                n.pid.unwrap_or(0)
+            )));
+        }
+    }
+    let started = Instant::now();
+    let c = client(&state)?;
+    let list = c.member_list().await.map_err(|e| {
+        Error::new(
+            ErrorKind::Unavailable,
+            format!(
+                "cannot read the member list: {e}; is the cluster up? (`memberctl cluster status`)"
+            ),
+        )
+    })?;
+    let candidates: Vec<_> = list
+        .members
+        .iter()
+        .filter(|m| !m.started() || m.name == name)
+        .filter(|m| peer_url.is_none_or(|u| m.peer_urls.iter().any(|p| p == u)))
+        .collect();
+    let member = match candidates.as_slice() {
+        [m] => (*m).clone(),
+        [] => {
+            return Err(Error::refused(format!(
+                "no member of the cluster is waiting to start{}; add it first: `memberctl member add {name} --learner --peer-urls http://127.0.0.1:PORT`",
+                peer_url.map_or(String::new(), |u| format!(" with peer URL {u}"))
+            )))
+        }
+        many => {
+            let urls: Vec<String> = many.iter().flat_map(|m| m.peer_urls.clone()).collect();
+            return Err(Error::usage(format!(
+                "several members are waiting to start ({}); choose one with --peer-url",
+                urls.join(", ")
+            )));
+        }
+    };
+    let peer = member.peer_urls.first().cloned().unwrap_or_default();
+    let loopback = url::Url::parse(&peer)
+        .ok()
+        .and_then(|u| {
+            u.host_str()
+                .map(|h| h == "127.0.0.1" || h == "localhost" || h == "[::1]")
+        })
+        .unwrap_or(false);
+    if !loopback {
+        return Err(Error::refused(format!(
+            "member {} has peer URL {peer}, which is not on this machine's loopback; start-node only starts local members",
+            member.id
+        )));
+    }
+    let initial: Vec<String> = list
+        .members
+        .iter()
+        .flat_map(|m| {
+            let n = if m.id == member.id {
+                name.to_string()
+            } else {
+                m.name.clone()
+            };
+            m.peer_urls
+                .iter()
+                .map(move |u| format!("{n}={u}"))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let record = NodeRecord {
+        name: name.to_string(),
+        client_url: format!("http://127.0.0.1:{}", process::free_port()?),
+        peer_url: peer,
+        pid: None,
+        data_dir: dir.join(name),
+        log: dir.join(format!("{name}.log")),
+        initial_cluster: initial.join(","),
+        initial_cluster_state: "existing".into(),
+    };
+    let pid = process::spawn(&exe()?, &record, state.max_learners, state.snapshot_count)?;
+    match state.node_mut(name) {
+        Some(n) => {
+            *n = NodeRecord {
+                pid: Some(pid),
+                ..record
+            }
+        }
+        None => state.nodes.push(NodeRecord {
+            pid: Some(pid),
+            ..record
+        }),
+    }
+    state.save(&dir)?;
+    // Ready once the member has published its name.
+    let deadline = started + LEADER_WAIT;
+    loop {
+        if let Ok(l) = c.member_list().await {
+            if l.get(member.id).is_some_and(|m| m.name == name) {
+                break;
+            }
+        }
+        let n = state.nodes.iter().find(|n| n.name == name);
+        if n.is_some_and(|n| !process::is_running(pid, &n.data_dir)) {
+            return Err(Error::new(
+                ErrorKind::Internal,
+                format!(
+                    "node {name} exited at start; see {}",
+                    dir.join(format!("{name}.log")).display()
+                ),
+            ));
+        }
+        if Instant::now() > deadline {
+            return Err(Error::new(
+                ErrorKind::Timeout,
+                format!("node {name} did not join within 30 s; see its log"),
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Ok(report(&dir, &state, Some(started.elapsed().as_millis())).await)
+}
+
+/// `cluster status`.
+pub async fn status(dir: &Path) -> Result<LocalCluster, Error> {
+    let dir = absolute(dir)?;
+    let Some(state) = ClusterState::load(&dir)? else {
+        return Err(Error::usage(format!(
+            "no local cluster in {}; start one with `memberctl cluster up`",
+            dir.display()
+        )));
+    };
+    Ok(report(&dir, &state, None).await)
+}
+
+/// `cluster down`: stops the recorded processes (only those); idempotent.
+pub async fn down(dir: &Path) -> Result<LocalCluster, Error> {
+    let dir = absolute(dir)?;
+    let Some(mut state) = ClusterState::load(&dir)? else {
+        return Err(Error::usage(format!(
+            "no local cluster in {}",
+            dir.display()
+        )));
+    };
+    for n in &mut state.nodes {
+        if let Some(pid) = n.pid.take() {
+            let data_dir = n.data_dir.clone();
+            tokio::task::spawn_blocking(move || process::stop(pid, &data_dir))
+                .await
+                .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
+        }
+    }
+    state.save(&dir)?;
+    Ok(report(&dir, &state, None).await)
+}

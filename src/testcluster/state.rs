@@ -1,0 +1,85 @@
+//! The local test cluster's state file (`cluster.json` in its directory): what was started, where, with which pid.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
+
+/// The file name of the state file.
+pub const STATE_FILE: &str = "cluster.json";
+
+/// One node process of the local cluster.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct NodeRecord {
+    /// The member's name.
+    pub name: String,
+    /// Its client URL.
+    pub client_url: String,
+    /// Its peer URL.
+    pub peer_url: String,
+    /// The process, while it runs.
+    pub pid: Option<u32>,
+    /// Its data directory.
+    pub data_dir: PathBuf,
+    /// Its log file.
+    pub log: PathBuf,
+    /// `--initial-cluster` it was first started with.
+    pub initial_cluster: String,
+    /// `--initial-cluster-state` it was first started with.
+    pub initial_cluster_state: String,
+}
+
+/// The whole local cluster.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ClusterState {
+    /// `--max-learners` of every node.
+    pub max_learners: usize,
+    /// `--snapshot-count` of every node.
+    pub snapshot_count: u64,
+    /// The nodes, in the order they were started.
+    pub nodes: Vec<NodeRecord>,
+}
+
+impl ClusterState {
+    /// Reads the state file in `dir`, if there is one.
+    pub fn load(dir: &Path) -> Result<Option<ClusterState>, Error> {
+        let path = dir.join(STATE_FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::usage(format!("cannot read {}: {e}", path.display()))),
+        };
+        serde_json::from_str(&text).map(Some).map_err(|e| {
+            Error::usage(format!(
+                "{} is not a memberctl cluster state file ({e}); remove it or pick another --dir",
+                path.display()
+            ))
+        })
+    }
+
+    /// Writes the state file atomically (write, fsync, rename).
+    pub fn save(&self, dir: &Path) -> Result<(), Error> {
+        let io = |e: std::io::Error| {
+            Error::new(
+                crate::ErrorKind::Internal,
+                format!("cannot write the cluster state in {}: {e}", dir.display()),
+            )
+        };
+        std::fs::create_dir_all(dir).map_err(io)?;
+        let tmp = dir.join(format!("{STATE_FILE}.tmp"));
+        let text = serde_json::to_string_pretty(self).map_err(|e| io(std::io::Error::other(e)))?;
+        {
+            use std::io::Write;
+            let mut f = std::fs::File::create(&tmp).map_err(io)?;
+            f.write_all(text.as_bytes()).map_err(io)?;
+            f.sync_all().map_err(io)?;
+        }
+        std::fs::rename(&tmp, dir.join(STATE_FILE)).map_err(io)
+    }
+
+    /// The record of the node called `name`.
+    pub fn node_mut(&mut self, name: &str) -> Option<&mut NodeRecord> {
+        self.nodes.iter_mut().find(|n| n.name == name)
+    }
+}
