@@ -3,7 +3,9 @@
 //! snapshot, apply committed, persist entries and hard state, send persisted
 //! messages, advance, apply, advance_apply).
 
+use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 use prost::Message as _;
 use protobuf::Message as _;
@@ -112,6 +114,7 @@ pub fn start(
         last_compaction: applied,
         view: view_tx,
         ticks: 0,
+        heard: HashMap::new(),
     };
     driver.publish_view();
     let handle = tokio::spawn(async move { driver.run(rx).await });
@@ -136,6 +139,8 @@ struct Driver {
     last_compaction: u64,
     view: watch::Sender<View>,
     ticks: u64,
+    /// When a message last arrived from each peer.
+    heard: HashMap<u64, Instant>,
 }
 
 impl Driver {
@@ -256,6 +261,7 @@ impl Driver {
             }
             Request::Step(bytes) => {
                 if let Ok(m) = Message::parse_from_bytes(&bytes) {
+                    self.heard.insert(m.from, Instant::now());
                     // Messages from unknown or removed peers are refused by raft; ignore.
                     let _ = self.raw.step(m);
                 }
@@ -292,6 +298,7 @@ impl Driver {
                 is_learner: learners.contains(&id),
                 recent_active: pr.recent_active,
                 pending_snapshot: pr.pending_snapshot,
+                last_heard: self.heard.get(&id).map(|t| t.elapsed()),
             })
             .collect();
         out.sort_by_key(|p| p.id);

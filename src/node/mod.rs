@@ -119,6 +119,8 @@ pub struct PeerProgress {
     pub recent_active: bool,
     /// Index of the snapshot being sent to it (0: none).
     pub pending_snapshot: u64,
+    /// How long ago this node last received a message from it (None: never).
+    pub last_heard: Option<Duration>,
 }
 
 /// One change of a configuration change.

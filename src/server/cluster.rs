@@ -88,14 +88,19 @@ impl ClusterService {
         Ok(())
     }
 
-    /// The leader is in touch with every other voter (etcd 3.4's strict check).
+    /// The leader has heard from every other voter within two election
+    /// timeouts (etcd 3.4's strict check asks for connections to all voters).
     async fn check_connected(&self) -> Result<(), Status> {
         let s = &self.0;
         let view = s.node.view();
+        let config = s.node.config();
+        let window = config.heartbeat * (2 * config.election_ticks as u32);
         let progress = s.wait(s.node.progress()).await?;
-        let cut_off = progress
-            .iter()
-            .any(|p| p.id != view.id && view.conf.voters.contains(&p.id) && !p.recent_active);
+        let cut_off = progress.iter().any(|p| {
+            p.id != view.id
+                && view.conf.voters.contains(&p.id)
+                && p.last_heard.is_none_or(|t| t > window)
+        });
         if cut_off {
             return Err(errors::unhealthy());
         }

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod local;
+
 use std::collections::HashSet;
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -301,5 +303,37 @@ impl Drop for Etcd {
         for i in 0..self.members.len() {
             self.kill(i);
         }
+    }
+}
+
+/// etcdctl, if installed; like [`require_etcd`] otherwise.
+pub fn require_etcdctl(test: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    if let Some(p) = std::env::split_paths(&path)
+        .map(|d| d.join("etcdctl"))
+        .find(|p| p.is_file())
+    {
+        return Some(p);
+    }
+    if std::env::var("MEMBERCTL_REQUIRE_ETCD").is_ok_and(|v| v == "1") {
+        panic!("{test}: etcdctl is not installed but MEMBERCTL_REQUIRE_ETCD=1 (apt-get install etcd-client)");
+    }
+    eprintln!("{test}: skipped: etcdctl not installed (install Debian's etcd-client)");
+    None
+}
+
+/// Runs etcdctl (API v3) with `args`.
+pub fn etcdctl(bin: &std::path::Path, endpoints: &str, args: &[&str]) -> Run {
+    let out = Command::new(bin)
+        .env("ETCDCTL_API", "3")
+        .arg(format!("--endpoints={endpoints}"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run etcdctl");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }

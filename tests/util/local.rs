@@ -1,0 +1,232 @@
+//! A local test cluster of memberctl's own engine for the integration tests, and a small KV client.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use memberctl::proto::etcdserverpb::kv_client::KvClient;
+use memberctl::proto::etcdserverpb::{PutRequest, RangeRequest};
+use serde_json::Value;
+
+use super::Run;
+
+/// A `memberctl cluster up` cluster in a temporary directory; `cluster down` on drop.
+pub struct Local {
+    dir: tempfile::TempDir,
+    pub up: Value,
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Run {
+    let out = Command::new(super::bin())
+        .args(args)
+        .env_remove("ETCDCTL_ENDPOINTS")
+        .env_remove("MEMBERCTL_ENDPOINTS")
+        .env_remove("MEMBERCTL_WRITE_OUT")
+        .env("MEMBERCTL_CLUSTER_DIR", dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run memberctl");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+impl Local {
+    /// `cluster up` with extra flags; panics (with the logs) when it fails.
+    pub fn up(extra: &[&str]) -> Local {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut args = vec!["cluster", "up", "-w", "json"];
+        args.extend_from_slice(extra);
+        let r = run_in(dir.path(), &args);
+        let mut local = Local {
+            dir,
+            up: Value::Null,
+        };
+        if r.code != 0 {
+            panic!(
+                "cluster up failed: {}\n{}\nlogs:\n{}",
+                r.stderr,
+                r.stdout,
+                local.logs()
+            );
+        }
+        local.up = r.json();
+        local
+    }
+
+    /// The cluster directory.
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Runs memberctl with this cluster as the default (no --endpoints).
+    pub fn ctl(&self, args: &[&str]) -> Run {
+        run_in(self.dir.path(), args)
+    }
+
+    /// `cluster status -w json`.
+    pub fn status(&self) -> Value {
+        self.ctl(&["cluster", "status", "-w", "json"])
+            .expect(0)
+            .json()
+    }
+
+    /// Client URLs of the running nodes, without the scheme (as etcdctl takes them).
+    pub fn endpoints(&self) -> Vec<String> {
+        self.status()["endpoints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                e.as_str()
+                    .unwrap()
+                    .trim_start_matches("http://")
+                    .to_string()
+            })
+            .collect()
+    }
+
+    /// The recorded pid of each running node, by name.
+    pub fn pids(&self) -> Vec<(String, u32)> {
+        self.status()["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["running"] == true)
+            .map(|n| {
+                (
+                    n["name"].as_str().unwrap().to_string(),
+                    n["pid"].as_u64().unwrap() as u32,
+                )
+            })
+            .collect()
+    }
+
+    /// Kills a node with SIGKILL.
+    pub fn kill9(&self, pid: u32) {
+        // SAFETY: sending a signal to a node process this test started.
+        unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+        super::wait_for("the killed node to exit", Duration::from_secs(10), || {
+            (!Path::new(&format!("/proc/{pid}")).exists() || is_zombie(pid)).then_some(())
+        });
+    }
+
+    /// The last lines of every node's log.
+    pub fn logs(&self) -> String {
+        let mut out = String::new();
+        if let Ok(entries) = std::fs::read_dir(self.dir.path().join(".")) {
+            let mut paths: Vec<PathBuf> =
+                entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            paths.sort();
+            for p in paths
+                .iter()
+                .filter(|p| p.extension().is_some_and(|e| e == "log"))
+            {
+                let text = std::fs::read_to_string(p).unwrap_or_default();
+                let lines: Vec<&str> = text.lines().collect();
+                out.push_str(&format!(
+                    "== {}\n{}\n",
+                    p.display(),
+                    lines[lines.len().saturating_sub(15)..].join("\n")
+                ));
+            }
+        }
+        out
+    }
+}
+
+fn is_zombie(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| {
+            s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+        .unwrap_or(true)
+}
+
+impl Drop for Local {
+    fn drop(&mut self) {
+        let _ = run_in(self.dir.path(), &["cluster", "down"]);
+    }
+}
+
+fn runtime() -> &'static tokio::runtime::Runtime {
+    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RT.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap()
+    })
+}
+
+async fn kv(endpoint: &str) -> Result<KvClient<tonic::transport::Channel>, String> {
+    let url = if endpoint.contains("://") {
+        endpoint.to_string()
+    } else {
+        format!("http://{endpoint}")
+    };
+    let ep = tonic::transport::Endpoint::from_shared(url)
+        .map_err(|e| e.to_string())?
+        .connect_timeout(Duration::from_secs(1));
+    let ch = tokio::time::timeout(Duration::from_secs(2), ep.connect())
+        .await
+        .map_err(|_| "connect timed out".to_string())?
+        .map_err(|e| e.to_string())?;
+    Ok(KvClient::new(ch))
+}
+
+/// Puts `key` through `endpoint`; Ok once acknowledged.
+pub fn put(endpoint: &str, key: &str, value: &str) -> Result<(), String> {
+    runtime().block_on(async {
+        let mut c = kv(endpoint).await?;
+        let req = PutRequest {
+            key: key.into(),
+            value: value.into(),
+            ..Default::default()
+        };
+        tokio::time::timeout(Duration::from_secs(10), c.put(req))
+            .await
+            .map_err(|_| "put timed out".to_string())?
+            .map(|_| ())
+            .map_err(|s| s.message().to_string())
+    })
+}
+
+/// All keys with `prefix` at `endpoint` (serializable: the member's own copy).
+pub fn get_prefix(endpoint: &str, prefix: &str) -> Result<Vec<(String, String)>, String> {
+    runtime().block_on(async {
+        let mut c = kv(endpoint).await?;
+        let mut end = prefix.as_bytes().to_vec();
+        if let Some(last) = end.last_mut() {
+            *last += 1;
+        }
+        let req = RangeRequest {
+            key: prefix.into(),
+            range_end: end,
+            serializable: true,
+            ..Default::default()
+        };
+        let r = c
+            .range(req)
+            .await
+            .map_err(|s| s.message().to_string())?
+            .into_inner();
+        Ok(r.kvs
+            .into_iter()
+            .map(|kv| {
+                (
+                    String::from_utf8_lossy(&kv.key).into_owned(),
+                    String::from_utf8_lossy(&kv.value).into_owned(),
+                )
+            })
+            .collect())
+    })
+}
