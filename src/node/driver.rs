@@ -113,8 +113,8 @@ pub fn start(
         applied,
         last_compaction: applied,
         view: view_tx,
-        ticks: 0,
         heard: HashMap::new(),
+        published: false,
     };
     driver.publish_view();
     let handle = tokio::spawn(async move { driver.run(rx).await });
@@ -138,9 +138,10 @@ struct Driver {
     applied: u64,
     last_compaction: u64,
     view: watch::Sender<View>,
-    ticks: u64,
     /// When a message last arrived from each peer.
     heard: HashMap<u64, Instant>,
+    /// Whether the cluster has this member's name and client URLs.
+    published: bool,
 }
 
 impl Driver {
@@ -151,8 +152,7 @@ impl Driver {
             tokio::select! {
                 _ = interval.tick() => {
                     self.raw.tick();
-                    self.ticks += 1;
-                    if self.ticks % 10 == 0 {
+                    if !self.published {
                         self.maybe_publish()?;
                     }
                 }
@@ -305,7 +305,7 @@ impl Driver {
         out
     }
 
-    /// Publishes this member's name and client URLs until the cluster has them.
+    /// Publishes this member's name and client URLs (each tick, until the cluster has them).
     fn maybe_publish(&mut self) -> Result<(), StoreError> {
         if self.raw.raft.leader_id == 0 {
             return Ok(());
@@ -315,6 +315,7 @@ impl Driver {
             return Ok(());
         };
         if me.name == self.config.name && me.client_urls == self.config.client_urls {
+            self.published = true;
             return Ok(());
         }
         let op = pb::command::Op::Publish(pb::Publish {
