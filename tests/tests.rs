@@ -503,15 +503,7 @@ fn learner_flow_on_a_local_cluster() {
     assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());
     assert_eq!(p.json()["member"]["is_learner"], false);
     // The new member holds the data.
-    let n4 = local.status()["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["name"] == "n4")
-        .unwrap()["client_url"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let n4 = local.client_url("n4");
     assert_eq!(get_prefix(&n4, "k").unwrap().len(), 50);
 
     let removed = local
@@ -641,15 +633,7 @@ fn late_learner_is_caught_up_by_snapshot() {
     }
     let p = local.ctl(&["member", "promote", "late", "--timeout", "30s"]);
     assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());
-    let late = local.status()["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["name"] == "late")
-        .unwrap()["client_url"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let late = local.client_url("late");
     let got = get_prefix(&late, "s").unwrap();
     assert_eq!(got.len(), 220);
     // The first keys were compacted out of the log long ago: only a snapshot could bring them.

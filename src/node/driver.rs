@@ -13,13 +13,13 @@ use raft::eraftpb::{
     ConfChangeSingle, ConfChangeTransition, ConfChangeType, ConfChangeV2, Message, MessageType,
 };
 use raft::{Config, ProgressState, RawNode, SnapshotStatus, StateRole};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::MissedTickBehavior;
 
 use super::apply::{apply_entries, conf_view};
 use super::pending::Pending;
-use super::{Change, Node, NodeConfig, NodeError, PeerProgress, Request, Role, View};
+use super::{Applied, Change, Node, NodeConfig, NodeError, PeerProgress, Request, Role, View};
 use crate::proto::memberctl_v1 as pb;
 use crate::storage::{Store, StoreError};
 
@@ -202,15 +202,8 @@ impl Driver {
                 }
                 let tag = self.pending.tag();
                 let data = pb::Command { tag, op: Some(op) }.encode_to_vec();
-                match self.raw.propose(vec![], data) {
-                    Ok(()) => {
-                        let index = self.raw.raft.raft_log.last_index();
-                        self.pending.proposed(index, tag, reply);
-                    }
-                    Err(_) => {
-                        let _ = reply.send(Err(NodeError::Dropped));
-                    }
-                }
+                let proposed = self.raw.propose(vec![], data);
+                self.track(proposed, tag, reply);
             }
             Request::ConfChange {
                 changes,
@@ -228,15 +221,8 @@ impl Driver {
                 }
                 let tag = self.pending.tag();
                 let cc = conf_change(&changes, explicit, pb::ConfContext { tag, added });
-                match self.raw.propose_conf_change(vec![], cc) {
-                    Ok(()) => {
-                        let index = self.raw.raft.raft_log.last_index();
-                        self.pending.proposed(index, tag, reply);
-                    }
-                    Err(_) => {
-                        let _ = reply.send(Err(NodeError::Dropped));
-                    }
-                }
+                let proposed = self.raw.propose_conf_change(vec![], cc);
+                self.track(proposed, tag, reply);
             }
             Request::ReadIndex(reply) => {
                 if let Some(e) = self.not_leader() {
@@ -274,6 +260,24 @@ impl Driver {
                     SnapshotStatus::Failure
                 };
                 self.raw.report_snapshot(peer, status);
+            }
+        }
+    }
+
+    /// Records a proposal just appended at the log's end, or fails its waiter.
+    fn track(
+        &mut self,
+        proposed: raft::Result<()>,
+        tag: u64,
+        reply: oneshot::Sender<Result<Applied, NodeError>>,
+    ) {
+        match proposed {
+            Ok(()) => {
+                let index = self.raw.raft.raft_log.last_index();
+                self.pending.proposed(index, tag, reply);
+            }
+            Err(_) => {
+                let _ = reply.send(Err(NodeError::Dropped));
             }
         }
     }

@@ -221,12 +221,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             out,
             &ClusterDoc {
                 dir: c.dir.display().to_string(),
-                endpoints: c
-                    .nodes
-                    .iter()
-                    .filter(|n| n.running)
-                    .map(|n| n.client_url.as_str())
-                    .collect(),
+                endpoints: super::running_endpoints(c),
                 leader: c.leader.map(hex),
                 ready_ms: c.ready_ms,
                 nodes: c

@@ -119,6 +119,15 @@ fn start_lines(a: &AddedMember) -> Vec<String> {
     ]
 }
 
+/// The client URLs of a local cluster's running nodes.
+fn running_endpoints(c: &LocalCluster) -> Vec<&str> {
+    c.nodes
+        .iter()
+        .filter(|n| n.running)
+        .map(|n| n.client_url.as_str())
+        .collect()
+}
+
 /// The headline of an add.
 fn added_headline(a: &AddedMember) -> String {
     let role = if a.member.is_learner {

@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use super::{added_headline, start_lines, started_word, Report};
+use super::{added_headline, running_endpoints, start_lines, started_word, Report};
 use crate::model::Member;
 
 fn member_line(m: &Member) -> String {
@@ -121,12 +121,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                     },
                 )?;
             }
-            let eps: Vec<&str> = c
-                .nodes
-                .iter()
-                .filter(|n| n.running)
-                .map(|n| n.client_url.as_str())
-                .collect();
+            let eps = running_endpoints(c);
             if !eps.is_empty() {
                 writeln!(out, "endpoints: {}", eps.join(","))?;
             }

@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use comfy_table::{CellAlignment, ContentArrangement, Table};
 
-use super::{added_headline, start_lines, started_word, Report};
+use super::{added_headline, running_endpoints, start_lines, started_word, Report};
 use crate::model::Member;
 
 fn table(header: &[&str]) -> Table {
@@ -177,12 +177,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                     c.dir.display()
                 )?;
             }
-            let eps: Vec<&str> = c
-                .nodes
-                .iter()
-                .filter(|n| n.running)
-                .map(|n| n.client_url.as_str())
-                .collect();
+            let eps = running_endpoints(c);
             if !eps.is_empty() {
                 writeln!(out, "Endpoints: {}", eps.join(","))?;
             }

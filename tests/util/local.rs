@@ -1,7 +1,6 @@
 //! A local test cluster of memberctl's own engine for the integration tests, and a small KV client.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -18,20 +17,7 @@ pub struct Local {
 }
 
 fn run_in(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(super::bin())
-        .args(args)
-        .env_remove("ETCDCTL_ENDPOINTS")
-        .env_remove("MEMBERCTL_ENDPOINTS")
-        .env_remove("MEMBERCTL_WRITE_OUT")
-        .env("MEMBERCTL_CLUSTER_DIR", dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run memberctl");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    super::run(super::memberctl_command(args).env("MEMBERCTL_CLUSTER_DIR", dir))
 }
 
 impl Local {
@@ -72,6 +58,21 @@ impl Local {
         self.ctl(&["cluster", "status", "-w", "json"])
             .expect(0)
             .json()
+    }
+
+    /// The client URL of the node called `name`.
+    pub fn client_url(&self, name: &str) -> String {
+        let status = self.status();
+        let node = status["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["name"] == name)
+            .cloned();
+        node.unwrap_or_else(|| panic!("no node {name} in {status}"))["client_url"]
+            .as_str()
+            .unwrap()
+            .to_string()
     }
 
     /// Client URLs of the running nodes, without the scheme (as etcdctl takes them).

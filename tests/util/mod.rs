@@ -47,21 +47,30 @@ impl Run {
     }
 }
 
-/// Runs the binary with `args` and a clean environment for memberctl's variables.
-pub fn memberctl(args: &[&str]) -> Run {
-    let out = Command::new(bin())
-        .args(args)
-        .env_remove("ETCDCTL_ENDPOINTS")
-        .env_remove("MEMBERCTL_ENDPOINTS")
-        .env_remove("MEMBERCTL_WRITE_OUT")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run memberctl");
+/// Runs a prepared command with no standard input and captures what it did.
+pub fn run(cmd: &mut Command) -> Run {
+    let out = cmd.stdin(Stdio::null()).output().expect("run a command");
     Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
+}
+
+/// The binary with `args`, memberctl's environment variables cleared.
+pub fn memberctl_command(args: &[&str]) -> Command {
+    let mut c = Command::new(bin());
+    c.args(args)
+        .env_remove("ETCDCTL_ENDPOINTS")
+        .env_remove("MEMBERCTL_ENDPOINTS")
+        .env_remove("MEMBERCTL_WRITE_OUT")
+        .env_remove("MEMBERCTL_CLUSTER_DIR");
+    c
+}
+
+/// Runs the binary with `args` and a clean environment for memberctl's variables.
+pub fn memberctl(args: &[&str]) -> Run {
+    run(&mut memberctl_command(args))
 }
 
 static PORTS: Mutex<Option<HashSet<u16>>> = Mutex::new(None);
@@ -324,16 +333,8 @@ pub fn require_etcdctl(test: &str) -> Option<PathBuf> {
 
 /// Runs etcdctl (API v3) with `args`.
 pub fn etcdctl(bin: &std::path::Path, endpoints: &str, args: &[&str]) -> Run {
-    let out = Command::new(bin)
+    run(Command::new(bin)
         .env("ETCDCTL_API", "3")
         .arg(format!("--endpoints={endpoints}"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run etcdctl");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+        .args(args))
 }
