@@ -113,7 +113,7 @@ fn catch_up(
 
     // A steady writer: one put every 10 ms, latency recorded.
     let stop = Arc::new(AtomicBool::new(false));
-    let lat = Arc::new(Mutex::new(Vec::<f64>::new()));
+    let lat = Arc::new(Mutex::new(Vec::<(Instant, f64)>::new()));
     let writer = {
         let (stop, lat, url) = (stop.clone(), lat.clone(), url.clone());
         std::thread::spawn(move || {
@@ -132,7 +132,9 @@ fn catch_up(
                         ..Default::default()
                     };
                     let _ = tokio::time::timeout(Duration::from_secs(10), c.put(req)).await;
-                    lat.lock().unwrap().push(t.elapsed().as_secs_f64() * 1000.0);
+                    lat.lock()
+                        .unwrap()
+                        .push((t, t.elapsed().as_secs_f64() * 1000.0));
                     i += 1;
                     tokio::time::sleep(Duration::from_millis(10)).await;
                 }
@@ -174,7 +176,12 @@ fn catch_up(
     stop.store(true, Ordering::Relaxed);
     writer.join().unwrap();
     memberctl(&dir, &["cluster", "down"]);
-    let mut l = lat.lock().unwrap().clone();
+    let samples = lat.lock().unwrap().clone();
+    if let Some((when, ms)) = samples.iter().max_by(|a, b| a.1.partial_cmp(&b.1).unwrap()) {
+        let offset = when.saturating_duration_since(start).as_secs_f64();
+        eprintln!("{label}: worst write {ms:.1} ms, issued {offset:.2} s after the learner was started (promoted at {seconds:.2} s)");
+    }
+    let mut l: Vec<f64> = samples.iter().map(|(_, ms)| *ms).collect();
     l.sort_by(|a, b| a.partial_cmp(b).unwrap());
     let p99 = l
         .get(((l.len() as f64) * 0.99) as usize)

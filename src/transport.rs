@@ -126,15 +126,18 @@ async fn peer_task(urls: Vec<String>, mut rx: mpsc::Receiver<Outgoing>, node: Ar
                 Err(_) => break,
             }
         }
+        // Move the bodies into the request; keep who and what for the reports.
+        let messages: Vec<Vec<u8>> = batch
+            .iter_mut()
+            .map(|m| std::mem::take(&mut m.bytes))
+            .collect();
         if client.is_none() {
             client = connect(&urls[url_index % urls.len()]).await;
             url_index += 1;
         }
         let ok = match client.as_mut() {
             Some(c) => {
-                let req = RaftBatch {
-                    messages: batch.iter().map(|m| m.bytes.clone()).collect(),
-                };
+                let req = RaftBatch { messages };
                 matches!(
                     tokio::time::timeout(SEND_TIMEOUT, c.send(req)).await,
                     Ok(Ok(_))

@@ -6,6 +6,7 @@
 pub mod state;
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use protobuf::Message as _;
@@ -80,6 +81,8 @@ struct Inner {
     cache: Mutex<Cache>,
     /// The last snapshot built for a follower, reused while it is recent enough.
     built: Mutex<Option<Snapshot>>,
+    /// Whether a snapshot is being built in the background.
+    building: AtomicBool,
 }
 
 /// The node's durable store; cheap to clone.
@@ -106,6 +109,7 @@ impl Store {
                 db,
                 cache: Mutex::new(Cache::default()),
                 built: Mutex::new(None),
+                building: AtomicBool::new(false),
             }),
         };
         store.load_cache()?;
@@ -454,21 +458,34 @@ impl raft::Storage for Store {
         Ok(self.cache().last_index)
     }
 
+    /// A snapshot at least as recent as `request_index`. Building one reads
+    /// the whole state machine, so it happens on a background thread while
+    /// raft is told to ask again (it does, on the peer's next response); the
+    /// raft loop is never blocked by it.
     fn snapshot(&self, request_index: u64, _to: u64) -> raft::Result<Snapshot> {
-        let mut built = self.inner.built.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(s) = built.as_ref() {
+        if let Some(s) = self
+            .inner
+            .built
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+        {
             if s.get_metadata().index >= request_index {
                 return Ok(s.clone());
             }
         }
-        let snap = self.build_snapshot().map_err(store_err)?;
-        if snap.get_metadata().index < request_index {
-            return Err(raft::Error::Store(
-                StorageError::SnapshotTemporarilyUnavailable,
-            ));
+        if !self.inner.building.swap(true, Ordering::AcqRel) {
+            let store = self.clone();
+            std::thread::spawn(move || {
+                if let Ok(snap) = store.build_snapshot() {
+                    *store.inner.built.lock().unwrap_or_else(|p| p.into_inner()) = Some(snap);
+                }
+                store.inner.building.store(false, Ordering::Release);
+            });
         }
-        *built = Some(snap.clone());
-        Ok(snap)
+        Err(raft::Error::Store(
+            StorageError::SnapshotTemporarilyUnavailable,
+        ))
     }
 }
 

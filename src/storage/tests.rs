@@ -88,7 +88,16 @@ fn compaction_and_snapshot_round_trip() {
     assert_eq!(s.first_index().unwrap(), 9);
     assert!(s.entries(5, 9, None, ctx()).is_err());
     assert_eq!(s.term(8).unwrap(), 2);
-    let snap = s.snapshot(8, 2).unwrap();
+    // Built in the background: the first asks are answered "temporarily unavailable".
+    let snap = (0..200)
+        .find_map(|_| match s.snapshot(8, 2) {
+            Ok(snap) => Some(snap),
+            Err(_) => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+                None
+            }
+        })
+        .expect("a snapshot within 2 s");
     assert_eq!(snap.get_metadata().index, 10);
 
     let other = tempfile::tempdir().unwrap();
