@@ -175,3 +175,74 @@ mod tests {
         assert!(!list.members[1].started());
     }
 }
+
+/// A Raft configuration (the conf state): while joint, decisions need a
+/// majority of both `voters` (incoming) and `voters_outgoing`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Configuration {
+    /// Voters of the incoming configuration.
+    pub voters: Vec<MemberId>,
+    /// Voters of the outgoing configuration (non-empty while joint).
+    pub voters_outgoing: Vec<MemberId>,
+    /// Learners.
+    pub learners: Vec<MemberId>,
+    /// Voters that become learners when the joint configuration is left.
+    pub learners_next: Vec<MemberId>,
+    /// Whether raft leaves the joint configuration by itself.
+    pub auto_leave: bool,
+}
+
+impl Configuration {
+    /// Whether this is a joint configuration.
+    pub fn is_joint(&self) -> bool {
+        !self.voters_outgoing.is_empty()
+    }
+}
+
+/// One peer's replication as the leader sees it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PeerProgress {
+    /// The peer.
+    pub id: MemberId,
+    /// Highest index known to be replicated on it.
+    pub matched: u64,
+    /// Next index the leader will send it.
+    pub next: u64,
+    /// "probe", "replicate" or "snapshot".
+    pub state: String,
+    /// Whether it is a learner.
+    pub is_learner: bool,
+    /// Whether the leader heard from it recently.
+    pub recent_active: bool,
+    /// Index of the snapshot being sent to it (0: none).
+    pub pending_snapshot: u64,
+}
+
+/// Replication progress of every peer, from the leader.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProgressReport {
+    /// The leader that answered.
+    pub leader: MemberId,
+    /// The leader's last log index.
+    pub last_index: u64,
+    /// Each peer, the leader included.
+    pub peers: Vec<PeerProgress>,
+}
+
+/// One change of a joint configuration change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JointChange {
+    /// Add a new member as a learner.
+    AddLearner {
+        /// Its name (it is published when the member starts).
+        name: String,
+        /// Its peer URLs.
+        peer_urls: Vec<String>,
+    },
+    /// Make a learner a voter.
+    Promote(MemberId),
+    /// Make a voter a learner.
+    Demote(MemberId),
+    /// Remove a member.
+    Remove(MemberId),
+}

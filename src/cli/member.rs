@@ -21,6 +21,43 @@ pub enum MemberCommand {
     Update(UpdateArgs),
     /// Show each member's reachability, raft term, index, applied index and lag.
     Status,
+    /// Several changes at once through joint consensus (memberctl engine only).
+    #[command(subcommand)]
+    Joint(JointCommand),
+}
+
+/// `memberctl member joint …` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum JointCommand {
+    /// Enter a joint configuration with several changes in one step.
+    Enter(JointEnterArgs),
+    /// Leave the joint configuration (the new configuration takes over alone).
+    Leave,
+    /// Show the configuration: voters (incoming and outgoing), learners, learners-next.
+    Status,
+}
+
+/// Arguments of `member joint enter`.
+#[derive(Debug, Clone, Args)]
+pub struct JointEnterArgs {
+    /// Add a new learner, as NAME=URL[,URL...] (repeatable)
+    #[arg(long, value_name = "NAME=URL")]
+    pub add_learner: Vec<String>,
+    /// Promote a caught-up learner to voter (repeatable)
+    #[arg(long, value_name = "ID|NAME")]
+    pub promote: Vec<String>,
+    /// Demote a voter to learner (repeatable)
+    #[arg(long, value_name = "ID|NAME")]
+    pub demote: Vec<String>,
+    /// Remove a member (repeatable)
+    #[arg(long, value_name = "ID|NAME")]
+    pub remove: Vec<String>,
+    /// Check everything and print the plan (C_old, C_old∧C_new, C_new); change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Promote learners even if they have not caught up
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// A member named by its hex ID or its name.

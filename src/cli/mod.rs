@@ -10,7 +10,10 @@ use std::time::Duration;
 use clap::{Parser, Subcommand, ValueEnum};
 
 pub use cluster::{ClusterCommand, DirArg, StartNodeArgs, UpArgs};
-pub use member::{AddArgs, MemberCommand, PromoteArgs, RemoveArgs, TargetArg, UpdateArgs};
+pub use member::{
+    AddArgs, JointCommand, JointEnterArgs, MemberCommand, PromoteArgs, RemoveArgs, TargetArg,
+    UpdateArgs,
+};
 pub use node::{ClusterState, NodeCommand, RunArgs};
 
 /// Change the membership of an etcd (or memberctl) Raft cluster safely.

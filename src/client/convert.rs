@@ -1,7 +1,11 @@
 //! Conversions between etcd's protobuf messages and memberctl's domain types, and gRPC status → [`ApiError`].
 
-use crate::model::{Member, MemberId, MemberList, MemberStatus};
+use crate::model::{
+    Configuration, JointChange, Member, MemberId, MemberList, MemberStatus, PeerProgress,
+    ProgressReport,
+};
 use crate::proto::etcdserverpb as pb;
+use crate::proto::memberctl_v1 as mpb;
 use crate::workflow::{ApiError, ApiErrorKind};
 
 /// A protobuf member as a domain member.
@@ -35,6 +39,59 @@ pub fn status(s: pb::StatusResponse) -> MemberStatus {
         is_learner: s.is_learner,
         version: s.version,
         errors: s.errors,
+    }
+}
+
+fn ids(v: &[u64]) -> Vec<MemberId> {
+    v.iter().map(|&i| MemberId(i)).collect()
+}
+
+/// The extension's configuration as a domain configuration.
+pub fn configuration(c: mpb::Config) -> Configuration {
+    Configuration {
+        voters: ids(&c.voters),
+        voters_outgoing: ids(&c.voters_outgoing),
+        learners: ids(&c.learners),
+        learners_next: ids(&c.learners_next),
+        auto_leave: c.auto_leave,
+    }
+}
+
+/// The extension's progress as a domain report.
+pub fn progress(p: mpb::Progress) -> ProgressReport {
+    ProgressReport {
+        leader: MemberId(p.leader),
+        last_index: p.last_index,
+        peers: p
+            .peers
+            .into_iter()
+            .map(|p| PeerProgress {
+                id: MemberId(p.id),
+                matched: p.match_index,
+                next: p.next_index,
+                state: p.state,
+                is_learner: p.is_learner,
+                recent_active: p.recent_active,
+                pending_snapshot: p.pending_snapshot,
+            })
+            .collect(),
+    }
+}
+
+/// A domain joint change as the extension's message.
+pub fn joint_change(c: &JointChange) -> mpb::JointChange {
+    use mpb::joint_change::Change as C;
+    let change = match c {
+        JointChange::AddLearner { name, peer_urls } => C::AddLearner(mpb::NewLearner {
+            name: name.clone(),
+            peer_urls: peer_urls.clone(),
+        }),
+        JointChange::Promote(id) => C::Promote(id.0),
+        JointChange::Demote(id) => C::Demote(id.0),
+        JointChange::Remove(id) => C::Remove(id.0),
+    };
+    mpb::JointChange {
+        change: Some(change),
     }
 }
 

@@ -11,10 +11,14 @@ use std::time::Duration;
 use tonic::transport::{Channel, Endpoint};
 
 use crate::error::Error;
-use crate::model::{Added, Member, MemberId, MemberList, MemberStatus};
+use crate::model::{
+    Added, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus, ProgressReport,
+};
 use crate::proto::etcdserverpb as pb;
 use crate::proto::etcdserverpb::cluster_client::ClusterClient;
 use crate::proto::etcdserverpb::maintenance_client::MaintenanceClient;
+use crate::proto::memberctl_v1 as mpb;
+use crate::proto::memberctl_v1::membership_client::MembershipClient;
 use crate::workflow::{ApiError, ApiErrorKind, MembershipApi};
 
 /// How to reach the cluster.
@@ -326,6 +330,57 @@ impl MembershipApi for Client {
             }
         }
         Err(last.unwrap_or_else(|| unavailable("no client URL".into())))
+    }
+
+    async fn get_config(&self) -> Result<Configuration, ApiError> {
+        let r = self
+            .call(true, |ch| async move {
+                MembershipClient::new(ch)
+                    .get_config(mpb::GetConfigRequest {})
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        Ok(convert::configuration(r))
+    }
+
+    async fn get_progress(&self) -> Result<ProgressReport, ApiError> {
+        let r = self
+            .call(true, |ch| async move {
+                MembershipClient::new(ch)
+                    .get_progress(mpb::GetProgressRequest {})
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        Ok(convert::progress(r))
+    }
+
+    async fn joint_enter(&self, changes: &[JointChange]) -> Result<Configuration, ApiError> {
+        let r = self
+            .call(false, |ch| async move {
+                let req = mpb::JointEnterRequest {
+                    changes: changes.iter().map(convert::joint_change).collect(),
+                };
+                MembershipClient::new(ch)
+                    .joint_enter(req)
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        Ok(convert::configuration(r))
+    }
+
+    async fn joint_leave(&self) -> Result<Configuration, ApiError> {
+        let r = self
+            .call(false, |ch| async move {
+                MembershipClient::new(ch)
+                    .joint_leave(mpb::JointLeaveRequest {})
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        Ok(convert::configuration(r))
     }
 }
 

@@ -4,11 +4,14 @@ pub mod node;
 
 use anyhow::Context;
 
-use crate::cli::{Cli, ClusterCommand, Command, GlobalArgs, MemberCommand, NodeCommand};
+use crate::cli::{
+    Cli, ClusterCommand, Command, GlobalArgs, JointCommand, MemberCommand, NodeCommand,
+};
 use crate::client::{Client, ClientConfig};
 use crate::error::Error;
 use crate::printer::Report;
 use crate::workflow::add::{self, AddOutcome, AddRequest};
+use crate::workflow::joint::{self, JointOutcome, JointRequest};
 use crate::workflow::promote::{self, PromoteRequest};
 use crate::workflow::remove::{self, RemoveOutcome};
 use crate::workflow::validate::system_resolver;
@@ -159,6 +162,31 @@ async fn member<A: MembershipApi>(
                 .await
                 .context("cannot read the members' status")?,
         ),
+        MemberCommand::Joint(JointCommand::Status) => {
+            Report::Config(joint::status(api).await.context("member joint status")?)
+        }
+        MemberCommand::Joint(JointCommand::Leave) => Report::Config(
+            joint::leave(api, observer, timeout)
+                .await
+                .context("member joint leave")?,
+        ),
+        MemberCommand::Joint(JointCommand::Enter(j)) => {
+            let req = JointRequest {
+                add_learners: j.add_learner.clone(),
+                promote: j.promote.clone(),
+                demote: j.demote.clone(),
+                remove: j.remove.clone(),
+                dry_run: j.dry_run,
+                force: j.force,
+            };
+            match joint::enter(api, observer, &req, &system_resolver, timeout)
+                .await
+                .context("member joint enter")?
+            {
+                JointOutcome::Config(c) => Report::Config(c),
+                JointOutcome::Plan(plan) => Report::Plan(plan),
+            }
+        }
     })
 }
 

@@ -66,6 +66,8 @@ struct StatusMember<'a> {
     raft_index: Option<u64>,
     raft_applied_index: Option<u64>,
     lag: Option<u64>,
+    progress_state: Option<&'a str>,
+    match_index: Option<u64>,
     error: Option<&'a str>,
 }
 
@@ -85,8 +87,10 @@ struct PlanDoc<'a> {
 struct JsonStep<'a> {
     step: &'a str,
     voters: &'a [String],
+    voters_outgoing: &'a [String],
     learners: &'a [String],
     quorum: usize,
+    quorum_outgoing: Option<usize>,
     healthy_voters: usize,
     fault_tolerance: usize,
 }
@@ -95,8 +99,10 @@ fn step(s: &PlanStep) -> JsonStep<'_> {
     JsonStep {
         step: &s.step,
         voters: &s.voters,
+        voters_outgoing: &s.voters_outgoing,
         learners: &s.learners,
         quorum: s.quorum,
+        quorum_outgoing: s.quorum_outgoing,
         healthy_voters: s.healthy_voters,
         fault_tolerance: s.fault_tolerance,
     }
@@ -120,6 +126,16 @@ struct NodeDoc<'a> {
     pid: Option<u32>,
     running: bool,
     log: String,
+}
+
+#[derive(Serialize)]
+struct ConfigDoc {
+    joint: bool,
+    voters: Vec<String>,
+    voters_outgoing: Vec<String>,
+    learners: Vec<String>,
+    learners_next: Vec<String>,
+    auto_leave: bool,
 }
 
 #[derive(Serialize)]
@@ -200,6 +216,8 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                         raft_index: ok.map(|s| s.raft_index),
                         raft_applied_index: ok.map(|s| s.raft_applied_index),
                         lag: r.lag,
+                        progress_state: r.progress.as_ref().map(|p| p.state.as_str()),
+                        match_index: r.progress.as_ref().map(|p| p.matched),
                         error: r.status.as_ref().err().map(|e| e.message.as_str()),
                     }
                 })
@@ -217,6 +235,17 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             let steps: Vec<JsonStep> = steps.iter().map(step).collect();
             write(out, &PlanDoc { plan: &steps })
         }
+        Report::Config(c) => write(
+            out,
+            &ConfigDoc {
+                joint: c.is_joint(),
+                voters: super::hex_ids(&c.voters),
+                voters_outgoing: super::hex_ids(&c.voters_outgoing),
+                learners: super::hex_ids(&c.learners),
+                learners_next: super::hex_ids(&c.learners_next),
+                auto_leave: c.auto_leave,
+            },
+        ),
         Report::Cluster(c) => write(
             out,
             &ClusterDoc {

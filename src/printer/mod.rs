@@ -8,7 +8,7 @@ mod table;
 use std::io::{self, IsTerminal, Write};
 
 use crate::cli::OutputFormat;
-use crate::model::{Member, MemberList};
+use crate::model::{Configuration, Member, MemberId, MemberList};
 use crate::testcluster::LocalCluster;
 use crate::workflow::add::AddedMember;
 use crate::workflow::promote::Promoted;
@@ -42,6 +42,8 @@ pub enum Report {
     Plan(Vec<PlanStep>),
     /// `cluster up|start-node|status|down`.
     Cluster(LocalCluster),
+    /// `member joint status|enter|leave`: the raft configuration.
+    Config(Configuration),
 }
 
 /// The format to use when none was asked for: table on a terminal, simple otherwise.
@@ -116,6 +118,21 @@ fn start_lines(a: &AddedMember) -> Vec<String> {
             a.member.peer_urls.join(",")
         ),
         format!("ETCD_INITIAL_CLUSTER_STATE={:?}", a.initial_cluster_state),
+    ]
+}
+
+/// IDs as hex strings.
+fn hex_ids(v: &[MemberId]) -> Vec<String> {
+    v.iter().map(|i| i.to_string()).collect()
+}
+
+/// The rows of a configuration: (name, IDs).
+fn config_rows(c: &Configuration) -> Vec<(&'static str, Vec<String>)> {
+    vec![
+        ("voters", hex_ids(&c.voters)),
+        ("voters_outgoing", hex_ids(&c.voters_outgoing)),
+        ("learners", hex_ids(&c.learners)),
+        ("learners_next", hex_ids(&c.learners_next)),
     ]
 }
 

@@ -36,6 +36,9 @@ impl StderrObserver {
 
     fn describe(s: &CatchUpSample) -> String {
         let mut text = format!("{}: {}", s.label, s.state.as_str());
+        if let Some(p) = &s.progress_state {
+            text.push_str(&format!(" ({p})"));
+        }
         if let (Some(i), Some(l)) = (s.learner_index, s.leader_index) {
             text.push_str(&format!(", index {i}/{l}"));
         }

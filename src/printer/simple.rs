@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use super::{added_headline, running_endpoints, start_lines, started_word, Report};
+use super::{added_headline, config_rows, running_endpoints, start_lines, started_word, Report};
 use crate::model::Member;
 
 fn member_line(m: &Member) -> String {
@@ -66,7 +66,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                 let leader = s.leader == Some(r.member.id);
                 writeln!(
                     out,
-                    "{}, {}, {}, {}, {}, {}, {}, {}, {}",
+                    "{}, {}, {}, {}, {}, {}, {}, {}, {}, {}",
                     r.member.id,
                     r.member.name,
                     if ok.is_some() {
@@ -86,14 +86,22 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                     opt(ok.map(|s| s.raft_applied_index)),
                     r.member.is_learner,
                     opt(r.lag),
+                    r.progress.as_ref().map_or("-", |p| p.state.as_str()),
                 )?;
             }
         }
         Report::Plan(steps) => {
             for s in steps {
+                let outgoing = match s.quorum_outgoing {
+                    Some(q) => format!(
+                        " voters_outgoing={} quorum_outgoing={q}",
+                        s.voters_outgoing.len()
+                    ),
+                    None => String::new(),
+                };
                 writeln!(
                     out,
-                    "{}: voters={} learners={} quorum={} healthy_voters={} fault_tolerance={}",
+                    "{}: voters={} learners={} quorum={}{outgoing} healthy_voters={} fault_tolerance={}",
                     s.step,
                     s.voters.len(),
                     s.learners.len(),
@@ -103,6 +111,13 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                 )?;
             }
             writeln!(out, "dry run: nothing was changed")?;
+        }
+        Report::Config(c) => {
+            writeln!(out, "joint: {}", c.is_joint())?;
+            for (name, ids) in config_rows(c) {
+                writeln!(out, "{name}: {}", ids.join(","))?;
+            }
+            writeln!(out, "auto_leave: {}", c.auto_leave)?;
         }
         Report::Cluster(c) => {
             for n in &c.nodes {

@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use comfy_table::{CellAlignment, ContentArrangement, Table};
 
-use super::{added_headline, running_endpoints, start_lines, started_word, Report};
+use super::{added_headline, config_rows, running_endpoints, start_lines, started_word, Report};
 use crate::model::Member;
 
 fn table(header: &[&str]) -> Table {
@@ -96,6 +96,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                 "RAFT INDEX",
                 "APPLIED INDEX",
                 "LAG",
+                "STATE",
                 "ERROR",
             ]);
             for r in &s.rows {
@@ -110,6 +111,9 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                     opt(ok.map(|s| s.raft_index)),
                     opt(ok.map(|s| s.raft_applied_index)),
                     opt(r.lag),
+                    r.progress
+                        .as_ref()
+                        .map_or(String::new(), |p| p.state.clone()),
                     r.status
                         .as_ref()
                         .err()
@@ -127,23 +131,38 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             let mut t = table(&[
                 "STEP",
                 "VOTERS",
+                "OUTGOING VOTERS",
                 "LEARNERS",
                 "QUORUM",
                 "HEALTHY VOTERS",
                 "FAULT TOLERANCE",
             ]);
             for s in steps {
+                let quorum = match s.quorum_outgoing {
+                    Some(q) => format!("{} and {q}", s.quorum),
+                    None => s.quorum.to_string(),
+                };
                 t.add_row(vec![
                     s.step.clone(),
                     s.voters.join(","),
+                    s.voters_outgoing.join(","),
                     s.learners.join(","),
-                    s.quorum.to_string(),
+                    quorum,
                     s.healthy_voters.to_string(),
                     s.fault_tolerance.to_string(),
                 ]);
             }
             writeln!(out, "{t}")?;
             writeln!(out, "Dry run: nothing was changed.")?;
+        }
+        Report::Config(c) => {
+            let mut t = table(&["CONFIGURATION", "MEMBERS"]);
+            t.add_row(vec!["joint".to_string(), c.is_joint().to_string()]);
+            for (name, ids) in config_rows(c) {
+                t.add_row(vec![name.to_string(), ids.join(",")]);
+            }
+            t.add_row(vec!["auto_leave".to_string(), c.auto_leave.to_string()]);
+            writeln!(out, "{t}")?;
         }
         Report::Cluster(c) => {
             let mut t = table(&[

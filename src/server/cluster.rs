@@ -3,7 +3,6 @@
 //! match), and removal of the leader after handing leadership over.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use tonic::{Request, Response, Status};
 
@@ -17,8 +16,6 @@ use crate::proto::memberctl_v1 as pb;
 
 /// A learner may be promoted once its match index reaches this share of the leader's.
 const READY_RATIO: f64 = 0.9;
-/// How long the leader waits for leadership to move before removing itself.
-const TRANSFER_WAIT: Duration = Duration::from_secs(3);
 
 /// The etcd-compatible Cluster service.
 pub struct ClusterService(pub Arc<Shared>);
@@ -47,6 +44,50 @@ fn internal(e: impl std::fmt::Display) -> Status {
     Status::internal(format!("etcdserver: {e}"))
 }
 
+/// Refuses URLs that another member (not `except`) already has.
+fn check_taken(shared: &Shared, urls: &[url::Url], except: Option<u64>) -> Result<(), Status> {
+    for m in shared.node.store().members().map_err(internal)? {
+        if Some(m.id) == except {
+            continue;
+        }
+        let theirs: Vec<url::Url> = m
+            .peer_urls
+            .iter()
+            .filter_map(|u| url::Url::parse(u).ok())
+            .collect();
+        if urls.iter().any(|u| theirs.contains(u)) {
+            return Err(errors::peer_url_exists());
+        }
+    }
+    Ok(())
+}
+
+/// Checks the peer URLs of a member to be added: valid, and nobody else's.
+pub(super) fn check_new_urls(shared: &Shared, urls: &[String]) -> Result<(), Status> {
+    let parsed = check_urls(urls)?;
+    check_taken(shared, &parsed, None)
+}
+
+/// A random member ID that no member has.
+pub(super) fn new_member_id(members: &[pb::MemberMeta]) -> u64 {
+    loop {
+        let id: u64 = rand::random();
+        if id != 0 && !members.iter().any(|m| m.id == id) {
+            return id;
+        }
+    }
+}
+
+/// One configuration change at a time: nothing else while a joint configuration is open.
+fn refuse_while_joint(shared: &Shared) -> Result<(), Status> {
+    if shared.node.view().conf.voters_outgoing.is_empty() {
+        return Ok(());
+    }
+    Err(Status::failed_precondition(
+        "memberctl: a joint configuration is open; leave it first (memberctl member joint leave)",
+    ))
+}
+
 impl ClusterService {
     fn members(&self) -> Result<Vec<pb::MemberMeta>, Status> {
         self.0.node.store().members().map_err(internal)
@@ -54,24 +95,6 @@ impl ClusterService {
 
     fn list(&self) -> Result<Vec<epb::Member>, Status> {
         Ok(self.members()?.iter().map(etcd_member).collect())
-    }
-
-    /// Refuses URLs that another member (not `except`) already has.
-    fn check_taken(&self, urls: &[url::Url], except: Option<u64>) -> Result<(), Status> {
-        for m in self.members()? {
-            if Some(m.id) == except {
-                continue;
-            }
-            let theirs: Vec<url::Url> = m
-                .peer_urls
-                .iter()
-                .filter_map(|u| url::Url::parse(u).ok())
-                .collect();
-            if urls.iter().any(|u| theirs.contains(u)) {
-                return Err(errors::peer_url_exists());
-            }
-        }
-        Ok(())
     }
 
     /// Started voters after a change, against the quorum of the new voter count.
@@ -139,7 +162,7 @@ impl Cluster for ClusterService {
         }
         let r = req.into_inner();
         let urls = check_urls(&r.peer_ur_ls)?;
-        self.check_taken(&urls, None)?;
+        check_taken(s, &urls, None)?;
         let view = s.node.view();
         if r.is_learner {
             if view.conf.learners.len() + 1 > s.node.config().max_learners {
@@ -151,13 +174,8 @@ impl Cluster for ClusterService {
             self.check_started(&voters, 0)?;
         }
         self.check_connected().await?;
-        let existing = self.members()?;
-        let id = loop {
-            let id: u64 = rand::random();
-            if id != 0 && !existing.iter().any(|m| m.id == id) {
-                break id;
-            }
-        };
+        refuse_while_joint(s)?;
+        let id = new_member_id(&self.members()?);
         let meta = pb::MemberMeta {
             id,
             name: String::new(),
@@ -204,6 +222,7 @@ impl Cluster for ClusterService {
                 .member_remove(forwarded(req.into_inner()))
                 .await;
         }
+        refuse_while_joint(s)?;
         let id = req.get_ref().id;
         let members = self.members()?;
         let Some(target) = members.iter().find(|m| m.id == id) else {
@@ -230,27 +249,10 @@ impl Cluster for ClusterService {
                 .max_by_key(|p| p.matched)
                 .map(|p| p.id)
                 .ok_or_else(errors::not_enough_started)?;
-            s.node.transfer_leader(next).await;
-            let mut watch = s.node.watch();
-            let moved = matches!(
-                tokio::time::timeout(
-                    TRANSFER_WAIT,
-                    watch.wait_for(|v| v.leader_id != id && v.leader_id != 0)
-                )
-                .await,
-                Ok(Ok(_))
-            );
-            if !moved {
-                return Err(errors::leader_changed());
-            }
-            return match s.route(&req).await? {
-                Route::Leader(ch) => {
-                    ClusterClient::new(ch)
-                        .member_remove(forwarded(req.into_inner()))
-                        .await
-                }
-                Route::Here => Err(errors::leader_changed()),
-            };
+            let ch = s.hand_over(next).await?;
+            return ClusterClient::new(ch)
+                .member_remove(forwarded(req.into_inner()))
+                .await;
         }
         let conf = self.change(vec![Change::Remove(id)], vec![]).await?;
         if conf.voters.contains(&id) || conf.learners.contains(&id) {
@@ -276,7 +278,7 @@ impl Cluster for ClusterService {
             return Err(errors::member_not_found());
         }
         let urls = check_urls(&r.peer_ur_ls)?;
-        self.check_taken(&urls, Some(r.id))?;
+        check_taken(s, &urls, Some(r.id))?;
         let op = pb::command::Op::UpdateMember(pb::UpdateMember {
             id: r.id,
             peer_urls: r.peer_ur_ls,
@@ -306,6 +308,7 @@ impl Cluster for ClusterService {
                 .member_promote(forwarded(req.into_inner()))
                 .await;
         }
+        refuse_while_joint(s)?;
         let id = req.get_ref().id;
         let Some(target) = self.members()?.into_iter().find(|m| m.id == id) else {
             return Err(errors::member_not_found());

@@ -63,17 +63,41 @@ impl Shared {
         if req.metadata().contains_key(FORWARDED) {
             return Err(errors::leader_changed());
         }
+        Ok(Route::Leader(self.channel_to(view.leader_id)?))
+    }
+
+    /// A channel to member `id` over its peer URL.
+    fn channel_to(&self, id: u64) -> Result<Channel, Status> {
         let members = self
             .node
             .store()
             .members()
             .map_err(|e| Status::internal(e.to_string()))?;
-        let leader = members
+        let url = members
             .iter()
-            .find(|m| m.id == view.leader_id)
+            .find(|m| m.id == id)
             .and_then(|m| m.peer_urls.first())
             .ok_or_else(errors::leader_changed)?;
-        Ok(Route::Leader(self.forward.channel(leader)?))
+        self.forward.channel(url)
+    }
+
+    /// Hands leadership from this node to voter `to` and returns a channel to
+    /// the new leader once there is one: for a leader that must not stay
+    /// leader (it removes or demotes itself) and passes the request on.
+    pub async fn hand_over(&self, to: u64) -> Result<Channel, Status> {
+        let me = self.node.view().id;
+        self.node.transfer_leader(to).await;
+        let mut watch = self.node.watch();
+        let moved = tokio::time::timeout(
+            LEADER_WAIT,
+            watch.wait_for(|v| v.leader_id != me && v.leader_id != 0),
+        )
+        .await;
+        let leader = match moved {
+            Ok(Ok(v)) => v.leader_id,
+            _ => return Err(errors::leader_changed()),
+        };
+        self.channel_to(leader)
     }
 }
 

@@ -6,6 +6,7 @@ mod errors;
 mod forward;
 mod kv;
 mod maintenance;
+mod membership;
 mod raft;
 pub mod run;
 
@@ -23,6 +24,7 @@ use crate::proto::etcdserverpb::cluster_server::ClusterServer;
 use crate::proto::etcdserverpb::kv_server::KvServer;
 use crate::proto::etcdserverpb::maintenance_server::MaintenanceServer;
 use crate::proto::memberctl_v1 as pb;
+use crate::proto::memberctl_v1::membership_server::MembershipServer;
 use crate::proto::memberctl_v1::raft_server::RaftServer;
 use crate::transport::MAX_MESSAGE;
 
@@ -103,10 +105,11 @@ pub async fn serve(
             ClusterServer::new(cluster::ClusterService(s.clone())),
             MaintenanceServer::new(maintenance::MaintenanceService(s.clone())),
             KvServer::new(kv::KvService(s.clone())),
+            MembershipServer::new(membership::MembershipService(s.clone())),
         )
     };
-    let (c1, m1, k1) = client_services(&shared);
-    let (c2, m2, k2) = client_services(&shared);
+    let (c1, m1, k1, j1) = client_services(&shared);
+    let (c2, m2, k2, j2) = client_services(&shared);
     let raft = RaftServer::new(raft::RaftService(shared.clone()))
         .max_decoding_message_size(MAX_MESSAGE)
         .max_encoding_message_size(MAX_MESSAGE);
@@ -114,12 +117,14 @@ pub async fn serve(
         .add_service(c1)
         .add_service(m1)
         .add_service(k1)
+        .add_service(j1)
         .serve_with_incoming_shutdown(TcpIncoming::from(client), stopped(stop_rx.clone()));
     let peer_server = Server::builder()
         .add_service(raft)
         .add_service(c2)
         .add_service(m2)
         .add_service(k2)
+        .add_service(j2)
         .serve_with_incoming_shutdown(TcpIncoming::from(peer), stopped(stop_rx));
     tokio::try_join!(client_server, peer_server)?;
     Ok(())

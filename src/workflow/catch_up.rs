@@ -57,6 +57,9 @@ pub struct CatchUpSample {
     pub lag: Option<u64>,
     /// Entries per second it gained since the previous sample.
     pub rate: Option<f64>,
+    /// Its replication state as the leader sees it (probe, replicate,
+    /// snapshot), when the server reports progress (memberctl engine).
+    pub progress_state: Option<String>,
     /// Time since the wait began.
     pub elapsed: Duration,
 }
@@ -66,6 +69,8 @@ pub struct CatchUp {
     id: MemberId,
     started: Instant,
     last: Option<(Instant, u64)>,
+    /// Whether the server answers GetProgress (the exact match index).
+    progress: bool,
 }
 
 impl CatchUp {
@@ -75,11 +80,14 @@ impl CatchUp {
             id,
             started: Instant::now(),
             last: None,
+            progress: true,
         }
     }
 
-    /// Looks at the learner and the leader once. Fails only when the member is
-    /// gone or the cluster cannot be reached.
+    /// Looks at the learner and the leader once: the leader's own view of
+    /// the learner's match index when the server reports progress (memberctl
+    /// engine), else each member's Status (etcd: the learner's raft index).
+    /// Fails only when the member is gone or the cluster cannot be reached.
     pub async fn sample<A: MembershipApi>(
         &mut self,
         api: &A,
@@ -102,27 +110,42 @@ impl CatchUp {
             leader_index: None,
             lag: None,
             rate: None,
+            progress_state: None,
             elapsed: self.started.elapsed(),
         };
         if !member.is_learner {
             sample.state = CatchUpState::Promoted;
             return Ok((sample, list));
         }
-        let own = if member.started() {
-            api.member_status(&member).await.ok()
-        } else {
-            None
-        };
-        let Some(own) = own else {
+        let mut indexes = None;
+        if self.progress {
+            match api.get_progress().await {
+                Ok(p) => {
+                    if let Some(peer) = p.peers.iter().find(|p| p.id == self.id) {
+                        sample.progress_state = Some(peer.state.clone());
+                        if member.started() || peer.matched > 0 {
+                            indexes = Some((peer.matched, Some(p.last_index)));
+                        }
+                    }
+                }
+                Err(e) if e.kind == ApiErrorKind::Unimplemented => self.progress = false,
+                Err(_) => {}
+            }
+        }
+        if indexes.is_none() && sample.progress_state.is_none() && member.started() {
+            if let Ok(own) = api.member_status(&member).await {
+                indexes = Some((own.raft_index, leader_index(api, &list, own.leader).await));
+            }
+        }
+        let Some((own_index, leader)) = indexes else {
             return Ok((sample, list));
         };
-        sample.learner_index = Some(own.raft_index);
+        sample.learner_index = Some(own_index);
         sample.state = CatchUpState::CatchingUp;
-        let leader = leader_index(api, &list, own.leader).await;
         sample.leader_index = leader;
         if let Some(leader) = leader {
-            sample.lag = Some(leader.saturating_sub(own.raft_index));
-            if is_ready(own.raft_index, leader) {
+            sample.lag = Some(leader.saturating_sub(own_index));
+            if is_ready(own_index, leader) {
                 sample.state = CatchUpState::Ready;
             }
         }
@@ -130,10 +153,10 @@ impl CatchUp {
         if let Some((t, i)) = self.last {
             let secs = now.duration_since(t).as_secs_f64();
             if secs > 0.0 {
-                sample.rate = Some(own.raft_index.saturating_sub(i) as f64 / secs);
+                sample.rate = Some(own_index.saturating_sub(i) as f64 / secs);
             }
         }
-        self.last = Some((now, own.raft_index));
+        self.last = Some((now, own_index));
         Ok((sample, list))
     }
 }

@@ -4,7 +4,9 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Mutex;
 
 use super::{ApiError, ApiErrorKind, MembershipApi};
-use crate::model::{Added, Member, MemberId, MemberList, MemberStatus};
+use crate::model::{
+    Added, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus, ProgressReport,
+};
 
 /// The fake cluster's state; tests set it up and inspect `calls`.
 #[derive(Default)]
@@ -168,5 +170,33 @@ impl MembershipApi for Fake {
             is_learner: m.is_learner,
             ..Default::default()
         })
+    }
+
+    async fn get_config(&self) -> Result<Configuration, ApiError> {
+        Err(ApiError::new(
+            ApiErrorKind::Unimplemented,
+            "unknown service memberctl.v1.Membership",
+        ))
+    }
+
+    async fn get_progress(&self) -> Result<ProgressReport, ApiError> {
+        Err(ApiError::new(
+            ApiErrorKind::Unimplemented,
+            "unknown service memberctl.v1.Membership",
+        ))
+    }
+
+    async fn joint_enter(&self, _: &[JointChange]) -> Result<Configuration, ApiError> {
+        Err(ApiError::new(
+            ApiErrorKind::Unimplemented,
+            "unknown service memberctl.v1.Membership",
+        ))
+    }
+
+    async fn joint_leave(&self) -> Result<Configuration, ApiError> {
+        Err(ApiError::new(
+            ApiErrorKind::Unimplemented,
+            "unknown service memberctl.v1.Membership",
+        ))
     }
 }

@@ -5,6 +5,8 @@
 pub mod add;
 pub mod catch_up;
 pub mod health;
+pub mod joint;
+pub mod joint_calc;
 pub mod promote;
 pub mod quorum;
 pub mod remove;
@@ -17,7 +19,9 @@ pub mod validate;
 use std::fmt;
 
 use crate::error::{Error, ErrorKind};
-use crate::model::{Added, Member, MemberId, MemberList, MemberStatus};
+use crate::model::{
+    Added, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus, ProgressReport,
+};
 
 pub use catch_up::{CatchUpSample, CatchUpState};
 
@@ -41,6 +45,14 @@ pub trait MembershipApi {
     async fn member_promote(&self, id: MemberId) -> Result<MemberList, ApiError>;
     /// Asks one member, through its own client URLs, for its status.
     async fn member_status(&self, member: &Member) -> Result<MemberStatus, ApiError>;
+    /// The raft configuration (memberctl engine only; etcd: `Unimplemented`).
+    async fn get_config(&self) -> Result<Configuration, ApiError>;
+    /// The leader's view of replication (memberctl engine only).
+    async fn get_progress(&self) -> Result<ProgressReport, ApiError>;
+    /// Enters a joint configuration with all `changes` (memberctl engine only).
+    async fn joint_enter(&self, changes: &[JointChange]) -> Result<Configuration, ApiError>;
+    /// Leaves the joint configuration (memberctl engine only).
+    async fn joint_leave(&self) -> Result<Configuration, ApiError>;
 }
 
 /// The kinds of server answers the workflows branch on.

@@ -33,8 +33,12 @@ pub struct PlanStep {
     pub voters: Vec<String>,
     /// Its learners, labelled the same way.
     pub learners: Vec<String>,
-    /// The votes it needs.
+    /// Voters of the outgoing configuration (joint steps only).
+    pub voters_outgoing: Vec<String>,
+    /// The votes it needs (of the incoming voters, when joint).
     pub quorum: usize,
+    /// The votes it also needs of the outgoing voters (joint steps only).
+    pub quorum_outgoing: Option<usize>,
     /// How many of its voters are reachable now.
     pub healthy_voters: usize,
     /// How many more voters may fail.
@@ -101,8 +105,10 @@ impl Config {
         PlanStep {
             step: step.into(),
             voters: self.voters.iter().map(|(l, _)| l.clone()).collect(),
+            voters_outgoing: vec![],
             learners: self.learners.clone(),
             quorum: quorum(voters),
+            quorum_outgoing: None,
             healthy_voters: healthy,
             fault_tolerance: fault_tolerance(voters, healthy),
         }

@@ -3,7 +3,7 @@
 use super::health::Health;
 use super::{ApiError, MembershipApi};
 use crate::error::Error;
-use crate::model::{Member, MemberId, MemberStatus};
+use crate::model::{Member, MemberId, MemberStatus, PeerProgress};
 
 /// One member's row.
 #[derive(Clone, Debug)]
@@ -14,6 +14,8 @@ pub struct StatusRow {
     pub status: Result<MemberStatus, ApiError>,
     /// Entries behind the leader's index, when both are known.
     pub lag: Option<u64>,
+    /// Its replication as the leader sees it (memberctl engine only).
+    pub progress: Option<PeerProgress>,
 }
 
 /// The status of the whole cluster.
@@ -33,6 +35,12 @@ pub async fn status<A: MembershipApi>(api: &A) -> Result<ClusterStatus, Error> {
     let health = Health::gather(api, list).await;
     let leader = health.leader();
     let leader_index = health.leader_status().map(|s| s.raft_index);
+    // The leader's view of replication, where the server has it (not etcd).
+    let progress = api
+        .get_progress()
+        .await
+        .map(|p| p.peers)
+        .unwrap_or_default();
     let rows = health
         .list
         .members
@@ -45,6 +53,7 @@ pub async fn status<A: MembershipApi>(api: &A) -> Result<ClusterStatus, Error> {
                 (Some(l), Ok(s)) => Some(l.saturating_sub(s.raft_index)),
                 _ => None,
             },
+            progress: progress.iter().find(|p| p.id == m.id).cloned(),
         })
         .collect();
     Ok(ClusterStatus {

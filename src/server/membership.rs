@@ -1,0 +1,208 @@
+//! The `memberctl.v1.Membership` extension: configuration, leader-side
+//! progress, and explicit joint consensus (enter with many changes, leave),
+//! each change checked before it is proposed and confirmed once applied.
+
+use std::sync::Arc;
+
+use tonic::{Code, Request, Response, Status};
+
+use super::forward::{forwarded, Route};
+use super::{errors, Shared};
+use crate::node::{Applied, Change, ConfView};
+use crate::proto::memberctl_v1 as pb;
+use crate::proto::memberctl_v1::membership_client::MembershipClient;
+use crate::proto::memberctl_v1::membership_server::Membership;
+
+/// The Membership service.
+pub struct MembershipService(pub Arc<Shared>);
+
+fn config(c: &ConfView) -> pb::Config {
+    pb::Config {
+        voters: c.voters.clone(),
+        voters_outgoing: c.voters_outgoing.clone(),
+        learners: c.learners.clone(),
+        learners_next: c.learners_next.clone(),
+        auto_leave: c.auto_leave,
+    }
+}
+
+fn refused(msg: &str) -> Status {
+    Status::new(Code::FailedPrecondition, format!("memberctl: {msg}"))
+}
+
+impl MembershipService {
+    async fn apply(
+        &self,
+        changes: Vec<Change>,
+        explicit: bool,
+        added: Vec<pb::MemberMeta>,
+    ) -> Result<ConfView, Status> {
+        let s = &self.0;
+        match s.wait(s.node.change_conf(changes, explicit, added)).await? {
+            Applied::Conf(view) => Ok(view),
+            other => Err(Status::internal(format!(
+                "etcdserver: unexpected result {other:?}"
+            ))),
+        }
+    }
+}
+
+#[tonic::async_trait]
+impl Membership for MembershipService {
+    async fn get_config(
+        &self,
+        _: Request<pb::GetConfigRequest>,
+    ) -> Result<Response<pb::Config>, Status> {
+        Ok(Response::new(config(&self.0.node.view().conf)))
+    }
+
+    async fn get_progress(
+        &self,
+        req: Request<pb::GetProgressRequest>,
+    ) -> Result<Response<pb::Progress>, Status> {
+        let s = &self.0;
+        if let Route::Leader(ch) = s.route(&req).await? {
+            return MembershipClient::new(ch)
+                .get_progress(forwarded(req.into_inner()))
+                .await;
+        }
+        let view = s.node.view();
+        let peers = s
+            .wait(s.node.progress())
+            .await?
+            .into_iter()
+            .map(|p| pb::PeerProgress {
+                id: p.id,
+                match_index: p.matched,
+                next_index: p.next,
+                state: p.state,
+                is_learner: p.is_learner,
+                recent_active: p.recent_active,
+                pending_snapshot: p.pending_snapshot,
+            })
+            .collect();
+        Ok(Response::new(pb::Progress {
+            leader: view.id,
+            last_index: view.last_index,
+            peers,
+        }))
+    }
+
+    async fn joint_enter(
+        &self,
+        req: Request<pb::JointEnterRequest>,
+    ) -> Result<Response<pb::Config>, Status> {
+        let s = &self.0;
+        s.refuse_learner()?;
+        if let Route::Leader(ch) = s.route(&req).await? {
+            return MembershipClient::new(ch)
+                .joint_enter(forwarded(req.into_inner()))
+                .await;
+        }
+        let view = s.node.view();
+        if !view.conf.voters_outgoing.is_empty() {
+            return Err(refused(
+                "a joint configuration is already open; leave it first (joint leave)",
+            ));
+        }
+        let members = s
+            .node
+            .store()
+            .members()
+            .map_err(|e| Status::internal(e.to_string()))?;
+        let known = |id: u64| members.iter().find(|m| m.id == id);
+        let mut changes = Vec::new();
+        let mut added = Vec::new();
+        for c in req.into_inner().changes {
+            use pb::joint_change::Change as C;
+            match c.change {
+                Some(C::AddLearner(l)) => {
+                    super::cluster::check_new_urls(s, &l.peer_urls)?;
+                    let id = super::cluster::new_member_id(&members);
+                    added.push(pb::MemberMeta {
+                        id,
+                        name: String::new(),
+                        peer_urls: l.peer_urls,
+                        client_urls: vec![],
+                        is_learner: true,
+                    });
+                    changes.push(Change::AddLearner(id));
+                }
+                Some(C::Promote(id)) => match known(id) {
+                    None => return Err(errors::member_not_found()),
+                    Some(m) if !m.is_learner => return Err(errors::not_learner()),
+                    Some(_) => changes.push(Change::AddVoter(id)),
+                },
+                Some(C::Demote(id)) => match known(id) {
+                    None => return Err(errors::member_not_found()),
+                    Some(m) if m.is_learner => {
+                        return Err(refused(&format!("member {id:016x} is already a learner")))
+                    }
+                    Some(_) => changes.push(Change::AddLearner(id)),
+                },
+                Some(C::Remove(id)) => match known(id) {
+                    None => return Err(errors::member_not_found()),
+                    Some(_) => changes.push(Change::Remove(id)),
+                },
+                None => return Err(Status::invalid_argument("memberctl: an empty change")),
+            }
+        }
+        if changes.is_empty() {
+            return Err(Status::invalid_argument(
+                "memberctl: a joint change needs at least one change",
+            ));
+        }
+        let learners_after = view.conf.learners.len() + added.len();
+        if !added.is_empty() && learners_after > s.node.config().max_learners {
+            return Err(errors::too_many_learners());
+        }
+        let conf = self.apply(changes, true, added).await?;
+        if conf.voters_outgoing.is_empty() {
+            return Err(Status::internal(
+                "memberctl: the joint change was not applied",
+            ));
+        }
+        Ok(Response::new(config(&conf)))
+    }
+
+    async fn joint_leave(
+        &self,
+        req: Request<pb::JointLeaveRequest>,
+    ) -> Result<Response<pb::Config>, Status> {
+        let s = &self.0;
+        s.refuse_learner()?;
+        if let Route::Leader(ch) = s.route(&req).await? {
+            return MembershipClient::new(ch)
+                .joint_leave(forwarded(req.into_inner()))
+                .await;
+        }
+        let view = s.node.view();
+        if view.conf.voters_outgoing.is_empty() {
+            return Err(refused(
+                "the configuration is not joint; there is nothing to leave",
+            ));
+        }
+        if !view.conf.voters.contains(&view.id) {
+            // This leader is not a voter of the new configuration: hand
+            // leadership to the most up-to-date incoming voter first.
+            let progress = s.wait(s.node.progress()).await?;
+            let next = progress
+                .iter()
+                .filter(|p| view.conf.voters.contains(&p.id))
+                .max_by_key(|p| p.matched)
+                .map(|p| p.id)
+                .ok_or_else(errors::leader_changed)?;
+            let ch = s.hand_over(next).await?;
+            return MembershipClient::new(ch)
+                .joint_leave(forwarded(req.into_inner()))
+                .await;
+        }
+        let conf = self.apply(vec![], false, vec![]).await?;
+        if !conf.voters_outgoing.is_empty() {
+            return Err(Status::internal(
+                "memberctl: leaving the joint configuration was not applied",
+            ));
+        }
+        Ok(Response::new(config(&conf)))
+    }
+}

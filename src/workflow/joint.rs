@@ -1,0 +1,298 @@
+//! `member joint enter|leave|status`: several membership changes in one
+//! explicit joint configuration change, with safety rules 5–7 checked first.
+
+use std::collections::{HashMap, HashSet};
+
+use tokio::time::Instant;
+
+use super::catch_up::is_ready;
+use super::health::gather_with_leader;
+use super::joint_calc::{self, RaftChange};
+use super::quorum::{fault_tolerance, quorum, PlanStep};
+use super::resolve::resolve;
+use super::validate::{self, Resolver};
+use super::{ApiError, ApiErrorKind, MembershipApi, Observer};
+use crate::error::{Error, ErrorKind};
+use crate::model::{Configuration, JointChange, Member, MemberId};
+
+/// What `joint enter` should change.
+#[derive(Clone, Debug, Default)]
+pub struct JointRequest {
+    /// New learners, as NAME=URL[,URL…].
+    pub add_learners: Vec<String>,
+    /// Learners to promote (name or ID).
+    pub promote: Vec<String>,
+    /// Voters to demote to learners.
+    pub demote: Vec<String>,
+    /// Members to remove.
+    pub remove: Vec<String>,
+    /// Only print the plan.
+    pub dry_run: bool,
+    /// Promote learners that have not caught up.
+    pub force: bool,
+}
+
+/// What `joint enter` did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JointOutcome {
+    /// The configuration after entering.
+    Config(Configuration),
+    /// `--dry-run`: C_old, C_old∧C_new, C_new.
+    Plan(Vec<PlanStep>),
+}
+
+/// A server without the extension (etcd) gets a plain explanation.
+fn unsupported(e: ApiError) -> Error {
+    if e.kind == ApiErrorKind::Unimplemented {
+        return Error::new(
+            ErrorKind::Unsupported,
+            "joint consensus needs the memberctl engine (memberctl node run / cluster up): etcd applies \
+             one membership change at a time; use member add --learner, member promote and member \
+             remove one after another",
+        );
+    }
+    e.into()
+}
+
+/// `joint status`: the configuration.
+pub async fn status<A: MembershipApi>(api: &A) -> Result<Configuration, Error> {
+    api.get_config().await.map_err(unsupported)
+}
+
+fn label(labels: &HashMap<MemberId, String>, id: MemberId) -> String {
+    labels.get(&id).cloned().unwrap_or_else(|| id.to_string())
+}
+
+fn step(
+    name: &str,
+    cfg: &Configuration,
+    reachable: &HashSet<MemberId>,
+    labels: &HashMap<MemberId, String>,
+) -> PlanStep {
+    let side = |v: &[MemberId]| (v.len(), v.iter().filter(|i| reachable.contains(i)).count());
+    let (n_in, up_in) = side(&cfg.voters);
+    let (n_out, up_out) = side(&cfg.voters_outgoing);
+    let labelled = |v: &[MemberId]| v.iter().map(|&i| label(labels, i)).collect::<Vec<_>>();
+    let learners = labelled(&cfg.learners);
+    let joint = cfg.is_joint();
+    PlanStep {
+        step: name.to_string(),
+        voters: labelled(&cfg.voters),
+        voters_outgoing: labelled(&cfg.voters_outgoing),
+        learners,
+        quorum: quorum(n_in),
+        quorum_outgoing: joint.then(|| quorum(n_out)),
+        healthy_voters: up_in,
+        fault_tolerance: if joint {
+            fault_tolerance(n_in, up_in).min(fault_tolerance(n_out, up_out))
+        } else {
+            fault_tolerance(n_in, up_in)
+        },
+    }
+}
+
+fn ids_text(v: &[MemberId], reachable: &HashSet<MemberId>) -> String {
+    let up = v.iter().filter(|i| reachable.contains(i)).count();
+    let all: Vec<String> = v.iter().map(|i| i.to_string()).collect();
+    format!(
+        "{{{}}} ({up} reachable, quorum {})",
+        all.join(", "),
+        quorum(v.len())
+    )
+}
+
+/// Refuses (rule 7) a configuration the reachable members could not decide in.
+fn check_decidable(
+    cfg: &Configuration,
+    reachable: &HashSet<MemberId>,
+    what: &str,
+) -> Result<(), Error> {
+    if joint_calc::can_decide(cfg, reachable) {
+        return Ok(());
+    }
+    let mut detail = format!("incoming voters {}", ids_text(&cfg.voters, reachable));
+    if cfg.is_joint() {
+        detail.push_str(&format!(
+            ", outgoing voters {}",
+            ids_text(&cfg.voters_outgoing, reachable)
+        ));
+    }
+    Err(Error::refused(format!(
+        "refused by rule 7 (keep a quorum): {what} could not reach quorum with the members that are \
+         reachable now: {detail}; bring members back first"
+    )))
+}
+
+/// `joint enter`: checks, then one ConfChangeV2 with every change.
+pub async fn enter<A: MembershipApi>(
+    api: &A,
+    observer: &dyn Observer,
+    req: &JointRequest,
+    resolver: Resolver<'_>,
+    command_timeout: std::time::Duration,
+) -> Result<JointOutcome, Error> {
+    let cfg = api.get_config().await.map_err(unsupported)?;
+    if cfg.is_joint() {
+        return Err(Error::refused(
+            "refused by rule 5 (one configuration change at a time): a joint configuration is still \
+             open; finish it with `memberctl member joint leave` first",
+        ));
+    }
+    let list = api.member_list().await?;
+    let mut changes = Vec::new();
+    let mut raft = Vec::new();
+    let mut labels = HashMap::new();
+    let mut problems = Vec::new();
+    let mut known: Vec<Member> = list.members.clone();
+    for (i, spec) in req.add_learners.iter().enumerate() {
+        let Some((name, urls)) = spec.split_once('=') else {
+            return Err(Error::usage(format!(
+                "--add-learner {spec:?} is not NAME=URL[,URL...]"
+            )));
+        };
+        let urls: Vec<String> = urls
+            .split(',')
+            .map(|u| u.trim().to_string())
+            .filter(|u| !u.is_empty())
+            .collect();
+        problems.extend(validate::check_name(name, &known));
+        problems.extend(validate::check_peer_urls(&urls, &known, None, resolver));
+        let placeholder = MemberId(u64::MAX - i as u64);
+        labels.insert(placeholder, format!("{name} (new)"));
+        raft.push(RaftChange::AddLearner(placeholder));
+        // Later new learners must not reuse this one's name or URLs.
+        known.push(Member {
+            id: placeholder,
+            name: name.to_string(),
+            peer_urls: urls.clone(),
+            ..Default::default()
+        });
+        changes.push(JointChange::AddLearner {
+            name: name.to_string(),
+            peer_urls: urls,
+        });
+    }
+    if !problems.is_empty() {
+        let n = problems.len();
+        return Err(Error::refused(format!(
+            "refused by rule 1 (validate peer URLs): {n} problem{} found, nothing was sent",
+            if n == 1 { "" } else { "s" }
+        ))
+        .with_problems(problems));
+    }
+    for target in &req.promote {
+        let m = resolve(&list, target)?;
+        if !m.is_learner {
+            return Err(Error::refused(format!(
+                "member {} is already a voter; --promote takes learners",
+                m.label()
+            )));
+        }
+        raft.push(RaftChange::AddVoter(m.id));
+        changes.push(JointChange::Promote(m.id));
+    }
+    for target in &req.demote {
+        let m = resolve(&list, target)?;
+        if m.is_learner {
+            return Err(Error::refused(format!(
+                "member {} is already a learner; --demote takes voters",
+                m.label()
+            )));
+        }
+        raft.push(RaftChange::AddLearner(m.id));
+        changes.push(JointChange::Demote(m.id));
+    }
+    for target in &req.remove {
+        let m = resolve(&list, target)?;
+        raft.push(RaftChange::Remove(m.id));
+        changes.push(JointChange::Remove(m.id));
+    }
+    if changes.is_empty() {
+        return Err(Error::usage(
+            "give at least one of --add-learner, --promote, --demote, --remove",
+        ));
+    }
+    for m in &list.members {
+        labels.entry(m.id).or_insert_with(|| m.id.to_string());
+    }
+
+    // Rule 6: a learner becomes a voter only once it has caught up.
+    let promoted: Vec<MemberId> = raft
+        .iter()
+        .filter_map(|c| {
+            if let RaftChange::AddVoter(id) = c {
+                Some(*id)
+            } else {
+                None
+            }
+        })
+        .collect();
+    if !promoted.is_empty() {
+        let progress = api.get_progress().await.map_err(unsupported)?;
+        for id in &promoted {
+            let matched = progress
+                .peers
+                .iter()
+                .find(|p| p.id == *id)
+                .map_or(0, |p| p.matched);
+            if is_ready(matched, progress.last_index) {
+                continue;
+            }
+            let text = format!(
+                "learner {id} has {matched} of the leader's {} log entries (it needs 90%)",
+                progress.last_index
+            );
+            if req.force {
+                observer.notice(&format!("--force: promoting although {text}"));
+            } else {
+                return Err(Error::refused(format!(
+                    "refused by rule 6 (promote only caught-up learners): {text}; wait until it has \
+                     caught up (`memberctl member status` shows it), or pass --force"
+                )));
+            }
+        }
+    }
+
+    let deadline = Instant::now() + command_timeout;
+    let health = gather_with_leader(api, observer, list, deadline).await?;
+    let reachable = health.reachable();
+    let joint =
+        joint_calc::enter(&cfg, &raft).map_err(|e| Error::refused(format!("refused: {e}")))?;
+    let after = joint_calc::leave(&joint).map_err(|e| Error::refused(format!("refused: {e}")))?;
+    check_decidable(&joint, &reachable, "the joint configuration")?;
+    check_decidable(&after, &reachable, "the new configuration")?;
+    if req.dry_run {
+        return Ok(JointOutcome::Plan(vec![
+            step("C_old (now)", &cfg, &reachable, &labels),
+            step(
+                "C_old∧C_new (after joint enter)",
+                &joint,
+                &reachable,
+                &labels,
+            ),
+            step("C_new (after joint leave)", &after, &reachable, &labels),
+        ]));
+    }
+    let result = api.joint_enter(&changes).await.map_err(unsupported)?;
+    Ok(JointOutcome::Config(result))
+}
+
+/// `joint leave`: the empty ConfChangeV2, when joint and decidable.
+pub async fn leave<A: MembershipApi>(
+    api: &A,
+    observer: &dyn Observer,
+    command_timeout: std::time::Duration,
+) -> Result<Configuration, Error> {
+    let cfg = api.get_config().await.map_err(unsupported)?;
+    if !cfg.is_joint() {
+        return Err(Error::refused(
+            "refused by rule 5: the configuration is not joint, so there is nothing to leave \
+             (`memberctl member joint status` shows it)",
+        ));
+    }
+    let list = api.member_list().await?;
+    let deadline = Instant::now() + command_timeout;
+    let health = gather_with_leader(api, observer, list, deadline).await?;
+    check_decidable(&cfg, &health.reachable(), "the joint configuration")?;
+    api.joint_leave().await.map_err(unsupported)
+}
