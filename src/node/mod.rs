@@ -18,6 +18,9 @@ use crate::storage::Store;
 
 pub use driver::{start, Outbox, Outgoing, Stopped};
 
+/// How long a configuration change waits for an earlier one to be applied.
+pub const CHANGE_WAIT: Duration = Duration::from_secs(2);
+
 /// How the node runs.
 #[derive(Clone, Debug)]
 pub struct NodeConfig {
@@ -244,20 +247,33 @@ impl Node {
         self.ask(|tx| Request::Propose(op, tx)).await
     }
 
-    /// Proposes a configuration change (leader only) and waits until it is applied.
+    /// Proposes a configuration change (leader only) and waits until it is
+    /// applied. While an earlier change is still being applied (or a new
+    /// leader has not yet applied its first entry), it waits for that, at most
+    /// [`CHANGE_WAIT`], rather than failing at once.
     pub async fn change_conf(
         &self,
         changes: Vec<Change>,
         explicit: bool,
         added: Vec<pb::MemberMeta>,
     ) -> Result<Applied, NodeError> {
-        self.ask(|reply| Request::ConfChange {
-            changes,
-            explicit,
-            added,
-            reply,
-        })
-        .await
+        let deadline = tokio::time::Instant::now() + CHANGE_WAIT;
+        loop {
+            let result = self
+                .ask(|reply| Request::ConfChange {
+                    changes: changes.clone(),
+                    explicit,
+                    added: added.clone(),
+                    reply,
+                })
+                .await;
+            match result {
+                Err(NodeError::ChangeInProgress) if tokio::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                other => return other,
+            }
+        }
     }
 
     /// Waits until this node (the leader) has confirmed its leadership and applied

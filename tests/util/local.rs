@@ -231,3 +231,83 @@ pub fn get_prefix(endpoint: &str, prefix: &str) -> Result<Vec<(String, String)>,
             .collect())
     })
 }
+
+/// A writer that puts a key every 10 ms through `endpoints` (trying the next
+/// one when a put fails) until stopped; each put is retried until it succeeds,
+/// so its latency includes any failover.
+pub struct Writer {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    handle: Option<std::thread::JoinHandle<Vec<(std::time::Instant, Duration)>>>,
+}
+
+impl Writer {
+    /// Starts writing.
+    pub fn start(endpoints: Vec<String>) -> Writer {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let handle = std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let mut i = 0u64;
+            let mut ep = 0usize;
+            while !flag.load(Ordering::Relaxed) {
+                let t = std::time::Instant::now();
+                let deadline = t + Duration::from_secs(20);
+                loop {
+                    if put(
+                        &endpoints[ep % endpoints.len()],
+                        &format!("writer/{i}"),
+                        "x",
+                    )
+                    .is_ok()
+                    {
+                        break;
+                    }
+                    ep += 1;
+                    assert!(
+                        std::time::Instant::now() < deadline,
+                        "a write did not succeed within 20 s"
+                    );
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                out.push((t, t.elapsed()));
+                i += 1;
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            out
+        });
+        Writer {
+            stop,
+            handle: Some(handle),
+        }
+    }
+
+    /// Stops and returns (start time, latency) of every write.
+    pub fn finish(mut self) -> Vec<(std::time::Instant, Duration)> {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.handle
+            .take()
+            .map(|h| h.join().expect("the writer panicked"))
+            .unwrap_or_default()
+    }
+}
+
+/// Max and p99 of the latencies of writes issued in `[from, to)`.
+pub fn latency(
+    samples: &[(std::time::Instant, Duration)],
+    from: std::time::Instant,
+    to: std::time::Instant,
+) -> (usize, Duration, Duration) {
+    let mut l: Vec<Duration> = samples
+        .iter()
+        .filter(|(t, _)| *t >= from && *t < to)
+        .map(|(_, d)| *d)
+        .collect();
+    l.sort();
+    let max = l.last().copied().unwrap_or_default();
+    let p99 = l
+        .get((l.len() as f64 * 0.99) as usize)
+        .copied()
+        .unwrap_or(max);
+    (l.len(), max, p99)
+}
