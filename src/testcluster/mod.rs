@@ -136,13 +136,16 @@ async fn report(dir: &Path, state: &ClusterState, ready_ms: Option<u128>) -> Loc
     }
 }
 
-/// Polls until the reachable members name a leader that answers.
+/// Polls until the members name a leader that answers and every member has
+/// started (published its name), so that the cluster is ready to use.
 async fn wait_for_leader(state: &ClusterState, started: Instant) -> Result<(), Error> {
     let c = client(state)?;
     loop {
         if let Ok(s) = status::status(&c).await {
             if let Some(l) = s.leader {
-                if s.rows.iter().any(|r| r.member.id == l && r.status.is_ok()) {
+                let leader_up = s.rows.iter().any(|r| r.member.id == l && r.status.is_ok());
+                let all_started = s.rows.iter().all(|r| r.member.started());
+                if leader_up && all_started {
                     return Ok(());
                 }
             }
