@@ -7,45 +7,18 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use memberctl::proto::etcdserverpb::kv_client::KvClient;
 use memberctl::proto::etcdserverpb::PutRequest;
-use serde_json::Value;
+
+mod common;
+
+use common::{client, memberctl};
 
 const VALUE_SIZE: usize = 1024;
 const LOADERS: usize = 64;
-
-fn memberctl(dir: &Path, args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_memberctl"))
-        .args(args)
-        .args(["-w", "json"])
-        .env("MEMBERCTL_CLUSTER_DIR", dir)
-        .env_remove("MEMBERCTL_ENDPOINTS")
-        .env_remove("ETCDCTL_ENDPOINTS")
-        .stdin(Stdio::null())
-        .stderr(Stdio::inherit())
-        .output()
-        .expect("run memberctl");
-    assert!(
-        out.status.success(),
-        "memberctl {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    serde_json::from_slice(&out.stdout).expect("json")
-}
-
-async fn client(url: &str) -> KvClient<tonic::transport::Channel> {
-    let ch = tonic::transport::Endpoint::from_shared(url.to_string())
-        .unwrap()
-        .connect()
-        .await
-        .expect("connect");
-    KvClient::new(ch)
-}
 
 /// Loads `n` keys of 1 KiB with `LOADERS` concurrent writers; returns the seconds taken.
 async fn load(url: &str, n: usize) -> f64 {

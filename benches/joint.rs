@@ -1,0 +1,151 @@
+//! Write latency seen by a steady writer (a put every 2 ms) while the bundled
+//! engine enters and leaves joint configurations: 10 cycles on a 3-voter
+//! cluster with one learner, each swapping which member is the learner
+//! (`joint enter --promote L --demote V`, then `joint leave`). Reference in the
+//! same run: the writer's latency while no change is under way. Prints a
+//! Markdown table (also target/bench-report-joint.md).
+
+mod common;
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::{client, memberctl};
+use memberctl::proto::etcdserverpb::PutRequest;
+
+const CYCLES: usize = 10;
+
+type Samples = Arc<Mutex<Vec<(Instant, f64)>>>;
+
+fn stats(samples: &[(Instant, f64)], windows: &[(Instant, Instant)]) -> (usize, f64, f64) {
+    let mut l: Vec<f64> = samples
+        .iter()
+        .filter(|(t, _)| windows.iter().any(|(a, b)| t >= a && t < b))
+        .map(|(_, ms)| *ms)
+        .collect();
+    l.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let max = l.last().copied().unwrap_or(0.0);
+    let p99 = l
+        .get(((l.len() as f64) * 0.99) as usize)
+        .copied()
+        .unwrap_or(max);
+    (l.len(), max, p99)
+}
+
+fn main() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("cluster");
+    let up = memberctl(&dir, &["cluster", "up"]);
+    let url = up["endpoints"][0].as_str().unwrap().to_string();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    memberctl(
+        &dir,
+        &[
+            "member",
+            "add",
+            "n4",
+            "--learner",
+            "--peer-urls",
+            &format!("http://127.0.0.1:{port}"),
+        ],
+    );
+    memberctl(&dir, &["cluster", "start-node", "n4"]);
+    // The learner swaps with a voter that is not the member the writer talks to.
+    let writer_node = up["nodes"][0]["name"].as_str().unwrap().to_string();
+    let mut learner = "n4".to_string();
+    let mut voter = up["nodes"][2]["name"].as_str().unwrap().to_string();
+    assert_ne!(voter, writer_node);
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let samples: Samples = Arc::new(Mutex::new(Vec::new()));
+    let writer = {
+        let (stop, samples, url) = (stop.clone(), samples.clone(), url.clone());
+        std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async {
+                let mut c = client(&url).await;
+                let mut i = 0u64;
+                while !stop.load(Ordering::Relaxed) {
+                    let t = Instant::now();
+                    let req = PutRequest {
+                        key: format!("w/{i}").into_bytes(),
+                        value: vec![1; 64],
+                        ..Default::default()
+                    };
+                    let _ = tokio::time::timeout(Duration::from_secs(10), c.put(req)).await;
+                    samples
+                        .lock()
+                        .unwrap()
+                        .push((t, t.elapsed().as_secs_f64() * 1000.0));
+                    i += 1;
+                    tokio::time::sleep(Duration::from_millis(2)).await;
+                }
+            });
+        })
+    };
+    std::thread::sleep(Duration::from_secs(2));
+    let quiet = (Instant::now() - Duration::from_secs(2), Instant::now());
+    let (mut enters, mut leaves) = (Vec::new(), Vec::new());
+    for _ in 0..CYCLES {
+        let t = Instant::now();
+        // The swapped-in learner may need a moment to catch up (rule 6): retry, boundedly.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_memberctl"))
+                .args([
+                    "member",
+                    "joint",
+                    "enter",
+                    "--promote",
+                    &learner,
+                    "--demote",
+                    &voter,
+                ])
+                .env("MEMBERCTL_CLUSTER_DIR", &dir)
+                .output()
+                .unwrap();
+            if out.status.success() {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "joint enter kept failing: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        enters.push((t, Instant::now()));
+        let t = Instant::now();
+        memberctl(&dir, &["member", "joint", "leave"]);
+        leaves.push((t, Instant::now()));
+        std::mem::swap(&mut learner, &mut voter);
+    }
+    stop.store(true, Ordering::Relaxed);
+    writer.join().unwrap();
+    memberctl(&dir, &["cluster", "down"]);
+    let samples = samples.lock().unwrap().clone();
+    let mut report = format!(
+        "Writer latency (a put every 2 ms) during {CYCLES} joint enter / leave cycles (3 voters + 1 learner, swapped each cycle)\n\n| phase | puts | max | p99 |\n|---|---|---|---|\n"
+    );
+    for (name, windows) in [
+        ("no change (reference)", vec![quiet]),
+        ("joint enter", enters),
+        ("joint leave", leaves),
+    ] {
+        let (n, max, p99) = stats(&samples, &windows);
+        report.push_str(&format!("| {name} | {n} | {max:.1} ms | {p99:.1} ms |\n"));
+    }
+    println!("{report}");
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+    let _ = std::fs::create_dir_all(&target);
+    let _ = std::fs::write(target.join("bench-report-joint.md"), report);
+}
