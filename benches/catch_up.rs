@@ -7,15 +7,13 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use memberctl::proto::etcdserverpb::PutRequest;
 
 mod common;
 
-use common::{client, memberctl};
+use common::{client, memberctl, SteadyWriter};
 
 const VALUE_SIZE: usize = 1024;
 const LOADERS: usize = 64;
@@ -85,35 +83,7 @@ fn catch_up(
     eprintln!("{label}: loaded {keys} keys in {load_s:.1}s");
 
     // A steady writer: one put every 10 ms, latency recorded.
-    let stop = Arc::new(AtomicBool::new(false));
-    let lat = Arc::new(Mutex::new(Vec::<(Instant, f64)>::new()));
-    let writer = {
-        let (stop, lat, url) = (stop.clone(), lat.clone(), url.clone());
-        std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async {
-                let mut c = client(&url).await;
-                let mut i = 0u64;
-                while !stop.load(Ordering::Relaxed) {
-                    let t = Instant::now();
-                    let req = PutRequest {
-                        key: format!("writer/{i}").into_bytes(),
-                        value: vec![1; 64],
-                        ..Default::default()
-                    };
-                    let _ = tokio::time::timeout(Duration::from_secs(10), c.put(req)).await;
-                    lat.lock()
-                        .unwrap()
-                        .push((t, t.elapsed().as_secs_f64() * 1000.0));
-                    i += 1;
-                    tokio::time::sleep(Duration::from_millis(10)).await;
-                }
-            });
-        })
-    };
+    let writer = SteadyWriter::start(url.clone(), Duration::from_millis(10));
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -146,10 +116,8 @@ fn catch_up(
         ],
     );
     let seconds = start.elapsed().as_secs_f64();
-    stop.store(true, Ordering::Relaxed);
-    writer.join().unwrap();
+    let samples = writer.finish();
     memberctl(&dir, &["cluster", "down"]);
-    let samples = lat.lock().unwrap().clone();
     if let Some((when, ms)) = samples.iter().max_by(|a, b| a.1.partial_cmp(&b.1).unwrap()) {
         let offset = when.saturating_duration_since(start).as_secs_f64();
         eprintln!("{label}: worst write {ms:.1} ms, issued {offset:.2} s after the learner was started (promoted at {seconds:.2} s)");

@@ -8,16 +8,11 @@
 mod common;
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{client, memberctl};
-use memberctl::proto::etcdserverpb::PutRequest;
+use common::{memberctl, SteadyWriter};
 
 const CYCLES: usize = 10;
-
-type Samples = Arc<Mutex<Vec<(Instant, f64)>>>;
 
 fn stats(samples: &[(Instant, f64)], windows: &[(Instant, Instant)]) -> (usize, f64, f64) {
     let mut l: Vec<f64> = samples
@@ -62,36 +57,7 @@ fn main() {
     let mut voter = up["nodes"][2]["name"].as_str().unwrap().to_string();
     assert_ne!(voter, writer_node);
 
-    let stop = Arc::new(AtomicBool::new(false));
-    let samples: Samples = Arc::new(Mutex::new(Vec::new()));
-    let writer = {
-        let (stop, samples, url) = (stop.clone(), samples.clone(), url.clone());
-        std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async {
-                let mut c = client(&url).await;
-                let mut i = 0u64;
-                while !stop.load(Ordering::Relaxed) {
-                    let t = Instant::now();
-                    let req = PutRequest {
-                        key: format!("w/{i}").into_bytes(),
-                        value: vec![1; 64],
-                        ..Default::default()
-                    };
-                    let _ = tokio::time::timeout(Duration::from_secs(10), c.put(req)).await;
-                    samples
-                        .lock()
-                        .unwrap()
-                        .push((t, t.elapsed().as_secs_f64() * 1000.0));
-                    i += 1;
-                    tokio::time::sleep(Duration::from_millis(2)).await;
-                }
-            });
-        })
-    };
+    let writer = SteadyWriter::start(url.clone(), Duration::from_millis(2));
     std::thread::sleep(Duration::from_secs(2));
     let quiet = (Instant::now() - Duration::from_secs(2), Instant::now());
     let (mut enters, mut leaves) = (Vec::new(), Vec::new());
@@ -129,10 +95,8 @@ fn main() {
         leaves.push((t, Instant::now()));
         std::mem::swap(&mut learner, &mut voter);
     }
-    stop.store(true, Ordering::Relaxed);
-    writer.join().unwrap();
+    let samples = writer.finish();
     memberctl(&dir, &["cluster", "down"]);
-    let samples = samples.lock().unwrap().clone();
     let mut report = format!(
         "Writer latency (a put every 2 ms) during {CYCLES} joint enter / leave cycles (3 voters + 1 learner, swapped each cycle)\n\n| phase | puts | max | p99 |\n|---|---|---|---|\n"
     );

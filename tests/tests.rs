@@ -25,6 +25,24 @@ fn member_named<'a>(list: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no member {name} in {list}"))
 }
 
+/// Adds `name` as a learner on a free loopback peer port through `ctl`; its hex ID and peer URL.
+fn add_learner(ctl: impl Fn(&[&str]) -> util::Run, name: &str) -> (String, String) {
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    let added = ctl(&[
+        "member",
+        "add",
+        name,
+        "--learner",
+        "--peer-urls",
+        &peer,
+        "-w",
+        "json",
+    ])
+    .expect(0)
+    .json();
+    (added["member"]["id"].as_str().unwrap().to_string(), peer)
+}
+
 // ---- offline: no cluster needed -------------------------------------------
 
 #[test]
@@ -314,21 +332,7 @@ fn promote_no_wait_before_catch_up_is_refused() {
         return;
     };
     let etcd = Etcd::start(bin, 3);
-    let peer = format!("http://127.0.0.1:{}", free_port());
-    let added = etcd
-        .ctl(&[
-            "member",
-            "add",
-            "late",
-            "--learner",
-            "--peer-urls",
-            &peer,
-            "-w",
-            "json",
-        ])
-        .expect(0)
-        .json();
-    let id = added["member"]["id"].as_str().unwrap().to_string();
+    let (id, _) = add_learner(|a| etcd.ctl(a), "late");
     let r = etcd
         .ctl(&["member", "promote", &id, "--no-wait", "-w", "json"])
         .expect(3);
@@ -494,21 +498,7 @@ fn learner_flow_on_a_local_cluster() {
         put(&first_endpoint(&local), &format!("k{i:03}"), "v").unwrap();
     }
 
-    let peer = format!("http://127.0.0.1:{}", free_port());
-    let added = local
-        .ctl(&[
-            "member",
-            "add",
-            "n4",
-            "--learner",
-            "--peer-urls",
-            &peer,
-            "-w",
-            "json",
-        ])
-        .expect(0)
-        .json();
-    let id = added["member"]["id"].as_str().unwrap().to_string();
+    let (id, _) = add_learner(|a| local.ctl(a), "n4");
     local.ctl(&["cluster", "start-node", "n4"]).expect(0);
     let p = local.ctl(&["member", "promote", "n4", "--timeout", "30s", "-w", "json"]);
     assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());

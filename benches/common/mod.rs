@@ -37,3 +37,60 @@ pub async fn client(url: &str) -> KvClient<tonic::transport::Channel> {
         .expect("connect");
     KvClient::new(ch)
 }
+
+/// A writer putting a small key every `every` through one client, recording
+/// (start, latency in ms) of each put, until finished.
+pub struct SteadyWriter {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    samples: std::sync::Arc<std::sync::Mutex<Vec<(std::time::Instant, f64)>>>,
+    handle: std::thread::JoinHandle<()>,
+}
+
+impl SteadyWriter {
+    /// Starts writing to `url`.
+    pub fn start(url: String, every: std::time::Duration) -> SteadyWriter {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::{Arc, Mutex};
+        let stop = Arc::new(AtomicBool::new(false));
+        let samples = Arc::new(Mutex::new(Vec::new()));
+        let (flag, out) = (stop.clone(), samples.clone());
+        let handle = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async {
+                let mut c = client(&url).await;
+                let mut i = 0u64;
+                while !flag.load(Ordering::Relaxed) {
+                    let t = std::time::Instant::now();
+                    let req = memberctl::proto::etcdserverpb::PutRequest {
+                        key: format!("writer/{i}").into_bytes(),
+                        value: vec![1; 64],
+                        ..Default::default()
+                    };
+                    let _ =
+                        tokio::time::timeout(std::time::Duration::from_secs(10), c.put(req)).await;
+                    out.lock()
+                        .unwrap()
+                        .push((t, t.elapsed().as_secs_f64() * 1000.0));
+                    i += 1;
+                    tokio::time::sleep(every).await;
+                }
+            });
+        });
+        SteadyWriter {
+            stop,
+            samples,
+            handle,
+        }
+    }
+
+    /// Stops and returns every (start, latency ms).
+    pub fn finish(self) -> Vec<(std::time::Instant, f64)> {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.handle.join().unwrap();
+        let samples = self.samples.lock().unwrap().clone();
+        samples
+    }
+}

@@ -172,14 +172,7 @@ pub async fn enter<A: MembershipApi>(
             peer_urls: urls,
         });
     }
-    if !problems.is_empty() {
-        let n = problems.len();
-        return Err(Error::refused(format!(
-            "refused by rule 1 (validate peer URLs): {n} problem{} found, nothing was sent",
-            if n == 1 { "" } else { "s" }
-        ))
-        .with_problems(problems));
-    }
+    validate::refuse_problems(problems)?;
     for target in &req.promote {
         let m = resolve(&list, target)?;
         if !m.is_learner {

@@ -44,14 +44,7 @@ pub async fn update<A: MembershipApi>(
         });
     }
     let problems = validate::check_peer_urls(peer_urls, &list.members, Some(member.id), resolver);
-    if !problems.is_empty() {
-        let n = problems.len();
-        return Err(Error::refused(format!(
-            "refused by rule 1 (validate peer URLs): {n} problem{} found, nothing was sent",
-            if n == 1 { "" } else { "s" }
-        ))
-        .with_problems(problems));
-    }
+    validate::refuse_problems(problems)?;
     let deadline = Instant::now() + command_timeout;
     let health = gather_with_leader(api, observer, list, deadline).await?;
     let down: Vec<String> = health

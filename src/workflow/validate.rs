@@ -234,6 +234,19 @@ pub fn check_name(name: &str, members: &[Member]) -> Vec<String> {
     problems
 }
 
+/// Refuses (rule 1) when any problem was found, listing them all; nothing is sent.
+pub fn refuse_problems(problems: Vec<String>) -> Result<(), crate::Error> {
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let n = problems.len();
+    Err(crate::Error::refused(format!(
+        "refused by rule 1 (validate peer URLs): {n} problem{} found, nothing was sent",
+        if n == 1 { "" } else { "s" }
+    ))
+    .with_problems(problems))
+}
+
 /// Whether two lists of peer URLs name the same endpoints (in any order).
 pub fn same_urls(a: &[String], b: &[String]) -> bool {
     let set =
