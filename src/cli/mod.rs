@@ -1,6 +1,7 @@
 //! Command-line definitions (clap derive) only: global flags and the command tree.
 
 mod cluster;
+pub mod generate;
 mod member;
 mod node;
 
@@ -28,7 +29,7 @@ pub use node::{ClusterState, NodeCommand, RunArgs};
     propagate_version = true,
     max_term_width = 100
 )]
-#[command(after_help = EXIT_CODES_HELP)]
+#[command(after_help = EXIT_CODES_HELP, after_long_help = LONG_HELP)]
 pub struct Cli {
     /// Flags every command accepts.
     #[command(flatten)]
@@ -43,6 +44,26 @@ pub const EXIT_CODES_HELP: &str = "\
 Exit codes: 0 success, 1 internal error, 2 usage, 3 refused by a validation or
 safety rule (the cluster is unchanged), 4 timed out waiting, 5 cluster
 unreachable or unavailable, 6 not supported by this server.";
+
+/// The exit codes and environment variables, shown under `--help` and in the man page.
+pub const LONG_HELP: &str = "\
+Exit codes:
+  0  success
+  1  internal error
+  2  usage: bad arguments or flags
+  3  refused by a validation or safety rule, client- or server-side (the cluster is unchanged)
+  4  timed out waiting (learner catch-up, leader election)
+  5  cluster unreachable or unavailable
+  6  not supported by this server (joint consensus on etcd)
+
+Environment:
+  MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS   --endpoints
+  MEMBERCTL_DIAL_TIMEOUT                        --dial-timeout
+  MEMBERCTL_COMMAND_TIMEOUT                     --command-timeout
+  MEMBERCTL_WRITE_OUT                           -w/--write-out
+  MEMBERCTL_CACERT, MEMBERCTL_CERT, MEMBERCTL_KEY, MEMBERCTL_INSECURE_SKIP_TLS_VERIFY
+  MEMBERCTL_USER, MEMBERCTL_PASSWORD            --user, --password
+  MEMBERCTL_CLUSTER_DIR                         the local test cluster's directory (default .memberctl)";
 
 /// Global flags, named as etcdctl names them; each is also read from `MEMBERCTL_<FLAG>`.
 #[derive(Debug, Clone, clap::Args)]
@@ -128,6 +149,12 @@ pub enum Command {
     /// A local test cluster of bundled-engine nodes, to rehearse changes.
     #[command(subcommand)]
     Cluster(ClusterCommand),
+    /// Print the shell completion script for SHELL.
+    Completion {
+        /// The shell
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 /// Parses durations such as `500ms`, `2s`, `5m` or `1h 30m`.

@@ -81,6 +81,9 @@ pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Re
     if let Command::Cluster(cmd) = &cli.command {
         return cluster(cmd).await.map(Some);
     }
+    if let Command::Completion { shell } = &cli.command {
+        return Ok(Some(Report::Text(crate::cli::generate::completion(*shell))));
+    }
     refuse_unsupported_security(&cli.global)?;
     let client = Client::new(ClientConfig {
         endpoints: endpoints(&cli.global),
@@ -89,7 +92,7 @@ pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Re
     })?;
     match &cli.command {
         Command::Member(cmd) => member(&client, cmd, &cli.global, observer).await.map(Some),
-        Command::Node(_) | Command::Cluster(_) => Ok(None),
+        Command::Node(_) | Command::Cluster(_) | Command::Completion { .. } => Ok(None),
     }
 }
 

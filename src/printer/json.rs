@@ -235,6 +235,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             let steps: Vec<JsonStep> = steps.iter().map(step).collect();
             write(out, &PlanDoc { plan: &steps })
         }
+        Report::Text(bytes) => out.write_all(bytes),
         Report::Config(c) => write(
             out,
             &ConfigDoc {

@@ -44,6 +44,8 @@ pub enum Report {
     Cluster(LocalCluster),
     /// `member joint status|enter|leave`: the raft configuration.
     Config(Configuration),
+    /// Text printed as it is in every format (a completion script).
+    Text(Vec<u8>),
 }
 
 /// The format to use when none was asked for: table on a terminal, simple otherwise.
@@ -57,6 +59,9 @@ pub fn default_format() -> OutputFormat {
 
 /// Writes `report` in `format` to `out`.
 pub fn write_report(out: &mut dyn Write, report: &Report, format: OutputFormat) -> io::Result<()> {
+    if let Report::Text(bytes) = report {
+        return out.write_all(bytes);
+    }
     match format {
         OutputFormat::Json => json::report(out, report),
         OutputFormat::Simple => simple::report(out, report),

@@ -112,6 +112,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             }
             writeln!(out, "dry run: nothing was changed")?;
         }
+        Report::Text(bytes) => out.write_all(bytes)?,
         Report::Config(c) => {
             writeln!(out, "joint: {}", c.is_joint())?;
             for (name, ids) in config_rows(c) {

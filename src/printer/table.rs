@@ -155,6 +155,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             writeln!(out, "{t}")?;
             writeln!(out, "Dry run: nothing was changed.")?;
         }
+        Report::Text(bytes) => out.write_all(bytes)?,
         Report::Config(c) => {
             let mut t = table(&["CONFIGURATION", "MEMBERS"]);
             t.add_row(vec!["joint".to_string(), c.is_joint().to_string()]);

@@ -1,0 +1,630 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'memberctl'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'memberctl' {
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('member', 'member', [CompletionResultType]::ParameterValue, 'List, add, promote, remove, update members and show their status')
+            [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Run a member of the bundled Raft engine (serves etcd''s API)')
+            [CompletionResult]::new('cluster', 'cluster', [CompletionResultType]::ParameterValue, 'A local test cluster of bundled-engine nodes, to rehearse changes')
+            [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print the shell completion script for SHELL')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'memberctl;member' {
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the members of the cluster')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add a member, after checking its peer URLs (prefer --learner)')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a learner to a voter once it has caught up with the leader')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a member, unless the rest could not form a quorum')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a member''s peer URLs, after checking them')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show each member''s reachability, raft term, index, applied index and lag')
+            [CompletionResult]::new('joint', 'joint', [CompletionResultType]::ParameterValue, 'Several changes at once through joint consensus (memberctl engine only)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'memberctl;member;list' {
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;member;add' {
+            [CompletionResult]::new('--peer-urls', '--peer-urls', [CompletionResultType]::ParameterName, 'Peer URLs of the new member, comma-separated (scheme://host:port)')
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--learner', '--learner', [CompletionResultType]::ParameterName, 'Add as a non-voting learner (the safe way: promote it once caught up)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything and print the plan; change nothing')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;member;promote' {
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for the learner to catch up and be promoted')
+            [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'How often to poll the learner''s and the leader''s progress')
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'Promote at once instead of waiting for the learner to catch up')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;member;remove' {
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything and print the plan; change nothing')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Remove even if the remaining reachable voters could not form a quorum')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;member;update' {
+            [CompletionResult]::new('--peer-urls', '--peer-urls', [CompletionResultType]::ParameterName, 'The member''s new peer URLs, comma-separated (scheme://host:port)')
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;member;status' {
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;member;joint' {
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('enter', 'enter', [CompletionResultType]::ParameterValue, 'Enter a joint configuration with several changes in one step')
+            [CompletionResult]::new('leave', 'leave', [CompletionResultType]::ParameterValue, 'Leave the joint configuration (the new configuration takes over alone)')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the configuration: voters (incoming and outgoing), learners, learners-next')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'memberctl;member;joint;enter' {
+            [CompletionResult]::new('--add-learner', '--add-learner', [CompletionResultType]::ParameterName, 'Add a new learner, as NAME=URL[,URL...] (repeatable)')
+            [CompletionResult]::new('--promote', '--promote', [CompletionResultType]::ParameterName, 'Promote a caught-up learner to voter (repeatable)')
+            [CompletionResult]::new('--demote', '--demote', [CompletionResultType]::ParameterName, 'Demote a voter to learner (repeatable)')
+            [CompletionResult]::new('--remove', '--remove', [CompletionResultType]::ParameterName, 'Remove a member (repeatable)')
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything and print the plan (C_old, C_old∧C_new, C_new); change nothing')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Promote learners even if they have not caught up')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;member;joint;leave' {
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;member;joint;status' {
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;member;joint;help' {
+            [CompletionResult]::new('enter', 'enter', [CompletionResultType]::ParameterValue, 'Enter a joint configuration with several changes in one step')
+            [CompletionResult]::new('leave', 'leave', [CompletionResultType]::ParameterValue, 'Leave the joint configuration (the new configuration takes over alone)')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the configuration: voters (incoming and outgoing), learners, learners-next')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'memberctl;member;joint;help;enter' {
+            break
+        }
+        'memberctl;member;joint;help;leave' {
+            break
+        }
+        'memberctl;member;joint;help;status' {
+            break
+        }
+        'memberctl;member;joint;help;help' {
+            break
+        }
+        'memberctl;member;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the members of the cluster')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add a member, after checking its peer URLs (prefer --learner)')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a learner to a voter once it has caught up with the leader')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a member, unless the rest could not form a quorum')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a member''s peer URLs, after checking them')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show each member''s reachability, raft term, index, applied index and lag')
+            [CompletionResult]::new('joint', 'joint', [CompletionResultType]::ParameterValue, 'Several changes at once through joint consensus (memberctl engine only)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'memberctl;member;help;list' {
+            break
+        }
+        'memberctl;member;help;add' {
+            break
+        }
+        'memberctl;member;help;promote' {
+            break
+        }
+        'memberctl;member;help;remove' {
+            break
+        }
+        'memberctl;member;help;update' {
+            break
+        }
+        'memberctl;member;help;status' {
+            break
+        }
+        'memberctl;member;help;joint' {
+            [CompletionResult]::new('enter', 'enter', [CompletionResultType]::ParameterValue, 'Enter a joint configuration with several changes in one step')
+            [CompletionResult]::new('leave', 'leave', [CompletionResultType]::ParameterValue, 'Leave the joint configuration (the new configuration takes over alone)')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the configuration: voters (incoming and outgoing), learners, learners-next')
+            break
+        }
+        'memberctl;member;help;joint;enter' {
+            break
+        }
+        'memberctl;member;help;joint;leave' {
+            break
+        }
+        'memberctl;member;help;joint;status' {
+            break
+        }
+        'memberctl;member;help;help' {
+            break
+        }
+        'memberctl;node' {
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run one member of an embedded-engine cluster (flags as etcd''s)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'memberctl;node;run' {
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'This member''s name')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Directory for the member''s data')
+            [CompletionResult]::new('--listen-client-urls', '--listen-client-urls', [CompletionResultType]::ParameterName, 'URL to listen on for clients')
+            [CompletionResult]::new('--advertise-client-urls', '--advertise-client-urls', [CompletionResultType]::ParameterName, 'Client URLs to advertise to the cluster')
+            [CompletionResult]::new('--listen-peer-urls', '--listen-peer-urls', [CompletionResultType]::ParameterName, 'URL to listen on for peers')
+            [CompletionResult]::new('--initial-advertise-peer-urls', '--initial-advertise-peer-urls', [CompletionResultType]::ParameterName, 'Peer URLs to advertise to the cluster')
+            [CompletionResult]::new('--initial-cluster', '--initial-cluster', [CompletionResultType]::ParameterName, 'The initial members, as name=peer-url pairs')
+            [CompletionResult]::new('--initial-cluster-state', '--initial-cluster-state', [CompletionResultType]::ParameterName, 'new to bootstrap a cluster, existing to join one')
+            [CompletionResult]::new('--initial-cluster-token', '--initial-cluster-token', [CompletionResultType]::ParameterName, 'Token that keeps IDs of different clusters apart')
+            [CompletionResult]::new('--heartbeat-interval', '--heartbeat-interval', [CompletionResultType]::ParameterName, 'Time between heartbeats, in milliseconds')
+            [CompletionResult]::new('--election-timeout', '--election-timeout', [CompletionResultType]::ParameterName, 'Election timeout, in milliseconds')
+            [CompletionResult]::new('--snapshot-count', '--snapshot-count', [CompletionResultType]::ParameterName, 'Compact the raft log every this many applied entries')
+            [CompletionResult]::new('--max-learners', '--max-learners', [CompletionResultType]::ParameterName, 'Most learners the cluster may have at once')
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;node;help' {
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run one member of an embedded-engine cluster (flags as etcd''s)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'memberctl;node;help;run' {
+            break
+        }
+        'memberctl;node;help;help' {
+            break
+        }
+        'memberctl;cluster' {
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('up', 'up', [CompletionResultType]::ParameterValue, 'Start a local test cluster of embedded-engine nodes on loopback (or restart a stopped one)')
+            [CompletionResult]::new('start-node', 'start-node', [CompletionResultType]::ParameterValue, 'Start the node of a member that `member add` has just added')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the local cluster''s nodes, processes and leader')
+            [CompletionResult]::new('down', 'down', [CompletionResultType]::ParameterValue, 'Stop the local cluster''s node processes (only those it started)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'memberctl;cluster;up' {
+            [CompletionResult]::new('--nodes', '--nodes', [CompletionResultType]::ParameterName, 'Number of members')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]')
+            [CompletionResult]::new('--max-learners', '--max-learners', [CompletionResultType]::ParameterName, 'Most learners the cluster may have at once')
+            [CompletionResult]::new('--snapshot-count', '--snapshot-count', [CompletionResultType]::ParameterName, 'Compact each node''s raft log every this many applied entries')
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;cluster;start-node' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]')
+            [CompletionResult]::new('--peer-url', '--peer-url', [CompletionResultType]::ParameterName, 'Which added member, when several are waiting to start')
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;cluster;status' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]')
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;cluster;down' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]')
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;cluster;help' {
+            [CompletionResult]::new('up', 'up', [CompletionResultType]::ParameterValue, 'Start a local test cluster of embedded-engine nodes on loopback (or restart a stopped one)')
+            [CompletionResult]::new('start-node', 'start-node', [CompletionResultType]::ParameterValue, 'Start the node of a member that `member add` has just added')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the local cluster''s nodes, processes and leader')
+            [CompletionResult]::new('down', 'down', [CompletionResultType]::ParameterValue, 'Stop the local cluster''s node processes (only those it started)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'memberctl;cluster;help;up' {
+            break
+        }
+        'memberctl;cluster;help;start-node' {
+            break
+        }
+        'memberctl;cluster;help;status' {
+            break
+        }
+        'memberctl;cluster;help;down' {
+            break
+        }
+        'memberctl;cluster;help;help' {
+            break
+        }
+        'memberctl;completion' {
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;help' {
+            [CompletionResult]::new('member', 'member', [CompletionResultType]::ParameterValue, 'List, add, promote, remove, update members and show their status')
+            [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Run a member of the bundled Raft engine (serves etcd''s API)')
+            [CompletionResult]::new('cluster', 'cluster', [CompletionResultType]::ParameterValue, 'A local test cluster of bundled-engine nodes, to rehearse changes')
+            [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print the shell completion script for SHELL')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'memberctl;help;member' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the members of the cluster')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add a member, after checking its peer URLs (prefer --learner)')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a learner to a voter once it has caught up with the leader')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a member, unless the rest could not form a quorum')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a member''s peer URLs, after checking them')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show each member''s reachability, raft term, index, applied index and lag')
+            [CompletionResult]::new('joint', 'joint', [CompletionResultType]::ParameterValue, 'Several changes at once through joint consensus (memberctl engine only)')
+            break
+        }
+        'memberctl;help;member;list' {
+            break
+        }
+        'memberctl;help;member;add' {
+            break
+        }
+        'memberctl;help;member;promote' {
+            break
+        }
+        'memberctl;help;member;remove' {
+            break
+        }
+        'memberctl;help;member;update' {
+            break
+        }
+        'memberctl;help;member;status' {
+            break
+        }
+        'memberctl;help;member;joint' {
+            [CompletionResult]::new('enter', 'enter', [CompletionResultType]::ParameterValue, 'Enter a joint configuration with several changes in one step')
+            [CompletionResult]::new('leave', 'leave', [CompletionResultType]::ParameterValue, 'Leave the joint configuration (the new configuration takes over alone)')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the configuration: voters (incoming and outgoing), learners, learners-next')
+            break
+        }
+        'memberctl;help;member;joint;enter' {
+            break
+        }
+        'memberctl;help;member;joint;leave' {
+            break
+        }
+        'memberctl;help;member;joint;status' {
+            break
+        }
+        'memberctl;help;node' {
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run one member of an embedded-engine cluster (flags as etcd''s)')
+            break
+        }
+        'memberctl;help;node;run' {
+            break
+        }
+        'memberctl;help;cluster' {
+            [CompletionResult]::new('up', 'up', [CompletionResultType]::ParameterValue, 'Start a local test cluster of embedded-engine nodes on loopback (or restart a stopped one)')
+            [CompletionResult]::new('start-node', 'start-node', [CompletionResultType]::ParameterValue, 'Start the node of a member that `member add` has just added')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the local cluster''s nodes, processes and leader')
+            [CompletionResult]::new('down', 'down', [CompletionResultType]::ParameterValue, 'Stop the local cluster''s node processes (only those it started)')
+            break
+        }
+        'memberctl;help;cluster;up' {
+            break
+        }
+        'memberctl;help;cluster;start-node' {
+            break
+        }
+        'memberctl;help;cluster;status' {
+            break
+        }
+        'memberctl;help;cluster;down' {
+            break
+        }
+        'memberctl;help;completion' {
+            break
+        }
+        'memberctl;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

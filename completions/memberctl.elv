@@ -1,0 +1,558 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[memberctl] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'memberctl'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'memberctl'= {
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand member 'List, add, promote, remove, update members and show their status'
+            cand node 'Run a member of the bundled Raft engine (serves etcd''s API)'
+            cand cluster 'A local test cluster of bundled-engine nodes, to rehearse changes'
+            cand completion 'Print the shell completion script for SHELL'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'memberctl;member'= {
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List the members of the cluster'
+            cand add 'Add a member, after checking its peer URLs (prefer --learner)'
+            cand promote 'Promote a learner to a voter once it has caught up with the leader'
+            cand remove 'Remove a member, unless the rest could not form a quorum'
+            cand update 'Change a member''s peer URLs, after checking them'
+            cand status 'Show each member''s reachability, raft term, index, applied index and lag'
+            cand joint 'Several changes at once through joint consensus (memberctl engine only)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'memberctl;member;list'= {
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;member;add'= {
+            cand --peer-urls 'Peer URLs of the new member, comma-separated (scheme://host:port)'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --learner 'Add as a non-voting learner (the safe way: promote it once caught up)'
+            cand --dry-run 'Check everything and print the plan; change nothing'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;member;promote'= {
+            cand --timeout 'How long to wait for the learner to catch up and be promoted'
+            cand --poll-interval 'How often to poll the learner''s and the leader''s progress'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --no-wait 'Promote at once instead of waiting for the learner to catch up'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;member;remove'= {
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --dry-run 'Check everything and print the plan; change nothing'
+            cand --force 'Remove even if the remaining reachable voters could not form a quorum'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;member;update'= {
+            cand --peer-urls 'The member''s new peer URLs, comma-separated (scheme://host:port)'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;member;status'= {
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;member;joint'= {
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand enter 'Enter a joint configuration with several changes in one step'
+            cand leave 'Leave the joint configuration (the new configuration takes over alone)'
+            cand status 'Show the configuration: voters (incoming and outgoing), learners, learners-next'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'memberctl;member;joint;enter'= {
+            cand --add-learner 'Add a new learner, as NAME=URL[,URL...] (repeatable)'
+            cand --promote 'Promote a caught-up learner to voter (repeatable)'
+            cand --demote 'Demote a voter to learner (repeatable)'
+            cand --remove 'Remove a member (repeatable)'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --dry-run 'Check everything and print the plan (C_old, C_old∧C_new, C_new); change nothing'
+            cand --force 'Promote learners even if they have not caught up'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;member;joint;leave'= {
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;member;joint;status'= {
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;member;joint;help'= {
+            cand enter 'Enter a joint configuration with several changes in one step'
+            cand leave 'Leave the joint configuration (the new configuration takes over alone)'
+            cand status 'Show the configuration: voters (incoming and outgoing), learners, learners-next'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'memberctl;member;joint;help;enter'= {
+        }
+        &'memberctl;member;joint;help;leave'= {
+        }
+        &'memberctl;member;joint;help;status'= {
+        }
+        &'memberctl;member;joint;help;help'= {
+        }
+        &'memberctl;member;help'= {
+            cand list 'List the members of the cluster'
+            cand add 'Add a member, after checking its peer URLs (prefer --learner)'
+            cand promote 'Promote a learner to a voter once it has caught up with the leader'
+            cand remove 'Remove a member, unless the rest could not form a quorum'
+            cand update 'Change a member''s peer URLs, after checking them'
+            cand status 'Show each member''s reachability, raft term, index, applied index and lag'
+            cand joint 'Several changes at once through joint consensus (memberctl engine only)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'memberctl;member;help;list'= {
+        }
+        &'memberctl;member;help;add'= {
+        }
+        &'memberctl;member;help;promote'= {
+        }
+        &'memberctl;member;help;remove'= {
+        }
+        &'memberctl;member;help;update'= {
+        }
+        &'memberctl;member;help;status'= {
+        }
+        &'memberctl;member;help;joint'= {
+            cand enter 'Enter a joint configuration with several changes in one step'
+            cand leave 'Leave the joint configuration (the new configuration takes over alone)'
+            cand status 'Show the configuration: voters (incoming and outgoing), learners, learners-next'
+        }
+        &'memberctl;member;help;joint;enter'= {
+        }
+        &'memberctl;member;help;joint;leave'= {
+        }
+        &'memberctl;member;help;joint;status'= {
+        }
+        &'memberctl;member;help;help'= {
+        }
+        &'memberctl;node'= {
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand run 'Run one member of an embedded-engine cluster (flags as etcd''s)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'memberctl;node;run'= {
+            cand --name 'This member''s name'
+            cand --data-dir 'Directory for the member''s data'
+            cand --listen-client-urls 'URL to listen on for clients'
+            cand --advertise-client-urls 'Client URLs to advertise to the cluster'
+            cand --listen-peer-urls 'URL to listen on for peers'
+            cand --initial-advertise-peer-urls 'Peer URLs to advertise to the cluster'
+            cand --initial-cluster 'The initial members, as name=peer-url pairs'
+            cand --initial-cluster-state 'new to bootstrap a cluster, existing to join one'
+            cand --initial-cluster-token 'Token that keeps IDs of different clusters apart'
+            cand --heartbeat-interval 'Time between heartbeats, in milliseconds'
+            cand --election-timeout 'Election timeout, in milliseconds'
+            cand --snapshot-count 'Compact the raft log every this many applied entries'
+            cand --max-learners 'Most learners the cluster may have at once'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;node;help'= {
+            cand run 'Run one member of an embedded-engine cluster (flags as etcd''s)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'memberctl;node;help;run'= {
+        }
+        &'memberctl;node;help;help'= {
+        }
+        &'memberctl;cluster'= {
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand up 'Start a local test cluster of embedded-engine nodes on loopback (or restart a stopped one)'
+            cand start-node 'Start the node of a member that `member add` has just added'
+            cand status 'Show the local cluster''s nodes, processes and leader'
+            cand down 'Stop the local cluster''s node processes (only those it started)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'memberctl;cluster;up'= {
+            cand --nodes 'Number of members'
+            cand --dir 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]'
+            cand --max-learners 'Most learners the cluster may have at once'
+            cand --snapshot-count 'Compact each node''s raft log every this many applied entries'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;cluster;start-node'= {
+            cand --dir 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]'
+            cand --peer-url 'Which added member, when several are waiting to start'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;cluster;status'= {
+            cand --dir 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;cluster;down'= {
+            cand --dir 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;cluster;help'= {
+            cand up 'Start a local test cluster of embedded-engine nodes on loopback (or restart a stopped one)'
+            cand start-node 'Start the node of a member that `member add` has just added'
+            cand status 'Show the local cluster''s nodes, processes and leader'
+            cand down 'Stop the local cluster''s node processes (only those it started)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'memberctl;cluster;help;up'= {
+        }
+        &'memberctl;cluster;help;start-node'= {
+        }
+        &'memberctl;cluster;help;status'= {
+        }
+        &'memberctl;cluster;help;down'= {
+        }
+        &'memberctl;cluster;help;help'= {
+        }
+        &'memberctl;completion'= {
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;help'= {
+            cand member 'List, add, promote, remove, update members and show their status'
+            cand node 'Run a member of the bundled Raft engine (serves etcd''s API)'
+            cand cluster 'A local test cluster of bundled-engine nodes, to rehearse changes'
+            cand completion 'Print the shell completion script for SHELL'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'memberctl;help;member'= {
+            cand list 'List the members of the cluster'
+            cand add 'Add a member, after checking its peer URLs (prefer --learner)'
+            cand promote 'Promote a learner to a voter once it has caught up with the leader'
+            cand remove 'Remove a member, unless the rest could not form a quorum'
+            cand update 'Change a member''s peer URLs, after checking them'
+            cand status 'Show each member''s reachability, raft term, index, applied index and lag'
+            cand joint 'Several changes at once through joint consensus (memberctl engine only)'
+        }
+        &'memberctl;help;member;list'= {
+        }
+        &'memberctl;help;member;add'= {
+        }
+        &'memberctl;help;member;promote'= {
+        }
+        &'memberctl;help;member;remove'= {
+        }
+        &'memberctl;help;member;update'= {
+        }
+        &'memberctl;help;member;status'= {
+        }
+        &'memberctl;help;member;joint'= {
+            cand enter 'Enter a joint configuration with several changes in one step'
+            cand leave 'Leave the joint configuration (the new configuration takes over alone)'
+            cand status 'Show the configuration: voters (incoming and outgoing), learners, learners-next'
+        }
+        &'memberctl;help;member;joint;enter'= {
+        }
+        &'memberctl;help;member;joint;leave'= {
+        }
+        &'memberctl;help;member;joint;status'= {
+        }
+        &'memberctl;help;node'= {
+            cand run 'Run one member of an embedded-engine cluster (flags as etcd''s)'
+        }
+        &'memberctl;help;node;run'= {
+        }
+        &'memberctl;help;cluster'= {
+            cand up 'Start a local test cluster of embedded-engine nodes on loopback (or restart a stopped one)'
+            cand start-node 'Start the node of a member that `member add` has just added'
+            cand status 'Show the local cluster''s nodes, processes and leader'
+            cand down 'Stop the local cluster''s node processes (only those it started)'
+        }
+        &'memberctl;help;cluster;up'= {
+        }
+        &'memberctl;help;cluster;start-node'= {
+        }
+        &'memberctl;help;cluster;status'= {
+        }
+        &'memberctl;help;cluster;down'= {
+        }
+        &'memberctl;help;completion'= {
+        }
+        &'memberctl;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,351 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_memberctl_global_optspecs
+    string join \n endpoints= dial-timeout= command-timeout= w/write-out= cacert= cert= key= insecure-skip-tls-verify user= password= h/help V/version
+end
+
+function __fish_memberctl_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_memberctl_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_memberctl_using_subcommand
+    set -l cmd (__fish_memberctl_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c memberctl -n "__fish_memberctl_needs_command" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_needs_command" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_needs_command" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_needs_command" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_needs_command" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_needs_command" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_needs_command" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_needs_command" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_needs_command" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_needs_command" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_needs_command" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "member" -d 'List, add, promote, remove, update members and show their status'
+complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "node" -d 'Run a member of the bundled Raft engine (serves etcd\'s API)'
+complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "cluster" -d 'A local test cluster of bundled-engine nodes, to rehearse changes'
+complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "completion" -d 'Print the shell completion script for SHELL'
+complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -f -a "list" -d 'List the members of the cluster'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -f -a "add" -d 'Add a member, after checking its peer URLs (prefer --learner)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -f -a "promote" -d 'Promote a learner to a voter once it has caught up with the leader'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -f -a "remove" -d 'Remove a member, unless the rest could not form a quorum'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -f -a "update" -d 'Change a member\'s peer URLs, after checking them'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -f -a "status" -d 'Show each member\'s reachability, raft term, index, applied index and lag'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -f -a "joint" -d 'Several changes at once through joint consensus (memberctl engine only)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update status joint help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l peer-urls -d 'Peer URLs of the new member, comma-separated (scheme://host:port)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l learner -d 'Add as a non-voting learner (the safe way: promote it once caught up)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l dry-run -d 'Check everything and print the plan; change nothing'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l timeout -d 'How long to wait for the learner to catch up and be promoted' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l poll-interval -d 'How often to poll the learner\'s and the leader\'s progress' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l no-wait -d 'Promote at once instead of waiting for the learner to catch up'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l dry-run -d 'Check everything and print the plan; change nothing'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l force -d 'Remove even if the remaining reachable voters could not form a quorum'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l peer-urls -d 'The member\'s new peer URLs, comma-separated (scheme://host:port)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -f -a "enter" -d 'Enter a joint configuration with several changes in one step'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -f -a "leave" -d 'Leave the joint configuration (the new configuration takes over alone)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -f -a "status" -d 'Show the configuration: voters (incoming and outgoing), learners, learners-next'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the members of the cluster'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add a member, after checking its peer URLs (prefer --learner)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from help" -f -a "promote" -d 'Promote a learner to a voter once it has caught up with the leader'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Remove a member, unless the rest could not form a quorum'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from help" -f -a "update" -d 'Change a member\'s peer URLs, after checking them'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show each member\'s reachability, raft term, index, applied index and lag'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from help" -f -a "joint" -d 'Several changes at once through joint consensus (memberctl engine only)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -f -a "run" -d 'Run one member of an embedded-engine cluster (flags as etcd\'s)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l name -d 'This member\'s name' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l data-dir -d 'Directory for the member\'s data' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l listen-client-urls -d 'URL to listen on for clients' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l advertise-client-urls -d 'Client URLs to advertise to the cluster' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l listen-peer-urls -d 'URL to listen on for peers' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l initial-advertise-peer-urls -d 'Peer URLs to advertise to the cluster' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l initial-cluster -d 'The initial members, as name=peer-url pairs' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l initial-cluster-state -d 'new to bootstrap a cluster, existing to join one' -r -f -a "new\t'Bootstrap a new cluster with the members of --initial-cluster'
+existing\t'Join a cluster this member was added to (`member add`)'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l initial-cluster-token -d 'Token that keeps IDs of different clusters apart' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l heartbeat-interval -d 'Time between heartbeats, in milliseconds' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l election-timeout -d 'Election timeout, in milliseconds' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l snapshot-count -d 'Compact the raft log every this many applied entries' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l max-learners -d 'Most learners the cluster may have at once' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from help" -f -a "run" -d 'Run one member of an embedded-engine cluster (flags as etcd\'s)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -f -a "up" -d 'Start a local test cluster of embedded-engine nodes on loopback (or restart a stopped one)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -f -a "start-node" -d 'Start the node of a member that `member add` has just added'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -f -a "status" -d 'Show the local cluster\'s nodes, processes and leader'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -f -a "down" -d 'Stop the local cluster\'s node processes (only those it started)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l nodes -d 'Number of members' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l dir -d 'Directory holding the cluster\'s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l max-learners -d 'Most learners the cluster may have at once' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l snapshot-count -d 'Compact each node\'s raft log every this many applied entries' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l dir -d 'Directory holding the cluster\'s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l peer-url -d 'Which added member, when several are waiting to start' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l dir -d 'Directory holding the cluster\'s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l dir -d 'Directory holding the cluster\'s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from help" -f -a "up" -d 'Start a local test cluster of embedded-engine nodes on loopback (or restart a stopped one)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from help" -f -a "start-node" -d 'Start the node of a member that `member add` has just added'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show the local cluster\'s nodes, processes and leader'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from help" -f -a "down" -d 'Stop the local cluster\'s node processes (only those it started)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster completion help" -f -a "member" -d 'List, add, promote, remove, update members and show their status'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster completion help" -f -a "node" -d 'Run a member of the bundled Raft engine (serves etcd\'s API)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster completion help" -f -a "cluster" -d 'A local test cluster of bundled-engine nodes, to rehearse changes'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster completion help" -f -a "completion" -d 'Print the shell completion script for SHELL'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from member" -f -a "list" -d 'List the members of the cluster'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from member" -f -a "add" -d 'Add a member, after checking its peer URLs (prefer --learner)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from member" -f -a "promote" -d 'Promote a learner to a voter once it has caught up with the leader'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from member" -f -a "remove" -d 'Remove a member, unless the rest could not form a quorum'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from member" -f -a "update" -d 'Change a member\'s peer URLs, after checking them'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from member" -f -a "status" -d 'Show each member\'s reachability, raft term, index, applied index and lag'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from member" -f -a "joint" -d 'Several changes at once through joint consensus (memberctl engine only)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from node" -f -a "run" -d 'Run one member of an embedded-engine cluster (flags as etcd\'s)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from cluster" -f -a "up" -d 'Start a local test cluster of embedded-engine nodes on loopback (or restart a stopped one)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from cluster" -f -a "start-node" -d 'Start the node of a member that `member add` has just added'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from cluster" -f -a "status" -d 'Show the local cluster\'s nodes, processes and leader'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from cluster" -f -a "down" -d 'Stop the local cluster\'s node processes (only those it started)'
