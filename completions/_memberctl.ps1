@@ -64,6 +64,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a learner to a voter once it has caught up with the leader')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a member, unless the rest could not form a quorum')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a member''s peer URLs, after checking them')
+            [CompletionResult]::new('replace', 'replace', [CompletionResultType]::ParameterValue, 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show each member''s reachability, raft term, index, applied index and lag')
             [CompletionResult]::new('joint', 'joint', [CompletionResultType]::ParameterValue, 'Several changes at once through joint consensus (memberctl engine only)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -161,6 +162,30 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
             [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;member;replace' {
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The new member''s name')
+            [CompletionResult]::new('--peer-urls', '--peer-urls', [CompletionResultType]::ParameterName, 'The new member''s peer URLs, comma-separated (scheme://host:port)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for the new member to start and catch up')
+            [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'How often to poll the new member''s progress')
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (not yet supported)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS (not yet supported)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (not yet supported)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication (not yet supported)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything and print the plan with quorum and fault tolerance per step; change nothing')
+            [CompletionResult]::new('--start-local', '--start-local', [CompletionResultType]::ParameterName, 'Start the new member on the local test cluster (as `cluster start-node` does)')
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Skip verification of the servers'' certificates (not yet supported)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -293,6 +318,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a learner to a voter once it has caught up with the leader')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a member, unless the rest could not form a quorum')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a member''s peer URLs, after checking them')
+            [CompletionResult]::new('replace', 'replace', [CompletionResultType]::ParameterValue, 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show each member''s reachability, raft term, index, applied index and lag')
             [CompletionResult]::new('joint', 'joint', [CompletionResultType]::ParameterValue, 'Several changes at once through joint consensus (memberctl engine only)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -311,6 +337,9 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;member;help;update' {
+            break
+        }
+        'memberctl;member;help;replace' {
             break
         }
         'memberctl;member;help;status' {
@@ -554,6 +583,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a learner to a voter once it has caught up with the leader')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a member, unless the rest could not form a quorum')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a member''s peer URLs, after checking them')
+            [CompletionResult]::new('replace', 'replace', [CompletionResultType]::ParameterValue, 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show each member''s reachability, raft term, index, applied index and lag')
             [CompletionResult]::new('joint', 'joint', [CompletionResultType]::ParameterValue, 'Several changes at once through joint consensus (memberctl engine only)')
             break
@@ -571,6 +601,9 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;help;member;update' {
+            break
+        }
+        'memberctl;help;member;replace' {
             break
         }
         'memberctl;help;member;status' {

@@ -103,6 +103,9 @@ _memberctl() {
             memberctl__subcmd__help__subcmd__member,remove)
                 cmd="memberctl__subcmd__help__subcmd__member__subcmd__remove"
                 ;;
+            memberctl__subcmd__help__subcmd__member,replace)
+                cmd="memberctl__subcmd__help__subcmd__member__subcmd__replace"
+                ;;
             memberctl__subcmd__help__subcmd__member,status)
                 cmd="memberctl__subcmd__help__subcmd__member__subcmd__status"
                 ;;
@@ -139,6 +142,9 @@ _memberctl() {
             memberctl__subcmd__member,remove)
                 cmd="memberctl__subcmd__member__subcmd__remove"
                 ;;
+            memberctl__subcmd__member,replace)
+                cmd="memberctl__subcmd__member__subcmd__replace"
+                ;;
             memberctl__subcmd__member,status)
                 cmd="memberctl__subcmd__member__subcmd__status"
                 ;;
@@ -162,6 +168,9 @@ _memberctl() {
                 ;;
             memberctl__subcmd__member__subcmd__help,remove)
                 cmd="memberctl__subcmd__member__subcmd__help__subcmd__remove"
+                ;;
+            memberctl__subcmd__member__subcmd__help,replace)
+                cmd="memberctl__subcmd__member__subcmd__help__subcmd__replace"
                 ;;
             memberctl__subcmd__member__subcmd__help,status)
                 cmd="memberctl__subcmd__member__subcmd__help__subcmd__status"
@@ -827,7 +836,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__member)
-            opts="list add promote remove update status joint"
+            opts="list add promote remove update replace status joint"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -952,6 +961,20 @@ _memberctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        memberctl__subcmd__help__subcmd__member__subcmd__replace)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         memberctl__subcmd__help__subcmd__member__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -1009,7 +1032,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member)
-            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version list add promote remove update status joint help"
+            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version list add promote remove update replace status joint help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1121,7 +1144,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__help)
-            opts="list add promote remove update status joint help"
+            opts="list add promote remove update replace status joint help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1247,6 +1270,20 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__member__subcmd__help__subcmd__replace)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1713,6 +1750,76 @@ _memberctl() {
                 return 0
             fi
             case "${prev}" in
+                --endpoints)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dial-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-out)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                -w)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                --cacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__member__subcmd__replace)
+            opts="-w -h -V --name --peer-urls --dry-run --timeout --poll-interval --start-local --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --peer-urls)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --endpoints)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

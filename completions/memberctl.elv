@@ -60,6 +60,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand promote 'Promote a learner to a voter once it has caught up with the leader'
             cand remove 'Remove a member, unless the rest could not form a quorum'
             cand update 'Change a member''s peer URLs, after checking them'
+            cand replace 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in'
             cand status 'Show each member''s reachability, raft term, index, applied index and lag'
             cand joint 'Several changes at once through joint consensus (memberctl engine only)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -152,6 +153,29 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --key 'Client key for TLS (not yet supported)'
             cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
             cand --password 'Password for authentication (not yet supported)'
+            cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;member;replace'= {
+            cand --name 'The new member''s name'
+            cand --peer-urls 'The new member''s peer URLs, comma-separated (scheme://host:port)'
+            cand --timeout 'How long to wait for the new member to start and catch up'
+            cand --poll-interval 'How often to poll the new member''s progress'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (not yet supported)'
+            cand --cert 'Client certificate for TLS (not yet supported)'
+            cand --key 'Client key for TLS (not yet supported)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)'
+            cand --password 'Password for authentication (not yet supported)'
+            cand --dry-run 'Check everything and print the plan with quorum and fault tolerance per step; change nothing'
+            cand --start-local 'Start the new member on the local test cluster (as `cluster start-node` does)'
             cand --insecure-skip-tls-verify 'Skip verification of the servers'' certificates (not yet supported)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -273,6 +297,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand promote 'Promote a learner to a voter once it has caught up with the leader'
             cand remove 'Remove a member, unless the rest could not form a quorum'
             cand update 'Change a member''s peer URLs, after checking them'
+            cand replace 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in'
             cand status 'Show each member''s reachability, raft term, index, applied index and lag'
             cand joint 'Several changes at once through joint consensus (memberctl engine only)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -286,6 +311,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;member;help;remove'= {
         }
         &'memberctl;member;help;update'= {
+        }
+        &'memberctl;member;help;replace'= {
         }
         &'memberctl;member;help;status'= {
         }
@@ -504,6 +531,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand promote 'Promote a learner to a voter once it has caught up with the leader'
             cand remove 'Remove a member, unless the rest could not form a quorum'
             cand update 'Change a member''s peer URLs, after checking them'
+            cand replace 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in'
             cand status 'Show each member''s reachability, raft term, index, applied index and lag'
             cand joint 'Several changes at once through joint consensus (memberctl engine only)'
         }
@@ -516,6 +544,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;help;member;remove'= {
         }
         &'memberctl;help;member;update'= {
+        }
+        &'memberctl;help;member;replace'= {
         }
         &'memberctl;help;member;status'= {
         }

@@ -61,10 +61,10 @@ impl Member {
 
     /// The name if it has one, else its hex ID: how to refer to it in a message.
     pub fn label(&self) -> String {
-        if self.name.is_empty() {
-            self.id.to_string()
-        } else {
-            format!("{} ({})", self.name, self.id)
+        match (self.name.is_empty(), self.id.0) {
+            (true, _) => self.id.to_string(),
+            (false, 0) => self.name.clone(),
+            (false, _) => format!("{} ({})", self.name, self.id),
         }
     }
 }

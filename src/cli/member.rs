@@ -19,6 +19,8 @@ pub enum MemberCommand {
     Remove(RemoveArgs),
     /// Change a member's peer URLs, after checking them.
     Update(UpdateArgs),
+    /// Replace a member: add the new one as a learner, wait until it has caught up, swap it in.
+    Replace(ReplaceArgs),
     /// Show each member's reachability, raft term, index, applied index and lag.
     Status,
     /// Several changes at once through joint consensus (memberctl engine only).
@@ -131,4 +133,35 @@ pub struct UpdateArgs {
         value_name = "URL[,URL...]"
     )]
     pub peer_urls: Vec<String>,
+}
+
+/// Arguments of `member replace`.
+#[derive(Debug, Clone, Args)]
+pub struct ReplaceArgs {
+    /// The member to replace: its hex ID or its name
+    #[arg(value_name = "OLD")]
+    pub old: String,
+    /// The new member's name
+    #[arg(long, value_name = "NEW")]
+    pub name: String,
+    /// The new member's peer URLs, comma-separated (scheme://host:port)
+    #[arg(
+        long,
+        required = true,
+        value_delimiter = ',',
+        value_name = "URL[,URL...]"
+    )]
+    pub peer_urls: Vec<String>,
+    /// Check everything and print the plan with quorum and fault tolerance per step; change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// How long to wait for the new member to start and catch up
+    #[arg(long, default_value = "5m", value_parser = parse_duration, value_name = "DURATION")]
+    pub timeout: Duration,
+    /// How often to poll the new member's progress
+    #[arg(long, default_value = "500ms", value_parser = parse_duration, value_name = "DURATION")]
+    pub poll_interval: Duration,
+    /// Start the new member on the local test cluster (as `cluster start-node` does)
+    #[arg(long)]
+    pub start_local: bool,
 }

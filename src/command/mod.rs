@@ -14,6 +14,7 @@ use crate::workflow::add::{self, AddOutcome, AddRequest};
 use crate::workflow::joint::{self, JointOutcome, JointRequest};
 use crate::workflow::promote::{self, PromoteRequest};
 use crate::workflow::remove::{self, RemoveOutcome};
+use crate::workflow::replace::{self, Prepared, ReplaceRequest};
 use crate::workflow::validate::system_resolver;
 use crate::workflow::{status, update, MembershipApi, Observer};
 
@@ -165,6 +166,43 @@ async fn member<A: MembershipApi>(
                 .await
                 .context("cannot read the members' status")?,
         ),
+        MemberCommand::Replace(r) => {
+            let req = ReplaceRequest {
+                old: r.old.clone(),
+                name: r.name.clone(),
+                peer_urls: r.peer_urls.clone(),
+                dry_run: r.dry_run,
+                timeout: r.timeout,
+                poll_interval: r.poll_interval,
+                command_timeout: timeout,
+            };
+            let what = || format!("member replace {}", r.old);
+            match replace::prepare(api, observer, &req, &system_resolver)
+                .await
+                .with_context(what)?
+            {
+                Prepared::Plan(plan) => Report::Plan(plan),
+                Prepared::Done(done) => Report::Replaced(done),
+                Prepared::Started(state) => {
+                    if !state.new.member.started() {
+                        if r.start_local {
+                            let dir = crate::testcluster::cluster_dir(None);
+                            let url = r.peer_urls.first().map(String::as_str);
+                            crate::testcluster::start_node(&dir, &r.name, url)
+                                .await
+                                .with_context(what)?;
+                        } else {
+                            observer.notice(&replace::start_hint(&state, r.timeout));
+                        }
+                    }
+                    Report::Replaced(
+                        replace::finish(api, observer, &req, &state, &system_resolver)
+                            .await
+                            .with_context(what)?,
+                    )
+                }
+            }
+        }
         MemberCommand::Joint(JointCommand::Status) => {
             Report::Config(joint::status(api).await.context("member joint status")?)
         }

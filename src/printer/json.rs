@@ -50,6 +50,14 @@ struct AddDoc<'a> {
 }
 
 #[derive(Serialize)]
+struct ReplaceDoc<'a> {
+    cluster_id: String,
+    removed: JsonMember<'a>,
+    member: JsonMember<'a>,
+    members: Vec<JsonMember<'a>>,
+}
+
+#[derive(Serialize)]
 struct PromoteDoc<'a> {
     cluster_id: String,
     member: JsonMember<'a>,
@@ -236,6 +244,15 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             write(out, &PlanDoc { plan: &steps })
         }
         Report::Text(bytes) => out.write_all(bytes),
+        Report::Replaced(r) => write(
+            out,
+            &ReplaceDoc {
+                cluster_id: hex(r.list.cluster_id),
+                removed: member(&r.removed),
+                member: member(&r.member),
+                members: members(&r.list.members),
+            },
+        ),
         Report::Config(c) => write(
             out,
             &ConfigDoc {

@@ -13,6 +13,7 @@ use crate::testcluster::LocalCluster;
 use crate::workflow::add::AddedMember;
 use crate::workflow::promote::Promoted;
 use crate::workflow::quorum::PlanStep;
+use crate::workflow::replace::Replaced;
 use crate::workflow::status::ClusterStatus;
 use crate::workflow::update::Updated;
 
@@ -46,6 +47,8 @@ pub enum Report {
     Config(Configuration),
     /// Text printed as it is in every format (a completion script).
     Text(Vec<u8>),
+    /// `member replace`.
+    Replaced(Replaced),
 }
 
 /// The format to use when none was asked for: table on a terminal, simple otherwise.
@@ -148,6 +151,16 @@ fn running_endpoints(c: &LocalCluster) -> Vec<&str> {
         .filter(|n| n.running)
         .map(|n| n.client_url.as_str())
         .collect()
+}
+
+/// The headline of a replacement.
+fn replaced_headline(r: &Replaced) -> String {
+    format!(
+        "Member {} replaced by {} in cluster {}",
+        r.removed.label(),
+        r.member.label(),
+        r.list.cluster_id
+    )
 }
 
 /// The headline of an add.

@@ -2,7 +2,10 @@
 
 use std::io::{self, Write};
 
-use super::{added_headline, config_rows, running_endpoints, start_lines, started_word, Report};
+use super::{
+    added_headline, config_rows, replaced_headline, running_endpoints, start_lines, started_word,
+    Report,
+};
 use crate::model::Member;
 
 fn member_line(m: &Member) -> String {
@@ -113,6 +116,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             writeln!(out, "dry run: nothing was changed")?;
         }
         Report::Text(bytes) => out.write_all(bytes)?,
+        Report::Replaced(r) => writeln!(out, "{}", replaced_headline(r))?,
         Report::Config(c) => {
             writeln!(out, "joint: {}", c.is_joint())?;
             for (name, ids) in config_rows(c) {

@@ -4,7 +4,10 @@ use std::io::{self, Write};
 
 use comfy_table::{CellAlignment, ContentArrangement, Table};
 
-use super::{added_headline, config_rows, running_endpoints, start_lines, started_word, Report};
+use super::{
+    added_headline, config_rows, replaced_headline, running_endpoints, start_lines, started_word,
+    Report,
+};
 use crate::model::Member;
 
 fn table(header: &[&str]) -> Table {
@@ -156,6 +159,10 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             writeln!(out, "Dry run: nothing was changed.")?;
         }
         Report::Text(bytes) => out.write_all(bytes)?,
+        Report::Replaced(r) => {
+            writeln!(out, "{}", replaced_headline(r))?;
+            writeln!(out, "{}", members_table(&r.list.members))?;
+        }
         Report::Config(c) => {
             let mut t = table(&["CONFIGURATION", "MEMBERS"]);
             t.add_row(vec!["joint".to_string(), c.is_joint().to_string()]);

@@ -63,7 +63,8 @@ fn label(labels: &HashMap<MemberId, String>, id: MemberId) -> String {
     labels.get(&id).cloned().unwrap_or_else(|| id.to_string())
 }
 
-fn step(
+/// One plan step for a configuration: quorum (both when joint) and fault tolerance for the reachable members.
+pub(crate) fn step(
     name: &str,
     cfg: &Configuration,
     reachable: &HashSet<MemberId>,

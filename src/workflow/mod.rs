@@ -10,6 +10,7 @@ pub mod joint_calc;
 pub mod promote;
 pub mod quorum;
 pub mod remove;
+pub mod replace;
 pub mod resolve;
 pub mod retry;
 pub mod status;

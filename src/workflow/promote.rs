@@ -87,29 +87,35 @@ pub async fn promote<A: MembershipApi>(
     }
 
     let deadline = started + req.timeout;
-    let result = wait_and_promote(api, observer, req, &member, deadline).await;
+    let timing = (req.timeout, req.poll_interval);
+    let result = wait_ready(api, observer, &member, timing, deadline, true).await;
     observer.catch_up_done();
     result.map(finish)
 }
 
-async fn wait_and_promote<A: MembershipApi>(
+/// Waits until learner `member` has caught up (showing progress), then, when
+/// `promote` is set, promotes it (retrying the server's "not ready" with
+/// backoff). Returns the membership at the end. Gives up at `deadline`.
+pub(crate) async fn wait_ready<A: MembershipApi>(
     api: &A,
     observer: &dyn Observer,
-    req: &PromoteRequest,
     member: &Member,
+    timing: (Duration, Duration),
     deadline: Instant,
+    promote: bool,
 ) -> Result<MemberList, Error> {
+    let (timeout, poll_interval) = timing;
     let mut catch_up = CatchUp::new(member.id);
     let mut last: Option<CatchUpSample> = None;
     let mut last_error: Option<ApiError> = None;
-    let mut backoff = req.poll_interval;
+    let mut backoff = poll_interval;
     loop {
         match catch_up.sample(api).await {
             Ok((sample, list)) => {
                 observer.catch_up(&sample);
                 let state = sample.state;
                 last = Some(sample);
-                if state == CatchUpState::Promoted {
+                if state == CatchUpState::Promoted || (state == CatchUpState::Ready && !promote) {
                     return Ok(list);
                 }
                 if state == CatchUpState::Ready {
@@ -142,19 +148,24 @@ async fn wait_and_promote<A: MembershipApi>(
         }
         let now = Instant::now();
         if now >= deadline {
-            return Err(timed_out(req, member, last.as_ref(), last_error.as_ref()));
+            return Err(timed_out(
+                timeout,
+                member,
+                last.as_ref(),
+                last_error.as_ref(),
+            ));
         }
         let pause = if last.as_ref().map(|s| s.state) == Some(CatchUpState::Ready) {
             backoff
         } else {
-            req.poll_interval
+            poll_interval
         };
         tokio::time::sleep(pause.min(deadline - now)).await;
     }
 }
 
 fn timed_out(
-    req: &PromoteRequest,
+    timeout: Duration,
     member: &Member,
     last: Option<&CatchUpSample>,
     last_error: Option<&ApiError>,
@@ -177,7 +188,7 @@ fn timed_out(
         format!(
             "timed out after {} waiting to promote member {} ({where_}{cause}); it is still a \
              learner: check its logs, then run promote again or raise --timeout",
-            humantime::format_duration(req.timeout),
+            humantime::format_duration(timeout),
             member.label()
         ),
     )

@@ -1,0 +1,312 @@
+//! `member replace OLD --name NEW --peer-urls URL`: the whole replacement of a
+//! member, resumable. Add NEW as a learner, wait until it has started and
+//! caught up, then on the memberctl engine one joint change (promote NEW,
+//! remove OLD) and leave; on etcd promote NEW, then remove OLD (rule 4 checked).
+//! Each step looks at the cluster first, so running it again continues.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::add::{self, AddOutcome, AddRequest, AddedMember};
+use super::health::Health;
+use super::joint::{self, JointRequest};
+use super::joint_calc::{self, RaftChange};
+use super::promote::wait_ready;
+use super::quorum::{Config, PlanStep};
+use super::remove::{self, RemoveOutcome};
+use super::resolve::resolve;
+use super::validate::{self, Resolver};
+use super::{ApiErrorKind, MembershipApi, Observer};
+use crate::error::{Error, ErrorKind};
+use crate::model::{Configuration, Member, MemberId, MemberList};
+
+/// What to replace with what.
+#[derive(Clone, Debug)]
+pub struct ReplaceRequest {
+    /// The member to replace (name or ID).
+    pub old: String,
+    /// The new member's name.
+    pub name: String,
+    /// The new member's peer URLs.
+    pub peer_urls: Vec<String>,
+    /// Only print the plan.
+    pub dry_run: bool,
+    /// How long to wait for the new member to start and catch up.
+    pub timeout: Duration,
+    /// Time between catch-up polls.
+    pub poll_interval: Duration,
+    /// Per-request timeout.
+    pub command_timeout: Duration,
+}
+
+/// A replacement under way, after the new member was added.
+#[derive(Clone, Debug)]
+pub struct InProgress {
+    /// The member being replaced.
+    pub old: Member,
+    /// The new member and how to start it.
+    pub new: AddedMember,
+    /// Whether the server is the memberctl engine (joint consensus available).
+    pub engine: bool,
+}
+
+/// A finished replacement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replaced {
+    /// The member that was removed.
+    pub removed: Member,
+    /// The member that replaced it.
+    pub member: Member,
+    /// The membership after.
+    pub list: MemberList,
+}
+
+/// Where `prepare` got to.
+#[derive(Clone, Debug)]
+pub enum Prepared {
+    /// `--dry-run`: the plan.
+    Plan(Vec<PlanStep>),
+    /// The new member exists (as a learner or already a voter): go on with [`finish`].
+    Started(InProgress),
+    /// Nothing is left to do (an earlier run finished).
+    Done(Replaced),
+}
+
+async fn engine_config<A: MembershipApi>(api: &A) -> Result<Option<Configuration>, Error> {
+    match api.get_config().await {
+        Ok(c) => Ok(Some(c)),
+        Err(e) if e.kind == ApiErrorKind::Unimplemented => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn plan(
+    list: &MemberList,
+    health: &Health,
+    old: &Member,
+    req: &ReplaceRequest,
+    engine: Option<&Configuration>,
+) -> Vec<PlanStep> {
+    let reachable = health.reachable();
+    let new_label = format!("{} (new)", req.name);
+    let mut config = Config::of(list, &reachable);
+    let mut steps = vec![config.step("before")];
+    config.add_learner(new_label.clone());
+    steps.push(config.step(format!("after adding {} as a learner", req.name)));
+    match engine {
+        Some(cfg) => {
+            let placeholder = MemberId(u64::MAX);
+            let mut with_learner = cfg.clone();
+            with_learner.learners.push(placeholder);
+            let labels: HashMap<MemberId, String> = list
+                .members
+                .iter()
+                .map(|m| (m.id, m.id.to_string()))
+                .chain([(placeholder, new_label.clone())])
+                .collect();
+            let changes = [
+                RaftChange::AddVoter(placeholder),
+                RaftChange::Remove(old.id),
+            ];
+            // The new member counts as reachable once it has started and caught up.
+            let mut up = reachable.clone();
+            up.insert(placeholder);
+            if let Ok(joint_cfg) = joint_calc::enter(&with_learner, &changes) {
+                steps.push(joint::step(
+                    "C_old∧C_new (joint: promote new, remove old)",
+                    &joint_cfg,
+                    &up,
+                    &labels,
+                ));
+                if let Ok(after) = joint_calc::leave(&joint_cfg) {
+                    steps.push(joint::step(
+                        "C_new (after joint leave)",
+                        &after,
+                        &up,
+                        &labels,
+                    ));
+                }
+            }
+        }
+        None => {
+            config.promote(&new_label, true);
+            steps.push(config.step(format!("after promoting {}", req.name)));
+            config.remove(&old.id.to_string());
+            steps.push(config.step(format!("after removing {}", old.label())));
+        }
+    }
+    steps
+}
+
+/// Resolves the members, plans (`--dry-run`), and adds the new member as a
+/// learner unless an earlier run did.
+pub async fn prepare<A: MembershipApi>(
+    api: &A,
+    observer: &dyn Observer,
+    req: &ReplaceRequest,
+    resolver: Resolver<'_>,
+) -> Result<Prepared, Error> {
+    let list = api.member_list().await?;
+    let engine = engine_config(api).await?;
+    let existing = list
+        .members
+        .iter()
+        .find(|m| validate::same_urls(&m.peer_urls, &req.peer_urls))
+        .cloned();
+    let old = match resolve(&list, &req.old) {
+        Ok(m) => m.clone(),
+        Err(e) => {
+            // Already replaced by an earlier run?
+            if let Some(new) = existing.filter(|m| m.is_voter()) {
+                observer.notice(&format!(
+                    "{} is gone and {} is a voter: nothing left to do",
+                    req.old,
+                    new.label()
+                ));
+                let removed = Member {
+                    name: req.old.clone(),
+                    ..Default::default()
+                };
+                return Ok(Prepared::Done(Replaced {
+                    removed,
+                    member: new,
+                    list,
+                }));
+            }
+            return Err(e);
+        }
+    };
+    if existing.as_ref().is_some_and(|m| m.id == old.id) {
+        return Err(Error::usage(format!(
+            "{} already has these peer URLs: OLD and NEW would be the same member",
+            old.label()
+        )));
+    }
+    if req.dry_run {
+        if existing.is_none() {
+            let mut problems = validate::check_name(&req.name, &list.members);
+            problems.extend(validate::check_peer_urls(
+                &req.peer_urls,
+                &list.members,
+                None,
+                resolver,
+            ));
+            validate::refuse_problems(problems)?;
+        }
+        let health = Health::gather(api, list.clone()).await;
+        return Ok(Prepared::Plan(plan(
+            &list,
+            &health,
+            &old,
+            req,
+            engine.as_ref(),
+        )));
+    }
+    let new = match existing {
+        Some(m) if m.is_voter() => AddedMember {
+            initial_cluster: add::initial_cluster(&list, &m, &req.name),
+            initial_cluster_state: "existing".into(),
+            name: req.name.clone(),
+            member: m,
+            list,
+            already_added: true,
+        },
+        _ => {
+            let add_req = AddRequest {
+                name: req.name.clone(),
+                peer_urls: req.peer_urls.clone(),
+                learner: true,
+                dry_run: false,
+            };
+            match add::add(api, observer, &add_req, resolver, req.command_timeout).await? {
+                AddOutcome::Added(a) => a,
+                AddOutcome::Plan(_) => {
+                    return Err(Error::new(
+                        ErrorKind::Internal,
+                        "add returned a plan without --dry-run",
+                    ))
+                }
+            }
+        }
+    };
+    Ok(Prepared::Started(InProgress {
+        old,
+        new,
+        engine: engine.is_some(),
+    }))
+}
+
+/// How to start the new member, for the operator (stderr).
+pub fn start_hint(state: &InProgress, timeout: Duration) -> String {
+    let a = &state.new;
+    format!(
+        "start the new member {} now, with --name {} --initial-advertise-peer-urls {} --initial-cluster {} \
+         --initial-cluster-state {} (ETCD_NAME, ETCD_INITIAL_CLUSTER, … for etcd; on the local test cluster: \
+         `memberctl cluster start-node {}`, or pass --start-local); waiting up to {} for it",
+        a.member.id,
+        a.name,
+        a.member.peer_urls.join(","),
+        a.initial_cluster,
+        a.initial_cluster_state,
+        a.name,
+        humantime::format_duration(timeout)
+    )
+}
+
+/// Waits for the new member, then swaps it in for the old one.
+pub async fn finish<A: MembershipApi>(
+    api: &A,
+    observer: &dyn Observer,
+    req: &ReplaceRequest,
+    state: &InProgress,
+    resolver: Resolver<'_>,
+) -> Result<Replaced, Error> {
+    let new = &state.new.member;
+    let old = &state.old;
+    let deadline = Instant::now() + req.timeout;
+    let timing = (req.timeout, req.poll_interval);
+    if state.engine {
+        let cfg = api.get_config().await?;
+        if !cfg.is_joint() && !cfg.voters.contains(&new.id) {
+            let waited = wait_ready(api, observer, new, timing, deadline, false).await;
+            observer.catch_up_done();
+            waited?;
+            let joint_req = JointRequest {
+                promote: vec![new.id.to_string()],
+                remove: vec![old.id.to_string()],
+                ..Default::default()
+            };
+            joint::enter(api, observer, &joint_req, resolver, req.command_timeout).await?;
+        }
+        if api.get_config().await?.is_joint() {
+            joint::leave(api, observer, req.command_timeout).await?;
+        }
+    } else if new.is_learner {
+        let waited = wait_ready(api, observer, new, timing, deadline, true).await;
+        observer.catch_up_done();
+        waited?;
+    }
+    let mut list = api.member_list().await?;
+    if list.get(old.id).is_some() {
+        if let RemoveOutcome::Removed { list: after, .. } = remove::remove(
+            api,
+            observer,
+            &old.id.to_string(),
+            false,
+            false,
+            req.command_timeout,
+        )
+        .await?
+        {
+            list = after;
+        }
+    }
+    let member = list.get(new.id).cloned().unwrap_or_else(|| new.clone());
+    Ok(Replaced {
+        removed: old.clone(),
+        member,
+        list,
+    })
+}
