@@ -230,17 +230,30 @@ impl Client {
 }
 
 impl MembershipApi for Client {
+    /// Asks for a linearizable list (etcd ≥ 3.5 and the memberctl engine
+    /// confirm it with the leader; 3.4 ignores the flag); without a leader,
+    /// falls back to a member's local view so status stays available.
     async fn member_list(&self) -> Result<MemberList, ApiError> {
-        let r = self
-            .call(true, |ch| async move {
+        let list = |linearizable: bool| {
+            self.call(true, move |ch| async move {
                 ClusterClient::new(ch)
-                    .member_list(pb::MemberListRequest {
-                        linearizable: false,
-                    })
+                    .member_list(pb::MemberListRequest { linearizable })
                     .await
                     .map(|r| r.into_inner())
             })
-            .await?;
+        };
+        let r = match list(true).await {
+            Ok(r) => r,
+            Err(e)
+                if matches!(
+                    e.kind,
+                    ApiErrorKind::Unavailable | ApiErrorKind::DeadlineExceeded
+                ) =>
+            {
+                list(false).await?
+            }
+            Err(e) => return Err(e),
+        };
         Ok(convert::member_list(r.header, r.members))
     }
 

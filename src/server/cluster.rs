@@ -290,9 +290,21 @@ impl Cluster for ClusterService {
 
     async fn member_list(
         &self,
-        _: Request<epb::MemberListRequest>,
+        req: Request<epb::MemberListRequest>,
     ) -> Result<Response<epb::MemberListResponse>, Status> {
-        self.0.refuse_learner()?;
+        let s = &self.0;
+        s.refuse_learner()?;
+        // etcd 3.5's linearizable list: confirmed by the leader, never stale.
+        if req.get_ref().linearizable {
+            match s.route(&req).await? {
+                Route::Leader(ch) => {
+                    return ClusterClient::new(ch)
+                        .member_list(forwarded(req.into_inner()))
+                        .await
+                }
+                Route::Here => s.wait(s.node.read_index()).await?,
+            }
+        }
         let (header, members) = self.response_members()?;
         Ok(Response::new(epb::MemberListResponse { header, members }))
     }

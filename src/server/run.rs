@@ -47,6 +47,9 @@ pub struct NodeOptions {
     pub max_learners: usize,
 }
 
+/// How long a removed member keeps answering requests under way before it exits.
+const DRAIN: Duration = Duration::from_secs(5);
+
 /// How long a joining node keeps asking its peers for the member list.
 const JOIN_WAIT: Duration = Duration::from_secs(15);
 
@@ -285,16 +288,20 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
             _ = removed_rx => {}
         }
     }));
+    let mut server = server;
     tokio::select! {
         r = driver => {
+            // Stop serving, but let requests under way finish (a forwarded
+            // request may still be waiting for this member's answer).
             let _ = removed_tx.send(());
+            let _ = tokio::time::timeout(DRAIN, &mut server).await;
             match r.context("the raft driver panicked")?? {
                 Stopped::Removed => eprintln!("memberctl node {}: this member was removed from the cluster; exiting", opts.name),
                 Stopped::Shutdown => {}
             }
             Ok(())
         }
-        r = server => {
+        r = &mut server => {
             r.context("the server panicked")?.context("the server failed")?;
             eprintln!("memberctl node {}: stopped", opts.name);
             Ok(())

@@ -288,5 +288,29 @@ pub async fn leave<A: MembershipApi>(
     let deadline = Instant::now() + command_timeout;
     let health = gather_with_leader(api, observer, list, deadline).await?;
     check_decidable(&cfg, &health.reachable(), "the joint configuration")?;
-    api.joint_leave().await.map_err(unsupported)
+    match api.joint_leave().await {
+        Ok(cfg) => Ok(cfg),
+        // The answer may be lost after the leave was applied (the old leader
+        // that forwarded it may have left the cluster): look before failing.
+        Err(e)
+            if matches!(
+                e.kind,
+                ApiErrorKind::Unavailable | ApiErrorKind::DeadlineExceeded
+            ) =>
+        {
+            let deadline = Instant::now() + command_timeout;
+            loop {
+                if let Ok(now) = api.get_config().await {
+                    if !now.is_joint() {
+                        return Ok(now);
+                    }
+                }
+                if Instant::now() >= deadline {
+                    return Err(e.into());
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+        }
+        Err(e) => Err(unsupported(e)),
+    }
 }

@@ -238,6 +238,22 @@ pub async fn prepare<A: MembershipApi>(
     }))
 }
 
+/// The member list once it no longer shows `gone` (a member may answer from a
+/// state that has not applied the change yet), or as it is at `deadline`.
+async fn list_without<A: MembershipApi>(
+    api: &A,
+    gone: MemberId,
+    deadline: Instant,
+) -> Result<MemberList, Error> {
+    loop {
+        let list = api.member_list().await?;
+        if list.get(gone).is_none() || Instant::now() >= deadline {
+            return Ok(list);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// How to start the new member, for the operator (stderr).
 pub fn start_hint(state: &InProgress, timeout: Duration) -> String {
     let a = &state.new;
@@ -267,29 +283,47 @@ pub async fn finish<A: MembershipApi>(
     let old = &state.old;
     let deadline = Instant::now() + req.timeout;
     let timing = (req.timeout, req.poll_interval);
-    if state.engine {
+    let mut list = if state.engine {
+        // One joint change promotes the new member and removes the old one.
         let cfg = api.get_config().await?;
-        if !cfg.is_joint() && !cfg.voters.contains(&new.id) {
-            let waited = wait_ready(api, observer, new, timing, deadline, false).await;
-            observer.catch_up_done();
-            waited?;
+        if !cfg.is_joint() {
+            let promote = !cfg.voters.contains(&new.id);
+            if promote {
+                let waited = wait_ready(api, observer, new, timing, deadline, false).await;
+                observer.catch_up_done();
+                waited?;
+            }
+            let present = |v: &[MemberId]| v.contains(&old.id);
             let joint_req = JointRequest {
-                promote: vec![new.id.to_string()],
-                remove: vec![old.id.to_string()],
+                promote: if promote {
+                    vec![new.id.to_string()]
+                } else {
+                    vec![]
+                },
+                remove: if present(&cfg.voters) || present(&cfg.learners) {
+                    vec![old.id.to_string()]
+                } else {
+                    vec![]
+                },
                 ..Default::default()
             };
-            joint::enter(api, observer, &joint_req, resolver, req.command_timeout).await?;
+            if !joint_req.promote.is_empty() || !joint_req.remove.is_empty() {
+                joint::enter(api, observer, &joint_req, resolver, req.command_timeout).await?;
+            }
         }
         if api.get_config().await?.is_joint() {
             joint::leave(api, observer, req.command_timeout).await?;
         }
-    } else if new.is_learner {
-        let waited = wait_ready(api, observer, new, timing, deadline, true).await;
-        observer.catch_up_done();
-        waited?;
-    }
-    let mut list = api.member_list().await?;
-    if list.get(old.id).is_some() {
+        list_without(api, old.id, Instant::now() + req.command_timeout).await?
+    } else {
+        if new.is_learner {
+            let waited = wait_ready(api, observer, new, timing, deadline, true).await;
+            observer.catch_up_done();
+            waited?;
+        }
+        api.member_list().await?
+    };
+    if !state.engine && list.get(old.id).is_some() {
         if let RemoveOutcome::Removed { list: after, .. } = remove::remove(
             api,
             observer,
