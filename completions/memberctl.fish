@@ -33,8 +33,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_needs_command" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_needs_command" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_needs_command" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_needs_command" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_needs_command" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_needs_command" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_needs_command" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_needs_command" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
 complete -c memberctl -n "__fish_memberctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_needs_command" -s V -l version -d 'Print version'
@@ -52,8 +52,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -s V -l version -d 'Print version'
@@ -75,8 +75,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
@@ -90,8 +90,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l learner -d 'Add as a non-voting learner (the safe way: promote it once caught up)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l dry-run -d 'Check everything and print the plan; change nothing'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
@@ -108,8 +108,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l no-wait -d 'Promote at once instead of waiting for the learner to catch up'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -123,8 +123,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l dry-run -d 'Check everything and print the plan; change nothing'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l force -d 'Remove even if the remaining reachable voters could not form a quorum'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
@@ -140,8 +140,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -s V -l version -d 'Print version'
@@ -158,8 +158,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l dry-run -d 'Check everything and print the plan with quorum and fault tolerance per step; change nothing'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l start-local -d 'Start the new member on the local test cluster (as `cluster start-node` does)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
@@ -174,8 +174,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
@@ -188,8 +188,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -s V -l version -d 'Print version'
@@ -215,8 +215,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -s V -l version -d 'Print version'
@@ -245,8 +245,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -s V -l version -d 'Print version'
@@ -261,8 +261,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -s V -l version -d 'Print version'
@@ -284,8 +284,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -s V -l version -d 'Print version'
@@ -300,8 +300,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -s V -l version -d 'Print version'
@@ -315,8 +315,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
@@ -330,8 +330,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -s V -l version -d 'Print version'
@@ -349,8 +349,8 @@ simple\t'Plain lines, like etcdctl\'s default'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l key -d 'Client key for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (not yet supported)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l password -d 'Password for authentication (not yet supported)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -s V -l version -d 'Print version'

@@ -111,11 +111,11 @@ pub struct GlobalArgs {
     #[arg(long, global = true, env = "MEMBERCTL_INSECURE_SKIP_TLS_VERIFY")]
     pub insecure_skip_tls_verify: bool,
 
-    /// User name for authentication, as NAME or NAME:PASSWORD (not yet supported)
+    /// User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)
     #[arg(long, global = true, env = "MEMBERCTL_USER", value_name = "USER")]
     pub user: Option<String>,
 
-    /// Password for authentication (not yet supported)
+    /// Password for authentication
     #[arg(
         long,
         global = true,

@@ -15,11 +15,47 @@ use crate::model::{
     Added, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus, ProgressReport,
 };
 use crate::proto::etcdserverpb as pb;
+use crate::proto::etcdserverpb::auth_client::AuthClient;
 use crate::proto::etcdserverpb::cluster_client::ClusterClient;
 use crate::proto::etcdserverpb::maintenance_client::MaintenanceClient;
 use crate::proto::memberctl_v1 as mpb;
 use crate::proto::memberctl_v1::membership_client::MembershipClient;
 use crate::workflow::{ApiError, ApiErrorKind, MembershipApi};
+
+/// A user name and password for etcd's authentication.
+#[derive(Clone)]
+pub struct Credentials {
+    /// The user.
+    pub user: String,
+    /// The password (never printed).
+    pub password: String,
+}
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Credentials {{ user: {:?}, password: <hidden> }}",
+            self.user
+        )
+    }
+}
+
+/// Adds the authentication token (when there is one) to every request.
+#[derive(Clone, Default)]
+pub struct Token(Option<tonic::metadata::MetadataValue<tonic::metadata::Ascii>>);
+
+impl tonic::service::Interceptor for Token {
+    fn call(&mut self, mut req: tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status> {
+        if let Some(t) = &self.0 {
+            req.metadata_mut().insert("token", t.clone());
+        }
+        Ok(req)
+    }
+}
+
+/// A connection with the token interceptor.
+pub type AuthChannel = tonic::service::interceptor::InterceptedService<Channel, Token>;
 
 /// How to reach the cluster.
 #[derive(Clone, Debug)]
@@ -30,6 +66,8 @@ pub struct ClientConfig {
     pub dial_timeout: Duration,
     /// Timeout of one request.
     pub command_timeout: Duration,
+    /// Credentials, when the cluster has authentication enabled.
+    pub credentials: Option<Credentials>,
 }
 
 /// A client of etcd's Cluster and Maintenance services.
@@ -37,8 +75,9 @@ pub struct Client {
     endpoints: Vec<String>,
     dial_timeout: Duration,
     command_timeout: Duration,
-    channels: Mutex<HashMap<String, Channel>>,
+    channels: Mutex<HashMap<String, AuthChannel>>,
     preferred: Mutex<usize>,
+    credentials: Option<Credentials>,
 }
 
 /// Turns `host:port` into `http://host:port` and checks the scheme.
@@ -104,6 +143,7 @@ impl Client {
             command_timeout: config.command_timeout,
             channels: Mutex::new(HashMap::new()),
             preferred: Mutex::new(0),
+            credentials: config.credentials,
         })
     }
 
@@ -112,7 +152,53 @@ impl Client {
         &self.endpoints
     }
 
-    async fn channel(&self, url: &str) -> Result<Channel, ApiError> {
+    /// Authenticates on `channel` as the configured user; the token to send.
+    async fn authenticate(&self, url: &str, channel: Channel) -> Result<Token, ApiError> {
+        let Some(c) = &self.credentials else {
+            return Ok(Token::default());
+        };
+        let req = pb::AuthenticateRequest {
+            name: c.user.clone(),
+            password: c.password.clone(),
+        };
+        let answer = tokio::time::timeout(
+            self.command_timeout,
+            AuthClient::new(channel).authenticate(req),
+        )
+        .await;
+        let resp = match answer {
+            Ok(Ok(r)) => r.into_inner(),
+            Ok(Err(status)) => {
+                let e = convert::api_error(&status);
+                let kind = if e.kind == ApiErrorKind::Unavailable {
+                    e.kind
+                } else {
+                    ApiErrorKind::Refused
+                };
+                return Err(ApiError::new(
+                    kind,
+                    format!(
+                        "{url}: authentication as {:?} failed: {}; check --user and --password",
+                        c.user, e.message
+                    ),
+                ));
+            }
+            Err(_) => {
+                return Err(unavailable(format!(
+                    "{url}: no answer to authentication within --command-timeout"
+                )))
+            }
+        };
+        let value = resp.token.parse().map_err(|_| {
+            ApiError::new(
+                ApiErrorKind::Other,
+                format!("{url}: the server sent an unusable token"),
+            )
+        })?;
+        Ok(Token(Some(value)))
+    }
+
+    async fn channel(&self, url: &str) -> Result<AuthChannel, ApiError> {
         if let Some(c) = self
             .channels
             .lock()
@@ -138,6 +224,8 @@ impl Client {
                 )))
             }
         };
+        let token = self.authenticate(url, channel.clone()).await?;
+        let channel = tonic::service::interceptor::InterceptedService::new(channel, token);
         self.channels
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -156,10 +244,14 @@ impl Client {
         call: &F,
     ) -> Result<T, (ApiError, bool)>
     where
-        F: Fn(Channel) -> Fut,
+        F: Fn(AuthChannel) -> Fut,
         Fut: Future<Output = Result<T, tonic::Status>>,
     {
-        let channel = self.channel(url).await.map_err(|e| (e, true))?;
+        // An unreachable endpoint: try the next; a refused authentication: stop.
+        let channel = self.channel(url).await.map_err(|e| {
+            let next = e.kind == ApiErrorKind::Unavailable;
+            (e, next)
+        })?;
         match tokio::time::timeout(self.command_timeout, call(channel)).await {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(status)) => {
@@ -186,7 +278,7 @@ impl Client {
     /// while endpoints are unreachable or refuse as unavailable.
     async fn call<T, F, Fut>(&self, idempotent: bool, call: F) -> Result<T, ApiError>
     where
-        F: Fn(Channel) -> Fut,
+        F: Fn(AuthChannel) -> Fut,
         Fut: Future<Output = Result<T, tonic::Status>>,
     {
         let n = self.endpoints.len();
@@ -216,7 +308,7 @@ impl Client {
 
     /// Asks one URL for its Maintenance status.
     async fn status_at(&self, url: &str) -> Result<MemberStatus, ApiError> {
-        let call = |ch: Channel| async move {
+        let call = |ch: AuthChannel| async move {
             MaintenanceClient::new(ch)
                 .status(pb::StatusRequest {})
                 .await

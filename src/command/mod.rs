@@ -1,6 +1,7 @@
 //! Glue between the command line and the workflows: builds the client, runs the workflow, returns a report.
 
 pub mod node;
+mod password;
 
 use anyhow::Context;
 
@@ -65,11 +66,6 @@ fn refuse_unsupported_security(global: &GlobalArgs) -> Result<(), Error> {
              of memberctl yet; use http endpoints",
         ));
     }
-    if global.user.is_some() || global.password.is_some() {
-        return Err(Error::usage(
-            "authentication (--user, --password) is not supported by this version of memberctl yet",
-        ));
-    }
     Ok(())
 }
 
@@ -90,6 +86,7 @@ pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Re
         endpoints: endpoints(&cli.global),
         dial_timeout: cli.global.dial_timeout,
         command_timeout: cli.global.command_timeout,
+        credentials: password::credentials(&cli.global)?,
     })?;
     match &cli.command {
         Command::Member(cmd) => member(&client, cmd, &cli.global, observer).await.map(Some),

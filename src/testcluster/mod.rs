@@ -92,6 +92,7 @@ fn client(state: &ClusterState) -> Result<Client, Error> {
         endpoints: state.nodes.iter().map(|n| n.client_url.clone()).collect(),
         dial_timeout: Duration::from_millis(300),
         command_timeout: Duration::from_secs(2),
+        credentials: None,
     })
 }
 
