@@ -95,19 +95,19 @@ pub struct GlobalArgs {
     )]
     pub write_out: Option<OutputFormat>,
 
-    /// CA bundle to verify the servers' certificates (not yet supported)
+    /// CA bundle to verify the servers' certificates (endpoints without a scheme then use https)
     #[arg(long, global = true, env = "MEMBERCTL_CACERT", value_name = "FILE")]
     pub cacert: Option<PathBuf>,
 
-    /// Client certificate for TLS (not yet supported)
+    /// Client certificate for TLS, for servers that require one (with --key)
     #[arg(long, global = true, env = "MEMBERCTL_CERT", value_name = "FILE")]
     pub cert: Option<PathBuf>,
 
-    /// Client key for TLS (not yet supported)
+    /// Client key for TLS (with --cert)
     #[arg(long, global = true, env = "MEMBERCTL_KEY", value_name = "FILE")]
     pub key: Option<PathBuf>,
 
-    /// Skip verification of the servers' certificates (not yet supported)
+    /// Encrypt but do not verify the servers' certificates (test clusters only)
     #[arg(long, global = true, env = "MEMBERCTL_INSECURE_SKIP_TLS_VERIFY")]
     pub insecure_skip_tls_verify: bool,
 

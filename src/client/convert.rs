@@ -105,7 +105,8 @@ pub fn api_error(s: &tonic::Status) -> ApiError {
         ApiErrorKind::LearnerNotReady
     } else if msg.contains("can only promote a learner member") {
         ApiErrorKind::NotLearner
-    } else if msg.contains("rpc not supported for learner") {
+    } else if msg.contains("rpc not supported for learner") || msg.starts_with("transport error") {
+        // "transport error": the connection broke (or a TLS peer refused us).
         ApiErrorKind::Unavailable
     } else {
         match s.code() {

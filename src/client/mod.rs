@@ -2,13 +2,14 @@
 //! command timeouts, and the [`MembershipApi`] implementation.
 
 mod convert;
+mod insecure;
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint, Identity};
 
 use crate::error::Error;
 use crate::model::{
@@ -57,6 +58,64 @@ impl tonic::service::Interceptor for Token {
 /// A connection with the token interceptor.
 pub type AuthChannel = tonic::service::interceptor::InterceptedService<Channel, Token>;
 
+/// A client certificate chain and its key, PEM.
+pub type IdentityPem = (Vec<u8>, Vec<u8>);
+
+/// TLS material for https endpoints (PEM files, read once).
+#[derive(Clone, Debug, Default)]
+pub struct TlsFiles {
+    /// CA bundle that signs the servers' certificates.
+    pub cacert: Option<std::path::PathBuf>,
+    /// Client certificate (with `key`), for servers that require one.
+    pub cert: Option<std::path::PathBuf>,
+    /// Client key.
+    pub key: Option<std::path::PathBuf>,
+    /// Skip verifying the servers' certificates.
+    pub insecure_skip_verify: bool,
+}
+
+impl TlsFiles {
+    /// Whether any TLS option was given.
+    pub fn any(&self) -> bool {
+        self.cacert.is_some()
+            || self.cert.is_some()
+            || self.key.is_some()
+            || self.insecure_skip_verify
+    }
+
+    /// The client certificate and key, read.
+    pub fn identity_pem(&self) -> Result<Option<IdentityPem>, Error> {
+        let read = |flag: &str, p: &std::path::Path| {
+            std::fs::read(p)
+                .map_err(|e| Error::usage(format!("cannot read {flag} {}: {e}", p.display())))
+        };
+        match (&self.cert, &self.key) {
+            (Some(c), Some(k)) => Ok(Some((read("--cert", c)?, read("--key", k)?))),
+            _ => Ok(None),
+        }
+    }
+
+    /// The tonic TLS configuration these files describe.
+    pub fn client_config(&self) -> Result<ClientTlsConfig, Error> {
+        let read = |flag: &str, p: &std::path::Path| {
+            std::fs::read(p)
+                .map_err(|e| Error::usage(format!("cannot read {flag} {}: {e}", p.display())))
+        };
+        let mut cfg = ClientTlsConfig::new();
+        if let Some(ca) = &self.cacert {
+            cfg = cfg.ca_certificate(Certificate::from_pem(read("--cacert", ca)?));
+        }
+        match (&self.cert, &self.key) {
+            (Some(c), Some(k)) => {
+                cfg = cfg.identity(Identity::from_pem(read("--cert", c)?, read("--key", k)?))
+            }
+            (None, None) => {}
+            _ => return Err(Error::usage("--cert and --key go together")),
+        }
+        Ok(cfg)
+    }
+}
+
 /// How to reach the cluster.
 #[derive(Clone, Debug)]
 pub struct ClientConfig {
@@ -68,6 +127,8 @@ pub struct ClientConfig {
     pub command_timeout: Duration,
     /// Credentials, when the cluster has authentication enabled.
     pub credentials: Option<Credentials>,
+    /// TLS material for https endpoints.
+    pub tls: TlsFiles,
 }
 
 /// A client of etcd's Cluster and Maintenance services.
@@ -78,10 +139,19 @@ pub struct Client {
     channels: Mutex<HashMap<String, AuthChannel>>,
     preferred: Mutex<usize>,
     credentials: Option<Credentials>,
+    tls: Option<ClientTlsConfig>,
+    insecure: bool,
+    /// The client certificate and key (PEM), for the unverified TLS path.
+    identity: Option<IdentityPem>,
 }
 
 /// Turns `host:port` into `http://host:port` and checks the scheme.
 pub fn normalize_endpoint(raw: &str) -> Result<String, Error> {
+    normalize_with(raw, "http")
+}
+
+/// Like [`normalize_endpoint`], with `scheme` for endpoints that have none.
+fn normalize_with(raw: &str, scheme: &str) -> Result<String, Error> {
     let raw = raw.trim().trim_end_matches('/');
     if raw.is_empty() {
         return Err(Error::usage(
@@ -91,7 +161,7 @@ pub fn normalize_endpoint(raw: &str) -> Result<String, Error> {
     let url = if raw.contains("://") {
         raw.to_string()
     } else {
-        format!("http://{raw}")
+        format!("{scheme}://{raw}")
     };
     let parsed = url::Url::parse(&url).map_err(|e| {
         Error::usage(format!(
@@ -99,13 +169,7 @@ pub fn normalize_endpoint(raw: &str) -> Result<String, Error> {
         ))
     })?;
     match parsed.scheme() {
-        "http" => {}
-        "https" => {
-            return Err(Error::usage(format!(
-                "endpoint {raw:?} uses https, and TLS is not supported by this version of memberctl yet; \
-                 use an http endpoint"
-            )))
-        }
+        "http" | "https" => {}
         s => {
             return Err(Error::usage(format!(
                 "endpoint {raw:?} has scheme {s:?}; use http://host:port"
@@ -127,11 +191,18 @@ fn unavailable(msg: String) -> ApiError {
 impl Client {
     /// Builds a client; fails on a malformed endpoint. Connects lazily.
     pub fn new(config: ClientConfig) -> Result<Self, Error> {
+        // As etcdctl: with TLS options, endpoints without a scheme use https.
+        let scheme = if config.tls.any() { "https" } else { "http" };
         let endpoints = config
             .endpoints
             .iter()
-            .map(|e| normalize_endpoint(e))
+            .map(|e| normalize_with(e, scheme))
             .collect::<Result<Vec<_>, _>>()?;
+        let tls = if config.tls.any() {
+            Some(config.tls.client_config()?)
+        } else {
+            None
+        };
         if endpoints.is_empty() {
             return Err(Error::usage(
                 "no endpoint given; pass --endpoints host:port",
@@ -144,6 +215,9 @@ impl Client {
             channels: Mutex::new(HashMap::new()),
             preferred: Mutex::new(0),
             credentials: config.credentials,
+            tls,
+            insecure: config.tls.insecure_skip_verify,
+            identity: config.tls.identity_pem()?,
         })
     }
 
@@ -169,7 +243,10 @@ impl Client {
         let resp = match answer {
             Ok(Ok(r)) => r.into_inner(),
             Ok(Err(status)) => {
-                let e = convert::api_error(&status);
+                let mut e = convert::api_error(&status);
+                if e.message.starts_with("transport error") && url.starts_with("https://") {
+                    e.message.push_str(" (a TLS server may have refused the client certificate: check --cert and --key)");
+                }
                 let kind = if e.kind == ApiErrorKind::Unavailable {
                     e.kind
                 } else {
@@ -207,15 +284,46 @@ impl Client {
         {
             return Ok(c.clone());
         }
-        let endpoint = Endpoint::from_shared(url.to_string())
+        let mut endpoint = Endpoint::from_shared(url.to_string())
             .map_err(|e| unavailable(format!("endpoint {url}: {e}")))?
             .connect_timeout(self.dial_timeout)
             .tcp_nodelay(true);
-        let channel = match tokio::time::timeout(self.dial_timeout, endpoint.connect()).await {
+        let https = url.starts_with("https://");
+        if https && !self.insecure {
+            let tls = self.tls.clone().ok_or_else(|| {
+                ApiError::new(
+                    ApiErrorKind::Refused,
+                    format!("{url} uses https: give --cacert (and --cert/--key if the server asks for a client certificate)"),
+                )
+            })?;
+            endpoint = endpoint.tls_config(tls).map_err(|e| {
+                ApiError::new(ApiErrorKind::Refused, format!("{url}: TLS settings: {e}"))
+            })?;
+        }
+        let connect = async {
+            if https && self.insecure {
+                insecure::connect(endpoint, url, self.identity.as_ref()).await
+            } else {
+                endpoint.connect().await
+            }
+        };
+        let channel = match tokio::time::timeout(self.dial_timeout, connect).await {
             Ok(Ok(c)) => c,
             Ok(Err(e)) => {
-                let cause = std::error::Error::source(&e).map_or(e.to_string(), |s| s.to_string());
-                return Err(unavailable(format!("cannot connect to {url}: {cause}")));
+                let mut cause = e.to_string();
+                let mut source = std::error::Error::source(&e);
+                while let Some(s) = source {
+                    cause = s.to_string();
+                    source = s.source();
+                }
+                let hint = if https {
+                    " (check --cacert, --cert and --key)"
+                } else {
+                    ""
+                };
+                return Err(unavailable(format!(
+                    "cannot connect to {url}: {cause}{hint}"
+                )));
             }
             Err(_) => {
                 return Err(unavailable(format!(
@@ -422,7 +530,12 @@ impl MembershipApi for Client {
         }
         let mut last = None;
         for raw in &member.client_urls {
-            let url = match normalize_endpoint(raw) {
+            let scheme = if self.tls.is_some() || self.insecure {
+                "https"
+            } else {
+                "http"
+            };
+            let url = match normalize_with(raw, scheme) {
                 Ok(u) => u,
                 Err(e) => {
                     last = Some(unavailable(e.message));

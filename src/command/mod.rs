@@ -8,7 +8,7 @@ use anyhow::Context;
 use crate::cli::{
     Cli, ClusterCommand, Command, GlobalArgs, JointCommand, MemberCommand, NodeCommand,
 };
-use crate::client::{Client, ClientConfig};
+use crate::client::{Client, ClientConfig, TlsFiles};
 use crate::error::Error;
 use crate::printer::Report;
 use crate::workflow::add::{self, AddOutcome, AddRequest};
@@ -55,18 +55,14 @@ pub fn endpoints(global: &GlobalArgs) -> Vec<String> {
     vec![DEFAULT_ENDPOINT.to_string()]
 }
 
-fn refuse_unsupported_security(global: &GlobalArgs) -> Result<(), Error> {
-    let tls = global.cacert.is_some()
-        || global.cert.is_some()
-        || global.key.is_some()
-        || global.insecure_skip_tls_verify;
-    if tls {
-        return Err(Error::usage(
-            "TLS (--cacert, --cert, --key, --insecure-skip-tls-verify) is not supported by this version \
-             of memberctl yet; use http endpoints",
-        ));
+/// The TLS options of the command line.
+fn tls_files(global: &GlobalArgs) -> TlsFiles {
+    TlsFiles {
+        cacert: global.cacert.clone(),
+        cert: global.cert.clone(),
+        key: global.key.clone(),
+        insecure_skip_verify: global.insecure_skip_tls_verify,
     }
-    Ok(())
 }
 
 /// Runs the parsed command line and returns what to print (nothing for a node).
@@ -81,12 +77,12 @@ pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Re
     if let Command::Completion { shell } = &cli.command {
         return Ok(Some(Report::Text(crate::cli::generate::completion(*shell))));
     }
-    refuse_unsupported_security(&cli.global)?;
     let client = Client::new(ClientConfig {
         endpoints: endpoints(&cli.global),
         dial_timeout: cli.global.dial_timeout,
         command_timeout: cli.global.command_timeout,
         credentials: password::credentials(&cli.global)?,
+        tls: tls_files(&cli.global),
     })?;
     match &cli.command {
         Command::Member(cmd) => member(&client, cmd, &cli.global, observer).await.map(Some),

@@ -93,6 +93,7 @@ fn client(state: &ClusterState) -> Result<Client, Error> {
         dial_timeout: Duration::from_millis(300),
         command_timeout: Duration::from_secs(2),
         credentials: None,
+        tls: Default::default(),
     })
 }
 

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod local;
+pub mod tls;
 
 use std::collections::HashSet;
 use std::net::TcpListener;
