@@ -613,7 +613,7 @@ mod tests {
             "http://127.0.0.1:2379"
         );
         assert_eq!(normalize_endpoint("http://h:1/").unwrap(), "http://h:1");
-        assert!(normalize_endpoint("https://h:1").is_err());
+        assert_eq!(normalize_endpoint("https://h:1").unwrap(), "https://h:1");
         assert!(normalize_endpoint("h").is_err());
         assert!(normalize_endpoint("").is_err());
         assert!(normalize_endpoint("ftp://h:1").is_err());
