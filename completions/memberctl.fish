@@ -30,12 +30,12 @@ complete -c memberctl -n "__fish_memberctl_needs_command" -l command-timeout -d 
 complete -c memberctl -n "__fish_memberctl_needs_command" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_needs_command" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_needs_command" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_needs_command" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_needs_command" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_needs_command" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_needs_command" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_needs_command" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_needs_command" -l password -d 'Password for authentication' -r
-complete -c memberctl -n "__fish_memberctl_needs_command" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_needs_command" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_needs_command" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "member" -d 'List, add, promote, remove, update members and show their status'
@@ -49,12 +49,12 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fi
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l password -d 'Password for authentication' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status joint help" -f -a "list" -d 'List the members of the cluster'
@@ -72,12 +72,12 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l password -d 'Password for authentication' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l peer-urls -d 'Peer URLs of the new member, comma-separated (scheme://host:port)' -r
@@ -87,14 +87,14 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l learner -d 'Add as a non-voting learner (the safe way: promote it once caught up)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l dry-run -d 'Check everything and print the plan; change nothing'
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l timeout -d 'How long to wait for the learner to catch up and be promoted' -r
@@ -105,13 +105,13 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l no-wait -d 'Promote at once instead of waiting for the learner to catch up'
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
@@ -120,14 +120,14 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l dry-run -d 'Check everything and print the plan; change nothing'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l force -d 'Remove even if the remaining reachable voters could not form a quorum'
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l peer-urls -d 'The member\'s new peer URLs, comma-separated (scheme://host:port)' -r
@@ -137,12 +137,12 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l password -d 'Password for authentication' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l name -d 'The new member\'s name' -r
@@ -155,14 +155,14 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l dry-run -d 'Check everything and print the plan with quorum and fault tolerance per step; change nothing'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l start-local -d 'Start the new member on the local test cluster (as `cluster start-node` does)'
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
@@ -171,12 +171,12 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l password -d 'Password for authentication' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
@@ -185,12 +185,12 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l password -d 'Password for authentication' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from joint" -f -a "enter" -d 'Enter a joint configuration with several changes in one step'
@@ -212,12 +212,12 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l password -d 'Password for authentication' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -f -a "run" -d 'Run one member of an embedded-engine cluster (flags as etcd\'s)'
@@ -242,12 +242,12 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_see
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l password -d 'Password for authentication' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from help" -f -a "run" -d 'Run one member of an embedded-engine cluster (flags as etcd\'s)'
@@ -258,12 +258,12 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __f
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l password -d 'Password for authentication' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and not __fish_seen_subcommand_from up start-node status down help" -f -a "up" -d 'Start a local test cluster of embedded-engine nodes on loopback (or restart a stopped one)'
@@ -281,12 +281,12 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l password -d 'Password for authentication' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l dir -d 'Directory holding the cluster\'s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]' -r -F
@@ -297,12 +297,12 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l password -d 'Password for authentication' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from start-node" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l dir -d 'Directory holding the cluster\'s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]' -r -F
@@ -312,12 +312,12 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l password -d 'Password for authentication' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l dir -d 'Directory holding the cluster\'s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]' -r -F
@@ -327,12 +327,12 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l password -d 'Password for authentication' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from down" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from help" -f -a "up" -d 'Start a local test cluster of embedded-engine nodes on loopback (or restart a stopped one)'
@@ -346,12 +346,12 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l comma
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
 json\t'One JSON document with a stable schema, for scripts'
 simple\t'Plain lines, like etcdctl\'s default'"
-complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l cacert -d 'CA bundle to verify the servers\' certificates (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l cert -d 'Client certificate for TLS (not yet supported)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l key -d 'Client key for TLS (not yet supported)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l password -d 'Password for authentication' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l insecure-skip-tls-verify -d 'Skip verification of the servers\' certificates (not yet supported)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster completion help" -f -a "member" -d 'List, add, promote, remove, update members and show their status'
