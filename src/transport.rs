@@ -34,15 +34,18 @@ pub struct Transport {
     node: Arc<OnceLock<Node>>,
     peers: Mutex<HashMap<u64, Peer>>,
     me: u64,
+    tls: Option<tonic::transport::ClientTlsConfig>,
 }
 
 impl Transport {
-    /// A transport for member `me`; connect it to its node with [`Transport::attach`].
-    pub fn new(me: u64) -> Self {
+    /// A transport for member `me` (dialling https peers with `tls`);
+    /// connect it to its node with [`Transport::attach`].
+    pub fn new(me: u64, tls: Option<tonic::transport::ClientTlsConfig>) -> Self {
         Transport {
             node: Arc::new(OnceLock::new()),
             peers: Mutex::new(HashMap::new()),
             me,
+            tls,
         }
     }
 
@@ -92,17 +95,23 @@ impl Outbox for Transport {
             }
             let (tx, rx) = mpsc::channel(QUEUE);
             let node = self.node.clone();
-            tokio::spawn(peer_task(urls.clone(), rx, node));
+            tokio::spawn(peer_task(urls.clone(), rx, node, self.tls.clone()));
             peers.insert(id, Peer { urls, queue: tx });
         }
     }
 }
 
-async fn connect(url: &str) -> Option<RaftClient<Channel>> {
-    let ep = Endpoint::from_shared(url.to_string())
+async fn connect(
+    url: &str,
+    tls: Option<&tonic::transport::ClientTlsConfig>,
+) -> Option<RaftClient<Channel>> {
+    let mut ep = Endpoint::from_shared(url.to_string())
         .ok()?
         .connect_timeout(CONNECT_TIMEOUT)
         .tcp_nodelay(true);
+    if let Some(tls) = tls.filter(|_| url.starts_with("https://")) {
+        ep = ep.tls_config(tls.clone()).ok()?;
+    }
     let ch = tokio::time::timeout(CONNECT_TIMEOUT, ep.connect())
         .await
         .ok()?
@@ -115,7 +124,12 @@ async fn connect(url: &str) -> Option<RaftClient<Channel>> {
 }
 
 /// Sends one peer's messages in order until its queue closes (the peer was removed).
-async fn peer_task(urls: Vec<String>, mut rx: mpsc::Receiver<Outgoing>, node: Arc<OnceLock<Node>>) {
+async fn peer_task(
+    urls: Vec<String>,
+    mut rx: mpsc::Receiver<Outgoing>,
+    node: Arc<OnceLock<Node>>,
+    tls: Option<tonic::transport::ClientTlsConfig>,
+) {
     let mut client: Option<RaftClient<Channel>> = None;
     let mut url_index = 0;
     while let Some(first) = rx.recv().await {
@@ -132,7 +146,7 @@ async fn peer_task(urls: Vec<String>, mut rx: mpsc::Receiver<Outgoing>, node: Ar
             .map(|m| std::mem::take(&mut m.bytes))
             .collect();
         if client.is_none() {
-            client = connect(&urls[url_index % urls.len()]).await;
+            client = connect(&urls[url_index % urls.len()], tls.as_ref()).await;
             url_index += 1;
         }
         let ok = match client.as_mut() {

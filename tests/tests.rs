@@ -1318,3 +1318,156 @@ fn tls_against_etcd() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// Kills the processes of a hand-started cluster when the test ends.
+struct Procs(Vec<std::process::Child>);
+
+impl Drop for Procs {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// The bundled engine with TLS on client and peer URLs and client certificates
+/// required on both: it elects a leader over TLS, memberctl administers it with
+/// --cacert/--cert/--key (a change through a follower is forwarded over peer
+/// TLS), and a client without a certificate is refused.
+#[test]
+fn tls_on_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let pki = util::tls::make(dir.path(), "n");
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let (cert, key, ca) = (s(&pki.server_cert), s(&pki.server_key), s(&pki.ca));
+    let clients: Vec<u16> = (0..3).map(|_| free_port()).collect();
+    let peers: Vec<u16> = (0..3).map(|_| free_port()).collect();
+    let initial: Vec<String> = (0..3)
+        .map(|i| format!("n{}=https://127.0.0.1:{}", i + 1, peers[i]))
+        .collect();
+    let initial = initial.join(",");
+    let mut procs = Procs(vec![]);
+    for i in 0..3 {
+        let c = format!("https://127.0.0.1:{}", clients[i]);
+        let p = format!("https://127.0.0.1:{}", peers[i]);
+        let child = std::process::Command::new(util::bin())
+            .args(["node", "run", "--name", &format!("n{}", i + 1)])
+            .arg("--data-dir")
+            .arg(dir.path().join(format!("n{}", i + 1)))
+            .args(["--listen-client-urls", &c, "--advertise-client-urls", &c])
+            .args([
+                "--listen-peer-urls",
+                &p,
+                "--initial-advertise-peer-urls",
+                &p,
+                "--initial-cluster",
+                &initial,
+            ])
+            .args([
+                "--cert-file",
+                &cert,
+                "--key-file",
+                &key,
+                "--trusted-ca-file",
+                &ca,
+                "--client-cert-auth",
+            ])
+            .args([
+                "--peer-cert-file",
+                &cert,
+                "--peer-key-file",
+                &key,
+                "--peer-trusted-ca-file",
+                &ca,
+                "--peer-client-cert-auth",
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::fs::File::create(dir.path().join(format!("n{}.log", i + 1))).unwrap())
+            .spawn()
+            .unwrap();
+        procs.0.push(child);
+    }
+    let eps: String = clients
+        .iter()
+        .map(|p| format!("127.0.0.1:{p}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    let (ccert, ckey) = (s(&pki.client_cert), s(&pki.client_key));
+    let tls = [
+        "--endpoints",
+        eps.as_str(),
+        "--cacert",
+        ca.as_str(),
+        "--cert",
+        ccert.as_str(),
+        "--key",
+        ckey.as_str(),
+    ];
+    let with = |extra: &[&str]| {
+        let mut a = tls.to_vec();
+        a.extend_from_slice(extra);
+        memberctl(&a)
+    };
+    let status = wait_for(
+        "the TLS engine cluster to elect a leader",
+        Duration::from_secs(20),
+        || {
+            let r = with(&["member", "status", "-w", "json"]);
+            let v = (r.code == 0).then(|| r.json())?;
+            let all = v["members"]
+                .as_array()?
+                .iter()
+                .all(|m| m["reachable"] == true && m["started"] == true);
+            (v["leader"].is_string() && all).then_some(v)
+        },
+    );
+    // A change sent to a follower is forwarded to the leader over peer TLS.
+    let leader = status["leader"].as_str().unwrap();
+    let follower = status["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] != leader)
+        .unwrap()["client_urls"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let peer = format!("https://127.0.0.1:{}", free_port());
+    let args = [
+        "--endpoints",
+        &follower,
+        "--cacert",
+        &ca,
+        "--cert",
+        &ccert,
+        "--key",
+        &ckey,
+    ];
+    let mut add = args.to_vec();
+    add.extend([
+        "member",
+        "add",
+        "t4",
+        "--learner",
+        "--peer-urls",
+        &peer,
+        "-w",
+        "json",
+    ]);
+    let r = memberctl(&add);
+    assert_eq!(
+        r.code,
+        0,
+        "{}\n{}",
+        r.stderr,
+        std::fs::read_to_string(dir.path().join("n1.log")).unwrap_or_default()
+    );
+    let id = r.json()["member"]["id"].as_str().unwrap().to_string();
+    with(&["member", "remove", &id]).expect(0);
+    // No client certificate: refused.
+    assert_eq!(
+        memberctl(&["--endpoints", &eps, "--cacert", &ca, "member", "list"]).code,
+        5
+    );
+}

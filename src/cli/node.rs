@@ -67,4 +67,28 @@ pub struct RunArgs {
     /// Most learners the cluster may have at once
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub max_learners: usize,
+    /// Certificate for client connections (TLS on the client URLs)
+    #[arg(long, value_name = "FILE")]
+    pub cert_file: Option<PathBuf>,
+    /// Key of --cert-file
+    #[arg(long, value_name = "FILE")]
+    pub key_file: Option<PathBuf>,
+    /// CA that signs client certificates
+    #[arg(long, value_name = "FILE")]
+    pub trusted_ca_file: Option<PathBuf>,
+    /// Require client certificates signed by --trusted-ca-file
+    #[arg(long)]
+    pub client_cert_auth: bool,
+    /// Certificate for peer connections (served, and presented to peers)
+    #[arg(long, value_name = "FILE")]
+    pub peer_cert_file: Option<PathBuf>,
+    /// Key of --peer-cert-file
+    #[arg(long, value_name = "FILE")]
+    pub peer_key_file: Option<PathBuf>,
+    /// CA that signs the peers' certificates
+    #[arg(long, value_name = "FILE")]
+    pub peer_trusted_ca_file: Option<PathBuf>,
+    /// Require peer certificates signed by --peer-trusted-ca-file
+    #[arg(long)]
+    pub peer_client_cert_auth: bool,
 }

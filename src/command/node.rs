@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use crate::cli::{ClusterState, RunArgs};
 use crate::error::Error;
-use crate::server::run::{self, NodeOptions};
+use crate::server::run::{self, NodeOptions, TlsFiles};
 
 /// Parses `--initial-cluster` (name=url,…).
 pub fn parse_initial_cluster(items: &[String]) -> Result<Vec<(String, String)>, Error> {
@@ -20,6 +20,29 @@ pub fn parse_initial_cluster(items: &[String]) -> Result<Vec<(String, String)>, 
                 })
         })
         .collect()
+}
+
+/// One listener's TLS files from etcd-style flags (`prefix` is "" or "peer-").
+fn tls(
+    cert: &Option<std::path::PathBuf>,
+    key: &Option<std::path::PathBuf>,
+    ca: &Option<std::path::PathBuf>,
+    client_cert_auth: bool,
+    prefix: &str,
+) -> Result<Option<TlsFiles>, Error> {
+    match (cert, key) {
+        (Some(cert), Some(key)) => Ok(Some(TlsFiles {
+            cert: cert.clone(),
+            key: key.clone(),
+            ca: ca.clone(),
+            client_cert_auth,
+        })),
+        (None, None) if ca.is_none() && !client_cert_auth => Ok(None),
+        _ => Err(Error::usage(format!(
+            "--{prefix}cert-file and --{prefix}key-file go together, and --{prefix}trusted-ca-file / \
+             --{prefix}client-cert-auth need them"
+        ))),
+    }
 }
 
 /// Runs the node in the foreground until it is stopped.
@@ -38,6 +61,20 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
         election_timeout: Duration::from_millis(a.election_timeout),
         snapshot_count: a.snapshot_count,
         max_learners: a.max_learners,
+        client_tls: tls(
+            &a.cert_file,
+            &a.key_file,
+            &a.trusted_ca_file,
+            a.client_cert_auth,
+            "",
+        )?,
+        peer_tls: tls(
+            &a.peer_cert_file,
+            &a.peer_key_file,
+            &a.peer_trusted_ca_file,
+            a.peer_client_cert_auth,
+            "peer-",
+        )?,
     };
     run::run(opts).await
 }

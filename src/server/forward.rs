@@ -20,19 +20,31 @@ const LEADER_WAIT: Duration = Duration::from_secs(3);
 #[derive(Default)]
 pub struct Forwarder {
     channels: Mutex<HashMap<String, Channel>>,
+    tls: Option<tonic::transport::ClientTlsConfig>,
 }
 
 impl Forwarder {
+    /// A forwarder that dials https peers with `tls`.
+    pub fn new(tls: Option<tonic::transport::ClientTlsConfig>) -> Self {
+        Forwarder {
+            channels: Mutex::new(HashMap::new()),
+            tls,
+        }
+    }
+
     fn channel(&self, url: &str) -> Result<Channel, Status> {
         let mut cache = self.channels.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(c) = cache.get(url) {
             return Ok(c.clone());
         }
-        let ch = Endpoint::from_shared(url.to_string())
+        let mut ep = Endpoint::from_shared(url.to_string())
             .map_err(|_| errors::leader_changed())?
             .connect_timeout(Duration::from_secs(1))
-            .tcp_nodelay(true)
-            .connect_lazy();
+            .tcp_nodelay(true);
+        if let Some(tls) = self.tls.clone().filter(|_| url.starts_with("https://")) {
+            ep = ep.tls_config(tls).map_err(|_| errors::leader_changed())?;
+        }
+        let ch = ep.connect_lazy();
         cache.insert(url.to_string(), ch.clone());
         Ok(ch)
     }

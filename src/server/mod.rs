@@ -32,6 +32,17 @@ use crate::transport::MAX_MESSAGE;
 /// (etcd: 5 s plus two election timeouts).
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(7);
 
+/// TLS for the node's listeners and for dialling peers.
+#[derive(Clone, Default)]
+pub struct ServeTls {
+    /// Served on the client URL.
+    pub client: Option<tonic::transport::ServerTlsConfig>,
+    /// Served on the peer URL.
+    pub peer: Option<tonic::transport::ServerTlsConfig>,
+    /// Used to dial peers (forwarding to the leader).
+    pub peer_client: Option<tonic::transport::ClientTlsConfig>,
+}
+
 /// What every service shares.
 pub struct Shared {
     /// The node.
@@ -85,13 +96,18 @@ pub async fn serve(
     cluster_id: u64,
     client: TcpListener,
     peer: TcpListener,
+    tls: ServeTls,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), tonic::transport::Error> {
     let shared = Arc::new(Shared {
         node,
-        forward: forward::Forwarder::default(),
+        forward: forward::Forwarder::new(tls.peer_client.clone()),
         cluster_id,
     });
+    let builder = |t: &Option<tonic::transport::ServerTlsConfig>| match t {
+        Some(t) => Server::builder().tls_config(t.clone()),
+        None => Ok(Server::builder()),
+    };
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
         shutdown.await;
@@ -113,13 +129,13 @@ pub async fn serve(
     let raft = RaftServer::new(raft::RaftService(shared.clone()))
         .max_decoding_message_size(MAX_MESSAGE)
         .max_encoding_message_size(MAX_MESSAGE);
-    let client_server = Server::builder()
+    let client_server = builder(&tls.client)?
         .add_service(c1)
         .add_service(m1)
         .add_service(k1)
         .add_service(j1)
         .serve_with_incoming_shutdown(TcpIncoming::from(client), stopped(stop_rx.clone()));
-    let peer_server = Server::builder()
+    let peer_server = builder(&tls.peer)?
         .add_service(raft)
         .add_service(c2)
         .add_service(m2)

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context};
 use tokio::net::TcpListener;
+use tonic::transport::{Certificate, ClientTlsConfig, Identity, ServerTlsConfig};
 
 use crate::node::{self, NodeConfig, Stopped};
 use crate::proto::memberctl_v1 as pb;
@@ -45,6 +46,57 @@ pub struct NodeOptions {
     pub snapshot_count: u64,
     /// --max-learners
     pub max_learners: usize,
+    /// TLS for client connections.
+    pub client_tls: Option<TlsFiles>,
+    /// TLS for peer connections (served and dialled).
+    pub peer_tls: Option<TlsFiles>,
+}
+
+/// A listener's TLS files (etcd's --cert-file, --key-file, --trusted-ca-file, --client-cert-auth).
+#[derive(Clone, Debug)]
+pub struct TlsFiles {
+    /// The certificate served.
+    pub cert: PathBuf,
+    /// Its key.
+    pub key: PathBuf,
+    /// CA for the other side's certificates.
+    pub ca: Option<PathBuf>,
+    /// Require the other side to present a certificate signed by `ca`.
+    pub client_cert_auth: bool,
+}
+
+impl TlsFiles {
+    fn read(path: &std::path::Path) -> anyhow::Result<Vec<u8>> {
+        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+    }
+
+    /// The server side.
+    pub fn server(&self) -> anyhow::Result<ServerTlsConfig> {
+        let mut cfg = ServerTlsConfig::new().identity(Identity::from_pem(
+            Self::read(&self.cert)?,
+            Self::read(&self.key)?,
+        ));
+        if let Some(ca) = &self.ca {
+            cfg = cfg
+                .client_ca_root(Certificate::from_pem(Self::read(ca)?))
+                .client_auth_optional(!self.client_cert_auth);
+        } else if self.client_cert_auth {
+            bail!("--client-cert-auth needs --trusted-ca-file (and --peer-client-cert-auth --peer-trusted-ca-file)");
+        }
+        Ok(cfg)
+    }
+
+    /// The client side, for dialling peers: the same certificate, the same CA.
+    pub fn client(&self) -> anyhow::Result<ClientTlsConfig> {
+        let mut cfg = ClientTlsConfig::new().identity(Identity::from_pem(
+            Self::read(&self.cert)?,
+            Self::read(&self.key)?,
+        ));
+        if let Some(ca) = &self.ca {
+            cfg = cfg.ca_certificate(Certificate::from_pem(Self::read(ca)?));
+        }
+        Ok(cfg)
+    }
 }
 
 /// How long a removed member keeps answering requests under way before it exits.
@@ -78,8 +130,8 @@ pub fn initial_member_id(peer_urls: &[String], token: &str) -> u64 {
 
 fn socket_addr(url: &str) -> anyhow::Result<SocketAddr> {
     let u = url::Url::parse(url).with_context(|| format!("{url:?} is not a URL"))?;
-    if u.scheme() != "http" {
-        bail!("{url:?}: only http is supported for listening (TLS comes later)");
+    if u.scheme() != "http" && u.scheme() != "https" {
+        bail!("{url:?}: listen on http:// or https:// (with --cert-file/--peer-cert-file)");
     }
     let host = u.host_str().ok_or_else(|| anyhow!("{url:?} has no host"))?;
     let port = u.port().ok_or_else(|| anyhow!("{url:?} has no port"))?;
@@ -110,7 +162,11 @@ fn initial_members(pairs: &[(String, String)]) -> Vec<(String, Vec<String>)> {
 }
 
 /// Prepares the store: (cluster ID, member ID, fresh rank for the first election).
-async fn prepare(opts: &NodeOptions, store: &Store) -> anyhow::Result<(u64, u64, Option<usize>)> {
+async fn prepare(
+    opts: &NodeOptions,
+    store: &Store,
+    peer_tls: Option<&ClientTlsConfig>,
+) -> anyhow::Result<(u64, u64, Option<usize>)> {
     if let Some(id) = store.member_id()? {
         return Ok((store.cluster_id()?, id, None));
     }
@@ -167,7 +223,7 @@ async fn prepare(opts: &NodeOptions, store: &Store) -> anyhow::Result<(u64, u64,
     let mut last_err = String::new();
     while tokio::time::Instant::now() < deadline {
         for url in &others {
-            match ask_members(url).await {
+            match ask_members(url, peer_tls).await {
                 Ok(resp) => {
                     let me = resp.members.iter().find(|m| {
                         let mut u = m.peer_urls.clone();
@@ -194,9 +250,15 @@ async fn prepare(opts: &NodeOptions, store: &Store) -> anyhow::Result<(u64, u64,
     bail!("cannot reach any member of the existing cluster to join it ({last_err})")
 }
 
-async fn ask_members(url: &str) -> anyhow::Result<pb::MembersResponse> {
-    let ep = tonic::transport::Endpoint::from_shared(url.to_string())?
+async fn ask_members(
+    url: &str,
+    tls: Option<&ClientTlsConfig>,
+) -> anyhow::Result<pb::MembersResponse> {
+    let mut ep = tonic::transport::Endpoint::from_shared(url.to_string())?
         .connect_timeout(Duration::from_secs(1));
+    if let Some(tls) = tls.filter(|_| url.starts_with("https://")) {
+        ep = ep.tls_config(tls.clone())?;
+    }
     let ch = tokio::time::timeout(Duration::from_secs(2), ep.connect()).await??;
     let resp = tokio::time::timeout(
         Duration::from_secs(2),
@@ -248,7 +310,26 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
     let peer = TcpListener::bind(peer_addr)
         .await
         .with_context(|| format!("cannot listen for peers on {peer_addr}"))?;
-    let (cluster_id, id, fresh_rank) = prepare(&opts, &store).await?;
+    let need_tls = |urls: &[String], tls: &Option<TlsFiles>, flag: &str| -> anyhow::Result<()> {
+        if urls.iter().any(|u| u.starts_with("https://")) && tls.is_none() {
+            bail!("https URLs need {flag}");
+        }
+        Ok(())
+    };
+    need_tls(
+        &opts.listen_client_urls,
+        &opts.client_tls,
+        "--cert-file and --key-file",
+    )?;
+    need_tls(
+        &opts.listen_peer_urls,
+        &opts.peer_tls,
+        "--peer-cert-file and --peer-key-file",
+    )?;
+    let client_server_tls = opts.client_tls.as_ref().map(TlsFiles::server).transpose()?;
+    let peer_server_tls = opts.peer_tls.as_ref().map(TlsFiles::server).transpose()?;
+    let peer_client_tls = opts.peer_tls.as_ref().map(TlsFiles::client).transpose()?;
+    let (cluster_id, id, fresh_rank) = prepare(&opts, &store, peer_client_tls.as_ref()).await?;
     let config = NodeConfig {
         id,
         name: opts.name.clone(),
@@ -260,7 +341,7 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
         max_learners: opts.max_learners,
         fresh_rank,
     };
-    let transport = Arc::new(Transport::new(id));
+    let transport = Arc::new(Transport::new(id, peer_client_tls.clone()));
     let (node, driver) = node::start(config, store, transport.clone())?;
     transport.attach(node.clone());
     eprintln!(
@@ -282,12 +363,24 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
         }
     });
     let (removed_tx, removed_rx) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(super::serve(node, cluster_id, client, peer, async move {
-        tokio::select! {
-            _ = stop_signal() => {}
-            _ = removed_rx => {}
-        }
-    }));
+    let tls = super::ServeTls {
+        client: client_server_tls,
+        peer: peer_server_tls,
+        peer_client: peer_client_tls,
+    };
+    let server = tokio::spawn(super::serve(
+        node,
+        cluster_id,
+        client,
+        peer,
+        tls,
+        async move {
+            tokio::select! {
+                _ = stop_signal() => {}
+                _ = removed_rx => {}
+            }
+        },
+    ));
     let mut server = server;
     tokio::select! {
         r = driver => {
