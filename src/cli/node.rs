@@ -8,7 +8,7 @@ use clap::{Args, Subcommand, ValueEnum};
 #[derive(Debug, Subcommand)]
 pub enum NodeCommand {
     /// Run one member of an embedded-engine cluster (flags as etcd's).
-    Run(RunArgs),
+    Run(Box<RunArgs>),
 }
 
 /// `--initial-cluster-state`.

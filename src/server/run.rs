@@ -423,6 +423,7 @@ mod tests {
         assert_eq!(socket_addr("http://127.0.0.1:2379").unwrap().port(), 2379);
         assert!(socket_addr("http://127.0.0.1").is_err());
         assert!(socket_addr("http://example.com:1").is_err());
-        assert!(socket_addr("https://127.0.0.1:1").is_err());
+        assert_eq!(socket_addr("https://127.0.0.1:1").unwrap().port(), 1);
+        assert!(socket_addr("ftp://127.0.0.1:1").is_err());
     }
 }
