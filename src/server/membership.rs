@@ -51,9 +51,20 @@ impl MembershipService {
 impl Membership for MembershipService {
     async fn get_config(
         &self,
-        _: Request<pb::GetConfigRequest>,
+        req: Request<pb::GetConfigRequest>,
     ) -> Result<Response<pb::Config>, Status> {
-        Ok(Response::new(config(&self.0.node.view().conf)))
+        // Answered by the leader once it has applied everything committed:
+        // a lagging member (a learner still joining) would answer a stale one.
+        let s = &self.0;
+        match s.route(&req).await? {
+            Route::Leader(ch) => {
+                return MembershipClient::new(ch)
+                    .get_config(forwarded(req.into_inner()))
+                    .await
+            }
+            Route::Here => s.wait(s.node.read_index()).await?,
+        }
+        Ok(Response::new(config(&s.node.view().conf)))
     }
 
     async fn get_progress(

@@ -239,7 +239,7 @@ pub async fn prepare<A: MembershipApi>(
 }
 
 /// The member list once it no longer shows `gone` (a member may answer from a
-/// state that has not applied the change yet), or as it is at `deadline`.
+/// state that has not applied the change yet); an error if it still does at `deadline`.
 async fn list_without<A: MembershipApi>(
     api: &A,
     gone: MemberId,
@@ -247,8 +247,14 @@ async fn list_without<A: MembershipApi>(
 ) -> Result<MemberList, Error> {
     loop {
         let list = api.member_list().await?;
-        if list.get(gone).is_none() || Instant::now() >= deadline {
+        if list.get(gone).is_none() {
             return Ok(list);
+        }
+        if Instant::now() >= deadline {
+            return Err(Error::new(
+                ErrorKind::Internal,
+                format!("member {gone} is still listed after the replacement; run `memberctl member replace` again to finish it"),
+            ));
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
