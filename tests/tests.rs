@@ -643,6 +643,21 @@ fn late_learner_is_caught_up_by_snapshot() {
     assert_eq!(got.len(), 220);
     // The first keys were compacted out of the log long ago: only a snapshot could bring them.
     assert_eq!(got[0], ("s000".to_string(), "value-0".to_string()));
+    // A second late learner needs a new snapshot (one that holds it), not the one cached for the first.
+    for i in 220..260 {
+        put(&ep, &format!("s{i:03}"), &format!("value-{i}")).unwrap();
+    }
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    local
+        .ctl(&["member", "add", "later", "--learner", "--peer-urls", &peer])
+        .expect(0);
+    local.ctl(&["cluster", "start-node", "later"]).expect(0);
+    let p = local.ctl(&["member", "promote", "later", "--timeout", "30s"]);
+    assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());
+    assert_eq!(
+        get_prefix(&local.client_url("later"), "s").unwrap().len(),
+        260
+    );
 }
 
 /// Acknowledged writes survive kill -9 of every node and a restart.

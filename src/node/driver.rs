@@ -115,6 +115,7 @@ pub fn start(
         view: view_tx,
         heard: HashMap::new(),
         published: false,
+        ticks_since_publish: usize::MAX / 2,
     };
     driver.publish_view();
     let handle = tokio::spawn(async move { driver.run(rx).await });
@@ -142,6 +143,8 @@ struct Driver {
     heard: HashMap<u64, Instant>,
     /// Whether the cluster has this member's name and client URLs.
     published: bool,
+    /// Ticks since this member last proposed its name and client URLs.
+    ticks_since_publish: usize,
 }
 
 impl Driver {
@@ -152,7 +155,10 @@ impl Driver {
             tokio::select! {
                 _ = interval.tick() => {
                     self.raw.tick();
-                    if !self.published {
+                    self.ticks_since_publish += 1;
+                    // Until the cluster has it: at once, then once per election
+                    // timeout (a learner still catching up cannot see it applied).
+                    if !self.published && self.ticks_since_publish >= self.config.election_ticks {
                         self.maybe_publish()?;
                     }
                 }
@@ -333,7 +339,9 @@ impl Driver {
         }
         .encode_to_vec();
         // A follower's proposal is forwarded to the leader by raft.
-        let _ = self.raw.propose(vec![], data);
+        if self.raw.propose(vec![], data).is_ok() {
+            self.ticks_since_publish = 0;
+        }
         Ok(())
     }
 

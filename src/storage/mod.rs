@@ -462,7 +462,7 @@ impl raft::Storage for Store {
     /// the whole state machine, so it happens on a background thread while
     /// raft is told to ask again (it does, on the peer's next response); the
     /// raft loop is never blocked by it.
-    fn snapshot(&self, request_index: u64, _to: u64) -> raft::Result<Snapshot> {
+    fn snapshot(&self, request_index: u64, to: u64) -> raft::Result<Snapshot> {
         if let Some(s) = self
             .inner
             .built
@@ -470,7 +470,13 @@ impl raft::Storage for Store {
             .unwrap_or_else(|p| p.into_inner())
             .as_ref()
         {
-            if s.get_metadata().index >= request_index {
+            // Reusable only if recent enough and taken after `to` joined: a
+            // member refuses a snapshot whose configuration does not hold it.
+            let cs = s.get_metadata().get_conf_state();
+            let holds = cs.voters.contains(&to)
+                || cs.learners.contains(&to)
+                || cs.learners_next.contains(&to);
+            if s.get_metadata().index >= request_index && holds {
                 return Ok(s.clone());
             }
         }
