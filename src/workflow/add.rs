@@ -119,14 +119,7 @@ pub async fn add<A: MembershipApi>(
         return Ok(AddOutcome::Added(added(member, list, &req.name, true)));
     }
 
-    let mut problems = validate::check_name(&req.name, &list.members);
-    problems.extend(validate::check_peer_urls(
-        &req.peer_urls,
-        &list.members,
-        None,
-        resolver,
-    ));
-    validate::refuse_problems(problems)?;
+    validate::check_new_member(&req.name, &req.peer_urls, &list.members, resolver)?;
 
     let deadline = Instant::now() + command_timeout;
     let health = gather_with_leader(api, observer, list, deadline).await?;

@@ -186,14 +186,7 @@ pub async fn prepare<A: MembershipApi>(
     }
     if req.dry_run {
         if existing.is_none() {
-            let mut problems = validate::check_name(&req.name, &list.members);
-            problems.extend(validate::check_peer_urls(
-                &req.peer_urls,
-                &list.members,
-                None,
-                resolver,
-            ));
-            validate::refuse_problems(problems)?;
+            validate::check_new_member(&req.name, &req.peer_urls, &list.members, resolver)?;
         }
         let health = Health::gather(api, list.clone()).await;
         return Ok(Prepared::Plan(plan(

@@ -247,6 +247,18 @@ pub fn refuse_problems(problems: Vec<String>) -> Result<(), crate::Error> {
     .with_problems(problems))
 }
 
+/// Rule 1 for a member to add: its name and every peer URL, all problems at once.
+pub fn check_new_member(
+    name: &str,
+    urls: &[String],
+    members: &[Member],
+    resolve: Resolver,
+) -> Result<(), crate::Error> {
+    let mut problems = check_name(name, members);
+    problems.extend(check_peer_urls(urls, members, None, resolve));
+    refuse_problems(problems)
+}
+
 /// Whether two lists of peer URLs name the same endpoints (in any order).
 pub fn same_urls(a: &[String], b: &[String]) -> bool {
     let set =
