@@ -184,7 +184,5 @@ fn main() {
         ));
     }
     println!("{report}");
-    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
-    let _ = std::fs::create_dir_all(&target);
-    let _ = std::fs::write(target.join("bench-report-catch-up.md"), report);
+    common::publish("catch-up", &report);
 }

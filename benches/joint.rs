@@ -7,7 +7,6 @@
 
 mod common;
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::{memberctl, SteadyWriter};
@@ -109,7 +108,5 @@ fn main() {
         report.push_str(&format!("| {name} | {n} | {max:.1} ms | {p99:.1} ms |\n"));
     }
     println!("{report}");
-    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
-    let _ = std::fs::create_dir_all(&target);
-    let _ = std::fs::write(target.join("bench-report-joint.md"), report);
+    common::publish("joint", &report);
 }

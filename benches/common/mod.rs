@@ -94,3 +94,34 @@ impl SteadyWriter {
         samples
     }
 }
+
+/// Writes this bench's Markdown section to target/bench-report-NAME.md and
+/// rebuilds target/bench-report.md from every section present.
+pub fn publish(name: &str, section: &str) {
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+    let _ = std::fs::create_dir_all(&target);
+    let _ = std::fs::write(target.join(format!("bench-report-{name}.md")), section);
+    let mut parts: Vec<_> = std::fs::read_dir(&target)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    parts.retain(|p: &std::path::PathBuf| {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("bench-report-") && n.ends_with(".md"))
+    });
+    parts.sort();
+    let all: Vec<String> = parts
+        .iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .collect();
+    let _ = std::fs::write(target.join("bench-report.md"), all.join("\n"));
+}
+
+/// The median of `v` (sorted in place).
+pub fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    if v.is_empty() {
+        return 0.0;
+    }
+    v[v.len() / 2]
+}

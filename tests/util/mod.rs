@@ -155,11 +155,26 @@ pub struct Etcd {
     binary: PathBuf,
     dir: tempfile::TempDir,
     pub members: Vec<EtcdMember>,
+    /// etcd's timing flags (the tests use faster ones than etcd's defaults).
+    timing: Vec<&'static str>,
 }
 
 impl Etcd {
     /// Starts `n` members and waits until every one answers and a leader is elected.
     pub fn start(binary: PathBuf, n: usize) -> Etcd {
+        Self::start_timed(
+            binary,
+            n,
+            vec!["--heartbeat-interval", "50", "--election-timeout", "500"],
+        )
+    }
+
+    /// Like [`Etcd::start`] with etcd's own default timing (100 ms / 1000 ms).
+    pub fn start_default_timing(binary: PathBuf, n: usize) -> Etcd {
+        Self::start_timed(binary, n, vec![])
+    }
+
+    fn start_timed(binary: PathBuf, n: usize, timing: Vec<&'static str>) -> Etcd {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut members: Vec<EtcdMember> = (1..=n)
             .map(|i| EtcdMember {
@@ -178,6 +193,7 @@ impl Etcd {
             binary,
             dir,
             members: Vec::new(),
+            timing,
         };
         for m in &mut members {
             m.child = Some(etcd.spawn(&m.name, m.client_port, m.peer_port, &initial, "new"));
@@ -222,7 +238,7 @@ impl Etcd {
                 state,
             ])
             .args(["--initial-cluster-token", "memberctl-test"])
-            .args(["--heartbeat-interval", "50", "--election-timeout", "500"])
+            .args(&self.timing)
             .env("ETCD_UNSUPPORTED_ARCH", std::env::consts::ARCH)
             .stdin(Stdio::null())
             .stdout(Stdio::null())

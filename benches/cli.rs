@@ -1,0 +1,104 @@
+//! Whole-process wall time of memberctl against etcdctl on the same 3-member
+//! etcd (member list, member status vs endpoint status; ≥ 20 alternating runs),
+//! and start-up: `memberctl cluster up --nodes 3` to a leader vs a 3-member
+//! etcd to healthy (≥ 5 alternating runs). Medians and same-run ratios,
+//! printed as Markdown and written to target/bench-report.md.
+
+mod common;
+#[path = "../tests/util/mod.rs"]
+#[allow(unused_imports)]
+mod util;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::median;
+
+const CLI_RUNS: usize = 25;
+const START_RUNS: usize = 7;
+
+fn time(cmd: &mut Command) -> f64 {
+    let t = Instant::now();
+    let out = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("run");
+    assert!(out.success(), "{cmd:?} failed");
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+fn main() {
+    let (Some(etcd), Some(etcdctl)) = (util::etcd_binary(), util::require_etcdctl("bench cli"))
+    else {
+        println!("skipped: etcd not installed (Debian: apt-get install etcd-server etcd-client)");
+        return;
+    };
+    let mut report = String::from("### CLI and start-up, memberctl vs etcd 3.4 (same machine, same run)\n\n| measure | memberctl | etcd | ratio |\n|---|---|---|---|\n");
+
+    let cluster = util::Etcd::start(etcd.clone(), 3);
+    let eps = cluster.endpoints();
+    let me = env!("CARGO_BIN_EXE_memberctl");
+    let pairs: [(&str, Vec<&str>, Vec<&str>); 2] = [
+        (
+            "`member list -w json`",
+            vec!["member", "list", "-w", "json"],
+            vec!["member", "list", "-w", "json"],
+        ),
+        (
+            "`member status` / `endpoint status` (-w json)",
+            vec!["member", "status", "-w", "json"],
+            vec!["endpoint", "status", "-w", "json"],
+        ),
+    ];
+    for (label, ours, theirs) in pairs {
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for _ in 0..CLI_RUNS {
+            a.push(time(
+                Command::new(me).arg("--endpoints").arg(&eps).args(&ours),
+            ));
+            b.push(time(
+                Command::new(&etcdctl)
+                    .env("ETCDCTL_API", "3")
+                    .arg(format!("--endpoints={eps}"))
+                    .args(&theirs),
+            ));
+        }
+        let (ma, mb) = (median(&mut a), median(&mut b));
+        report.push_str(&format!(
+            "| {label}, median of {CLI_RUNS} | {ma:.1} ms | {mb:.1} ms | {:.2} |\n",
+            ma / mb
+        ));
+    }
+    drop(cluster);
+
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for _ in 0..START_RUNS {
+        let dir = tempfile::tempdir().unwrap();
+        let t = Instant::now();
+        let up = Command::new(me)
+            .args(["cluster", "up", "--nodes", "3", "-w", "json", "--dir"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        ours.push(t.elapsed().as_secs_f64() * 1000.0);
+        assert!(up.status.success());
+        let _ = Command::new(me)
+            .args(["cluster", "down", "--dir"])
+            .arg(dir.path())
+            .output();
+        let t = Instant::now();
+        // Returns once a leader is elected and every member answers (polled every 100 ms).
+        let c = util::Etcd::start_default_timing(etcd.clone(), 3);
+        theirs.push(t.elapsed().as_secs_f64() * 1000.0);
+        drop(c);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (mo, mt) = (median(&mut ours), median(&mut theirs));
+    report.push_str(&format!(
+        "| 3 members: launch → leader elected, all answering; median of {START_RUNS} | {mo:.0} ms | {mt:.0} ms | {:.2} |\n",
+        mo / mt
+    ));
+    println!("{report}");
+    common::publish("cli", &report);
+}
