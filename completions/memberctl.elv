@@ -103,7 +103,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --version 'Print version'
         }
         &'memberctl;member;promote'= {
-            cand --timeout 'How long to wait for the learner to catch up and be promoted'
+            cand --timeout 'How long to wait for the learner to start, catch up and be promoted'
             cand --poll-interval 'How often to poll the learner''s and the leader''s progress'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
@@ -162,8 +162,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;member;replace'= {
             cand --name 'The new member''s name'
             cand --peer-urls 'The new member''s peer URLs, comma-separated (scheme://host:port)'
-            cand --timeout 'How long to wait for the new member to start and catch up'
-            cand --poll-interval 'How often to poll the new member''s progress'
+            cand --timeout 'How long to wait for the learner to start, catch up and be promoted'
+            cand --poll-interval 'How often to poll the learner''s and the leader''s progress'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'

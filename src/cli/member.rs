@@ -99,7 +99,14 @@ pub struct PromoteArgs {
     /// Promote at once instead of waiting for the learner to catch up
     #[arg(long)]
     pub no_wait: bool,
-    /// How long to wait for the learner to catch up and be promoted
+    #[command(flatten)]
+    pub wait: WaitArgs,
+}
+
+/// How long and how often to wait for a learner to catch up.
+#[derive(Debug, Clone, Args)]
+pub struct WaitArgs {
+    /// How long to wait for the learner to start, catch up and be promoted
     #[arg(long, default_value = "5m", value_parser = parse_duration, value_name = "DURATION")]
     pub timeout: Duration,
     /// How often to poll the learner's and the leader's progress
@@ -155,12 +162,8 @@ pub struct ReplaceArgs {
     /// Check everything and print the plan with quorum and fault tolerance per step; change nothing
     #[arg(long)]
     pub dry_run: bool,
-    /// How long to wait for the new member to start and catch up
-    #[arg(long, default_value = "5m", value_parser = parse_duration, value_name = "DURATION")]
-    pub timeout: Duration,
-    /// How often to poll the new member's progress
-    #[arg(long, default_value = "500ms", value_parser = parse_duration, value_name = "DURATION")]
-    pub poll_interval: Duration,
+    #[command(flatten)]
+    pub wait: WaitArgs,
     /// Start the new member on the local test cluster (as `cluster start-node` does)
     #[arg(long)]
     pub start_local: bool,

@@ -123,8 +123,8 @@ async fn member<A: MembershipApi>(
             let req = PromoteRequest {
                 target: p.target.member.clone(),
                 wait: !p.no_wait,
-                timeout: p.timeout,
-                poll_interval: p.poll_interval,
+                timeout: p.wait.timeout,
+                poll_interval: p.wait.poll_interval,
                 command_timeout: timeout,
             };
             Report::Promoted(
@@ -165,8 +165,8 @@ async fn member<A: MembershipApi>(
                 name: r.name.clone(),
                 peer_urls: r.peer_urls.clone(),
                 dry_run: r.dry_run,
-                timeout: r.timeout,
-                poll_interval: r.poll_interval,
+                timeout: r.wait.timeout,
+                poll_interval: r.wait.poll_interval,
                 command_timeout: timeout,
             };
             let what = || format!("member replace {}", r.old);
@@ -185,7 +185,7 @@ async fn member<A: MembershipApi>(
                                 .await
                                 .with_context(what)?;
                         } else {
-                            observer.notice(&replace::start_hint(&state, r.timeout));
+                            observer.notice(&replace::start_hint(&state, r.wait.timeout));
                         }
                     }
                     Report::Replaced(
