@@ -97,11 +97,6 @@ impl MemberList {
     pub fn voters(&self) -> impl Iterator<Item = &Member> {
         self.members.iter().filter(|m| m.is_voter())
     }
-
-    /// The learners.
-    pub fn learners(&self) -> impl Iterator<Item = &Member> {
-        self.members.iter().filter(|m| m.is_learner)
-    }
 }
 
 /// What a member said about itself through Maintenance.Status.
