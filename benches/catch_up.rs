@@ -3,7 +3,8 @@
 //! snapshot and via the log, with a steady writer's latency measured
 //! throughout; compared with this disk's fsync'd sequential write bandwidth
 //! measured in the same run. Prints a Markdown table (also
-//! target/bench-report-catch-up.md). `MEMBERCTL_BENCH_KEYS` sets N.
+//! target/bench-report-catch-up.md). `MEMBERCTL_BENCH_KEYS` sets N. etcd 3.4
+//! (when installed) goes through the same steps with the same data.
 
 use std::io::Write;
 use std::path::Path;
@@ -12,6 +13,9 @@ use std::time::{Duration, Instant};
 use memberctl::proto::etcdserverpb::PutRequest;
 
 mod common;
+#[path = "../tests/util/mod.rs"]
+#[allow(unused_imports)]
+mod util;
 
 use common::{client, memberctl, SteadyWriter};
 
@@ -64,11 +68,50 @@ struct Run {
     seconds: f64,
     mb: f64,
     writes: usize,
+    failed: usize,
     max_ms: f64,
     p99_ms: f64,
 }
 
-fn catch_up(
+impl Run {
+    /// Summarises a catch-up that took `seconds` from `start`, with the writer's `samples`.
+    fn new(
+        label: &'static str,
+        keys: usize,
+        start: Instant,
+        seconds: f64,
+        samples: &[common::Sample],
+    ) -> Run {
+        if let Some(w) = samples
+            .iter()
+            .max_by(|a, b| a.ms.partial_cmp(&b.ms).unwrap())
+        {
+            let offset = w.start.saturating_duration_since(start).as_secs_f64();
+            eprintln!(
+                "{label}: worst write {:.1} ms, issued {offset:.2} s after the learner was started (promoted at {seconds:.2} s)",
+                w.ms
+            );
+        }
+        let mut l: Vec<f64> = samples.iter().map(|s| s.ms).collect();
+        l.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let p99 = l
+            .get(((l.len() as f64) * 0.99) as usize)
+            .copied()
+            .unwrap_or(0.0);
+        Run {
+            label,
+            seconds,
+            mb: (keys * VALUE_SIZE) as f64 / 1e6,
+            writes: l.len(),
+            failed: samples.iter().filter(|s| !s.ok).count(),
+            max_ms: l.last().copied().unwrap_or(0.0),
+            p99_ms: p99,
+        }
+    }
+}
+
+/// The bundled engine: `cluster up`, load, add a learner, start it, promote it.
+fn engine(
     label: &'static str,
     snapshot_count: u64,
     keys: usize,
@@ -84,12 +127,7 @@ fn catch_up(
 
     // A steady writer: one put every 10 ms, latency recorded.
     let writer = SteadyWriter::start(url.clone(), Duration::from_millis(10));
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let peer = format!("http://127.0.0.1:{port}");
+    let peer = format!("http://127.0.0.1:{}", util::free_port());
     memberctl(
         &dir,
         &[
@@ -103,39 +141,73 @@ fn catch_up(
     );
     let start = Instant::now();
     memberctl(&dir, &["cluster", "start-node", "learner"]);
-    memberctl(
-        &dir,
-        &[
-            "member",
-            "promote",
-            "learner",
-            "--timeout",
-            "10m",
-            "--poll-interval",
-            "100ms",
-        ],
-    );
+    memberctl(&dir, &PROMOTE);
     let seconds = start.elapsed().as_secs_f64();
     let samples = writer.finish();
     memberctl(&dir, &["cluster", "down"]);
-    if let Some((when, ms)) = samples.iter().max_by(|a, b| a.1.partial_cmp(&b.1).unwrap()) {
-        let offset = when.saturating_duration_since(start).as_secs_f64();
-        eprintln!("{label}: worst write {ms:.1} ms, issued {offset:.2} s after the learner was started (promoted at {seconds:.2} s)");
-    }
-    let mut l: Vec<f64> = samples.iter().map(|(_, ms)| *ms).collect();
-    l.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let p99 = l
-        .get(((l.len() as f64) * 0.99) as usize)
-        .copied()
-        .unwrap_or(0.0);
-    Run {
-        label,
-        seconds,
-        mb: (keys * VALUE_SIZE) as f64 / 1e6,
-        writes: l.len(),
-        max_ms: l.last().copied().unwrap_or(0.0),
-        p99_ms: p99,
-    }
+    Run::new(label, keys, start, seconds, &samples)
+}
+
+/// memberctl's promote, waiting as long as catch-up takes.
+const PROMOTE: [&str; 7] = [
+    "member",
+    "promote",
+    "learner",
+    "--timeout",
+    "10m",
+    "--poll-interval",
+    "100ms",
+];
+
+/// etcd 3.4 with the same data and the same steps (memberctl drives both).
+fn etcd(
+    label: &'static str,
+    snapshot_count: &'static str,
+    keys: usize,
+    rt: &tokio::runtime::Runtime,
+    bin: std::path::PathBuf,
+) -> Run {
+    let mut c = util::Etcd::start_with_flags(bin, 3, vec!["--snapshot-count", snapshot_count]);
+    let url = c.members[0].client_url();
+    let load_s = rt.block_on(load(&url, keys));
+    eprintln!("{label}: loaded {keys} keys in {load_s:.1}s");
+    let writer = SteadyWriter::start(url.clone(), Duration::from_millis(10));
+    let peer_port = util::free_port();
+    let peer = format!("http://127.0.0.1:{peer_port}");
+    let ctl = |args: &[&str]| -> serde_json::Value {
+        let mut all = vec![
+            "--endpoints",
+            &url,
+            "--command-timeout",
+            "30s",
+            "-w",
+            "json",
+        ];
+        all.extend_from_slice(args);
+        let r = util::memberctl(&all);
+        assert_eq!(r.code, 0, "memberctl {args:?}: {}{}", r.stdout, r.stderr);
+        r.json()
+    };
+    let added = ctl(&[
+        "member",
+        "add",
+        "learner",
+        "--learner",
+        "--peer-urls",
+        &peer,
+    ]);
+    let initial = added["initial_cluster"].as_str().unwrap().to_string();
+    // etcd names a learner only once it serves: promote by ID.
+    let id = added["member"]["id"].as_str().unwrap().to_string();
+    let mut promote = PROMOTE;
+    promote[2] = &id;
+    let start = Instant::now();
+    c.start_added("learner", peer_port, &initial);
+    ctl(&promote);
+    let seconds = start.elapsed().as_secs_f64();
+    let samples = writer.finish();
+    drop(c);
+    Run::new(label, keys, start, seconds, &samples)
 }
 
 fn main() {
@@ -151,37 +223,50 @@ fn main() {
         .unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let disk = disk_bandwidth(tmp.path());
-    let runs = vec![
-        catch_up(
-            "engine, via snapshot (--snapshot-count 10000)",
-            10_000,
-            keys,
-            &rt,
-        ),
-        catch_up(
-            "engine, via the log (--snapshot-count 10000000)",
-            10_000_000,
-            keys,
-            &rt,
-        ),
+    let mut runs = vec![
+        engine("engine, via snapshot", 10_000, keys, &rt),
+        engine("engine, via the log", 10_000_000, keys, &rt),
     ];
-    let mut report = String::new();
-    report.push_str(&format!(
-        "Learner catch-up, {keys} keys × 1 KiB; disk: {disk:.0} MB/s (1 MiB writes + fdatasync, same run)\n\n"
-    ));
-    report.push_str("| path | start → promoted | MB/s | ÷ disk MB/s | writer puts | writer max | writer p99 |\n|---|---|---|---|---|---|---|\n");
+    if let Some(bin) = util::etcd_binary() {
+        runs.push(etcd(
+            "etcd 3.4, via snapshot",
+            "10000",
+            keys,
+            &rt,
+            bin.clone(),
+        ));
+        runs.push(etcd("etcd 3.4, via the log", "10000000", keys, &rt, bin));
+    }
+    let mut report = format!(
+        "### Learner catch-up, {keys} keys × 1 KiB, learner started → promoted (--snapshot-count 10000 for the snapshot path, 10000000 for the log path; a put every 10 ms throughout)\n\ndisk: {disk:.0} MB/s (1 MiB writes + fdatasync, same run)\n\n"
+    );
+    report.push_str("| path | start → promoted | MB/s | ÷ disk | ÷ etcd's time | writer puts | failed | writer p99 | writer max |\n|---|---|---|---|---|---|---|---|---|\n");
     for r in &runs {
         let rate = r.mb / r.seconds;
+        let path = if r.label.ends_with("snapshot") {
+            "snapshot"
+        } else {
+            "log"
+        };
+        let vs_etcd = runs
+            .iter()
+            .find(|e| e.label.starts_with("etcd") && e.label.ends_with(path))
+            .filter(|_| !r.label.starts_with("etcd"))
+            .map_or("".to_string(), |e| format!("{:.2}", r.seconds / e.seconds));
         report.push_str(&format!(
-            "| {} | {:.2} s | {:.1} | {:.2} | {} | {:.1} ms | {:.1} ms |\n",
+            "| {} | {:.2} s | {:.1} | {:.2} | {vs_etcd} | {} | {} | {:.1} ms | {:.1} ms |\n",
             r.label,
             r.seconds,
             rate,
             rate / disk,
             r.writes,
-            r.max_ms,
-            r.p99_ms
+            r.failed,
+            r.p99_ms,
+            r.max_ms
         ));
+    }
+    if util::etcd_binary().is_none() {
+        report.push_str("| etcd 3.4 | skipped: etcd not installed | | | | | | | |\n");
     }
     println!("{report}");
     common::publish("catch-up", &report);

@@ -13,11 +13,11 @@ use common::{memberctl, SteadyWriter};
 
 const CYCLES: usize = 10;
 
-fn stats(samples: &[(Instant, f64)], windows: &[(Instant, Instant)]) -> (usize, f64, f64) {
+fn stats(samples: &[common::Sample], windows: &[(Instant, Instant)]) -> (usize, f64, f64) {
     let mut l: Vec<f64> = samples
         .iter()
-        .filter(|(t, _)| windows.iter().any(|(a, b)| t >= a && t < b))
-        .map(|(_, ms)| *ms)
+        .filter(|s| windows.iter().any(|(a, b)| s.start >= *a && s.start < *b))
+        .map(|s| s.ms)
         .collect();
     l.sort_by(|a, b| a.partial_cmp(b).unwrap());
     let max = l.last().copied().unwrap_or(0.0);

@@ -35,17 +35,21 @@ pub struct Transport {
     peers: Mutex<HashMap<u64, Peer>>,
     me: u64,
     tls: Option<tonic::transport::ClientTlsConfig>,
+    /// The runtime the senders run on (the raft driver has its own thread).
+    runtime: tokio::runtime::Handle,
 }
 
 impl Transport {
-    /// A transport for member `me` (dialling https peers with `tls`);
-    /// connect it to its node with [`Transport::attach`].
+    /// A transport for member `me` (dialling https peers with `tls`), its
+    /// senders on the current runtime; connect it to its node with
+    /// [`Transport::attach`].
     pub fn new(me: u64, tls: Option<tonic::transport::ClientTlsConfig>) -> Self {
         Transport {
             node: Arc::new(OnceLock::new()),
             peers: Mutex::new(HashMap::new()),
             me,
             tls,
+            runtime: tokio::runtime::Handle::current(),
         }
     }
 
@@ -95,7 +99,8 @@ impl Outbox for Transport {
             }
             let (tx, rx) = mpsc::channel(QUEUE);
             let node = self.node.clone();
-            tokio::spawn(peer_task(urls.clone(), rx, node, self.tls.clone()));
+            self.runtime
+                .spawn(peer_task(urls.clone(), rx, node, self.tls.clone()));
             peers.insert(id, Peer { urls, queue: tx });
         }
     }

@@ -38,11 +38,22 @@ pub async fn client(url: &str) -> KvClient<tonic::transport::Channel> {
     KvClient::new(ch)
 }
 
+/// One put of a [`SteadyWriter`].
+#[derive(Clone, Copy)]
+pub struct Sample {
+    /// When it was issued.
+    pub start: std::time::Instant,
+    /// How long it took, in ms (up to the 10 s timeout).
+    pub ms: f64,
+    /// Whether it succeeded.
+    pub ok: bool,
+}
+
 /// A writer putting a small key every `every` through one client, recording
-/// (start, latency in ms) of each put, until finished.
+/// each put, until finished.
 pub struct SteadyWriter {
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    samples: std::sync::Arc<std::sync::Mutex<Vec<(std::time::Instant, f64)>>>,
+    samples: std::sync::Arc<std::sync::Mutex<Vec<Sample>>>,
     handle: std::thread::JoinHandle<()>,
 }
 
@@ -63,17 +74,18 @@ impl SteadyWriter {
                 let mut c = client(&url).await;
                 let mut i = 0u64;
                 while !flag.load(Ordering::Relaxed) {
-                    let t = std::time::Instant::now();
+                    let start = std::time::Instant::now();
                     let req = memberctl::proto::etcdserverpb::PutRequest {
                         key: format!("writer/{i}").into_bytes(),
                         value: vec![1; 64],
                         ..Default::default()
                     };
-                    let _ =
-                        tokio::time::timeout(std::time::Duration::from_secs(10), c.put(req)).await;
-                    out.lock()
-                        .unwrap()
-                        .push((t, t.elapsed().as_secs_f64() * 1000.0));
+                    let ok = matches!(
+                        tokio::time::timeout(std::time::Duration::from_secs(10), c.put(req)).await,
+                        Ok(Ok(_))
+                    );
+                    let ms = start.elapsed().as_secs_f64() * 1000.0;
+                    out.lock().unwrap().push(Sample { start, ms, ok });
                     i += 1;
                     tokio::time::sleep(every).await;
                 }
@@ -86,8 +98,8 @@ impl SteadyWriter {
         }
     }
 
-    /// Stops and returns every (start, latency ms).
-    pub fn finish(self) -> Vec<(std::time::Instant, f64)> {
+    /// Stops and returns every put.
+    pub fn finish(self) -> Vec<Sample> {
         self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
         self.handle.join().unwrap();
         let samples = self.samples.lock().unwrap().clone();

@@ -104,7 +104,7 @@ pub fn start(
         store: store.clone(),
         config: config.clone(),
     };
-    let mut driver = Driver {
+    let driver = Driver {
         raw,
         store,
         outbox,
@@ -118,8 +118,33 @@ pub fn start(
         ticks_since_publish: usize::MAX / 2,
     };
     driver.publish_view();
-    let handle = tokio::spawn(async move { driver.run(rx).await });
-    Ok((node, handle))
+    Ok((node, run_on_own_thread(driver, rx)?))
+}
+
+/// Runs the driver on a thread of its own, with a single-threaded runtime.
+/// The driver blocks on fsync: on a shared runtime worker, the tasks it
+/// wakes (the transport's senders, the waiting clients) would sit in that
+/// worker's queue until the fsync returned, serialising network and disk.
+fn run_on_own_thread(
+    mut driver: Driver,
+    rx: mpsc::Receiver<Request>,
+) -> Result<JoinHandle<Result<Stopped, StoreError>>, StoreError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .map_err(|e| StoreError(format!("raft driver runtime: {e}")))?;
+    let (done_tx, done_rx) = oneshot::channel();
+    std::thread::Builder::new()
+        .name("raft-driver".into())
+        .spawn(move || {
+            let _ = done_tx.send(runtime.block_on(driver.run(rx)));
+        })
+        .map_err(|e| StoreError(format!("raft driver thread: {e}")))?;
+    Ok(tokio::spawn(async move {
+        done_rx
+            .await
+            .unwrap_or_else(|_| Err(StoreError("the raft driver thread panicked".into())))
+    }))
 }
 
 fn peer_list(store: &Store) -> Result<Vec<(u64, Vec<String>)>, StoreError> {

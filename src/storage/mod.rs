@@ -248,14 +248,27 @@ impl Store {
         self.load_cache()
     }
 
-    /// Durably appends `entries` (replacing any conflicting suffix) and the
-    /// hard state, in one fsync'd transaction.
+    /// Appends `entries` (replacing any conflicting suffix) and the hard
+    /// state in one transaction, fsync'd unless only the commit index moved.
     pub fn persist(&self, entries: &[Entry], hard_state: Option<&HardState>) -> Result<()> {
         if entries.is_empty() && hard_state.is_none() {
             return Ok(());
         }
+        // Like etcd's raft (`MustSync`): entries, a new term or a vote must be
+        // on disk before anything acknowledges them; a commit index alone need
+        // not be (after a crash raft learns it again), and redb orders commits,
+        // so the next fsync'd one carries it.
+        let must_sync = !entries.is_empty()
+            || hard_state.is_some_and(|hs| {
+                let c = self.cache();
+                hs.term != c.hard_state.term || hs.vote != c.hard_state.vote
+            });
         let mut txn = self.inner.db.begin_write()?;
-        txn.set_durability(Durability::Immediate);
+        txn.set_durability(if must_sync {
+            Durability::Immediate
+        } else {
+            Durability::None
+        });
         let mut last = self.cache().last_index;
         {
             let mut log = txn.open_table(LOG)?;

@@ -174,6 +174,12 @@ impl Etcd {
         Self::start_timed(binary, n, vec![])
     }
 
+    /// Like [`Etcd::start`] with etcd's default timing and these extra flags
+    /// (also given to members started later).
+    pub fn start_with_flags(binary: PathBuf, n: usize, flags: Vec<&'static str>) -> Etcd {
+        Self::start_timed(binary, n, flags)
+    }
+
     fn start_timed(binary: PathBuf, n: usize, timing: Vec<&'static str>) -> Etcd {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut members: Vec<EtcdMember> = (1..=n)
