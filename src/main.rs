@@ -11,8 +11,10 @@ fn main() -> ExitCode {
 }
 
 /// Whether the raw arguments (or environment) ask for JSON, for errors met before parsing finished.
+/// Arguments are read as raw OS strings: this runs after a parse error, which
+/// may be an argument that is not UTF-8.
 fn json_requested() -> bool {
-    let args: Vec<String> = std::env::args().collect();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let flag = args
         .windows(2)
         .any(|w| (w[0] == "-w" || w[0] == "--write-out") && w[1] == "json")

@@ -113,6 +113,8 @@ async fn connect(
     let mut ep = Endpoint::from_shared(url.to_string())
         .ok()?
         .connect_timeout(CONNECT_TIMEOUT)
+        .initial_stream_window_size(crate::server::PEER_STREAM_WINDOW)
+        .initial_connection_window_size(crate::server::PEER_CONNECTION_WINDOW)
         .tcp_nodelay(true);
     if let Some(tls) = tls.filter(|_| url.starts_with("https://")) {
         ep = ep.tls_config(tls.clone()).ok()?;

@@ -1,5 +1,6 @@
 //! Integration tests: the built `memberctl` binary, offline and against real etcd clusters on loopback.
 
+mod cases;
 mod util;
 
 use serde_json::Value;

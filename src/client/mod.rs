@@ -95,6 +95,64 @@ impl TlsFiles {
         }
     }
 
+    /// Checks that the files hold what their flags need (PEM certificates, a
+    /// PEM private key) and that TLS can be set up with them, so that wrong
+    /// material is a usage error naming the flag rather than a failed connection.
+    pub fn check(&self) -> Result<(), Error> {
+        use rustls::pki_types::pem::PemObject;
+        use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+        let read = |flag: &str, p: &std::path::Path| {
+            std::fs::read(p)
+                .map_err(|e| Error::usage(format!("cannot read {flag} {}: {e}", p.display())))
+        };
+        let certificates = |flag: &str, p: &std::path::Path| -> Result<(), Error> {
+            let pem = read(flag, p)?;
+            let certs: Result<Vec<CertificateDer<'static>>, _> =
+                CertificateDer::pem_slice_iter(&pem).collect();
+            match certs {
+                Ok(c) if !c.is_empty() => Ok(()),
+                _ => Err(Error::usage(format!(
+                    "{flag} {} holds no PEM certificate (-----BEGIN CERTIFICATE-----); give a \
+                     certificate file in PEM",
+                    p.display()
+                ))),
+            }
+        };
+        if let Some(ca) = &self.cacert {
+            certificates("--cacert", ca)?;
+        }
+        if let Some(cert) = &self.cert {
+            certificates("--cert", cert)?;
+        }
+        if let Some(key) = &self.key {
+            if PrivateKeyDer::from_pem_slice(&read("--key", key)?).is_err() {
+                return Err(Error::usage(format!(
+                    "--key {} holds no PEM private key (-----BEGIN PRIVATE KEY-----); give the \
+                     client certificate's key in PEM",
+                    key.display()
+                )));
+            }
+        }
+        if self.insecure_skip_verify {
+            return Ok(());
+        }
+        let config = self.client_config()?;
+        Endpoint::from_static("https://127.0.0.1")
+            .tls_config(config)
+            .map(|_| ())
+            .map_err(|e| {
+                let mut cause = e.to_string();
+                let mut source = std::error::Error::source(&e);
+                while let Some(s) = source {
+                    cause = s.to_string();
+                    source = s.source();
+                }
+                Error::usage(format!(
+                    "the TLS files cannot be used ({cause}); check --cacert, --cert and --key"
+                ))
+            })
+    }
+
     /// The tonic TLS configuration these files describe.
     pub fn client_config(&self) -> Result<ClientTlsConfig, Error> {
         let read = |flag: &str, p: &std::path::Path| {
@@ -199,6 +257,7 @@ impl Client {
             .map(|e| normalize_with(e, scheme))
             .collect::<Result<Vec<_>, _>>()?;
         let tls = if config.tls.any() {
+            config.tls.check()?;
             Some(config.tls.client_config()?)
         } else {
             None
@@ -246,6 +305,15 @@ impl Client {
                 let mut e = convert::api_error(&status);
                 if e.message.starts_with("transport error") && url.starts_with("https://") {
                     e.message.push_str(" (a TLS server may have refused the client certificate: check --cert and --key)");
+                }
+                if e.kind == ApiErrorKind::Unimplemented {
+                    return Err(ApiError::new(
+                        ApiErrorKind::Unimplemented,
+                        format!(
+                            "{url}: the server does not support authentication (the memberctl \
+                             engine has none); leave out --user and --password"
+                        ),
+                    ));
                 }
                 let kind = if e.kind == ApiErrorKind::Unavailable {
                     e.kind
@@ -617,5 +685,33 @@ mod tests {
         assert!(normalize_endpoint("h").is_err());
         assert!(normalize_endpoint("").is_err());
         assert!(normalize_endpoint("ftp://h:1").is_err());
+    }
+
+    #[test]
+    fn tls_files_that_are_not_pem_are_usage_errors_naming_the_flag() {
+        let dir = tempfile::tempdir().unwrap();
+        let garbage = dir.path().join("garbage.pem");
+        std::fs::write(&garbage, "not PEM").unwrap();
+        let files = |cacert: bool, cert: bool, key: bool| TlsFiles {
+            cacert: cacert.then(|| garbage.clone()),
+            cert: cert.then(|| garbage.clone()),
+            key: key.then(|| garbage.clone()),
+            insecure_skip_verify: false,
+        };
+        for (f, flag) in [
+            (files(true, false, false), "--cacert"),
+            (files(false, true, true), "--cert"),
+        ] {
+            let e = f.check().unwrap_err();
+            assert_eq!(e.kind, crate::ErrorKind::Usage);
+            assert!(e.message.starts_with(flag), "{}", e.message);
+        }
+        let e = TlsFiles {
+            key: Some(garbage.clone()),
+            ..Default::default()
+        }
+        .check()
+        .unwrap_err();
+        assert!(e.message.contains("no PEM private key"), "{}", e.message);
     }
 }

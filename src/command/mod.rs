@@ -55,6 +55,21 @@ pub fn endpoints(global: &GlobalArgs) -> Vec<String> {
     vec![DEFAULT_ENDPOINT.to_string()]
 }
 
+/// An argument as it is named in an error message: in full when short, else
+/// its start and its length (hostile input must not flood the terminal).
+fn shortened(arg: &str) -> String {
+    const FULL: usize = 120;
+    const START: usize = 60;
+    if arg.len() <= FULL {
+        return arg.to_string();
+    }
+    let mut end = START;
+    while !arg.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes)", &arg[..end], arg.len())
+}
+
 /// The TLS options of the command line.
 fn tls_files(global: &GlobalArgs) -> TlsFiles {
     TlsFiles {
@@ -113,7 +128,7 @@ async fn member<A: MembershipApi>(
             };
             match add::add(api, observer, &req, &system_resolver, timeout)
                 .await
-                .with_context(|| format!("member add {}", a.name))?
+                .with_context(|| format!("member add {}", shortened(&a.name)))?
             {
                 AddOutcome::Added(added) => Report::Added(added),
                 AddOutcome::Plan(plan) => Report::Plan(plan),
@@ -130,13 +145,13 @@ async fn member<A: MembershipApi>(
             Report::Promoted(
                 promote::promote(api, observer, &req)
                     .await
-                    .with_context(|| format!("member promote {}", p.target.member))?,
+                    .with_context(|| format!("member promote {}", shortened(&p.target.member)))?,
             )
         }
         MemberCommand::Remove(r) => {
             match remove::remove(api, observer, &r.target.member, r.dry_run, r.force, timeout)
                 .await
-                .with_context(|| format!("member remove {}", r.target.member))?
+                .with_context(|| format!("member remove {}", shortened(&r.target.member)))?
             {
                 RemoveOutcome::Removed { removed, list } => Report::Removed { removed, list },
                 RemoveOutcome::Plan(plan) => Report::Plan(plan),
@@ -152,7 +167,7 @@ async fn member<A: MembershipApi>(
                 timeout,
             )
             .await
-            .with_context(|| format!("member update {}", u.target.member))?,
+            .with_context(|| format!("member update {}", shortened(&u.target.member)))?,
         ),
         MemberCommand::Status => Report::Status(
             status::status(api)
@@ -169,7 +184,7 @@ async fn member<A: MembershipApi>(
                 poll_interval: r.wait.poll_interval,
                 command_timeout: timeout,
             };
-            let what = || format!("member replace {}", r.old);
+            let what = || format!("member replace {}", shortened(&r.old));
             match replace::prepare(api, observer, &req, &system_resolver)
                 .await
                 .with_context(what)?

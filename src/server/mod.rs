@@ -31,6 +31,10 @@ use crate::transport::MAX_MESSAGE;
 /// How long a proposal may take to be applied before the client is told it timed out
 /// (etcd: 5 s plus two election timeouts).
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(7);
+/// HTTP/2 stream window between members (bytes).
+pub const PEER_STREAM_WINDOW: u32 = 4 << 20;
+/// HTTP/2 connection window between members (bytes).
+pub const PEER_CONNECTION_WINDOW: u32 = 8 << 20;
 
 /// TLS for the node's listeners and for dialling peers.
 #[derive(Clone, Default)]
@@ -134,14 +138,24 @@ pub async fn serve(
         .add_service(m1)
         .add_service(k1)
         .add_service(j1)
-        .serve_with_incoming_shutdown(TcpIncoming::from(client), stopped(stop_rx.clone()));
+        .serve_with_incoming_shutdown(incoming(client), stopped(stop_rx.clone()));
+    // Large HTTP/2 windows: appends and snapshots are up to megabytes.
     let peer_server = builder(&tls.peer)?
+        .initial_stream_window_size(PEER_STREAM_WINDOW)
+        .initial_connection_window_size(PEER_CONNECTION_WINDOW)
         .add_service(raft)
         .add_service(c2)
         .add_service(m2)
         .add_service(k2)
         .add_service(j2)
-        .serve_with_incoming_shutdown(TcpIncoming::from(peer), stopped(stop_rx));
+        .serve_with_incoming_shutdown(incoming(peer), stopped(stop_rx));
     tokio::try_join!(client_server, peer_server)?;
     Ok(())
+}
+
+/// Accepted connections with TCP_NODELAY: with Nagle's algorithm, a small
+/// HTTP/2 frame written after another waits for the peer's delayed ACK
+/// (tens of ms); tonic sets it only for listeners it binds itself.
+fn incoming(listener: TcpListener) -> TcpIncoming {
+    TcpIncoming::from(listener).with_nodelay(Some(true))
 }

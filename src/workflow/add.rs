@@ -88,12 +88,22 @@ pub async fn add<A: MembershipApi>(
 ) -> Result<AddOutcome, Error> {
     let list = api.member_list().await?;
 
-    // Idempotency: the same peer URLs, added before and never started.
+    // Idempotency: the same peer URLs, added before and never started. The
+    // request must still be well-formed (rule 1, the member's own URLs allowed):
+    // `same_urls` compares parsed endpoints, which ignore what rule 1 refuses.
     if let Some(m) = list
         .members
         .iter()
         .find(|m| !m.started() && validate::same_urls(&m.peer_urls, &req.peer_urls))
     {
+        let mut problems = validate::check_name(&req.name, &list.members);
+        problems.extend(validate::check_peer_urls(
+            &req.peer_urls,
+            &list.members,
+            Some(m.id),
+            resolver,
+        ));
+        validate::refuse_problems(problems)?;
         if m.is_learner != req.learner {
             let (has, asked) = if m.is_learner {
                 ("a learner", "a voter")
@@ -106,10 +116,6 @@ pub async fn add<A: MembershipApi>(
                  remove {}` and add it again",
                 m.id, m.id
             )));
-        }
-        let problems = validate::check_name(&req.name, &list.members);
-        if !problems.is_empty() {
-            return Err(Error::refused(problems.join("; ")).with_problems(problems));
         }
         observer.notice(&format!(
             "member {} with these peer URLs was already added and has not started yet; nothing sent",

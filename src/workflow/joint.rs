@@ -124,6 +124,22 @@ fn check_decidable(
     )))
 }
 
+/// The planner of `joint enter`: the joint configuration `changes` make of
+/// `cfg` and the one after leaving it, refused (rule 7) unless the `reachable`
+/// members can decide in both.
+pub(crate) fn plan(
+    cfg: &Configuration,
+    changes: &[RaftChange],
+    reachable: &HashSet<MemberId>,
+) -> Result<(Configuration, Configuration), Error> {
+    let joint =
+        joint_calc::enter(cfg, changes).map_err(|e| Error::refused(format!("refused: {e}")))?;
+    let after = joint_calc::leave(&joint).map_err(|e| Error::refused(format!("refused: {e}")))?;
+    check_decidable(&joint, reachable, "the joint configuration")?;
+    check_decidable(&after, reachable, "the new configuration")?;
+    Ok((joint, after))
+}
+
 /// `joint enter`: checks, then one ConfChangeV2 with every change.
 pub async fn enter<A: MembershipApi>(
     api: &A,
@@ -148,14 +164,12 @@ pub async fn enter<A: MembershipApi>(
     for (i, spec) in req.add_learners.iter().enumerate() {
         let Some((name, urls)) = spec.split_once('=') else {
             return Err(Error::usage(format!(
-                "--add-learner {spec:?} is not NAME=URL[,URL...]"
+                "--add-learner {} is not NAME=URL[,URL...]",
+                validate::quoted(spec)
             )));
         };
-        let urls: Vec<String> = urls
-            .split(',')
-            .map(|u| u.trim().to_string())
-            .filter(|u| !u.is_empty())
-            .collect();
+        // Split as `member add --peer-urls` is, so that rule 1 judges both alike.
+        let urls: Vec<String> = urls.split(',').map(str::to_string).collect();
         problems.extend(validate::check_name(name, &known));
         problems.extend(validate::check_peer_urls(&urls, &known, None, resolver));
         let placeholder = MemberId(u64::MAX - i as u64);
@@ -174,6 +188,29 @@ pub async fn enter<A: MembershipApi>(
         });
     }
     validate::refuse_problems(problems)?;
+    // Each member may take part in one change only: conflicting flags are a usage error.
+    let mut named: HashMap<MemberId, &str> = HashMap::new();
+    let flags = [
+        ("--promote", &req.promote),
+        ("--demote", &req.demote),
+        ("--remove", &req.remove),
+    ];
+    for (flag, targets) in flags {
+        for target in targets {
+            let m = resolve(&list, target)?;
+            if let Some(before) = named.insert(m.id, flag) {
+                let how = if before == flag {
+                    format!("twice to {flag}")
+                } else {
+                    format!("to both {before} and {flag}")
+                };
+                return Err(Error::usage(format!(
+                    "member {} is given {how}; name each member in one change only",
+                    m.label()
+                )));
+            }
+        }
+    }
     for target in &req.promote {
         let m = resolve(&list, target)?;
         if !m.is_learner {
@@ -250,11 +287,7 @@ pub async fn enter<A: MembershipApi>(
     let deadline = Instant::now() + command_timeout;
     let health = gather_with_leader(api, observer, list, deadline).await?;
     let reachable = health.reachable();
-    let joint =
-        joint_calc::enter(&cfg, &raft).map_err(|e| Error::refused(format!("refused: {e}")))?;
-    let after = joint_calc::leave(&joint).map_err(|e| Error::refused(format!("refused: {e}")))?;
-    check_decidable(&joint, &reachable, "the joint configuration")?;
-    check_decidable(&after, &reachable, "the new configuration")?;
+    let (joint, after) = plan(&cfg, &raft, &reachable)?;
     if req.dry_run {
         return Ok(JointOutcome::Plan(vec![
             step("C_old (now)", &cfg, &reachable, &labels),
@@ -269,6 +302,12 @@ pub async fn enter<A: MembershipApi>(
     }
     let result = api.joint_enter(&changes).await.map_err(unsupported)?;
     Ok(JointOutcome::Config(result))
+}
+
+/// The check of `joint leave`: the reachable members must be able to decide
+/// in the joint configuration (both majorities) to commit the leave.
+pub(crate) fn check_leave(cfg: &Configuration, reachable: &HashSet<MemberId>) -> Result<(), Error> {
+    check_decidable(cfg, reachable, "the joint configuration")
 }
 
 /// `joint leave`: the empty ConfChangeV2, when joint and decidable.
@@ -287,7 +326,7 @@ pub async fn leave<A: MembershipApi>(
     let list = api.member_list().await?;
     let deadline = Instant::now() + command_timeout;
     let health = gather_with_leader(api, observer, list, deadline).await?;
-    check_decidable(&cfg, &health.reachable(), "the joint configuration")?;
+    check_leave(&cfg, &health.reachable())?;
     match api.joint_leave().await {
         Ok(cfg) => Ok(cfg),
         // The answer may be lost after the leave was applied (the old leader

@@ -153,4 +153,6 @@ impl Observer for Silent {
 #[cfg(test)]
 mod fake;
 #[cfg(test)]
+mod props;
+#[cfg(test)]
 mod tests;

@@ -155,6 +155,15 @@ pub async fn prepare<A: MembershipApi>(
         .iter()
         .find(|m| validate::same_urls(&m.peer_urls, &req.peer_urls))
         .cloned();
+    if let Some(m) = &existing {
+        // `same_urls` compares parsed endpoints; the URLs as given must still pass rule 1.
+        validate::refuse_problems(validate::check_peer_urls(
+            &req.peer_urls,
+            &list.members,
+            Some(m.id),
+            resolver,
+        ))?;
+    }
     let old = match resolve(&list, &req.old) {
         Ok(m) => m.clone(),
         Err(e) => {

@@ -2,6 +2,7 @@
 
 use crate::error::Error;
 use crate::model::{Member, MemberId, MemberList};
+use crate::workflow::validate::quoted;
 
 /// The member `target` names: an exact member name, else a hex ID.
 pub fn resolve<'a>(list: &'a MemberList, target: &str) -> Result<&'a Member, Error> {
@@ -13,8 +14,9 @@ pub fn resolve<'a>(list: &'a MemberList, target: &str) -> Result<&'a Member, Err
     let by_id = target.parse::<MemberId>().ok().and_then(|id| list.get(id));
     match (by_name.as_slice(), by_id) {
         ([m], Some(other)) if m.id != other.id => Err(Error::usage(format!(
-            "{target:?} is both the name of member {} and the ID of member {}; \
+            "{} is both the name of member {} and the ID of member {}; \
              use the full 16-digit ID to choose",
+            quoted(target),
             m.id,
             other.label()
         ))),
@@ -36,13 +38,15 @@ pub fn resolve<'a>(list: &'a MemberList, target: &str) -> Result<&'a Member, Err
                 )
             };
             Err(Error::refused(format!(
-                "no member has the name or ID {target:?}{hint}; run `memberctl member list` to see \
-                 the members"
+                "no member has the name or ID {}{hint}; run `memberctl member list` to see \
+                 the members",
+                quoted(target)
             )))
         }
         (many, _) => Err(Error::usage(format!(
-            "{} members are named {target:?}; use a member's hex ID instead",
-            many.len()
+            "{} members are named {}; use a member's hex ID instead",
+            many.len(),
+            quoted(target)
         ))),
     }
 }

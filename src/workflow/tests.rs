@@ -65,6 +65,17 @@ async fn add_is_idempotent_for_an_unstarted_member() {
     assert!(second.already_added);
     assert_eq!(first.member.id, second.member.id);
     assert_eq!(fake.calls(), vec!["add"]);
+    // The same endpoint written in a form rule 1 refuses is no re-add.
+    for bad in [
+        "http://127.0.0.1:2390#f",
+        "http://127.0.0.1:2390 ",
+        "HTTP://127.0.0.1:2390",
+    ] {
+        let req = learner_add("m4", bad);
+        let err = add(&fake, &Silent, &req, &resolves, T).await.unwrap_err();
+        assert!(err.message.contains("rule 1"), "{bad}: {}", err.message);
+    }
+    assert_eq!(fake.calls(), vec!["add"]);
     // Asking for a voter where a learner was added is refused.
     let voter = AddRequest {
         learner: false,

@@ -24,45 +24,108 @@ struct Endpoint {
     port: Option<u16>,
 }
 
+/// How a text the user gave is quoted in a message: in full when short, else
+/// its start and its length, so that hostile input cannot flood the terminal.
+pub fn quoted(text: &str) -> String {
+    const FULL: usize = 120;
+    const START: usize = 60;
+    if text.len() <= FULL {
+        return format!("{text:?}");
+    }
+    let mut end = START;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{:?}… ({} bytes)", &text[..end], text.len())
+}
+
 /// Splits `scheme://authority` out of a URL text without judging it; the
-/// authority is what comes before the first `/`, `?` or `#`.
+/// authority is what comes before the first `/`, `?`, `#` or `\` (which URL
+/// parsers read as `/`).
 fn split_raw(raw: &str) -> Option<(&str, &str, &str)> {
     let (scheme, rest) = raw.split_once("://")?;
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let end = rest.find(['/', '?', '#', '\\']).unwrap_or(rest.len());
     Some((scheme, &rest[..end], &rest[end..]))
 }
 
-/// The port text after the host in an authority (`host:port`, `[v6]:port`), if any.
-fn raw_port(authority: &str) -> Option<&str> {
+/// The host and port texts of an authority (`user@host:port`, `[v6]:port`),
+/// as written; the port is None when there is no `:` after the host.
+fn raw_host_port(authority: &str) -> (&str, Option<&str>) {
     let hostport = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    if let Some(rest) = hostport.strip_prefix('[') {
-        let (_, after) = rest.split_once(']')?;
-        return after.strip_prefix(':');
+    if hostport.starts_with('[') {
+        return match hostport.split_once(']') {
+            Some((inner, after)) => (&hostport[..=inner.len()], after.strip_prefix(':')),
+            None => (hostport, None),
+        };
     }
-    hostport.rsplit_once(':').map(|(_, p)| p)
+    match hostport.rsplit_once(':') {
+        Some((h, p)) => (h, Some(p)),
+        None => (hostport, None),
+    }
 }
+
+/// Whether the host as written is the host the URL parser read: parsers
+/// silently rewrite some forms (`127.1`, `0x7f.0.0.1`, percent escapes, IDN),
+/// which the server may read differently.
+fn host_is_canonical(written: &str, parsed: &str) -> bool {
+    if let (Some(w), Some(p)) = (
+        written.strip_prefix('[').and_then(|w| w.strip_suffix(']')),
+        parsed.strip_prefix('[').and_then(|p| p.strip_suffix(']')),
+    ) {
+        return w.parse::<std::net::Ipv6Addr>().ok() == p.parse::<std::net::Ipv6Addr>().ok();
+    }
+    written.eq_ignore_ascii_case(parsed)
+}
+
+/// The longest host name DNS allows, and the longest label in it.
+const MAX_HOST_NAME: usize = 253;
+const MAX_LABEL: usize = 63;
 
 /// Parses one URL into an endpoint, or says what is wrong with it.
 fn check_one(raw: &str, resolve: Resolver) -> (Option<Endpoint>, Vec<String>) {
     let mut problems = Vec::new();
     let example = "e.g. http://10.0.0.4:2380";
+    let shown = quoted(raw);
+    if let Some(c) = raw.chars().find(|c| c.is_whitespace() || c.is_control()) {
+        problems.push(format!(
+            "peer URL {shown} contains white space or a control character ({c:?}); a URL has \
+             none, remove it"
+        ));
+        return (None, problems);
+    }
+    let Some((raw_scheme, authority, tail)) = split_raw(raw) else {
+        problems.push(format!(
+            "peer URL {shown} is not a URL of the form scheme://host:port, {example}"
+        ));
+        return (None, problems);
+    };
+    let (raw_host, raw_port) = raw_host_port(authority);
+    let v6 = |s: &str| s.parse::<std::net::Ipv6Addr>().is_ok();
+    let hostport = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if !raw_host.starts_with('[') && (v6(hostport) || v6(raw_host)) {
+        problems.push(format!(
+            "peer URL {shown} has an IPv6 address without brackets; write it in brackets, \
+             e.g. http://[fd00::4]:2380"
+        ));
+        return (None, problems);
+    }
     let url = match url::Url::parse(raw) {
         Ok(u) => u,
         Err(url::ParseError::EmptyHost) => {
             problems.push(format!(
-                "peer URL {raw:?} has no host; give host and port, {example}"
+                "peer URL {shown} has no host; give host and port, {example}"
             ));
             return (None, problems);
         }
         Err(url::ParseError::InvalidPort) => {
             problems.push(format!(
-                "peer URL {raw:?} has an invalid port; the port must be a number from 1 to 65535"
+                "peer URL {shown} has an invalid port; the port must be a number from 1 to 65535"
             ));
             return (None, problems);
         }
         Err(e) => {
             problems.push(format!(
-                "peer URL {raw:?} is not a URL ({e}); write it as scheme://host:port, {example}"
+                "peer URL {shown} is not a URL ({e}); write it as scheme://host:port, {example}"
             ));
             return (None, problems);
         }
@@ -70,39 +133,64 @@ fn check_one(raw: &str, resolve: Resolver) -> (Option<Endpoint>, Vec<String>) {
     let scheme = url.scheme().to_ascii_lowercase();
     if scheme != "http" && scheme != "https" {
         problems.push(format!(
-            "peer URL {raw:?} has scheme {scheme:?}; peer URLs use http or https, {example}"
+            "peer URL {shown} has scheme {}; peer URLs use http or https, {example}",
+            quoted(raw_scheme)
         ));
         return (None, problems);
     }
+    if raw_scheme != scheme {
+        problems.push(format!(
+            "peer URL {shown} writes its scheme as {raw_scheme:?}; write it in lower case \
+             ({scheme}://), as etcd stores it"
+        ));
+    }
     let Some(host) = url.host_str().filter(|h| !h.is_empty()) else {
         problems.push(format!(
-            "peer URL {raw:?} has no host; give host and port, {example}"
+            "peer URL {shown} has no host; give host and port, {example}"
         ));
         return (None, problems);
     };
     let host = host.to_ascii_lowercase();
-    let (_, authority, tail) = split_raw(raw).unwrap_or(("", "", ""));
-    let port = match raw_port(authority) {
+    let canonical = host_is_canonical(raw_host, &host);
+    if !canonical {
+        let read = quoted(&host);
+        problems.push(format!(
+            "peer URL {shown} writes its host as {}, which URL parsers read as {read}; write \
+             {read} instead",
+            quoted(raw_host),
+        ));
+    }
+    let port = match raw_port {
         None | Some("") => {
             problems.push(format!(
-                "peer URL {raw:?} has no port; give it explicitly (etcd's peer port is usually \
-                 2380), e.g. {scheme}://{host}:2380"
+                "peer URL {shown} has no port; give it explicitly (etcd's peer port is usually \
+                 2380), e.g. {scheme}://{}:2380",
+                if canonical && host.len() <= MAX_HOST_NAME {
+                    host.as_str()
+                } else {
+                    "10.0.0.4"
+                }
             ));
             None
         }
-        Some(_) => {
+        Some(written) => {
             let p = url.port_or_known_default();
             if p == Some(0) {
                 problems.push(format!(
-                    "peer URL {raw:?} has port 0; the port must be a number from 1 to 65535"
+                    "peer URL {shown} has port 0; the port must be a number from 1 to 65535"
+                ));
+            } else if let Some(n) = p.filter(|n| n.to_string() != written) {
+                problems.push(format!(
+                    "peer URL {shown} writes its port as {}; write it as a plain number ({n})",
+                    quoted(written)
                 ));
             }
             p
         }
     };
-    if !url.username().is_empty() || url.password().is_some() {
+    if !url.username().is_empty() || url.password().is_some() || authority.contains('@') {
         problems.push(format!(
-            "peer URL {raw:?} contains user information; peer URLs carry no credentials, \
+            "peer URL {shown} contains user information; peer URLs carry no credentials, \
              remove the part before '@'"
         ));
     }
@@ -115,15 +203,26 @@ fn check_one(raw: &str, resolve: Resolver) -> (Option<Endpoint>, Vec<String>) {
             "a path"
         };
         problems.push(format!(
-            "peer URL {raw:?} has {what} ({tail:?}); etcd accepts only scheme://host:port, \
-             remove everything after the port"
+            "peer URL {shown} has {what} ({}); etcd accepts only scheme://host:port, remove \
+             everything after the port",
+            quoted(tail)
         ));
     }
     let literal = host.trim_start_matches('[').trim_end_matches(']');
-    if literal.parse::<IpAddr>().is_err() && !resolve(&host, port.unwrap_or(2380)) {
-        problems.push(format!(
-            "peer URL {raw:?}: host {host:?} does not resolve; check the spelling or use an IP address"
-        ));
+    if literal.parse::<IpAddr>().is_err() && canonical {
+        if host.len() > MAX_HOST_NAME || host.split('.').any(|l| l.len() > MAX_LABEL) {
+            problems.push(format!(
+                "peer URL {shown} has a host name of {} characters; a host name has at most \
+                 {MAX_HOST_NAME}, and at most {MAX_LABEL} between dots",
+                host.len()
+            ));
+        } else if !resolve(&host, port.unwrap_or(2380)) {
+            problems.push(format!(
+                "peer URL {shown}: host {} does not resolve; check the spelling or use an IP \
+                 address",
+                quoted(&host)
+            ));
+        }
     }
     let endpoint = Endpoint { scheme, host, port };
     (Some(endpoint), problems)
@@ -152,15 +251,23 @@ pub fn check_peer_urls(
         problems.push("no peer URL given; pass --peer-urls scheme://host:port".to_string());
         return problems;
     }
+    if urls.iter().any(|u| u.trim().is_empty()) {
+        problems.push(
+            "the peer URL list has an empty item (two commas in a row, or a comma at either \
+             end); separate the URLs with single commas"
+                .to_string(),
+        );
+    }
     let mut seen = HashSet::new();
     let mut schemes = HashSet::new();
-    for raw in urls {
+    for raw in urls.iter().filter(|u| !u.trim().is_empty()) {
+        let shown = quoted(raw);
         let (endpoint, mut found) = check_one(raw, resolve);
         problems.append(&mut found);
         let Some(endpoint) = endpoint else { continue };
         if !seen.insert(endpoint.clone()) {
             problems.push(format!(
-                "peer URL {raw:?} is given twice; list each peer URL once"
+                "peer URL {shown} is given twice; list each peer URL once"
             ));
             continue;
         }
@@ -173,7 +280,7 @@ pub fn check_peer_urls(
                     .any(|u| endpoint_of(u).as_ref() == Some(&endpoint))
             {
                 problems.push(format!(
-                    "peer URL {raw:?} is already a peer URL of member {}; every member needs its \
+                    "peer URL {shown} is already a peer URL of member {}; every member needs its \
                      own host:port",
                     m.label()
                 ));
@@ -183,7 +290,7 @@ pub fn check_peer_urls(
                 .any(|u| endpoint_of(u).as_ref() == Some(&endpoint))
             {
                 problems.push(format!(
-                    "peer URL {raw:?} is already a client URL of member {}; peer and client \
+                    "peer URL {shown} is already a client URL of member {}; peer and client \
                      traffic need different ports",
                     m.label()
                 ));
@@ -218,16 +325,18 @@ pub fn check_name(name: &str, members: &[Member]) -> Vec<String> {
     }
     if let Some(c) = name
         .chars()
-        .find(|c| c.is_whitespace() || *c == '=' || *c == ',')
+        .find(|c| c.is_whitespace() || c.is_control() || *c == '=' || *c == ',')
     {
         problems.push(format!(
-            "member name {name:?} contains {c:?}, which breaks ETCD_INITIAL_CLUSTER (name=url,...); \
-             use letters, digits, '-', '_' or '.'"
+            "member name {} contains {c:?}, which breaks ETCD_INITIAL_CLUSTER (name=url,...); \
+             use letters, digits, '-', '_' or '.'",
+            quoted(name)
         ));
     }
     if let Some(m) = members.iter().find(|m| m.name == name) {
         problems.push(format!(
-            "member name {name:?} is already taken by member {}; choose another name",
+            "member name {} is already taken by member {}; choose another name",
+            quoted(name),
             m.id
         ));
     }
@@ -337,6 +446,33 @@ mod tests {
             &["http://127.0.0.1:2390", "http://127.0.0.1:2390"],
             "given twice",
         );
+    }
+
+    #[test]
+    fn forms_parsers_rewrite_are_refused() {
+        one_problem(&["http://127.0.0.1:2390 "], "white space");
+        one_problem(&["http://127.0.0.1:23\n90"], "control character");
+        one_problem(&["HTTP://127.0.0.1:2390"], "in lower case");
+        one_problem(&["http://::1:2390"], "without brackets");
+        one_problem(&["http://127.1:2390"], "read as \"127.0.0.1\"");
+        one_problem(&["http://2130706433:2390"], "read as \"127.0.0.1\"");
+        one_problem(&["http://127.0.0.1:02390"], "plain number");
+        one_problem(&["http://127.0.0.1:2390\\x"], "a path");
+        one_problem(&["http:127.0.0.1:2390"], "scheme://host:port");
+        one_problem(&["http://127.0.0.1:2390", ""], "empty item");
+        let long = format!("http://{}.example:2390", "a".repeat(300));
+        one_problem(&[&long], "at most 253");
+        assert!(check(&["http://[0:0::1]:2390"]).is_empty());
+        assert!(check(&["http://LocalHost:2390"]).is_empty());
+    }
+
+    #[test]
+    fn hostile_input_is_quoted_short() {
+        let long = format!("http://127.0.0.1:2390/{}", "x".repeat(100_000));
+        let p = check(&[&long]);
+        assert_eq!(p.len(), 1, "{}", p[0].len());
+        assert!(p[0].len() < 400, "{}", p[0].len());
+        assert!(p[0].contains("(100022 bytes)"), "{}", p[0]);
     }
 
     #[test]

@@ -1,0 +1,3 @@
+//! Table-driven case matrices, run inside the one integration test binary.
+
+mod bad_input;
