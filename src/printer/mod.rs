@@ -74,8 +74,8 @@ pub fn write_report(out: &mut dyn Write, report: &Report, format: OutputFormat) 
 
 /// Writes `report` to stdout. A closed pipe (`| head`) is not an error.
 pub fn print(report: &Report, format: OutputFormat) -> io::Result<()> {
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    // Stdout is line-buffered: collect the report and write it at once.
+    let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     ignore_broken_pipe(write_report(&mut out, report, format).and_then(|_| out.flush()))
 }
 
