@@ -1,7 +1,7 @@
 //! The raft loop: one task owns the `RawNode`, ticks it, feeds it requests and
-//! messages, and handles each `Ready` in raft-rs's documented order (send,
-//! snapshot, apply committed, persist entries and hard state, send persisted
-//! messages, advance, apply, advance_apply).
+//! messages, and handles each `Ready` (send, snapshot, persist entries and
+//! hard state, send persisted messages, apply committed, advance, apply,
+//! advance_apply).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -408,9 +408,13 @@ impl Driver {
             self.pending
                 .read_confirmed(&rs.request_ctx, rs.index, self.applied);
         }
-        peers_changed |= self.apply(rd.take_committed_entries())?;
+        // Persist and acknowledge first, then apply: the peers' answers are
+        // on the write path, applying is not (committed entries handed out
+        // here are already on this member's disk).
+        let committed = rd.take_committed_entries();
         self.store.persist(rd.entries(), rd.hs())?;
         self.send(rd.take_persisted_messages());
+        peers_changed |= self.apply(committed)?;
         let mut light = self.raw.advance(rd);
         if let Some(commit) = light.commit_index() {
             self.store.set_commit(commit)?;
