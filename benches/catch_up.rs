@@ -265,6 +265,7 @@ fn main() {
             r.max_ms
         ));
     }
+    report.push_str("\nTargets: the engine ≥ 0.35 × disk and ≤ 0.5 × etcd's time; writer worst no higher than etcd's on the same path.\n");
     if util::etcd_binary().is_none() {
         report.push_str("| etcd 3.4 | skipped: etcd not installed | | | | | | | |\n");
     }

@@ -173,6 +173,7 @@ fn main() {
         }
         None => report.push_str("| etcd | skipped: etcd not installed | | | |\n"),
     }
+    report.push_str("\nTarget: engine p50 ≤ 2 × floor.\n");
     println!("{report}");
     common::publish("put", &report);
 }

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod faults;
 pub mod local;
 pub mod tls;
 
@@ -93,7 +94,17 @@ pub fn free_port() -> u16 {
 }
 
 /// Polls `check` every 100 ms until it returns Some, or panics after `limit` with `what`.
-pub fn wait_for<T>(what: &str, limit: Duration, mut check: impl FnMut() -> Option<T>) -> T {
+pub fn wait_for<T>(what: &str, limit: Duration, check: impl FnMut() -> Option<T>) -> T {
+    wait_for_every(what, limit, Duration::from_millis(100), check)
+}
+
+/// Polls `check` every `every` until it returns Some, or panics after `limit` with `what`.
+pub fn wait_for_every<T>(
+    what: &str,
+    limit: Duration,
+    every: Duration,
+    mut check: impl FnMut() -> Option<T>,
+) -> T {
     let deadline = Instant::now() + limit;
     loop {
         if let Some(v) = check() {
@@ -102,7 +113,7 @@ pub fn wait_for<T>(what: &str, limit: Duration, mut check: impl FnMut() -> Optio
         if Instant::now() >= deadline {
             panic!("timed out after {limit:?} waiting for {what}");
         }
-        std::thread::sleep(Duration::from_millis(100));
+        std::thread::sleep(every);
     }
 }
 
@@ -299,12 +310,14 @@ impl Etcd {
         }
     }
 
-    /// Waits until every running member answers status and one is the leader.
+    /// Waits until every running member answers status and one is the leader
+    /// (polled every 20 ms, as `cluster up` polls, so start-up times compare).
     pub fn wait_healthy(&self) {
         let running = self.members.iter().filter(|m| m.child.is_some()).count();
-        wait_for(
+        wait_for_every(
             "the etcd cluster to elect a leader",
             Duration::from_secs(30),
+            Duration::from_millis(20),
             || {
                 let r = self.ctl(&["member", "status", "-w", "json", "--dial-timeout", "500ms"]);
                 if r.code != 0 {
