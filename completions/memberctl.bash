@@ -600,7 +600,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster__subcmd__up)
-            opts="-w -h -V --nodes --dir --max-learners --snapshot-count --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --nodes --dir --max-learners --snapshot-count --heartbeat-interval --election-timeout --fault-injection --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -619,6 +619,14 @@ _memberctl() {
                     return 0
                     ;;
                 --snapshot-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --heartbeat-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --election-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2076,7 +2084,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__node__subcmd__run)
-            opts="-w -h -V --name --data-dir --listen-client-urls --advertise-client-urls --listen-peer-urls --initial-advertise-peer-urls --initial-cluster --initial-cluster-state --initial-cluster-token --heartbeat-interval --election-timeout --snapshot-count --max-learners --cert-file --key-file --trusted-ca-file --client-cert-auth --peer-cert-file --peer-key-file --peer-trusted-ca-file --peer-client-cert-auth --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --name --data-dir --listen-client-urls --advertise-client-urls --listen-peer-urls --initial-advertise-peer-urls --initial-cluster --initial-cluster-state --initial-cluster-token --heartbeat-interval --election-timeout --snapshot-count --max-learners --cert-file --key-file --trusted-ca-file --client-cert-auth --peer-cert-file --peer-key-file --peer-trusted-ca-file --peer-client-cert-auth --fault-injection --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -255,6 +255,7 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_see
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l password -d 'Password for authentication' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l client-cert-auth -d 'Require client certificates signed by --trusted-ca-file'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-client-cert-auth -d 'Require peer certificates signed by --peer-trusted-ca-file'
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l fault-injection -d 'Test clusters only: serve the fault-injection service (memberctl.v1.Fault) on the client and peer URLs, with which any client can make this node drop the raft traffic to and from chosen peers, as a network partition would, and heal it'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -s V -l version -d 'Print version'
@@ -283,6 +284,8 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l dir -d 'Directory holding the cluster\'s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l max-learners -d 'Most learners the cluster may have at once' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l snapshot-count -d 'Compact each node\'s raft log every this many applied entries' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l heartbeat-interval -d 'Time between heartbeats of every node, in milliseconds' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l election-timeout -d 'Election timeout of every node, in milliseconds' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
@@ -294,6 +297,7 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l password -d 'Password for authentication' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l fault-injection -d 'Test clusters only: start every node with --fault-injection (kept in the cluster\'s state, so start-node and restarts use it too)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -s V -l version -d 'Print version'

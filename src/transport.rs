@@ -1,9 +1,11 @@
 //! Outbound raft traffic: one bounded queue and one sender task per peer,
 //! batching messages over gRPC; failures are reported to raft (unreachable,
-//! snapshot failed) so it backs off and retries.
+//! snapshot failed) so it backs off and retries. Also the [`Partition`] that
+//! fault injection uses to drop raft traffic to and from chosen peers.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::collections::{BTreeSet, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Duration;
 
 use tokio::sync::mpsc;
@@ -29,6 +31,57 @@ struct Peer {
     queue: mpsc::Sender<Outgoing>,
 }
 
+/// The peers whose raft traffic this node drops, both ways, as a network
+/// partition would (fault injection, `--fault-injection`; empty otherwise).
+/// Outgoing messages are dropped here and reported to raft as unreachable;
+/// incoming ones by the raft service.
+#[derive(Debug, Default)]
+pub struct Partition {
+    /// Whether any peer is isolated: a lock-free check on the hot path.
+    active: AtomicBool,
+    isolated: RwLock<BTreeSet<u64>>,
+}
+
+impl Partition {
+    fn set(&self) -> std::sync::RwLockReadGuard<'_, BTreeSet<u64>> {
+        self.isolated.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn update(&self, f: impl FnOnce(&mut BTreeSet<u64>)) -> Vec<u64> {
+        let mut set = self.isolated.write().unwrap_or_else(|p| p.into_inner());
+        f(&mut set);
+        self.active.store(!set.is_empty(), Ordering::Release);
+        set.iter().copied().collect()
+    }
+
+    /// Whether any peer is isolated.
+    pub fn is_active(&self) -> bool {
+        self.active.load(Ordering::Acquire)
+    }
+
+    /// Whether raft traffic to and from `peer` is dropped.
+    pub fn blocks(&self, peer: u64) -> bool {
+        self.is_active() && self.set().contains(&peer)
+    }
+
+    /// Drops raft traffic to and from `peers` too; returns every isolated peer.
+    pub fn isolate(&self, peers: &[u64]) -> Vec<u64> {
+        self.update(|set| set.extend(peers.iter().copied()))
+    }
+
+    /// Delivers raft traffic of `peers` again (of every peer when `peers` is
+    /// empty); returns the peers still isolated.
+    pub fn heal(&self, peers: &[u64]) -> Vec<u64> {
+        self.update(|set| {
+            if peers.is_empty() {
+                set.clear();
+            } else {
+                set.retain(|p| !peers.contains(p));
+            }
+        })
+    }
+}
+
 /// The node's outbound connections.
 pub struct Transport {
     node: Arc<OnceLock<Node>>,
@@ -37,19 +90,26 @@ pub struct Transport {
     tls: Option<tonic::transport::ClientTlsConfig>,
     /// The runtime the senders run on (the raft driver has its own thread).
     runtime: tokio::runtime::Handle,
+    /// Peers whose messages are dropped (fault injection).
+    partition: Arc<Partition>,
 }
 
 impl Transport {
     /// A transport for member `me` (dialling https peers with `tls`), its
-    /// senders on the current runtime; connect it to its node with
-    /// [`Transport::attach`].
-    pub fn new(me: u64, tls: Option<tonic::transport::ClientTlsConfig>) -> Self {
+    /// senders on the current runtime, dropping the messages to the peers
+    /// `partition` isolates; connect it to its node with [`Transport::attach`].
+    pub fn new(
+        me: u64,
+        tls: Option<tonic::transport::ClientTlsConfig>,
+        partition: Arc<Partition>,
+    ) -> Self {
         Transport {
             node: Arc::new(OnceLock::new()),
             peers: Mutex::new(HashMap::new()),
             me,
             tls,
             runtime: tokio::runtime::Handle::current(),
+            partition,
         }
     }
 
@@ -72,6 +132,10 @@ impl Outbox for Transport {
     fn send(&self, messages: Vec<Outgoing>) {
         let peers = self.peers.lock().unwrap_or_else(|p| p.into_inner());
         for m in messages {
+            if self.partition.blocks(m.to) {
+                self.report(&m);
+                continue;
+            }
             match peers.get(&m.to) {
                 Some(p) => {
                     if let Err(e) = p.queue.try_send(m) {
@@ -99,8 +163,13 @@ impl Outbox for Transport {
             }
             let (tx, rx) = mpsc::channel(QUEUE);
             let node = self.node.clone();
-            self.runtime
-                .spawn(peer_task(urls.clone(), rx, node, self.tls.clone()));
+            let sender = Sender {
+                urls: urls.clone(),
+                node,
+                tls: self.tls.clone(),
+                partition: self.partition.clone(),
+            };
+            self.runtime.spawn(peer_task(sender, rx));
             peers.insert(id, Peer { urls, queue: tx });
         }
     }
@@ -130,13 +199,22 @@ async fn connect(
     )
 }
 
-/// Sends one peer's messages in order until its queue closes (the peer was removed).
-async fn peer_task(
+/// What one peer's sender task needs.
+struct Sender {
     urls: Vec<String>,
-    mut rx: mpsc::Receiver<Outgoing>,
     node: Arc<OnceLock<Node>>,
     tls: Option<tonic::transport::ClientTlsConfig>,
-) {
+    partition: Arc<Partition>,
+}
+
+/// Sends one peer's messages in order until its queue closes (the peer was removed).
+async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
+    let Sender {
+        urls,
+        node,
+        tls,
+        partition,
+    } = sender;
     let mut client: Option<RaftClient<Channel>> = None;
     let mut url_index = 0;
     while let Some(first) = rx.recv().await {
@@ -146,6 +224,18 @@ async fn peer_task(
                 Ok(m) => batch.push(m),
                 Err(_) => break,
             }
+        }
+        // Queued before the peer was isolated: dropped all the same.
+        if batch.iter().any(|m| partition.blocks(m.to)) {
+            if let Some(node) = node.get() {
+                for m in &batch {
+                    node.report_unreachable(m.to);
+                    if m.snapshot {
+                        node.report_snapshot(m.to, false);
+                    }
+                }
+            }
+            continue;
         }
         // Move the bodies into the request; keep who and what for the reports.
         let messages: Vec<Vec<u8>> = batch

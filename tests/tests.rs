@@ -661,39 +661,6 @@ fn late_learner_is_caught_up_by_snapshot() {
     );
 }
 
-/// Acknowledged writes survive kill -9 of every node and a restart.
-#[test]
-fn acknowledged_writes_survive_kill_9_of_every_node() {
-    let local = Local::up(&["--snapshot-count", "50"]);
-    let ep = first_endpoint(&local);
-    for i in 0..150 {
-        put(&ep, &format!("d{i:03}"), &format!("{i}")).unwrap();
-    }
-    for (_, pid) in local.pids() {
-        local.kill9(pid);
-    }
-    let up = local.ctl(&["cluster", "up", "-w", "json"]);
-    assert_eq!(up.code, 0, "{}\n{}", up.stderr, local.logs());
-    for ep in local.endpoints() {
-        let got = get_prefix(&ep, "d").unwrap();
-        // A member may still be applying its log: wait for it, boundedly.
-        let got = if got.len() < 150 {
-            wait_for(
-                "a restarted member to apply its log",
-                Duration::from_secs(10),
-                || get_prefix(&ep, "d").ok().filter(|g| g.len() == 150),
-            )
-        } else {
-            got
-        };
-        assert_eq!(got.len(), 150, "{ep}");
-        assert!(got
-            .iter()
-            .enumerate()
-            .all(|(i, (k, v))| *k == format!("d{i:03}") && *v == i.to_string()));
-    }
-}
-
 /// A leader killed with kill -9 is replaced and writes go on.
 #[test]
 fn killed_leader_is_replaced_and_writes_go_on() {

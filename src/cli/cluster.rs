@@ -39,6 +39,15 @@ pub struct UpArgs {
     /// Compact each node's raft log every this many applied entries
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     pub snapshot_count: u64,
+    /// Time between heartbeats of every node, in milliseconds
+    #[arg(long, default_value_t = 100, value_name = "MS")]
+    pub heartbeat_interval: u64,
+    /// Election timeout of every node, in milliseconds
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    pub election_timeout: u64,
+    /// Test clusters only: start every node with --fault-injection (kept in the cluster's state, so start-node and restarts use it too)
+    #[arg(long)]
+    pub fault_injection: bool,
 }
 
 /// Arguments of `cluster start-node`.

@@ -91,4 +91,7 @@ pub struct RunArgs {
     /// Require peer certificates signed by --peer-trusted-ca-file
     #[arg(long)]
     pub peer_client_cert_auth: bool,
+    /// Test clusters only: serve the fault-injection service (memberctl.v1.Fault) on the client and peer URLs, with which any client can make this node drop the raft traffic to and from chosen peers, as a network partition would, and heal it
+    #[arg(long)]
+    pub fault_injection: bool,
 }

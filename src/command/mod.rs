@@ -244,9 +244,15 @@ async fn cluster(cmd: &ClusterCommand) -> anyhow::Result<Report> {
     let local = match cmd {
         ClusterCommand::Up(a) => {
             let dir = cluster_dir(a.dir.dir.as_deref());
-            tc::up(&dir, a.nodes, a.max_learners, a.snapshot_count)
-                .await
-                .context("cluster up")?
+            let options = tc::UpOptions {
+                nodes: a.nodes,
+                max_learners: a.max_learners,
+                snapshot_count: a.snapshot_count,
+                heartbeat_ms: a.heartbeat_interval,
+                election_timeout_ms: a.election_timeout,
+                fault_injection: a.fault_injection,
+            };
+            tc::up(&dir, &options).await.context("cluster up")?
         }
         ClusterCommand::StartNode(a) => {
             let dir = cluster_dir(a.dir.dir.as_deref());

@@ -75,6 +75,7 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
             a.peer_client_cert_auth,
             "peer-",
         )?,
+        fault_injection: a.fault_injection,
     };
     run::run(opts).await
 }

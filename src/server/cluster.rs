@@ -13,6 +13,7 @@ use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::cluster_client::ClusterClient;
 use crate::proto::etcdserverpb::cluster_server::Cluster;
 use crate::proto::memberctl_v1 as pb;
+use crate::workflow::validate::check_url_syntax;
 
 /// A learner may be promoted once its match index reaches this share of the leader's.
 const READY_RATIO: f64 = 0.9;
@@ -24,18 +25,21 @@ fn quorum(n: usize) -> usize {
     n / 2 + 1
 }
 
-/// Parses member URLs as etcd does: scheme://host:port, nothing more.
+/// Parses member URLs after checking them with memberctl's rule 1 syntax
+/// (scheme://host:port written as parsers read it, nothing more: no white
+/// space, path, query, user info or rewritten host), so that a client other
+/// than memberctl (etcdctl) cannot store a URL memberctl would refuse; any
+/// problem is etcd's "given member URLs are invalid".
 fn check_urls(urls: &[String]) -> Result<Vec<url::Url>, Status> {
     if urls.is_empty() {
         return Err(errors::bad_urls());
     }
     urls.iter()
         .map(|u| {
-            let p = url::Url::parse(u).map_err(|_| errors::bad_urls())?;
-            let ok = matches!(p.scheme(), "http" | "https")
-                && p.host_str().is_some()
-                && p.port_or_known_default().is_some();
-            ok.then_some(p).ok_or_else(errors::bad_urls)
+            if !check_url_syntax(u).is_empty() {
+                return Err(errors::bad_urls());
+            }
+            url::Url::parse(u).map_err(|_| errors::bad_urls())
         })
         .collect()
 }

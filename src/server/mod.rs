@@ -3,6 +3,7 @@
 
 mod cluster;
 mod errors;
+mod fault;
 mod forward;
 mod kv;
 mod maintenance;
@@ -24,9 +25,10 @@ use crate::proto::etcdserverpb::cluster_server::ClusterServer;
 use crate::proto::etcdserverpb::kv_server::KvServer;
 use crate::proto::etcdserverpb::maintenance_server::MaintenanceServer;
 use crate::proto::memberctl_v1 as pb;
+use crate::proto::memberctl_v1::fault_server::FaultServer;
 use crate::proto::memberctl_v1::membership_server::MembershipServer;
 use crate::proto::memberctl_v1::raft_server::RaftServer;
-use crate::transport::MAX_MESSAGE;
+use crate::transport::{Partition, MAX_MESSAGE};
 
 /// How long a proposal may take to be applied before the client is told it timed out
 /// (etcd: 5 s plus two election timeouts).
@@ -55,6 +57,8 @@ pub struct Shared {
     pub forward: forward::Forwarder,
     /// The cluster's ID.
     pub cluster_id: u64,
+    /// With fault injection on: the peers whose raft traffic is dropped.
+    pub partition: Option<Arc<Partition>>,
 }
 
 impl Shared {
@@ -94,19 +98,22 @@ pub fn etcd_member(m: &pb::MemberMeta) -> epb::Member {
 
 /// Serves the client services on `client` and the raft transport (plus the
 /// client services, for requests forwarded to the leader) on `peer`, until
-/// `shutdown` completes.
+/// `shutdown` completes. With a `partition` (fault injection on), also the
+/// fault-injection service on both, and incoming raft messages from isolated
+/// peers are dropped.
 pub async fn serve(
     node: Node,
     cluster_id: u64,
-    client: TcpListener,
-    peer: TcpListener,
+    (client, peer): (TcpListener, TcpListener),
     tls: ServeTls,
+    partition: Option<Arc<Partition>>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), tonic::transport::Error> {
     let shared = Arc::new(Shared {
         node,
         forward: forward::Forwarder::new(tls.peer_client.clone()),
         cluster_id,
+        partition,
     });
     let builder = |t: &Option<tonic::transport::ServerTlsConfig>| match t {
         Some(t) => Server::builder().tls_config(t.clone()),
@@ -130,6 +137,12 @@ pub async fn serve(
     };
     let (c1, m1, k1, j1) = client_services(&shared);
     let (c2, m2, k2, j2) = client_services(&shared);
+    let fault = || {
+        shared
+            .partition
+            .clone()
+            .map(|p| FaultServer::new(fault::FaultService::new(p, shared.node.view().id)))
+    };
     let raft = RaftServer::new(raft::RaftService(shared.clone()))
         .max_decoding_message_size(MAX_MESSAGE)
         .max_encoding_message_size(MAX_MESSAGE);
@@ -138,6 +151,7 @@ pub async fn serve(
         .add_service(m1)
         .add_service(k1)
         .add_service(j1)
+        .add_optional_service(fault())
         .serve_with_incoming_shutdown(incoming(client), stopped(stop_rx.clone()));
     // Large HTTP/2 windows: appends and snapshots are up to megabytes.
     let peer_server = builder(&tls.peer)?
@@ -148,6 +162,7 @@ pub async fn serve(
         .add_service(m2)
         .add_service(k2)
         .add_service(j2)
+        .add_optional_service(fault())
         .serve_with_incoming_shutdown(incoming(peer), stopped(stop_rx));
     tokio::try_join!(client_server, peer_server)?;
     Ok(())

@@ -1,7 +1,10 @@
-//! The peer-facing raft transport service: delivers raft messages to the node; tells a joining node the members.
+//! The peer-facing raft transport service: delivers raft messages to the node
+//! (dropping those of peers isolated by fault injection); tells a joining node
+//! the members.
 
 use std::sync::Arc;
 
+use protobuf::Message as _;
 use tonic::{Request, Response, Status};
 
 use super::Shared;
@@ -14,7 +17,14 @@ pub struct RaftService(pub Arc<Shared>);
 #[tonic::async_trait]
 impl Raft for RaftService {
     async fn send(&self, req: Request<pb::RaftBatch>) -> Result<Response<pb::RaftAck>, Status> {
+        let partition = self.0.partition.as_ref().filter(|p| p.is_active());
         for m in req.into_inner().messages {
+            if partition.is_some_and(|p| sender(&m).is_some_and(|from| p.blocks(from))) {
+                // As a partition would: the sender sees the peer unreachable.
+                return Err(Status::unavailable(
+                    "memberctl: raft traffic from this peer is dropped (fault injection)",
+                ));
+            }
             self.0
                 .node
                 .step(m)
@@ -39,4 +49,11 @@ impl Raft for RaftService {
             members,
         }))
     }
+}
+
+/// The sender of an encoded raft message, if it decodes.
+fn sender(message: &[u8]) -> Option<u64> {
+    raft::eraftpb::Message::parse_from_bytes(message)
+        .ok()
+        .map(|m| m.from)
 }

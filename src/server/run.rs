@@ -15,7 +15,7 @@ use crate::node::{self, NodeConfig, Stopped};
 use crate::proto::memberctl_v1 as pb;
 use crate::proto::memberctl_v1::raft_client::RaftClient;
 use crate::storage::Store;
-use crate::transport::Transport;
+use crate::transport::{Partition, Transport};
 
 /// How a node is started (etcd's flags).
 #[derive(Clone, Debug)]
@@ -50,6 +50,8 @@ pub struct NodeOptions {
     pub client_tls: Option<TlsFiles>,
     /// TLS for peer connections (served and dialled).
     pub peer_tls: Option<TlsFiles>,
+    /// --fault-injection: serve the fault-injection service (test clusters only).
+    pub fault_injection: bool,
 }
 
 /// A listener's TLS files (etcd's --cert-file, --key-file, --trusted-ca-file, --client-cert-auth).
@@ -268,6 +270,60 @@ async fn ask_members(
     Ok(resp.into_inner())
 }
 
+/// The file in the data directory that holds a member's raft log, state and data.
+const STORE_FILE: &str = "member.redb";
+
+/// Opens the member's store. A file the store cannot read (truncated,
+/// overwritten) is reported with its path and what to do, never as a panic:
+/// the store library asserts on some damage instead of returning an error.
+fn open_store(opts: &NodeOptions) -> anyhow::Result<Store> {
+    let dir = &opts.data_dir;
+    let file = dir.join(STORE_FILE);
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let opened = std::panic::catch_unwind(|| Store::open(dir));
+    std::panic::set_hook(hook);
+    let cause = match opened {
+        Ok(Ok(store)) => return Ok(store),
+        Ok(Err(e)) => e.to_string(),
+        Err(panic) => panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "the store library panicked".into()),
+    };
+    let lower = cause.to_ascii_lowercase();
+    if lower.contains("already open") {
+        bail!(
+            "cannot open {}: {cause}; another process has it open: is member {} already \
+             running? stop it first (`memberctl cluster status` lists a local cluster's nodes)",
+            file.display(),
+            opts.name
+        );
+    }
+    if !file.is_file()
+        || ["permission denied", "read-only", "no space"]
+            .iter()
+            .any(|s| lower.contains(s))
+    {
+        bail!(
+            "cannot open {}: {cause}; check that {} is a writable directory with free space",
+            file.display(),
+            dir.display()
+        );
+    }
+    bail!(
+        "cannot open {}: {cause}; the file is damaged (truncated or overwritten) beyond what \
+         the store recovers from after a crash; do not start member {name} on it: if the rest \
+         of the cluster has a quorum, remove the member (`memberctl member remove {name}`), \
+         delete {dir} and add it again as a new learner (`memberctl member add {name} \
+         --learner --peer-urls URL`), otherwise restore {dir} from a backup",
+        file.display(),
+        name = opts.name,
+        dir = dir.display(),
+    )
+}
+
 /// Resolves when the process is asked to stop (SIGINT or SIGTERM).
 async fn stop_signal() {
     let term = async {
@@ -302,8 +358,7 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
             .first()
             .ok_or_else(|| anyhow!("--listen-peer-urls is required"))?,
     )?;
-    let store = Store::open(&opts.data_dir)
-        .with_context(|| format!("cannot open the data directory {}", opts.data_dir.display()))?;
+    let store = open_store(&opts)?;
     let client = TcpListener::bind(client_addr)
         .await
         .with_context(|| format!("cannot listen for clients on {client_addr}"))?;
@@ -341,13 +396,25 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
         max_learners: opts.max_learners,
         fresh_rank,
     };
-    let transport = Arc::new(Transport::new(id, peer_client_tls.clone()));
+    let partition = Arc::new(Partition::default());
+    let transport = Arc::new(Transport::new(
+        id,
+        peer_client_tls.clone(),
+        partition.clone(),
+    ));
     let (node, driver) = node::start(config, store, transport.clone())?;
     transport.attach(node.clone());
     eprintln!(
         "memberctl node {} ({id:016x}) of cluster {cluster_id:016x}: clients on {client_addr}, peers on {peer_addr}",
         opts.name
     );
+    if opts.fault_injection {
+        eprintln!(
+            "memberctl node {}: fault injection is on (--fault-injection): any client can cut \
+             this node off from its peers; for test clusters only",
+            opts.name
+        );
+    }
     let mut watch = node.watch();
     tokio::spawn(async move {
         let mut leader = 0;
@@ -371,9 +438,9 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
     let server = tokio::spawn(super::serve(
         node,
         cluster_id,
-        client,
-        peer,
+        (client, peer),
         tls,
+        opts.fault_injection.then_some(partition),
         async move {
             tokio::select! {
                 _ = stop_signal() => {}

@@ -476,6 +476,7 @@ impl raft::Storage for Store {
     /// raft is told to ask again (it does, on the peer's next response); the
     /// raft loop is never blocked by it.
     fn snapshot(&self, request_index: u64, to: u64) -> raft::Result<Snapshot> {
+        let truncated = self.cache().trunc_index;
         if let Some(s) = self
             .inner
             .built
@@ -483,13 +484,16 @@ impl raft::Storage for Store {
             .unwrap_or_else(|p| p.into_inner())
             .as_ref()
         {
-            // Reusable only if recent enough and taken after `to` joined: a
-            // member refuses a snapshot whose configuration does not hold it.
-            let cs = s.get_metadata().get_conf_state();
+            // Reusable only if recent enough, reaching the log that is kept
+            // (the follower goes on from the log after it; raft-rs asks with
+            // request_index 0), and taken after `to` joined: a member refuses
+            // a snapshot whose configuration does not hold it.
+            let md = s.get_metadata();
+            let cs = md.get_conf_state();
             let holds = cs.voters.contains(&to)
                 || cs.learners.contains(&to)
                 || cs.learners_next.contains(&to);
-            if s.get_metadata().index >= request_index && holds {
+            if md.index >= request_index && md.index >= truncated && holds {
                 return Ok(s.clone());
             }
         }

@@ -138,16 +138,43 @@ async fn report(dir: &Path, state: &ClusterState, ready_ms: Option<u128>) -> Loc
     }
 }
 
-/// Polls until the members name a leader that answers and every member has
-/// started (published its name), so that the cluster is ready to use.
+/// Whether a recorded node answers that it is the leader (each node's own
+/// Status: a member list or progress report would wait for an election
+/// under way).
+async fn leader_answers(c: &Client, state: &ClusterState) -> bool {
+    for n in &state.nodes {
+        let node = crate::model::Member {
+            id: MemberId(0),
+            name: n.name.clone(),
+            peer_urls: vec![n.peer_url.clone()],
+            client_urls: vec![n.client_url.clone()],
+            is_learner: false,
+        };
+        if let Ok(s) = c.member_status(&node).await {
+            if s.leader.0 != 0 && s.leader == s.member_id {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Polls until a node answers as the leader and the member of every recorded
+/// node has started (published its name), so that the cluster is ready to
+/// use. A member that was added but has no node yet (`member add` before
+/// `cluster start-node`) is not waited for.
 async fn wait_for_leader(state: &ClusterState, started: Instant) -> Result<(), Error> {
     let c = client(state)?;
+    let recorded = |urls: &[String]| state.nodes.iter().any(|n| urls.contains(&n.peer_url));
     loop {
-        if let Ok(s) = status::status(&c).await {
-            if let Some(l) = s.leader {
-                let leader_up = s.rows.iter().any(|r| r.member.id == l && r.status.is_ok());
-                let all_started = s.rows.iter().all(|r| r.member.started());
-                if leader_up && all_started {
+        if leader_answers(&c, state).await {
+            if let Ok(list) = c.member_list().await {
+                let all_started = list
+                    .members
+                    .iter()
+                    .filter(|m| recorded(&m.peer_urls))
+                    .all(|m| m.started());
+                if all_started {
                     return Ok(());
                 }
             }
@@ -162,16 +189,35 @@ async fn wait_for_leader(state: &ClusterState, started: Instant) -> Result<(), E
     }
 }
 
-/// `cluster up`: starts a new cluster of `nodes` members, or restarts the
-/// recorded nodes of a cluster that is down (from their data: nothing is lost).
-pub async fn up(
-    dir: &Path,
-    nodes: usize,
-    max_learners: usize,
-    snapshot_count: u64,
-) -> Result<LocalCluster, Error> {
+/// How `cluster up` starts a new cluster (a recorded one restarts with its own settings).
+#[derive(Clone, Debug)]
+pub struct UpOptions {
+    /// Number of members.
+    pub nodes: usize,
+    /// `--max-learners` of every node.
+    pub max_learners: usize,
+    /// `--snapshot-count` of every node.
+    pub snapshot_count: u64,
+    /// `--heartbeat-interval` of every node (ms).
+    pub heartbeat_ms: u64,
+    /// `--election-timeout` of every node (ms).
+    pub election_timeout_ms: u64,
+    /// `--fault-injection` on every node (test clusters only).
+    pub fault_injection: bool,
+}
+
+/// `cluster up`: starts a new cluster as `options` say, or restarts the
+/// recorded nodes of a cluster that is down (from their data: nothing is
+/// lost), with the settings recorded when it was created.
+pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> {
+    let nodes = options.nodes;
     if nodes == 0 {
         return Err(Error::usage("--nodes must be at least 1"));
+    }
+    if options.heartbeat_ms == 0 || options.election_timeout_ms < 5 * options.heartbeat_ms {
+        return Err(Error::usage(
+            "--election-timeout must be at least 5 times --heartbeat-interval, which must not be 0 (etcd recommends 10 times)",
+        ));
     }
     let dir = absolute(dir)?;
     let exe = exe()?;
@@ -195,8 +241,11 @@ pub async fn up(
         }
         None => {
             let mut state = ClusterState {
-                max_learners,
-                snapshot_count,
+                max_learners: options.max_learners,
+                snapshot_count: options.snapshot_count,
+                heartbeat_ms: options.heartbeat_ms,
+                election_timeout_ms: options.election_timeout_ms,
+                fault_injection: options.fault_injection,
                 nodes: vec![],
             };
             for i in 1..=nodes {
@@ -229,7 +278,7 @@ pub async fn up(
         if n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)) {
             continue;
         }
-        let pid = process::spawn(&exe, n, state.max_learners, state.snapshot_count)?;
+        let pid = process::spawn(&exe, n, &state)?;
         state.nodes[i].pid = Some(pid);
     }
     state.save(&dir)?;
@@ -331,7 +380,7 @@ pub async fn start_node(
         initial_cluster: initial.join(","),
         initial_cluster_state: "existing".into(),
     };
-    let pid = process::spawn(&exe()?, &record, state.max_learners, state.snapshot_count)?;
+    let pid = process::spawn(&exe()?, &record, &state)?;
     match state.node_mut(name) {
         Some(n) => {
             *n = NodeRecord {

@@ -7,14 +7,37 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::state::NodeRecord;
+use super::state::{ClusterState, NodeRecord};
 use crate::error::{Error, ErrorKind};
 
 /// How long a node gets to stop after SIGTERM before SIGKILL.
 const STOP_GRACE: Duration = Duration::from_secs(5);
 
-/// A loopback port that is free now.
+/// Ports below this are left to well-known and registered services.
+const LOWEST_PORT: u16 = 10_000;
+
+/// The lowest port the kernel gives outgoing connections (Linux's default when unreadable).
+fn ephemeral_low() -> u16 {
+    std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(32_768)
+}
+
+/// A loopback port that is free now. It is chosen below the kernel's
+/// ephemeral range when there is room: the node binds it only later, and
+/// meanwhile any outgoing connection could be given a port from that range.
 pub fn free_port() -> Result<u16, Error> {
+    let low = ephemeral_low();
+    if low > LOWEST_PORT + 1_000 {
+        let mut rng = rand::thread_rng();
+        for _ in 0..100 {
+            let port = rand::Rng::gen_range(&mut rng, LOWEST_PORT..low);
+            if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+                return Ok(port);
+            }
+        }
+    }
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
@@ -50,13 +73,8 @@ pub fn is_running(pid: u32, data_dir: &Path) -> bool {
 }
 
 /// Starts a node detached from this process (its own process group, output
-/// appended to its log); returns its pid.
-pub fn spawn(
-    exe: &Path,
-    node: &NodeRecord,
-    max_learners: usize,
-    snapshot_count: u64,
-) -> Result<u32, Error> {
+/// appended to its log) with the cluster's settings; returns its pid.
+pub fn spawn(exe: &Path, node: &NodeRecord, cluster: &ClusterState) -> Result<u32, Error> {
     let internal =
         |what: &str, e: std::io::Error| Error::new(ErrorKind::Internal, format!("{what}: {e}"));
     if let Some(parent) = node.log.parent() {
@@ -71,8 +89,8 @@ pub fn spawn(
     let err = log
         .try_clone()
         .map_err(|e| internal("cannot open the log", e))?;
-    let child = Command::new(exe)
-        .args(["node", "run", "--name", &node.name])
+    let mut cmd = Command::new(exe);
+    cmd.args(["node", "run", "--name", &node.name])
         .arg("--data-dir")
         .arg(&node.data_dir)
         .args([
@@ -89,8 +107,17 @@ pub fn spawn(
         ])
         .args(["--initial-cluster", &node.initial_cluster])
         .args(["--initial-cluster-state", &node.initial_cluster_state])
-        .args(["--max-learners", &max_learners.to_string()])
-        .args(["--snapshot-count", &snapshot_count.to_string()])
+        .args(["--max-learners", &cluster.max_learners.to_string()])
+        .args(["--snapshot-count", &cluster.snapshot_count.to_string()])
+        .args(["--heartbeat-interval", &cluster.heartbeat_ms.to_string()])
+        .args([
+            "--election-timeout",
+            &cluster.election_timeout_ms.to_string(),
+        ]);
+    if cluster.fault_injection {
+        cmd.arg("--fault-injection");
+    }
+    let child = cmd
         .stdin(Stdio::null())
         .stdout(log)
         .stderr(err)

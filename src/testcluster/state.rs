@@ -30,6 +30,16 @@ pub struct NodeRecord {
     pub initial_cluster_state: String,
 }
 
+/// etcd's default heartbeat interval (ms), for state files written before it was recorded.
+fn default_heartbeat() -> u64 {
+    100
+}
+
+/// etcd's default election timeout (ms), for state files written before it was recorded.
+fn default_election_timeout() -> u64 {
+    1000
+}
+
 /// The whole local cluster.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct ClusterState {
@@ -37,6 +47,15 @@ pub struct ClusterState {
     pub max_learners: usize,
     /// `--snapshot-count` of every node.
     pub snapshot_count: u64,
+    /// `--heartbeat-interval` of every node, in milliseconds.
+    #[serde(default = "default_heartbeat")]
+    pub heartbeat_ms: u64,
+    /// `--election-timeout` of every node, in milliseconds.
+    #[serde(default = "default_election_timeout")]
+    pub election_timeout_ms: u64,
+    /// `--fault-injection` on every node (test clusters only).
+    #[serde(default)]
+    pub fault_injection: bool,
     /// The nodes, in the order they were started.
     pub nodes: Vec<NodeRecord>,
 }

@@ -24,6 +24,10 @@ pub enum CatchUpState {
     CatchingUp,
     /// It meets the readiness rule.
     Ready,
+    /// It meets the readiness rule by its match index, but the leader has
+    /// not heard from it recently (cut off, or stopped): not promoted, since
+    /// it would be a voter the quorum cannot count on.
+    Unreachable,
     /// It is a voter already (someone promoted it).
     Promoted,
 }
@@ -35,6 +39,7 @@ impl CatchUpState {
             CatchUpState::NotStarted => "not started",
             CatchUpState::CatchingUp => "catching up",
             CatchUpState::Ready => "ready",
+            CatchUpState::Unreachable => "unreachable",
             CatchUpState::Promoted => "promoted",
         }
     }
@@ -118,11 +123,13 @@ impl CatchUp {
             return Ok((sample, list));
         }
         let mut indexes = None;
+        let mut active = true;
         if self.progress {
             match api.get_progress().await {
                 Ok(p) => {
                     if let Some(peer) = p.peers.iter().find(|p| p.id == self.id) {
                         sample.progress_state = Some(peer.state.clone());
+                        active = peer.recent_active;
                         if member.started() || peer.matched > 0 {
                             indexes = Some((peer.matched, Some(p.last_index)));
                         }
@@ -146,7 +153,11 @@ impl CatchUp {
         if let Some(leader) = leader {
             sample.lag = Some(leader.saturating_sub(own_index));
             if is_ready(own_index, leader) {
-                sample.state = CatchUpState::Ready;
+                sample.state = if active {
+                    CatchUpState::Ready
+                } else {
+                    CatchUpState::Unreachable
+                };
             }
         }
         let now = Instant::now();

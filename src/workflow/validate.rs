@@ -228,6 +228,14 @@ fn check_one(raw: &str, resolve: Resolver) -> (Option<Endpoint>, Vec<String>) {
     (Some(endpoint), problems)
 }
 
+/// Rule 1's syntax checks of one peer URL on its own: no member list, no DNS
+/// look-up (a host name is only checked for length). The problems found, none
+/// when the URL is written as `scheme://host:port` the way servers read it.
+/// The engine's server-side check uses it too.
+pub fn check_url_syntax(raw: &str) -> Vec<String> {
+    check_one(raw, &|_, _| true).1
+}
+
 /// Endpoint of a URL already in the cluster (lenient: ignores what does not parse).
 fn endpoint_of(raw: &str) -> Option<Endpoint> {
     let url = url::Url::parse(raw).ok()?;
@@ -464,6 +472,23 @@ mod tests {
         one_problem(&[&long], "at most 253");
         assert!(check(&["http://[0:0::1]:2390"]).is_empty());
         assert!(check(&["http://LocalHost:2390"]).is_empty());
+    }
+
+    #[test]
+    fn syntax_alone_needs_no_members_or_dns() {
+        assert!(check_url_syntax("http://127.0.0.1:2381").is_empty());
+        assert!(check_url_syntax("http://nowhere.invalid:2380").is_empty());
+        for bad in [
+            "http://127.0.0.1:23\n80",
+            "http://127.0.0.1:2380 ",
+            "http://127.0.0.1:2380/x",
+            "http://127.0.0.1",
+            "HTTP://127.0.0.1:2380",
+            "unix://x:1",
+            "http://u@127.0.0.1:2380",
+        ] {
+            assert_eq!(check_url_syntax(bad).len(), 1, "{bad:?}");
+        }
     }
 
     #[test]

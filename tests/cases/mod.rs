@@ -1,3 +1,7 @@
-//! Table-driven case matrices, run inside the one integration test binary.
+//! Table-driven case matrices and fault, durability and stress tests, run inside the one integration test binary.
 
 mod bad_input;
+mod durability;
+mod faults;
+mod partition;
+mod stress;

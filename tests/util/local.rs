@@ -157,7 +157,8 @@ impl Drop for Local {
     }
 }
 
-fn runtime() -> &'static tokio::runtime::Runtime {
+/// The runtime the blocking gRPC helpers run on.
+pub fn runtime() -> &'static tokio::runtime::Runtime {
     static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
     RT.get_or_init(|| {
         tokio::runtime::Builder::new_multi_thread()
@@ -168,7 +169,8 @@ fn runtime() -> &'static tokio::runtime::Runtime {
     })
 }
 
-async fn kv(endpoint: &str) -> Result<KvClient<tonic::transport::Channel>, String> {
+/// A channel to `endpoint` (`host:port` or a URL).
+pub async fn channel(endpoint: &str) -> Result<tonic::transport::Channel, String> {
     let url = if endpoint.contains("://") {
         endpoint.to_string()
     } else {
@@ -177,11 +179,14 @@ async fn kv(endpoint: &str) -> Result<KvClient<tonic::transport::Channel>, Strin
     let ep = tonic::transport::Endpoint::from_shared(url)
         .map_err(|e| e.to_string())?
         .connect_timeout(Duration::from_secs(1));
-    let ch = tokio::time::timeout(Duration::from_secs(2), ep.connect())
+    tokio::time::timeout(Duration::from_secs(2), ep.connect())
         .await
         .map_err(|_| "connect timed out".to_string())?
-        .map_err(|e| e.to_string())?;
-    Ok(KvClient::new(ch))
+        .map_err(|e| e.to_string())
+}
+
+async fn kv(endpoint: &str) -> Result<KvClient<tonic::transport::Channel>, String> {
+    Ok(KvClient::new(channel(endpoint).await?).max_decoding_message_size(64 << 20))
 }
 
 /// Puts `key` through `endpoint`; Ok once acknowledged.
@@ -203,6 +208,23 @@ pub fn put(endpoint: &str, key: &str, value: &str) -> Result<(), String> {
 
 /// All keys with `prefix` at `endpoint` (serializable: the member's own copy).
 pub fn get_prefix(endpoint: &str, prefix: &str) -> Result<Vec<(String, String)>, String> {
+    range(endpoint, prefix, true)
+}
+
+/// All keys with `prefix` through `endpoint`, read linearizably (confirmed by
+/// the leader: every acknowledged write is in it).
+pub fn get_prefix_linearizable(
+    endpoint: &str,
+    prefix: &str,
+) -> Result<Vec<(String, String)>, String> {
+    range(endpoint, prefix, false)
+}
+
+fn range(
+    endpoint: &str,
+    prefix: &str,
+    serializable: bool,
+) -> Result<Vec<(String, String)>, String> {
     runtime().block_on(async {
         let mut c = kv(endpoint).await?;
         let mut end = prefix.as_bytes().to_vec();
@@ -212,12 +234,12 @@ pub fn get_prefix(endpoint: &str, prefix: &str) -> Result<Vec<(String, String)>,
         let req = RangeRequest {
             key: prefix.into(),
             range_end: end,
-            serializable: true,
+            serializable,
             ..Default::default()
         };
-        let r = c
-            .range(req)
+        let r = tokio::time::timeout(Duration::from_secs(10), c.range(req))
             .await
+            .map_err(|_| "range timed out".to_string())?
             .map_err(|s| s.message().to_string())?
             .into_inner();
         Ok(r.kvs

@@ -5,9 +5,9 @@
 pub mod faults;
 pub mod local;
 pub mod tls;
+pub mod writer;
 
 use std::collections::HashSet;
-use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
@@ -77,15 +77,14 @@ pub fn memberctl(args: &[&str]) -> Run {
 
 static PORTS: Mutex<Option<HashSet<u16>>> = Mutex::new(None);
 
-/// A loopback port that was free a moment ago and that no other test of this run got.
+/// A loopback port that was free a moment ago and that no other test of this
+/// run got, below the ephemeral range (as `cluster up` picks them), so that
+/// no outgoing connection takes it before it is listened on.
 pub fn free_port() -> u16 {
     let mut given = PORTS.lock().unwrap_or_else(|p| p.into_inner());
     let given = given.get_or_insert_with(HashSet::new);
     for _ in 0..100 {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map(|a| a.port())
-            .expect("bind a loopback port");
+        let port = memberctl::testcluster::process::free_port().expect("find a free loopback port");
         if given.insert(port) {
             return port;
         }

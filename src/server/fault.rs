@@ -1,0 +1,82 @@
+//! The fault-injection service (`memberctl.v1.Fault`), served only by a node
+//! started with `--fault-injection` (test clusters): isolates chosen peers by
+//! dropping the raft traffic to and from them, and heals.
+
+use std::sync::Arc;
+
+use tonic::{Request, Response, Status};
+
+use crate::proto::memberctl_v1 as pb;
+use crate::proto::memberctl_v1::fault_server::Fault;
+use crate::transport::Partition;
+
+/// The `memberctl.v1.Fault` service.
+pub struct FaultService {
+    partition: Arc<Partition>,
+    me: u64,
+}
+
+impl FaultService {
+    /// The service of member `me`, changing `partition`.
+    pub fn new(partition: Arc<Partition>, me: u64) -> Self {
+        FaultService { partition, me }
+    }
+
+    fn state(&self, isolated: Vec<u64>) -> Response<pb::FaultState> {
+        Response::new(pb::FaultState {
+            member_id: self.me,
+            isolated,
+        })
+    }
+}
+
+fn hex(ids: &[u64]) -> String {
+    let ids: Vec<String> = ids.iter().map(|id| format!("{id:016x}")).collect();
+    if ids.is_empty() {
+        "none".into()
+    } else {
+        ids.join(", ")
+    }
+}
+
+#[tonic::async_trait]
+impl Fault for FaultService {
+    async fn isolate(
+        &self,
+        req: Request<pb::FaultPeers>,
+    ) -> Result<Response<pb::FaultState>, Status> {
+        let peers = req.into_inner().peer_ids;
+        if peers.is_empty() || peers.contains(&0) {
+            return Err(Status::invalid_argument(
+                "memberctl: isolate needs the member IDs of the peers to cut off (non-zero)",
+            ));
+        }
+        if peers.contains(&self.me) {
+            return Err(Status::invalid_argument(format!(
+                "memberctl: member {:016x} cannot be isolated from itself; name its peers",
+                self.me
+            )));
+        }
+        let isolated = self.partition.isolate(&peers);
+        eprintln!(
+            "memberctl node: fault injection: dropping raft traffic to and from {}",
+            hex(&isolated)
+        );
+        Ok(self.state(isolated))
+    }
+
+    async fn heal(&self, req: Request<pb::FaultPeers>) -> Result<Response<pb::FaultState>, Status> {
+        let peers = req.into_inner().peer_ids;
+        let isolated = self.partition.heal(&peers);
+        eprintln!(
+            "memberctl node: fault injection: healed {}; still isolated: {}",
+            if peers.is_empty() {
+                "every peer".to_string()
+            } else {
+                hex(&peers)
+            },
+            hex(&isolated)
+        );
+        Ok(self.state(isolated))
+    }
+}

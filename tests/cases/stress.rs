@@ -1,0 +1,72 @@
+//! A short stress run on the embedded engine: add learner → start-node →
+//! promote → remove, over and over, under a steady writer; no write may fail.
+
+use std::time::{Duration, Instant};
+
+use crate::util::faults::members;
+use crate::util::free_port;
+use crate::util::local::Local;
+use crate::util::writer::{check_acked, AckedWriter};
+
+/// The run stops after this many cycles or this long, whichever comes first.
+const CYCLES: usize = 10;
+const BUDGET: Duration = Duration::from_secs(20);
+
+/// Membership cycles under a writer putting every 10 ms: every put is
+/// acknowledged, every acknowledged put is kept, and the cluster ends as it began.
+#[test]
+fn membership_cycles_under_a_steady_writer() {
+    let local = Local::up(&[]);
+    let voters: Vec<String> = local
+        .endpoints()
+        .into_iter()
+        .map(|e| format!("http://{e}"))
+        .collect();
+    let before = members(&local);
+    let writer = AckedWriter::start(voters.clone(), "stress/", Duration::from_millis(10));
+    let started = Instant::now();
+    let mut cycles = 0;
+    while cycles < CYCLES && started.elapsed() < BUDGET {
+        let name = format!("s{cycles}");
+        let peer = format!("http://127.0.0.1:{}", free_port());
+        let added = local
+            .ctl(&[
+                "member",
+                "add",
+                &name,
+                "--learner",
+                "--peer-urls",
+                &peer,
+                "-w",
+                "json",
+            ])
+            .expect(0)
+            .json();
+        let id = added["member"]["id"].as_str().unwrap().to_string();
+        let r = local.ctl(&["cluster", "start-node", &name]);
+        assert_eq!(
+            r.code,
+            0,
+            "start-node {name}: {}\n{}",
+            r.stderr,
+            local.logs()
+        );
+        let r = local.ctl(&["member", "promote", &name, "--timeout", "30s"]);
+        assert_eq!(r.code, 0, "promote {name}: {}\n{}", r.stderr, local.logs());
+        let r = local.ctl(&["member", "remove", &id]);
+        assert_eq!(r.code, 0, "remove {name}: {}\n{}", r.stderr, local.logs());
+        cycles += 1;
+    }
+    let elapsed = started.elapsed();
+    let written = writer.finish();
+    eprintln!(
+        "stress: {cycles} add/start/promote/remove cycles in {elapsed:.1?}; {} writes \
+         acknowledged, {} failed",
+        written.acked.len(),
+        written.failed
+    );
+    assert_eq!(written.failed, 0, "writes failed during membership changes");
+    assert!(cycles >= 3, "only {cycles} cycles in {elapsed:?}");
+    check_acked(&voters, "stress/", &written.acked);
+    assert_eq!(members(&local), before);
+}
