@@ -82,7 +82,11 @@ fn main() {
             .output()
             .unwrap();
         ours.push(t.elapsed().as_secs_f64() * 1000.0);
-        assert!(up.status.success());
+        assert!(
+            up.status.success(),
+            "cluster up failed: {}",
+            String::from_utf8_lossy(&up.stderr)
+        );
         let _ = Command::new(me)
             .args(["cluster", "down", "--dir"])
             .arg(dir.path())
