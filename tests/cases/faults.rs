@@ -302,25 +302,6 @@ fn leader_killed_after_a_learner_add_and_during_promote() {
     );
 }
 
-/// Retries `joint enter` while rule 6 refuses (the learner still catching up); its configuration.
-fn enter(local: &Local, flags: &[&str]) -> Value {
-    let mut args = vec!["member", "joint", "enter"];
-    args.extend_from_slice(flags);
-    args.extend_from_slice(&["-w", "json"]);
-    wait_for(
-        "joint enter to be accepted",
-        Duration::from_secs(30),
-        || {
-            let r = local.ctl(&args);
-            match r.code {
-                0 => Some(r.json()),
-                3 if r.stderr.contains("rule 6") => None,
-                _ => panic!("joint enter: {}\n{}", r.stderr, local.logs()),
-            }
-        },
-    )
-}
-
 /// Leaves the joint configuration, retrying while the cluster is unavailable; bounded.
 fn leave(local: &Local) -> Value {
     wait_for("joint leave to succeed", Duration::from_secs(30), || {
@@ -353,7 +334,7 @@ fn leader_killed_while_joint_and_during_leave() {
     let demoted = others.iter().find(|n| n.name != "n4").unwrap().clone();
 
     // 3. Between enter and leave.
-    let joint = enter(&local, &["--promote", "n4", "--demote", &demoted.name]);
+    let joint = local.joint_enter(&["--promote", "n4", "--demote", &demoted.name]);
     assert_eq!(joint["joint"], true);
     local.kill9(pid(&leader));
     new_leader(&urls(&others), leader.id);
@@ -369,10 +350,7 @@ fn leader_killed_while_joint_and_during_leave() {
 
     // 4. During leave, with the leader demoted: leave must hand leadership over.
     let (leader, others) = leader_and_others(&local);
-    let joint = enter(
-        &local,
-        &["--promote", &demoted.name, "--demote", &leader.name],
-    );
+    let joint = local.joint_enter(&["--promote", &demoted.name, "--demote", &leader.name]);
     assert_eq!(ids(&joint["learners_next"]), vec![hex(leader.id)]);
     let mut running = Spawned::start(local.dir(), &["member", "joint", "leave", "-w", "json"]);
     let under_way = running.running();

@@ -1,7 +1,15 @@
-//! Table-driven case matrices and fault, durability and stress tests, run inside the one integration test binary.
+//! The integration tests, by subject, run inside the one integration test binary.
 
+mod auth;
 mod bad_input;
 mod durability;
+mod engine;
+mod etcd;
 mod faults;
+mod generated;
+mod joint;
+mod offline;
 mod partition;
+mod replace;
 mod stress;
+mod tls;

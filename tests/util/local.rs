@@ -115,6 +115,26 @@ impl Local {
         });
     }
 
+    /// `member joint enter ARGS -w json`, retried while rule 6 refuses (a
+    /// learner still catching up), boundedly; the new configuration.
+    pub fn joint_enter(&self, args: &[&str]) -> Value {
+        let mut all = vec!["member", "joint", "enter"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["-w", "json"]);
+        super::wait_for(
+            "joint enter to be accepted",
+            Duration::from_secs(30),
+            || {
+                let r = self.ctl(&all);
+                match r.code {
+                    0 => Some(r.json()),
+                    3 if r.stderr.contains("rule 6") => None,
+                    _ => panic!("joint enter failed: {}\n{}", r.stderr, self.logs()),
+                }
+            },
+        )
+    }
+
     /// The last lines of every node's log.
     pub fn logs(&self) -> String {
         let mut out = String::new();

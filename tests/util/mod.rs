@@ -4,6 +4,7 @@
 
 pub mod faults;
 pub mod local;
+pub mod members;
 pub mod tls;
 pub mod writer;
 

@@ -1,0 +1,222 @@
+//! The bundled engine's local test cluster: the learner flow, etcdctl against the engine, snapshot catch-up, a killed leader.
+
+use std::time::Duration;
+
+use crate::util::local::{get_prefix, put, Local};
+use crate::util::members::{add_learner, first_endpoint, ids};
+use crate::util::{self, free_port, wait_for};
+
+/// memberctl's full learner flow on `cluster up`: add --learner, start-node,
+/// promote after catch-up, remove, down (member commands find the cluster by itself).
+#[test]
+fn learner_flow_on_a_local_cluster() {
+    let local = Local::up(&[]);
+    assert_eq!(local.up["nodes"].as_array().unwrap().len(), 3);
+    assert!(local.up["leader"].is_string(), "{}", local.up);
+    let list = local
+        .ctl(&["member", "list", "-w", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(ids(&list).len(), 3);
+    assert!(list["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["started"] == true));
+    for i in 0..50 {
+        put(&first_endpoint(&local), &format!("k{i:03}"), "v").unwrap();
+    }
+
+    let (id, _) = add_learner(|a| local.ctl(a), "n4");
+    local.ctl(&["cluster", "start-node", "n4"]).expect(0);
+    let p = local.ctl(&["member", "promote", "n4", "--timeout", "30s", "-w", "json"]);
+    assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());
+    assert_eq!(p.json()["member"]["is_learner"], false);
+    // The new member holds the data.
+    let n4 = local.client_url("n4");
+    assert_eq!(get_prefix(&n4, "k").unwrap().len(), 50);
+
+    let removed = local
+        .ctl(&["member", "remove", &id, "-w", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(ids(&removed).len(), 3);
+    let down = local
+        .ctl(&["cluster", "down", "-w", "json"])
+        .expect(0)
+        .json();
+    assert!(down["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|n| n["running"] == false));
+    // Idempotent.
+    local.ctl(&["cluster", "down"]).expect(0);
+}
+
+/// Real etcdctl against the engine: list, learner add, endpoint status, put/get,
+/// promote after catch-up, remove.
+#[test]
+fn etcdctl_administers_the_engine() {
+    let Some(etcdctl) = util::require_etcdctl("etcdctl_administers_the_engine") else {
+        return;
+    };
+    let local = Local::up(&[]);
+    let eps = local.endpoints().join(",");
+    let r = util::etcdctl(&etcdctl, &eps, &["member", "list", "-w", "json"]).expect(0);
+    let v = r.json();
+    assert_eq!(v["members"].as_array().unwrap().len(), 3);
+    assert!(v["header"]["cluster_id"].is_u64());
+
+    util::etcdctl(&etcdctl, &eps, &["put", "greeting", "hello"]).expect(0);
+    let got = util::etcdctl(&etcdctl, &eps, &["get", "greeting", "--print-value-only"]).expect(0);
+    assert_eq!(got.stdout.trim(), "hello");
+
+    let peer_port = free_port();
+    let peer = format!("http://127.0.0.1:{peer_port}");
+    let add = util::etcdctl(
+        &etcdctl,
+        &eps,
+        &[
+            "member",
+            "add",
+            "e4",
+            "--learner",
+            &format!("--peer-urls={peer}"),
+            "-w",
+            "json",
+        ],
+    )
+    .expect(0);
+    let add = add.json();
+    assert_eq!(add["member"]["isLearner"], true);
+    let id = add["member"]["ID"].as_u64().unwrap();
+    let hex = format!("{id:x}");
+    local.ctl(&["cluster", "start-node", "e4"]).expect(0);
+
+    let status = util::etcdctl(
+        &etcdctl,
+        &local.endpoints().join(","),
+        &["endpoint", "status", "-w", "json"],
+    )
+    .expect(0)
+    .json();
+    let rows = status.as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    assert_eq!(
+        rows.iter()
+            .filter(|r| r["Status"]["isLearner"] == true)
+            .count(),
+        1,
+        "{status}"
+    );
+    assert!(rows
+        .iter()
+        .all(|r| r["Status"]["leader"].as_u64().unwrap() != 0));
+
+    // etcdctl does not wait: retry its promote until the learner is in sync.
+    wait_for(
+        "etcdctl member promote to succeed",
+        Duration::from_secs(30),
+        || (util::etcdctl(&etcdctl, &eps, &["member", "promote", &hex]).code == 0).then_some(()),
+    );
+    let v = util::etcdctl(&etcdctl, &eps, &["member", "list", "-w", "json"])
+        .expect(0)
+        .json();
+    let m = v["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["ID"].as_u64() == Some(id))
+        .unwrap()
+        .clone();
+    assert!(
+        m.get("isLearner").is_none() || m["isLearner"] == false,
+        "{m}"
+    );
+    assert_eq!(m["name"], "e4");
+
+    util::etcdctl(&etcdctl, &eps, &["member", "remove", &hex]).expect(0);
+    let v = util::etcdctl(&etcdctl, &eps, &["member", "list", "-w", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(v["members"].as_array().unwrap().len(), 3);
+}
+
+/// A learner that joins after the log was compacted is caught up by a snapshot,
+/// then by the log, and promoted.
+#[test]
+fn late_learner_is_caught_up_by_snapshot() {
+    let local = Local::up(&["--snapshot-count", "20"]);
+    let ep = first_endpoint(&local);
+    for i in 0..200 {
+        put(&ep, &format!("s{i:03}"), &format!("value-{i}")).unwrap();
+    }
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    local
+        .ctl(&["member", "add", "late", "--learner", "--peer-urls", &peer])
+        .expect(0);
+    local.ctl(&["cluster", "start-node", "late"]).expect(0);
+    // Writes go on while it catches up from the log after the snapshot.
+    for i in 200..220 {
+        put(&ep, &format!("s{i:03}"), &format!("value-{i}")).unwrap();
+    }
+    let p = local.ctl(&["member", "promote", "late", "--timeout", "30s"]);
+    assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());
+    let late = local.client_url("late");
+    let got = get_prefix(&late, "s").unwrap();
+    assert_eq!(got.len(), 220);
+    // The first keys were compacted out of the log long ago: only a snapshot could bring them.
+    assert_eq!(got[0], ("s000".to_string(), "value-0".to_string()));
+    // A second late learner needs a new snapshot (one that holds it), not the one cached for the first.
+    for i in 220..260 {
+        put(&ep, &format!("s{i:03}"), &format!("value-{i}")).unwrap();
+    }
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    local
+        .ctl(&["member", "add", "later", "--learner", "--peer-urls", &peer])
+        .expect(0);
+    local.ctl(&["cluster", "start-node", "later"]).expect(0);
+    let p = local.ctl(&["member", "promote", "later", "--timeout", "30s"]);
+    assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());
+    assert_eq!(
+        get_prefix(&local.client_url("later"), "s").unwrap().len(),
+        260
+    );
+}
+
+/// A leader killed with kill -9 is replaced and writes go on.
+#[test]
+fn killed_leader_is_replaced_and_writes_go_on() {
+    let local = Local::up(&[]);
+    let status = local.status();
+    let leader = status["leader"].as_str().unwrap().to_string();
+    let node = status["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == leader.as_str())
+        .unwrap()
+        .clone();
+    let pid = node["pid"].as_u64().unwrap() as u32;
+    let others: Vec<String> = local
+        .endpoints()
+        .into_iter()
+        .filter(|e| !node["client_url"].as_str().unwrap().ends_with(e.as_str()))
+        .collect();
+    put(&others[0], "before", "1").unwrap();
+    local.kill9(pid);
+    // Writes through a surviving member succeed again once a new leader is elected.
+    wait_for(
+        "a write after the leader was killed",
+        Duration::from_secs(15),
+        || put(&others[0], "after", "1").ok(),
+    );
+    for i in 0..20 {
+        put(&others[i % 2], &format!("w{i}"), "x").unwrap();
+    }
+    let after = local.status();
+    assert!(after["leader"].is_string());
+    assert_ne!(after["leader"], leader.as_str());
+    assert_eq!(get_prefix(&others[1], "w").unwrap().len(), 20);
+}

@@ -1,0 +1,191 @@
+//! Explicit joint consensus on the engine: the seed's worked example and a leader killed while joint.
+
+use std::time::Duration;
+
+use crate::util::local::{latency, Local, Writer};
+use crate::util::members::{hex_list, id_of, member_named};
+use crate::util::{free_port, wait_for};
+
+/// The seed's worked example end to end: voters {n1,n2}; n3 added as a learner
+/// and caught up; one joint change promotes n3, demotes n2, adds learner n4;
+/// then leave. A steady writer keeps succeeding throughout.
+#[test]
+fn joint_consensus_seed_example() {
+    let local = Local::up(&["--nodes", "2", "--max-learners", "2"]);
+    let (n1, n2) = (id_of(&local, "n1"), id_of(&local, "n2"));
+    let writer = Writer::start(local.endpoints());
+
+    // Refusals first: leave while not joint; promote a learner that has not caught up.
+    let r = local.ctl(&["member", "joint", "leave"]).expect(3);
+    assert!(r.stderr.contains("not joint"), "{}", r.stderr);
+    let peer3 = format!("http://127.0.0.1:{}", free_port());
+    let added = local
+        .ctl(&[
+            "member",
+            "add",
+            "n3",
+            "--learner",
+            "--peer-urls",
+            &peer3,
+            "-w",
+            "json",
+        ])
+        .expect(0)
+        .json();
+    let n3 = added["member"]["id"].as_str().unwrap().to_string();
+    let r = local
+        .ctl(&["member", "joint", "enter", "--promote", &n3])
+        .expect(3);
+    assert!(r.stderr.contains("rule 6"), "{}", r.stderr);
+    local.ctl(&["cluster", "start-node", "n3"]).expect(0);
+
+    let peer4 = format!("http://127.0.0.1:{}", free_port());
+    let add4 = format!("n4={peer4}");
+    let plan = local.ctl(&[
+        "member",
+        "joint",
+        "enter",
+        "--promote",
+        "n3",
+        "--demote",
+        "n2",
+        "--add-learner",
+        &add4,
+        "--dry-run",
+        "-w",
+        "json",
+    ]);
+    // The dry run may be refused by rule 6 until n3 has caught up; it never changes anything.
+    if plan.code == 0 {
+        let steps = plan.json()["plan"].as_array().unwrap().clone();
+        assert_eq!(steps.len(), 3);
+        assert_eq!(steps[1]["quorum_outgoing"], 2);
+    }
+    assert_eq!(
+        local
+            .ctl(&["member", "joint", "status", "-w", "json"])
+            .expect(0)
+            .json()["joint"],
+        false
+    );
+
+    let t_enter = std::time::Instant::now();
+    let joint = local.joint_enter(&["--promote", "n3", "--demote", "n2", "--add-learner", &add4]);
+    let t_entered = std::time::Instant::now();
+    assert_eq!(joint["joint"], true);
+    assert_eq!(hex_list(&joint["voters"]), {
+        let mut v = vec![n1.clone(), n3.clone()];
+        v.sort();
+        v
+    });
+    assert_eq!(hex_list(&joint["voters_outgoing"]), {
+        let mut v = vec![n1.clone(), n2.clone()];
+        v.sort();
+        v
+    });
+    assert_eq!(hex_list(&joint["learners_next"]), vec![n2.clone()]);
+    let learners = hex_list(&joint["learners"]);
+    assert_eq!(learners.len(), 1);
+    let n4 = learners[0].clone();
+    let status = local
+        .ctl(&["member", "joint", "status", "-w", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(status, joint);
+
+    // Rule 5: one change at a time.
+    let r = local
+        .ctl(&["member", "joint", "enter", "--remove", &n4])
+        .expect(3);
+    assert!(r.stderr.contains("rule 5"), "{}", r.stderr);
+    let r = local.ctl(&["member", "remove", &n4]).expect(3);
+    assert!(r.stderr.contains("joint"), "{}", r.stderr);
+
+    let t_leave = std::time::Instant::now();
+    let after = local.ctl(&["member", "joint", "leave", "-w", "json"]);
+    assert_eq!(after.code, 0, "{}\n{}", after.stderr, local.logs());
+    let t_left = std::time::Instant::now();
+    let after = after.json();
+    assert_eq!(after["joint"], false);
+    assert_eq!(hex_list(&after["voters"]), hex_list(&joint["voters"]));
+    assert_eq!(hex_list(&after["learners"]), {
+        let mut v = vec![n2.clone(), n4.clone()];
+        v.sort();
+        v
+    });
+    assert!(after["learners_next"].as_array().unwrap().is_empty());
+    let list = local
+        .ctl(&["member", "list", "-w", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(member_named(&list, "n2")["is_learner"], true);
+    assert_eq!(member_named(&list, "n3")["is_learner"], false);
+
+    let samples = writer.finish();
+    let (n, max, p99) = latency(&samples, t_enter, t_entered);
+    eprintln!("writer during joint enter: {n} puts, max {max:?}, p99 {p99:?}");
+    let (n, max, p99) = latency(&samples, t_leave, t_left);
+    eprintln!("writer during joint leave: {n} puts, max {max:?}, p99 {p99:?}");
+    assert!(!samples.is_empty());
+}
+
+/// The leader killed with kill -9 while joint: a new leader is elected, the
+/// configuration is still joint, leave succeeds; writes go on throughout.
+#[test]
+fn joint_survives_a_killed_leader() {
+    let local = Local::up(&[]);
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    local
+        .ctl(&["member", "add", "n4", "--learner", "--peer-urls", &peer])
+        .expect(0);
+    local.ctl(&["cluster", "start-node", "n4"]).expect(0);
+    let status = local.status();
+    let leader = status["leader"].as_str().unwrap().to_string();
+    let nodes = status["nodes"].as_array().unwrap().clone();
+    let leader_node = nodes
+        .iter()
+        .find(|n| n["id"] == leader.as_str())
+        .unwrap()
+        .clone();
+    // Demote a voter that is not the leader.
+    let demoted = nodes
+        .iter()
+        .find(|n| n["id"] != leader.as_str() && n["name"] != "n4")
+        .unwrap()["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let survivors: Vec<String> = local
+        .endpoints()
+        .into_iter()
+        .filter(|e| {
+            !leader_node["client_url"]
+                .as_str()
+                .unwrap()
+                .ends_with(e.as_str())
+        })
+        .collect();
+    let writer = Writer::start(survivors);
+    let joint = local.joint_enter(&["--promote", "n4", "--demote", &demoted]);
+    assert_eq!(joint["joint"], true);
+
+    local.kill9(leader_node["pid"].as_u64().unwrap() as u32);
+    let status = wait_for("a new leader", Duration::from_secs(15), || {
+        let v = local.ctl(&["member", "status", "-w", "json", "--dial-timeout", "300ms"]);
+        let v = (v.code == 0).then(|| v.json())?;
+        (v["leader"].is_string() && v["leader"] != leader.as_str()).then_some(v)
+    });
+    assert_ne!(status["leader"], leader.as_str());
+    let still = local
+        .ctl(&["member", "joint", "status", "-w", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(still["joint"], true);
+    let left = local.ctl(&["member", "joint", "leave", "-w", "json"]);
+    assert_eq!(left.code, 0, "{}\n{}", left.stderr, local.logs());
+    let left = left.json();
+    assert_eq!(left["joint"], false);
+    assert!(hex_list(&left["voters"]).contains(&id_of(&local, "n4")));
+    let samples = writer.finish();
+    assert!(samples.len() > 5, "{samples:?}");
+}

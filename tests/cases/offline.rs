@@ -1,0 +1,66 @@
+//! Integration tests that need no cluster: help, usage errors, unreachable endpoints, environment variables, bad TLS files.
+
+use crate::util::{self, free_port, memberctl};
+
+#[test]
+fn help_documents_exit_codes() {
+    let r = memberctl(&["--help"]).expect(0);
+    assert!(r.stdout.contains("Exit codes"), "{}", r.stdout);
+    assert!(r.stdout.contains("member"), "{}", r.stdout);
+}
+
+#[test]
+fn usage_errors_exit_2_and_json_reports_them() {
+    memberctl(&["member", "promote"]).expect(2);
+    memberctl(&["member", "add", "m4"]).expect(2);
+    let r = memberctl(&["-w", "json", "member", "remove"]).expect(2);
+    assert_eq!(r.json()["error"]["kind"], "usage");
+    let r = memberctl(&["member", "list", "--command-timeout", "soon"]).expect(2);
+    assert!(r.stderr.contains("duration"), "{}", r.stderr);
+}
+
+#[test]
+fn unreachable_cluster_exits_5_with_a_json_error() {
+    let port = free_port().to_string();
+    let ep = format!("127.0.0.1:{port}");
+    let r = memberctl(&["--endpoints", &ep, "member", "list", "-w", "json"]).expect(5);
+    let v = r.json();
+    assert_eq!(v["error"]["kind"], "unavailable");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains(&port),
+        "{v}"
+    );
+    assert!(r.stderr.starts_with("memberctl: "), "{}", r.stderr);
+}
+
+#[test]
+fn etcdctl_endpoints_variable_is_honoured() {
+    let port = free_port().to_string();
+    let out = std::process::Command::new(util::bin())
+        .args(["member", "list"])
+        .env_remove("MEMBERCTL_ENDPOINTS")
+        .env("ETCDCTL_ENDPOINTS", format!("http://127.0.0.1:{port}"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(5));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&port));
+}
+
+#[test]
+fn malformed_endpoint_and_unreadable_tls_files_are_usage_errors() {
+    memberctl(&["--endpoints", "ftp://127.0.0.1:1", "member", "list"]).expect(2);
+    let r = memberctl(&[
+        "--endpoints",
+        "127.0.0.1:1",
+        "--cacert",
+        "ca.pem",
+        "member",
+        "list",
+    ])
+    .expect(2);
+    assert!(
+        r.stderr.contains("cannot read --cacert ca.pem"),
+        "{}",
+        r.stderr
+    );
+}
