@@ -1,5 +1,6 @@
 //! Outbound raft traffic: one bounded queue and one sender task per peer,
-//! batching messages over gRPC; failures are reported to raft (unreachable,
+//! batching messages over one long-lived gRPC stream (snapshots in calls of
+//! their own); failures are reported to raft (unreachable,
 //! snapshot failed) so it backs off and retries. Also the [`Partition`] that
 //! fault injection uses to drop raft traffic to and from chosen peers.
 
@@ -17,6 +18,9 @@ use crate::proto::memberctl_v1::RaftBatch;
 
 /// Messages queued per peer before new ones are dropped (raft resends).
 const QUEUE: usize = 1024;
+/// Batches waiting in a peer's stream; when it is full the peer is not
+/// reading, and is treated as unreachable.
+const STREAM_QUEUE: usize = 256;
 /// Messages sent in one request at most.
 const BATCH: usize = 64;
 /// Time to connect to a peer.
@@ -199,6 +203,35 @@ async fn connect(
     )
 }
 
+/// A long-lived `Raft.Stream` call to a peer: batches go out in order with no
+/// round trip each. Broken once the call ends (the peer went away, refused a
+/// batch, or the connection failed): the sender then reconnects and raft,
+/// told the peer is unreachable, resends what was lost.
+struct OpenStream {
+    tx: mpsc::Sender<RaftBatch>,
+    broken: Arc<AtomicBool>,
+}
+
+impl OpenStream {
+    fn open(mut client: RaftClient<Channel>) -> OpenStream {
+        let (tx, rx) = mpsc::channel::<RaftBatch>(STREAM_QUEUE);
+        let broken = Arc::new(AtomicBool::new(false));
+        let flag = broken.clone();
+        let body = futures_util::stream::unfold(rx, |mut rx| async move {
+            rx.recv().await.map(|batch| (batch, rx))
+        });
+        tokio::spawn(async move {
+            let _ = client.stream(body).await;
+            flag.store(true, Ordering::Release);
+        });
+        OpenStream { tx, broken }
+    }
+
+    fn is_broken(&self) -> bool {
+        self.broken.load(Ordering::Acquire) || self.tx.is_closed()
+    }
+}
+
 /// What one peer's sender task needs.
 struct Sender {
     urls: Vec<String>,
@@ -216,6 +249,7 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
         partition,
     } = sender;
     let mut client: Option<RaftClient<Channel>> = None;
+    let mut stream: Option<OpenStream> = None;
     let mut url_index = 0;
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
@@ -242,22 +276,34 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
             .iter_mut()
             .map(|m| std::mem::take(&mut m.bytes))
             .collect();
+        if stream.as_ref().is_some_and(OpenStream::is_broken) {
+            stream = None;
+            client = None;
+        }
         if client.is_none() {
             client = connect(&urls[url_index % urls.len()], tls.as_ref()).await;
             url_index += 1;
         }
+        let snapshot = batch.iter().any(|m| m.snapshot);
         let ok = match client.as_mut() {
-            Some(c) => {
+            // A snapshot's outcome must be known: one call, answered.
+            Some(c) if snapshot => {
                 let req = RaftBatch { messages };
                 matches!(
                     tokio::time::timeout(SEND_TIMEOUT, c.send(req)).await,
                     Ok(Ok(_))
                 )
             }
+            Some(c) => stream
+                .get_or_insert_with(|| OpenStream::open(c.clone()))
+                .tx
+                .try_send(RaftBatch { messages })
+                .is_ok(),
             None => false,
         };
         if !ok {
             client = None;
+            stream = None;
         }
         if let Some(node) = node.get() {
             for m in &batch {

@@ -143,7 +143,7 @@ pub async fn serve(
             .clone()
             .map(|p| FaultServer::new(fault::FaultService::new(p, shared.node.view().id)))
     };
-    let raft = RaftServer::new(raft::RaftService(shared.clone()))
+    let raft = RaftServer::new(raft::RaftService(shared.clone(), stop_rx.clone()))
         .max_decoding_message_size(MAX_MESSAGE)
         .max_encoding_message_size(MAX_MESSAGE);
     let client_server = builder(&tls.client)?
