@@ -82,15 +82,16 @@ fn main() {
             .output()
             .unwrap();
         ours.push(t.elapsed().as_secs_f64() * 1000.0);
+        // Down first, so that a failed start leaves no process behind.
+        let _ = Command::new(me)
+            .args(["cluster", "down", "--dir"])
+            .arg(dir.path())
+            .output();
         assert!(
             up.status.success(),
             "cluster up failed: {}",
             String::from_utf8_lossy(&up.stderr)
         );
-        let _ = Command::new(me)
-            .args(["cluster", "down", "--dir"])
-            .arg(dir.path())
-            .output();
         let t = Instant::now();
         // Returns once a leader is elected and every member answers (polled every 20 ms).
         let c = util::Etcd::start_default_timing(etcd.clone(), 3);
