@@ -97,8 +97,9 @@ impl TlsFiles {
 
     /// Checks that the files hold what their flags need (PEM certificates, a
     /// PEM private key) and that TLS can be set up with them, so that wrong
-    /// material is a usage error naming the flag rather than a failed connection.
-    pub fn check(&self) -> Result<(), Error> {
+    /// material is a usage error naming the flag rather than a failed
+    /// connection; the TLS configuration they describe.
+    pub fn check(&self) -> Result<ClientTlsConfig, Error> {
         use rustls::pki_types::pem::PemObject;
         use rustls::pki_types::{CertificateDer, PrivateKeyDer};
         let read = |flag: &str, p: &std::path::Path| {
@@ -133,13 +134,13 @@ impl TlsFiles {
                 )));
             }
         }
-        if self.insecure_skip_verify {
-            return Ok(());
-        }
         let config = self.client_config()?;
+        if self.insecure_skip_verify {
+            return Ok(config);
+        }
         Endpoint::from_static("https://127.0.0.1")
-            .tls_config(config)
-            .map(|_| ())
+            .tls_config(config.clone())
+            .map(|_| config)
             .map_err(|e| {
                 let mut cause = e.to_string();
                 let mut source = std::error::Error::source(&e);
@@ -257,8 +258,7 @@ impl Client {
             .map(|e| normalize_with(e, scheme))
             .collect::<Result<Vec<_>, _>>()?;
         let tls = if config.tls.any() {
-            config.tls.check()?;
-            Some(config.tls.client_config()?)
+            Some(config.tls.check()?)
         } else {
             None
         };

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::util::members::{add_learner, ids, member_named};
+use crate::util::members::{add_learner, add_learner_at, ids, member_named};
 use crate::util::{free_port, require_etcd, wait_for, Etcd};
 
 /// The mission's core flow: list, refused bad add (nothing changes), learner add
@@ -60,19 +60,7 @@ fn learner_flow_against_etcd() {
     // Learner add; repeating it reports the same member instead of failing.
     let peer_port = free_port();
     let peer = format!("http://127.0.0.1:{peer_port}");
-    let added = etcd
-        .ctl(&[
-            "member",
-            "add",
-            "m4",
-            "--learner",
-            "--peer-urls",
-            &peer,
-            "-w",
-            "json",
-        ])
-        .expect(0)
-        .json();
+    let added = add_learner_at(|a| etcd.ctl(a), "m4", &peer);
     assert_eq!(added["member"]["is_learner"], true);
     assert_eq!(added["member"]["started"], false);
     assert_eq!(added["initial_cluster_state"], "existing");
@@ -80,19 +68,7 @@ fn learner_flow_against_etcd() {
     let new_id = added["member"]["id"].as_str().unwrap().to_string();
     let initial = added["initial_cluster"].as_str().unwrap().to_string();
     assert!(initial.contains(&format!("m4={peer}")), "{initial}");
-    let again = etcd
-        .ctl(&[
-            "member",
-            "add",
-            "m4",
-            "--learner",
-            "--peer-urls",
-            &peer,
-            "-w",
-            "json",
-        ])
-        .expect(0)
-        .json();
+    let again = add_learner_at(|a| etcd.ctl(a), "m4", &peer);
     assert_eq!(again["member"]["id"], new_id.as_str());
     assert_eq!(again["already_added"], true);
     assert_eq!(ids(&etcd.list()).len(), 4);

@@ -5,6 +5,7 @@
 //! leader is elected, no acknowledged write is lost, memberctl's next command
 //! reports the true state, and a joint configuration can be left.
 
+use crate::util::members::add_learner_at;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -111,19 +112,7 @@ fn learner_killed_while_catching_up(snapshot: bool, writes: bool) {
     // covers a learner added while the log is being compacted).
     let loaded = snapshot.then(|| load(&leader.client_url, "big/", 400, 16 * 1024));
     let peer = format!("http://127.0.0.1:{}", free_port());
-    let added = local
-        .ctl(&[
-            "member",
-            "add",
-            "n4",
-            "--learner",
-            "--peer-urls",
-            &peer,
-            "-w",
-            "json",
-        ])
-        .expect(0)
-        .json();
+    let added = add_learner_at(|a| local.ctl(a), "n4", &peer);
     let id = u64::from_str_radix(added["member"]["id"].as_str().unwrap(), 16).unwrap();
     let (loaded, start, base) = if let Some(loaded) = loaded {
         let start = Spawned::start(local.dir(), &["cluster", "start-node", "n4"]);
@@ -235,19 +224,7 @@ fn leader_killed_after_a_learner_add_and_during_promote() {
 
     // 1. Right after an acknowledged learner add: the add survives.
     let peer = format!("http://127.0.0.1:{}", free_port());
-    let added = local
-        .ctl(&[
-            "member",
-            "add",
-            "n4",
-            "--learner",
-            "--peer-urls",
-            &peer,
-            "-w",
-            "json",
-        ])
-        .expect(0)
-        .json();
+    let added = add_learner_at(|a| local.ctl(a), "n4", &peer);
     local.kill9(pid(&leader));
     let n4 = added["member"]["id"].as_str().unwrap().to_string();
     new_leader(&urls(&others), leader.id);

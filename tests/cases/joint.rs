@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use crate::util::local::{latency, Local, Writer};
-use crate::util::members::{hex_list, id_of, member_named};
+use crate::util::members::{add_learner_at, hex_list, id_of, member_named};
 use crate::util::{free_port, wait_for};
 
 /// The seed's worked example end to end: voters {n1,n2}; n3 added as a learner
@@ -19,19 +19,7 @@ fn joint_consensus_seed_example() {
     let r = local.ctl(&["member", "joint", "leave"]).expect(3);
     assert!(r.stderr.contains("not joint"), "{}", r.stderr);
     let peer3 = format!("http://127.0.0.1:{}", free_port());
-    let added = local
-        .ctl(&[
-            "member",
-            "add",
-            "n3",
-            "--learner",
-            "--peer-urls",
-            &peer3,
-            "-w",
-            "json",
-        ])
-        .expect(0)
-        .json();
+    let added = add_learner_at(|a| local.ctl(a), "n3", &peer3);
     let n3 = added["member"]["id"].as_str().unwrap().to_string();
     let r = local
         .ctl(&["member", "joint", "enter", "--promote", &n3])
@@ -186,6 +174,8 @@ fn joint_survives_a_killed_leader() {
     let left = left.json();
     assert_eq!(left["joint"], false);
     assert!(hex_list(&left["voters"]).contains(&id_of(&local, "n4")));
+    // The writer goes on after the leader change and the leave.
+    writer.wait_for_writes(6);
     let samples = writer.finish();
     assert!(samples.len() > 5, "{samples:?}");
 }

@@ -1,7 +1,7 @@
 //! `member replace` on the engine and against etcd.
 
 use crate::util::local::Local;
-use crate::util::members::{add_learner, id_of, ids, member_named};
+use crate::util::members::{add_learner, add_learner_at, id_of, ids, member_named};
 use crate::util::{free_port, require_etcd, Etcd};
 
 /// `member replace` on the engine: resumes after an interrupted run (the new
@@ -88,19 +88,7 @@ fn replace_against_etcd() {
     let mut etcd = Etcd::start(bin, 3);
     let peer_port = free_port();
     let peer = format!("http://127.0.0.1:{peer_port}");
-    let added = etcd
-        .ctl(&[
-            "member",
-            "add",
-            "m4",
-            "--learner",
-            "--peer-urls",
-            &peer,
-            "-w",
-            "json",
-        ])
-        .expect(0)
-        .json();
+    let added = add_learner_at(|a| etcd.ctl(a), "m4", &peer);
     let new = added["member"]["id"].as_str().unwrap().to_string();
     etcd.start_added("m4", peer_port, added["initial_cluster"].as_str().unwrap());
     let old = member_named(&etcd.list(), "m2")["id"]

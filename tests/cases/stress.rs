@@ -1,6 +1,7 @@
 //! A short stress run on the embedded engine: add learner → start-node →
 //! promote → remove, over and over, under a steady writer; no write may fail.
 
+use crate::util::members::add_learner_at;
 use std::time::{Duration, Instant};
 
 use crate::util::faults::members;
@@ -29,19 +30,7 @@ fn membership_cycles_under_a_steady_writer() {
     while cycles < CYCLES && started.elapsed() < BUDGET {
         let name = format!("s{cycles}");
         let peer = format!("http://127.0.0.1:{}", free_port());
-        let added = local
-            .ctl(&[
-                "member",
-                "add",
-                &name,
-                "--learner",
-                "--peer-urls",
-                &peer,
-                "-w",
-                "json",
-            ])
-            .expect(0)
-            .json();
+        let added = add_learner_at(|a| local.ctl(a), &name, &peer);
         let id = added["member"]["id"].as_str().unwrap().to_string();
         let r = local.ctl(&["cluster", "start-node", &name]);
         assert_eq!(

@@ -279,6 +279,7 @@ fn range(
 /// so its latency includes any failover.
 pub struct Writer {
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    written: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     handle: Option<std::thread::JoinHandle<Vec<(std::time::Instant, Duration)>>>,
 }
 
@@ -288,6 +289,8 @@ impl Writer {
         use std::sync::atomic::{AtomicBool, Ordering};
         let stop = std::sync::Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
+        let written = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let count = written.clone();
         let handle = std::thread::spawn(move || {
             let mut out = Vec::new();
             let mut i = 0u64;
@@ -313,6 +316,7 @@ impl Writer {
                     std::thread::sleep(Duration::from_millis(20));
                 }
                 out.push((t, t.elapsed()));
+                count.fetch_add(1, Ordering::Relaxed);
                 i += 1;
                 std::thread::sleep(Duration::from_millis(10));
             }
@@ -320,8 +324,16 @@ impl Writer {
         });
         Writer {
             stop,
+            written,
             handle: Some(handle),
         }
+    }
+
+    /// Waits (boundedly) until at least `n` writes have succeeded in all.
+    pub fn wait_for_writes(&self, n: usize) {
+        super::wait_for("the writer's writes", Duration::from_secs(20), || {
+            (self.written.load(std::sync::atomic::Ordering::Relaxed) >= n).then_some(())
+        });
     }
 
     /// Stops and returns (start time, latency) of every write.

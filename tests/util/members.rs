@@ -25,21 +25,25 @@ pub fn member_named<'a>(list: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no member {name} in {list}"))
 }
 
-/// Adds `name` as a learner on a free loopback peer port through `ctl`; its hex ID and peer URL.
-pub fn add_learner(ctl: impl Fn(&[&str]) -> Run, name: &str) -> (String, String) {
-    let peer = format!("http://127.0.0.1:{}", free_port());
-    let added = ctl(&[
+/// Adds `name` as a learner with `peer` through `ctl` (which must succeed); the JSON answer.
+pub fn add_learner_at(ctl: impl Fn(&[&str]) -> Run, name: &str, peer: &str) -> Value {
+    let args = [
         "member",
         "add",
         name,
         "--learner",
         "--peer-urls",
-        &peer,
+        peer,
         "-w",
         "json",
-    ])
-    .expect(0)
-    .json();
+    ];
+    ctl(&args).expect(0).json()
+}
+
+/// Adds `name` as a learner on a free loopback peer port through `ctl`; its hex ID and peer URL.
+pub fn add_learner(ctl: impl Fn(&[&str]) -> Run, name: &str) -> (String, String) {
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    let added = add_learner_at(ctl, name, &peer);
     (added["member"]["id"].as_str().unwrap().to_string(), peer)
 }
 
