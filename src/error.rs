@@ -84,6 +84,12 @@ impl Error {
         Error::new(ErrorKind::Usage, message)
     }
 
+    /// The same error, its message preceded by `what` ("what: message").
+    pub fn context(mut self, what: impl fmt::Display) -> Self {
+        self.message = format!("{what}: {}", self.message);
+        self
+    }
+
     /// Attaches the list of problems found.
     pub fn with_problems(mut self, problems: Vec<String>) -> Self {
         self.problems = problems;

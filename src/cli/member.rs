@@ -21,8 +21,10 @@ pub enum MemberCommand {
     Update(UpdateArgs),
     /// Replace a member: add the new one as a learner, wait until it has caught up, swap it in.
     Replace(ReplaceArgs),
-    /// Show each member's reachability, raft term, index, applied index and lag.
+    /// Show each member's reachability, raft term, index, applied index, lag and version.
     Status,
+    /// Hand leadership to another voter (by default the most caught-up one).
+    MoveLeader(MoveLeaderArgs),
     /// Several changes at once through joint consensus (memberctl engine only).
     #[command(subcommand)]
     Joint(JointCommand),
@@ -60,6 +62,27 @@ pub struct JointEnterArgs {
     /// Promote learners even if they have not caught up
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub wait: StartWaitArgs,
+}
+
+/// How long a command waits for a member named before it has started, and
+/// for leadership to move away from a leader the change removes.
+#[derive(Debug, Clone, Args)]
+pub struct StartWaitArgs {
+    /// How long to wait for a member named before it has started (a member publishes its name once it runs) and for leadership to move
+    #[arg(long, default_value = "1m", value_parser = parse_duration, value_name = "DURATION")]
+    pub timeout: Duration,
+}
+
+/// Arguments of `member move-leader`.
+#[derive(Debug, Clone, Args)]
+pub struct MoveLeaderArgs {
+    /// The voter to lead: its hex ID or its name (default: the most caught-up voter)
+    #[arg(value_name = "ID|NAME")]
+    pub target: Option<String>,
+    #[command(flatten)]
+    pub wait: StartWaitArgs,
 }
 
 /// A member named by its hex ID or its name.
@@ -125,6 +148,8 @@ pub struct RemoveArgs {
     /// Remove even if the remaining reachable voters could not form a quorum
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub wait: StartWaitArgs,
 }
 
 /// Arguments of `member update`.

@@ -482,18 +482,39 @@ impl Client {
         )))
     }
 
-    /// Asks one URL for its Maintenance status.
-    async fn status_at(&self, url: &str) -> Result<MemberStatus, ApiError> {
-        let call = |ch: AuthChannel| async move {
-            MaintenanceClient::new(ch)
-                .status(pb::StatusRequest {})
-                .await
-                .map(|r| r.into_inner())
+    /// Runs one request at `member` itself, through its own client URLs (tried
+    /// in order), rather than at whichever endpoint answers.
+    async fn at_member<T, F, Fut>(&self, member: &Member, call: F) -> Result<T, ApiError>
+    where
+        F: Fn(AuthChannel) -> Fut,
+        Fut: Future<Output = Result<T, tonic::Status>>,
+    {
+        if member.client_urls.is_empty() {
+            return Err(unavailable(format!(
+                "member {} has not started: it has no client URL yet",
+                member.label()
+            )));
+        }
+        let scheme = if self.tls.is_some() || self.insecure {
+            "https"
+        } else {
+            "http"
         };
-        self.once(url, true, &call)
-            .await
-            .map(convert::status)
-            .map_err(|(e, _)| e)
+        let mut last = None;
+        for raw in &member.client_urls {
+            let url = match normalize_with(raw, scheme) {
+                Ok(u) => u,
+                Err(e) => {
+                    last = Some(unavailable(e.message));
+                    continue;
+                }
+            };
+            match self.once(&url, true, &call).await {
+                Ok(v) => return Ok(v),
+                Err((e, _)) => last = Some(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| unavailable("no client URL".into())))
     }
 }
 
@@ -590,32 +611,26 @@ impl MembershipApi for Client {
     }
 
     async fn member_status(&self, member: &Member) -> Result<MemberStatus, ApiError> {
-        if member.client_urls.is_empty() {
-            return Err(unavailable(format!(
-                "member {} has not started: it has no client URL yet",
-                member.label()
-            )));
-        }
-        let mut last = None;
-        for raw in &member.client_urls {
-            let scheme = if self.tls.is_some() || self.insecure {
-                "https"
-            } else {
-                "http"
-            };
-            let url = match normalize_with(raw, scheme) {
-                Ok(u) => u,
-                Err(e) => {
-                    last = Some(unavailable(e.message));
-                    continue;
-                }
-            };
-            match self.status_at(&url).await {
-                Ok(s) => return Ok(s),
-                Err(e) => last = Some(e),
-            }
-        }
-        Err(last.unwrap_or_else(|| unavailable("no client URL".into())))
+        self.at_member(member, |ch| async move {
+            MaintenanceClient::new(ch)
+                .status(pb::StatusRequest {})
+                .await
+                .map(|r| r.into_inner())
+        })
+        .await
+        .map(convert::status)
+    }
+
+    async fn move_leader(&self, leader: &Member, target: MemberId) -> Result<(), ApiError> {
+        self.at_member(leader, |ch| async move {
+            MaintenanceClient::new(ch)
+                .move_leader(pb::MoveLeaderRequest {
+                    target_id: target.0,
+                })
+                .await
+                .map(|_| ())
+        })
+        .await
     }
 
     async fn get_config(&self) -> Result<Configuration, ApiError> {

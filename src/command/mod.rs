@@ -13,8 +13,9 @@ use crate::error::Error;
 use crate::printer::Report;
 use crate::workflow::add::{self, AddOutcome, AddRequest};
 use crate::workflow::joint::{self, JointOutcome, JointRequest};
+use crate::workflow::leader::{self, MoveRequest};
 use crate::workflow::promote::{self, PromoteRequest};
-use crate::workflow::remove::{self, RemoveOutcome};
+use crate::workflow::remove::{self, RemoveOutcome, RemoveRequest};
 use crate::workflow::replace::{self, Prepared, ReplaceRequest};
 use crate::workflow::validate::system_resolver;
 use crate::workflow::{status, update, MembershipApi, Observer};
@@ -130,7 +131,10 @@ async fn member<A: MembershipApi>(
                 .await
                 .with_context(|| format!("member add {}", shortened(&a.name)))?
             {
-                AddOutcome::Added(added) => Report::Added(added),
+                AddOutcome::Added(added) => {
+                    observer.notice(&add::next_step(&added));
+                    Report::Added(added)
+                }
                 AddOutcome::Plan(plan) => Report::Plan(plan),
             }
         }
@@ -149,13 +153,43 @@ async fn member<A: MembershipApi>(
             )
         }
         MemberCommand::Remove(r) => {
-            match remove::remove(api, observer, &r.target.member, r.dry_run, r.force, timeout)
+            let req = RemoveRequest {
+                target: r.target.member.clone(),
+                dry_run: r.dry_run,
+                force: r.force,
+                timeout: r.wait.timeout,
+                command_timeout: timeout,
+            };
+            match remove::remove(api, observer, &req)
                 .await
                 .with_context(|| format!("member remove {}", shortened(&r.target.member)))?
             {
-                RemoveOutcome::Removed { removed, list } => Report::Removed { removed, list },
+                RemoveOutcome::Removed {
+                    removed,
+                    list,
+                    moved,
+                } => Report::Removed {
+                    removed,
+                    list,
+                    moved,
+                },
                 RemoveOutcome::Plan(plan) => Report::Plan(plan),
             }
+        }
+        MemberCommand::MoveLeader(m) => {
+            let req = MoveRequest {
+                target: m.target.clone(),
+                timeout: m.wait.timeout,
+                command_timeout: timeout,
+            };
+            Report::MovedLeader(
+                leader::move_leader(api, observer, &req)
+                    .await
+                    .with_context(|| match &m.target {
+                        Some(t) => format!("member move-leader {}", shortened(t)),
+                        None => "member move-leader".to_string(),
+                    })?,
+            )
         }
         MemberCommand::Update(u) => Report::Updated(
             update::update(
@@ -227,6 +261,7 @@ async fn member<A: MembershipApi>(
                 remove: j.remove.clone(),
                 dry_run: j.dry_run,
                 force: j.force,
+                timeout: j.wait.timeout,
             };
             match joint::enter(api, observer, &req, &system_resolver, timeout)
                 .await

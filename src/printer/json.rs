@@ -76,7 +76,37 @@ struct StatusMember<'a> {
     lag: Option<u64>,
     progress_state: Option<&'a str>,
     match_index: Option<u64>,
+    version: Option<&'a str>,
     error: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct MovedDoc<'a> {
+    from: JsonMember<'a>,
+    to: JsonMember<'a>,
+    took_ms: u128,
+}
+
+#[derive(Serialize)]
+struct MoveLeaderDoc<'a> {
+    cluster_id: String,
+    #[serde(flatten)]
+    moved: MovedDoc<'a>,
+}
+
+#[derive(Serialize)]
+struct RemoveDoc<'a> {
+    cluster_id: String,
+    members: Vec<JsonMember<'a>>,
+    leader_moved: Option<MovedDoc<'a>>,
+}
+
+fn moved(m: &crate::workflow::leader::Moved) -> MovedDoc<'_> {
+    MovedDoc {
+        from: member(&m.from),
+        to: member(&m.to),
+        took_ms: m.took.as_millis(),
+    }
 }
 
 #[derive(Serialize)]
@@ -197,11 +227,19 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                 waited_ms: p.waited.as_millis(),
             },
         ),
-        Report::Removed { list, .. } => write(
+        Report::Removed { list, moved: m, .. } => write(
             out,
-            &ListDoc {
+            &RemoveDoc {
                 cluster_id: hex(list.cluster_id),
                 members: members(&list.members),
+                leader_moved: m.as_deref().map(moved),
+            },
+        ),
+        Report::MovedLeader(m) => write(
+            out,
+            &MoveLeaderDoc {
+                cluster_id: hex(m.cluster_id),
+                moved: moved(m),
             },
         ),
         Report::Updated(u) => write(
@@ -226,6 +264,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                         lag: r.lag,
                         progress_state: r.progress.as_ref().map(|p| p.state.as_str()),
                         match_index: r.progress.as_ref().map(|p| p.matched),
+                        version: ok.map(|s| s.version.as_str()),
                         error: r.status.as_ref().err().map(|e| e.message.as_str()),
                     }
                 })

@@ -11,6 +11,7 @@ use crate::cli::OutputFormat;
 use crate::model::{Configuration, Member, MemberId, MemberList};
 use crate::testcluster::LocalCluster;
 use crate::workflow::add::AddedMember;
+use crate::workflow::leader::Moved;
 use crate::workflow::promote::Promoted;
 use crate::workflow::quorum::PlanStep;
 use crate::workflow::replace::Replaced;
@@ -34,7 +35,11 @@ pub enum Report {
         removed: Member,
         /// The membership after.
         list: MemberList,
+        /// The leadership transfer done first, when the member led.
+        moved: Option<Box<Moved>>,
     },
+    /// `member move-leader`.
+    MovedLeader(Moved),
     /// `member update`.
     Updated(Updated),
     /// `member status`.
@@ -151,6 +156,24 @@ fn running_endpoints(c: &LocalCluster) -> Vec<&str> {
         .filter(|n| n.running)
         .map(|n| n.client_url.as_str())
         .collect()
+}
+
+/// The line that reports a leadership transfer.
+fn moved_line(m: &Moved) -> String {
+    if m.from.id == m.to.id {
+        return format!(
+            "Member {} already leads cluster {} (nothing sent)",
+            m.to.label(),
+            m.cluster_id
+        );
+    }
+    format!(
+        "Leadership moved from {} to {} in cluster {} (took {:.2}s)",
+        m.from.label(),
+        m.to.label(),
+        m.cluster_id,
+        m.took.as_secs_f64()
+    )
 }
 
 /// The headline of a replacement.

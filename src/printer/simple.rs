@@ -3,8 +3,8 @@
 use std::io::{self, Write};
 
 use super::{
-    added_headline, config_rows, replaced_headline, running_endpoints, start_lines, started_word,
-    Report,
+    added_headline, config_rows, moved_line, replaced_headline, running_endpoints, start_lines,
+    started_word, Report,
 };
 use crate::model::Member;
 
@@ -46,11 +46,21 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             p.list.cluster_id,
             p.waited.as_secs_f64()
         )?,
-        Report::Removed { removed, list } => writeln!(
-            out,
-            "Member {} removed from cluster {}",
-            removed.id, list.cluster_id
-        )?,
+        Report::Removed {
+            removed,
+            list,
+            moved,
+        } => {
+            if let Some(m) = moved {
+                writeln!(out, "{}", moved_line(m))?;
+            }
+            writeln!(
+                out,
+                "Member {} removed from cluster {}",
+                removed.id, list.cluster_id
+            )?
+        }
+        Report::MovedLeader(m) => writeln!(out, "{}", moved_line(m))?,
         Report::Updated(u) => {
             let note = if u.unchanged {
                 " (unchanged, nothing sent)"
@@ -69,7 +79,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                 let leader = s.leader == Some(r.member.id);
                 writeln!(
                     out,
-                    "{}, {}, {}, {}, {}, {}, {}, {}, {}, {}",
+                    "{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}",
                     r.member.id,
                     r.member.name,
                     if ok.is_some() {
@@ -90,6 +100,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                     r.member.is_learner,
                     opt(r.lag),
                     r.progress.as_ref().map_or("-", |p| p.state.as_str()),
+                    ok.map_or("-", |s| s.version.as_str()),
                 )?;
             }
         }

@@ -5,8 +5,8 @@ use std::io::{self, Write};
 use comfy_table::{CellAlignment, ContentArrangement, Table};
 
 use super::{
-    added_headline, config_rows, replaced_headline, running_endpoints, start_lines, started_word,
-    Report,
+    added_headline, config_rows, moved_line, replaced_headline, running_endpoints, start_lines,
+    started_word, Report,
 };
 use crate::model::Member;
 
@@ -67,7 +67,15 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             )?;
             writeln!(out, "{}", members_table(&p.list.members))?;
         }
-        Report::Removed { removed, list } => {
+        Report::MovedLeader(m) => writeln!(out, "{}", moved_line(m))?,
+        Report::Removed {
+            removed,
+            list,
+            moved,
+        } => {
+            if let Some(m) = moved {
+                writeln!(out, "{}", moved_line(m))?;
+            }
             writeln!(
                 out,
                 "Member {} removed from cluster {}",
@@ -100,6 +108,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                 "APPLIED INDEX",
                 "LAG",
                 "STATE",
+                "VERSION",
                 "ERROR",
             ]);
             for r in &s.rows {
@@ -117,6 +126,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                     r.progress
                         .as_ref()
                         .map_or(String::new(), |p| p.state.clone()),
+                    ok.map_or(String::new(), |s| s.version.clone()),
                     r.status
                         .as_ref()
                         .err()

@@ -122,6 +122,7 @@ fn every_format_prints_every_report() {
         Report::Removed {
             removed: l.members[1].clone(),
             list: l.clone(),
+            moved: None,
         },
         Report::Plan(vec![crate::workflow::quorum::Config::of(
             &l,

@@ -27,6 +27,24 @@ pub fn not_for_learner() -> Status {
         "etcdserver: rpc not supported for learner",
     )
 }
+/// A leader-only request reached a follower (MoveLeader).
+pub fn not_leader() -> Status {
+    status(Code::FailedPrecondition, "etcdserver: not leader")
+}
+/// MoveLeader to a member that is not a voter.
+pub fn bad_leader_transferee() -> Status {
+    status(
+        Code::FailedPrecondition,
+        "etcdserver: bad leader transferee",
+    )
+}
+/// MoveLeader's target did not take over in time.
+pub fn leader_transfer_timed_out() -> Status {
+    status(
+        Code::Unavailable,
+        "etcdserver: request timed out, leader transfer took too long",
+    )
+}
 /// Unknown or removed member.
 pub fn member_not_found() -> Status {
     status(Code::NotFound, "etcdserver: member not found")

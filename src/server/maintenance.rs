@@ -1,17 +1,24 @@
-//! Maintenance.Status, as etcd answers it (learners answer it too).
+//! Maintenance.Status (learners answer it too) and MoveLeader, as etcd answers them.
 
 use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
 
-use super::Shared;
+use super::{errors, Shared, REQUEST_TIMEOUT};
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::maintenance_server::Maintenance;
 
 /// The version this node reports: the etcd API level it serves.
 pub const VERSION: &str = "3.4.0";
 
-/// The etcd-compatible Maintenance service (Status only).
+/// How long MoveLeader waits for the target to lead: raft gives a transfer up
+/// after an election timeout (the leader stays); three of them leave room for
+/// the target to catch up first, and stay below a client's usual 5 s deadline.
+fn transfer_wait(config: &crate::node::NodeConfig) -> std::time::Duration {
+    (config.heartbeat * config.election_ticks as u32 * 3).min(REQUEST_TIMEOUT)
+}
+
+/// The etcd-compatible Maintenance service (Status and MoveLeader).
 pub struct MaintenanceService(pub Arc<Shared>);
 
 #[tonic::async_trait]
@@ -36,6 +43,42 @@ impl Maintenance for MaintenanceService {
             errors: vec![],
             db_size_in_use: db_size,
             is_learner: view.is_learner(),
+        }))
+    }
+
+    /// As etcd: only the leader serves it; the target must be a voter of the
+    /// configuration (a learner or unknown ID is a "bad leader transferee");
+    /// moving to the leader itself succeeds at once. Answers once the target
+    /// leads, or "leader transfer took too long" when it does not within the
+    /// time [`transfer_wait`] allows.
+    async fn move_leader(
+        &self,
+        req: Request<epb::MoveLeaderRequest>,
+    ) -> Result<Response<epb::MoveLeaderResponse>, Status> {
+        let s = &self.0;
+        let target = req.into_inner().target_id;
+        let view = s.node.view();
+        if !view.is_leader() {
+            return Err(errors::not_leader());
+        }
+        if !view.conf.voters.contains(&target) {
+            return Err(errors::bad_leader_transferee());
+        }
+        if target != view.id {
+            s.node.transfer_leader(target).await;
+            let mut watch = s.node.watch();
+            let moved = tokio::time::timeout(
+                transfer_wait(s.node.config()),
+                watch.wait_for(|v| v.leader_id == target),
+            )
+            .await;
+            if !matches!(moved, Ok(Ok(_))) {
+                return Err(errors::leader_transfer_timed_out());
+            }
+        }
+        let revision = s.node.store().revision().unwrap_or(1);
+        Ok(Response::new(epb::MoveLeaderResponse {
+            header: s.header(revision),
         }))
     }
 }

@@ -49,6 +49,24 @@ pub enum AddOutcome {
     Plan(Vec<PlanStep>),
 }
 
+/// What the operator does next, for stderr: start the member, then (for a
+/// learner) promote it, by name or by the ID it has until it starts.
+pub fn next_step(a: &AddedMember) -> String {
+    let then = if a.member.is_learner {
+        format!(
+            ", then `memberctl member promote {}` (or {}): it waits for {} to start and catch up",
+            a.name, a.member.id, a.name
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "next: start member {} ({}) with the settings above (on a local test cluster: \
+         `memberctl cluster start-node {}`){then}",
+        a.name, a.member.id, a.name
+    )
+}
+
 /// The `--initial-cluster` value for a new member called `name` with ID `new`:
 /// every member's name=peer-url in server order; other unstarted members have
 /// an empty name, exactly as etcd prints it.

@@ -22,6 +22,7 @@ pub struct State {
     pub add_errors: VecDeque<ApiError>,
     pub promote_errors: VecDeque<ApiError>,
     pub remove_errors: VecDeque<ApiError>,
+    pub move_errors: VecDeque<ApiError>,
     /// The changes that reached the fake, in order ("add", "promote", …).
     pub calls: Vec<String>,
     next_id: u64,
@@ -170,6 +171,38 @@ impl MembershipApi for Fake {
             is_learner: m.is_learner,
             ..Default::default()
         })
+    }
+
+    async fn move_leader(&self, leader: &Member, target: MemberId) -> Result<(), ApiError> {
+        let mut s = self.state();
+        s.calls.push(format!("move-leader {target}"));
+        if let Some(e) = s.move_errors.pop_front() {
+            return Err(e);
+        }
+        if s.down.contains(&leader.id) {
+            return Err(unavailable(leader.id));
+        }
+        if leader.id != s.leader {
+            return Err(ApiError::new(
+                ApiErrorKind::Refused,
+                "etcdserver: not leader",
+            ));
+        }
+        let voter = s.list.get(target).is_some_and(|m| m.is_voter());
+        if !voter {
+            return Err(ApiError::new(
+                ApiErrorKind::Refused,
+                "etcdserver: bad leader transferee",
+            ));
+        }
+        if s.down.contains(&target) {
+            return Err(ApiError::new(
+                ApiErrorKind::Unavailable,
+                "etcdserver: request timed out, leader transfer took too long",
+            ));
+        }
+        s.leader = target;
+        Ok(())
     }
 
     async fn get_config(&self) -> Result<Configuration, ApiError> {

@@ -8,8 +8,9 @@ use tokio::time::Instant;
 use super::catch_up::is_ready;
 use super::health::gather_with_leader;
 use super::joint_calc::{self, RaftChange};
+use super::leader;
 use super::quorum::{fault_tolerance, quorum, PlanStep};
-use super::resolve::resolve;
+use super::resolve::{list_naming, resolve};
 use super::validate::{self, Resolver};
 use super::{ApiError, ApiErrorKind, MembershipApi, Observer};
 use crate::error::{Error, ErrorKind};
@@ -30,6 +31,8 @@ pub struct JointRequest {
     pub dry_run: bool,
     /// Promote learners that have not caught up.
     pub force: bool,
+    /// How long to wait for named members to start and for leadership to move.
+    pub timeout: std::time::Duration,
 }
 
 /// What `joint enter` did.
@@ -155,7 +158,13 @@ pub async fn enter<A: MembershipApi>(
              open; finish it with `memberctl member joint leave` first",
         ));
     }
-    let list = api.member_list().await?;
+    let started = Instant::now();
+    let targets: Vec<&str> = [&req.promote, &req.demote, &req.remove]
+        .into_iter()
+        .flatten()
+        .map(String::as_str)
+        .collect();
+    let list = list_naming(api, observer, &targets, started + req.timeout).await?;
     let mut changes = Vec::new();
     let mut raft = Vec::new();
     let mut labels = HashMap::new();
@@ -288,18 +297,40 @@ pub async fn enter<A: MembershipApi>(
     let health = gather_with_leader(api, observer, list, deadline).await?;
     let reachable = health.reachable();
     let (joint, after) = plan(&cfg, &raft, &reachable)?;
+    // The leader must not be one of the members the change demotes or removes.
+    let leaving: HashSet<MemberId> = changes
+        .iter()
+        .filter_map(|c| match c {
+            JointChange::Demote(id) | JointChange::Remove(id) => Some(*id),
+            _ => None,
+        })
+        .collect();
     if req.dry_run {
-        return Ok(JointOutcome::Plan(vec![
-            step("C_old (now)", &cfg, &reachable, &labels),
-            step(
-                "C_old∧C_new (after joint enter)",
-                &joint,
+        let mut steps = vec![step("C_old (now)", &cfg, &reachable, &labels)];
+        if let Some((from, to)) = leader::planned(&health, &leaving) {
+            steps.push(step(
+                &leader::step_name(&from, &to),
+                &cfg,
                 &reachable,
                 &labels,
-            ),
-            step("C_new (after joint leave)", &after, &reachable, &labels),
-        ]));
+            ));
+        }
+        steps.push(step(
+            "C_old∧C_new (after joint enter)",
+            &joint,
+            &reachable,
+            &labels,
+        ));
+        steps.push(step(
+            "C_new (after joint leave)",
+            &after,
+            &reachable,
+            &labels,
+        ));
+        return Ok(JointOutcome::Plan(steps));
     }
+    let transfer_deadline = (started + req.timeout).max(Instant::now() + command_timeout);
+    leader::move_away(api, observer, &health, &leaving, transfer_deadline).await?;
     let result = api.joint_enter(&changes).await.map_err(unsupported)?;
     Ok(JointOutcome::Config(result))
 }

@@ -7,6 +7,7 @@ pub mod catch_up;
 pub mod health;
 pub mod joint;
 pub mod joint_calc;
+pub mod leader;
 pub mod promote;
 pub mod quorum;
 pub mod remove;
@@ -46,6 +47,10 @@ pub trait MembershipApi {
     async fn member_promote(&self, id: MemberId) -> Result<MemberList, ApiError>;
     /// Asks one member, through its own client URLs, for its status.
     async fn member_status(&self, member: &Member) -> Result<MemberStatus, ApiError>;
+    /// Asks `leader`, through its own client URLs, to hand leadership to voter
+    /// `target` (etcd's Maintenance.MoveLeader, served by the engine too);
+    /// returns once the leader has seen `target` take over.
+    async fn move_leader(&self, leader: &Member, target: MemberId) -> Result<(), ApiError>;
     /// The raft configuration (memberctl engine only; etcd: `Unimplemented`).
     async fn get_config(&self) -> Result<Configuration, ApiError>;
     /// The leader's view of replication (memberctl engine only).

@@ -5,7 +5,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::catch_up::{CatchUp, CatchUpSample, CatchUpState};
-use super::resolve::resolve;
+use super::resolve::{list_naming, resolve};
 use super::retry::retry_unhealthy;
 use super::{ApiError, ApiErrorKind, MembershipApi, Observer};
 use crate::error::{Error, ErrorKind};
@@ -57,7 +57,7 @@ pub async fn promote<A: MembershipApi>(
     req: &PromoteRequest,
 ) -> Result<Promoted, Error> {
     let started = Instant::now();
-    let list = api.member_list().await?;
+    let list = list_naming(api, observer, &[&req.target], started + req.timeout).await?;
     let member = resolve(&list, &req.target)?.clone();
     if !member.is_learner {
         return Err(Error::refused(format!(

@@ -1,14 +1,33 @@
-//! `member remove`: refuse (rule 4) a removal that would leave too few reachable voters.
+//! `member remove`: refuse (rule 4) a removal that would leave too few reachable voters; move leadership away first when the leader goes.
+
+use std::collections::HashSet;
+use std::time::Duration;
 
 use tokio::time::Instant;
 
 use super::health::gather_with_leader;
+use super::leader::{self, Moved};
 use super::quorum::{self, Config, PlanStep};
-use super::resolve::resolve;
+use super::resolve::{list_naming, resolve};
 use super::retry::send_change;
 use super::{MembershipApi, Observer};
 use crate::error::Error;
 use crate::model::{Member, MemberList};
+
+/// What to remove and how.
+#[derive(Clone, Debug)]
+pub struct RemoveRequest {
+    /// The member, by name or hex ID.
+    pub target: String,
+    /// Only print the plan.
+    pub dry_run: bool,
+    /// Skip rule 4.
+    pub force: bool,
+    /// How long to wait for a named member to start and for leadership to move.
+    pub timeout: Duration,
+    /// Per-request timeout.
+    pub command_timeout: Duration,
+}
 
 /// What `member remove` did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,38 +38,59 @@ pub enum RemoveOutcome {
         removed: Member,
         /// The membership after.
         list: MemberList,
+        /// The leadership transfer done first, when the member led.
+        moved: Option<Box<Moved>>,
     },
     /// `--dry-run`: the configurations before and after.
     Plan(Vec<PlanStep>),
 }
 
-/// Runs `member remove TARGET`.
+/// Runs `member remove TARGET`. When the member leads, leadership is first
+/// handed to the most caught-up voter that stays; if that fails, nothing is
+/// removed.
 pub async fn remove<A: MembershipApi>(
     api: &A,
     observer: &dyn Observer,
-    target: &str,
-    dry_run: bool,
-    force: bool,
-    command_timeout: std::time::Duration,
+    req: &RemoveRequest,
 ) -> Result<RemoveOutcome, Error> {
-    let list = api.member_list().await?;
-    let member = resolve(&list, target)?.clone();
-    let deadline = Instant::now() + command_timeout;
+    let started = Instant::now();
+    let list = list_naming(api, observer, &[&req.target], started + req.timeout).await?;
+    let member = resolve(&list, &req.target)?.clone();
+    let deadline = Instant::now() + req.command_timeout;
     let health = gather_with_leader(api, observer, list, deadline).await?;
     let reachable = health.reachable();
     if let Err(refusal) = quorum::check_remove(&health.list, &reachable, member.id) {
-        if !force {
+        if !req.force {
             return Err(refusal);
         }
         observer.notice(&format!("--force: going on despite: {}", refusal.message));
     }
+    let leaving = HashSet::from([member.id]);
     let mut config = Config::of(&health.list, &reachable);
-    let before = config.step("before");
-    config.remove(&member.id.to_string());
-    let after = config.step(format!("after removing {}", member.label()));
-    if dry_run {
-        return Ok(RemoveOutcome::Plan(vec![before, after]));
+    let mut plan = vec![config.step("before")];
+    if let Some((from, to)) = leader::planned(&health, &leaving) {
+        plan.push(config.step(leader::step_name(&from, &to)));
     }
+    config.remove(&member.id.to_string());
+    plan.push(config.step(format!("after removing {}", member.label())));
+    if req.dry_run {
+        return Ok(RemoveOutcome::Plan(plan));
+    }
+    let no_successor =
+        health.leader() == Some(member.id) && leader::planned(&health, &leaving).is_none();
+    let moved = if req.force && no_successor {
+        observer.notice(
+            "--force: no voter that stays is reachable to take over; removing the leader \
+             without moving leadership first",
+        );
+        None
+    } else {
+        let transfer_deadline = (started + req.timeout).max(Instant::now() + req.command_timeout);
+        leader::move_away(api, observer, &health, &leaving, transfer_deadline)
+            .await?
+            .map(Box::new)
+    };
+    let deadline = Instant::now() + req.command_timeout;
     let down: Vec<String> = health
         .unreachable_voters()
         .iter()
@@ -73,5 +113,6 @@ pub async fn remove<A: MembershipApi>(
     Ok(RemoveOutcome::Removed {
         removed: member,
         list,
+        moved,
     })
 }

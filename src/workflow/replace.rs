@@ -4,7 +4,7 @@
 //! remove OLD) and leave; on etcd promote NEW, then remove OLD (rule 4 checked).
 //! Each step looks at the cluster first, so running it again continues.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -13,10 +13,11 @@ use super::add::{self, AddOutcome, AddRequest, AddedMember};
 use super::health::Health;
 use super::joint::{self, JointRequest};
 use super::joint_calc::{self, RaftChange};
+use super::leader;
 use super::promote::wait_ready;
 use super::quorum::{Config, PlanStep};
-use super::remove::{self, RemoveOutcome};
-use super::resolve::resolve;
+use super::remove::{self, RemoveOutcome, RemoveRequest};
+use super::resolve::{list_naming, resolve};
 use super::validate::{self, Resolver};
 use super::{ApiErrorKind, MembershipApi, Observer};
 use crate::error::{Error, ErrorKind};
@@ -95,6 +96,8 @@ fn plan(
     let mut steps = vec![config.step("before")];
     config.add_learner(new_label.clone());
     steps.push(config.step(format!("after adding {} as a learner", req.name)));
+    let transfer = leader::planned(health, &HashSet::from([old.id]))
+        .map(|(from, to)| leader::step_name(&from, &to));
     match engine {
         Some(cfg) => {
             let placeholder = MemberId(u64::MAX);
@@ -113,6 +116,9 @@ fn plan(
             // The new member counts as reachable once it has started and caught up.
             let mut up = reachable.clone();
             up.insert(placeholder);
+            if let Some(name) = transfer {
+                steps.push(joint::step(&name, &with_learner, &reachable, &labels));
+            }
             if let Ok(joint_cfg) = joint_calc::enter(&with_learner, &changes) {
                 steps.push(joint::step(
                     "C_old∧C_new (joint: promote new, remove old)",
@@ -133,6 +139,9 @@ fn plan(
         None => {
             config.promote(&new_label, true);
             steps.push(config.step(format!("after promoting {}", req.name)));
+            if let Some(name) = transfer {
+                steps.push(config.step(name));
+            }
             config.remove(&old.id.to_string());
             steps.push(config.step(format!("after removing {}", old.label())));
         }
@@ -164,8 +173,17 @@ pub async fn prepare<A: MembershipApi>(
             resolver,
         ))?;
     }
+    let mut list = list;
     let old = match resolve(&list, &req.old) {
         Ok(m) => m.clone(),
+        // A name not published yet (OLD was started a moment ago): wait for it.
+        Err(_)
+            if !existing.as_ref().is_some_and(|m| m.is_voter())
+                && list.members.iter().any(|m| !m.started()) =>
+        {
+            list = list_naming(api, observer, &[&req.old], Instant::now() + req.timeout).await?;
+            resolve(&list, &req.old)?.clone()
+        }
         Err(e) => {
             // Already replaced by an earlier run?
             if let Some(new) = existing.filter(|m| m.is_voter()) {
@@ -313,6 +331,7 @@ pub async fn finish<A: MembershipApi>(
                 } else {
                     vec![]
                 },
+                timeout: req.timeout,
                 ..Default::default()
             };
             if !joint_req.promote.is_empty() || !joint_req.remove.is_empty() {
@@ -332,15 +351,15 @@ pub async fn finish<A: MembershipApi>(
         api.member_list().await?
     };
     if !state.engine && list.get(old.id).is_some() {
-        if let RemoveOutcome::Removed { list: after, .. } = remove::remove(
-            api,
-            observer,
-            &old.id.to_string(),
-            false,
-            false,
-            req.command_timeout,
-        )
-        .await?
+        let remove_req = RemoveRequest {
+            target: old.id.to_string(),
+            dry_run: false,
+            force: false,
+            timeout: req.timeout,
+            command_timeout: req.command_timeout,
+        };
+        if let RemoveOutcome::Removed { list: after, .. } =
+            remove::remove(api, observer, &remove_req).await?
         {
             list = after;
         }

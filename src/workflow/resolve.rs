@@ -1,11 +1,105 @@
-//! Finds the member a command names, by name or by hex ID.
+//! Finds the member a command names, by name or by hex ID, waiting for a name that a member has not published yet.
 
-use crate::error::Error;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::{MembershipApi, Observer};
+use crate::error::{Error, ErrorKind};
 use crate::model::{Member, MemberId, MemberList};
 use crate::workflow::validate::quoted;
 
+/// How often the member list is read again while waiting for a name.
+const NAME_POLL: Duration = Duration::from_millis(100);
+
 /// The member `target` names: an exact member name, else a hex ID.
 pub fn resolve<'a>(list: &'a MemberList, target: &str) -> Result<&'a Member, Error> {
+    find(list, target)?.ok_or_else(|| unknown(list, target))
+}
+
+/// The members that have not started (published their name) yet.
+fn unstarted(list: &MemberList) -> Vec<String> {
+    list.members
+        .iter()
+        .filter(|m| !m.started())
+        .map(|m| m.id.to_string())
+        .collect()
+}
+
+/// The refusal for a name or ID no member has.
+fn unknown(list: &MemberList, target: &str) -> Error {
+    let unstarted = unstarted(list);
+    let hint = if unstarted.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (a member has no name until it starts: unstarted {}; use the hex ID)",
+            unstarted.join(", ")
+        )
+    };
+    Error::refused(format!(
+        "no member has the name or ID {}{hint}; run `memberctl member list` to see \
+         the members",
+        quoted(target)
+    ))
+}
+
+/// The member list, read again until every one of `targets` names a member:
+/// a member publishes its name only once it runs and has joined, so a command
+/// given the name a member was added under, right after starting it, waits
+/// for the name (until `deadline`, telling the observer once) instead of
+/// failing at the first look. A target that names no member while every
+/// member has started fails at once, as [`resolve`] does.
+pub async fn list_naming<A: MembershipApi>(
+    api: &A,
+    observer: &dyn Observer,
+    targets: &[&str],
+    deadline: Instant,
+) -> Result<MemberList, Error> {
+    let mut told = false;
+    loop {
+        let list = api.member_list().await?;
+        let mut missing = None;
+        for target in targets {
+            if find(&list, target)?.is_none() {
+                missing = Some(*target);
+                break;
+            }
+        }
+        let Some(target) = missing else {
+            return Ok(list);
+        };
+        let waiting = unstarted(&list);
+        if waiting.is_empty() {
+            return Err(unknown(&list, target));
+        }
+        if Instant::now() + NAME_POLL > deadline {
+            return Err(Error::new(
+                ErrorKind::Timeout,
+                format!(
+                    "no member named {} has started within --timeout (unstarted: {}); start \
+                     it with the settings `member add` printed, or name it by its hex ID",
+                    quoted(target),
+                    waiting.join(", ")
+                ),
+            ));
+        }
+        if !told {
+            observer.notice(&format!(
+                "waiting for {} to start (a member publishes its name once it runs; \
+                 unstarted: {})",
+                quoted(target),
+                waiting.join(", ")
+            ));
+            told = true;
+        }
+        tokio::time::sleep(NAME_POLL).await;
+    }
+}
+
+/// The member `target` names, `None` when no member has that name or ID, or
+/// an error when the name is ambiguous.
+fn find<'a>(list: &'a MemberList, target: &str) -> Result<Option<&'a Member>, Error> {
     let by_name: Vec<&Member> = list
         .members
         .iter()
@@ -20,29 +114,8 @@ pub fn resolve<'a>(list: &'a MemberList, target: &str) -> Result<&'a Member, Err
             m.id,
             other.label()
         ))),
-        ([m], _) => Ok(m),
-        ([], Some(m)) => Ok(m),
-        ([], None) => {
-            let unstarted: Vec<String> = list
-                .members
-                .iter()
-                .filter(|m| !m.started())
-                .map(|m| m.id.to_string())
-                .collect();
-            let hint = if unstarted.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    " (a member has no name until it starts: unstarted {}; use the hex ID)",
-                    unstarted.join(", ")
-                )
-            };
-            Err(Error::refused(format!(
-                "no member has the name or ID {}{hint}; run `memberctl member list` to see \
-                 the members",
-                quoted(target)
-            )))
-        }
+        ([m], _) => Ok(Some(m)),
+        ([], by_id) => Ok(by_id),
         (many, _) => Err(Error::usage(format!(
             "{} members are named {}; use a member's hex ID instead",
             many.len(),

@@ -4,8 +4,9 @@ use std::time::Duration;
 
 use super::add::{add, AddOutcome, AddRequest};
 use super::fake::Fake;
+use super::leader::{move_leader, MoveRequest};
 use super::promote::{promote, PromoteRequest};
-use super::remove::{remove, RemoveOutcome};
+use super::remove::{remove, RemoveOutcome, RemoveRequest};
 use super::{update, ApiError, ApiErrorKind, Silent};
 use crate::error::ErrorKind;
 use crate::model::MemberId;
@@ -29,6 +30,16 @@ fn learner_add(name: &str, url: &str) -> AddRequest {
 async fn add_m4(fake: &Fake) -> Result<AddOutcome, crate::Error> {
     let req = learner_add("m4", "http://127.0.0.1:2390");
     add(fake, &Silent, &req, &resolves, T).await
+}
+
+fn rm(target: &str, dry_run: bool, force: bool, command_timeout: Duration) -> RemoveRequest {
+    RemoveRequest {
+        target: target.into(),
+        dry_run,
+        force,
+        timeout: command_timeout,
+        command_timeout,
+    }
 }
 
 fn promote_req(target: &str, wait: bool, timeout: Duration) -> PromoteRequest {
@@ -186,14 +197,18 @@ async fn promote_no_wait_surfaces_not_ready_as_a_refusal() {
 async fn remove_into_quorum_loss_sends_nothing_unless_forced() {
     let fake = Fake::three();
     fake.state().down.insert(MemberId(3));
-    let err = remove(&fake, &Silent, "m2", false, false, T)
+    let err = remove(&fake, &Silent, &rm("m2", false, false, T))
         .await
         .unwrap_err();
     assert_eq!(err.kind, ErrorKind::Refused);
-    let plan = remove(&fake, &Silent, "m3", true, false, T).await.unwrap();
+    let plan = remove(&fake, &Silent, &rm("m3", true, false, T))
+        .await
+        .unwrap();
     assert!(matches!(plan, RemoveOutcome::Plan(ref p) if p.len() == 2));
     assert!(fake.calls().is_empty());
-    remove(&fake, &Silent, "m2", false, true, T).await.unwrap();
+    remove(&fake, &Silent, &rm("m2", false, true, T))
+        .await
+        .unwrap();
     assert_eq!(fake.calls(), vec!["remove"]);
 }
 
@@ -226,10 +241,7 @@ async fn changes_wait_for_a_reachable_leader_then_give_up() {
     let err = remove(
         &fake,
         &Silent,
-        "m1",
-        false,
-        false,
-        Duration::from_millis(300),
+        &rm("m1", false, false, Duration::from_millis(300)),
     )
     .await
     .unwrap_err();
@@ -242,6 +254,139 @@ async fn changes_wait_for_a_reachable_leader_then_give_up() {
     assert!(fake.calls().is_empty());
     // Once a reachable member leads, the same removal goes through.
     fake.state().leader = MemberId(2);
-    remove(&fake, &Silent, "m1", false, false, T).await.unwrap();
+    remove(&fake, &Silent, &rm("m1", false, false, T))
+        .await
+        .unwrap();
     assert_eq!(fake.calls(), vec!["remove"]);
+}
+
+#[tokio::test]
+async fn removing_the_leader_moves_leadership_to_the_most_caught_up_voter_first() {
+    let fake = Fake::three();
+    fake.state().index.insert(MemberId(2), 90);
+    // A dry run shows the transfer step and sends nothing.
+    let RemoveOutcome::Plan(plan) = remove(&fake, &Silent, &rm("m1", true, false, T))
+        .await
+        .unwrap()
+    else {
+        panic!("no plan")
+    };
+    let steps: Vec<&str> = plan.iter().map(|s| s.step.as_str()).collect();
+    assert_eq!(steps.len(), 3, "{steps:?}");
+    assert!(
+        steps[1].starts_with("move leadership from m1") && steps[1].contains("to m3"),
+        "{steps:?}"
+    );
+    assert!(fake.calls().is_empty());
+    // m3 has more of the log than m2, so m3 takes over; then m1 goes.
+    let RemoveOutcome::Removed { moved, .. } = remove(&fake, &Silent, &rm("m1", false, false, T))
+        .await
+        .unwrap()
+    else {
+        panic!("not removed")
+    };
+    let moved = moved.expect("a transfer");
+    assert_eq!((moved.from.id, moved.to.id), (MemberId(1), MemberId(3)));
+    assert_eq!(
+        fake.calls(),
+        vec!["move-leader 0000000000000003".to_string(), "remove".into()]
+    );
+    assert_eq!(fake.state().leader, MemberId(3));
+}
+
+#[tokio::test]
+async fn a_failed_transfer_removes_nothing() {
+    let fake = Fake::three();
+    fake.state().move_errors.push_back(ApiError::new(
+        ApiErrorKind::Unavailable,
+        "etcdserver: request timed out, leader transfer took too long",
+    ));
+    let err = remove(&fake, &Silent, &rm("m1", false, false, T))
+        .await
+        .unwrap_err();
+    assert!(
+        err.message.contains("nothing was changed") && err.message.contains("took too long"),
+        "{}",
+        err.message
+    );
+    assert_eq!(fake.calls(), vec!["move-leader 0000000000000002"]);
+    assert_eq!(fake.state().list.members.len(), 3);
+    // A follower is removed without any transfer.
+    remove(&fake, &Silent, &rm("m3", false, false, T))
+        .await
+        .unwrap();
+    assert_eq!(fake.calls().last().unwrap(), "remove");
+    assert_eq!(fake.calls().len(), 2);
+}
+
+#[tokio::test]
+async fn move_leader_refuses_learners_and_unknown_members_and_picks_a_voter_by_default() {
+    let fake = Fake::three().with_learner(9, "l9", 100);
+    let req = |target: Option<&str>| MoveRequest {
+        target: target.map(String::from),
+        timeout: T,
+        command_timeout: T,
+    };
+    let err = move_leader(&fake, &Silent, &req(Some("l9")))
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Refused);
+    assert!(err.message.contains("learner"), "{}", err.message);
+    let err = move_leader(&fake, &Silent, &req(Some("m9")))
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Refused);
+    fake.state().down.insert(MemberId(3));
+    let err = move_leader(&fake, &Silent, &req(Some("m3")))
+        .await
+        .unwrap_err();
+    assert!(err.message.contains("does not answer"), "{}", err.message);
+    assert!(fake.calls().is_empty());
+    let moved = move_leader(&fake, &Silent, &req(None)).await.unwrap();
+    assert_eq!(moved.to.id, MemberId(2));
+    // To the member that leads: nothing to send.
+    let moved = move_leader(&fake, &Silent, &req(Some("m2"))).await.unwrap();
+    assert_eq!(moved.from.id, moved.to.id);
+    assert_eq!(fake.calls(), vec!["move-leader 0000000000000002"]);
+}
+
+#[tokio::test]
+async fn a_name_not_published_yet_is_waited_for() {
+    // m4 was added and is starting: it has no name yet.
+    let fake = std::sync::Arc::new(Fake::three().with_learner(4, "", 100));
+    let started = fake.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let mut s = started.state();
+        let m = s
+            .list
+            .members
+            .iter_mut()
+            .find(|m| m.id == MemberId(4))
+            .unwrap();
+        m.name = "m4".into();
+        m.client_urls = vec!["http://127.0.0.1:3390".into()];
+    });
+    let p = promote(&*fake, &Silent, &promote_req("m4", true, T))
+        .await
+        .unwrap();
+    assert_eq!(p.member.id, MemberId(4));
+    assert_eq!(fake.calls(), vec!["promote"]);
+    // A name no member has while every member has started fails at once.
+    let err = promote(&*fake, &Silent, &promote_req("m5", true, T))
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Refused);
+    // A member that never starts: the wait ends at --timeout (exit 4).
+    let fake = Fake::three().with_learner(5, "", 0);
+    let err = remove(
+        &fake,
+        &Silent,
+        &rm("m5", false, false, Duration::from_millis(300)),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Timeout);
+    assert!(err.message.contains("0000000000000005"), "{}", err.message);
+    assert!(fake.calls().is_empty());
 }
