@@ -1,14 +1,14 @@
 //! memberctl against an etcd with authentication enabled.
 
-use crate::util::{self, free_port, require_etcd, Etcd};
+use crate::util::versions::{etcd_server, per_etcd_version};
+use crate::util::{self, free_port, Etcd};
 
 /// memberctl against an etcd with authentication enabled (by etcdctl): the
 /// right password works for the learner flow's add and remove; a wrong one is
 /// refused with exit 3 and never printed; no password without a terminal is a
 /// usage error.
-#[test]
-fn authentication_against_etcd() {
-    let Some(bin) = require_etcd("authentication_against_etcd") else {
+fn authentication_against_etcd(version: &'static str) {
+    let Some(bin) = etcd_server(version, "authentication_against_etcd") else {
         return;
     };
     let Some(etcdctl) = util::require_etcdctl("authentication_against_etcd") else {
@@ -93,3 +93,5 @@ fn authentication_against_etcd() {
     etcd.ctl(&["--user", "root:s3cret-pw", "member", "remove", &id])
         .expect(0);
 }
+
+per_etcd_version!(authentication_against_etcd);

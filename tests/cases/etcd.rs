@@ -3,14 +3,14 @@
 use std::time::Duration;
 
 use crate::util::members::{add_learner, add_learner_at, ids, member_named};
-use crate::util::{free_port, require_etcd, wait_for, Etcd};
+use crate::util::versions::{etcd_server, per_etcd_version, reported_version};
+use crate::util::{free_port, wait_for, Etcd};
 
 /// The mission's core flow: list, refused bad add (nothing changes), learner add
 /// (idempotent), start it with the printed settings, promote after catch-up,
 /// update, remove.
-#[test]
-fn learner_flow_against_etcd() {
-    let Some(bin) = require_etcd("learner_flow_against_etcd") else {
+fn learner_flow_against_etcd(version: &'static str) {
+    let Some(bin) = etcd_server(version, "learner_flow_against_etcd") else {
         return;
     };
     let mut etcd = Etcd::start(bin, 3);
@@ -57,10 +57,32 @@ fn learner_flow_against_etcd() {
     let after = etcd.ctl(&["member", "list", "-w", "json"]).expect(0).stdout;
     assert_eq!(before, after, "a refused add changed the member list");
 
-    // Learner add; repeating it reports the same member instead of failing.
+    // Learner add right after the cluster started (etcd may still answer
+    // "unhealthy cluster": memberctl retries); repeating it reports the same
+    // member instead of failing.
     let peer_port = free_port();
     let peer = format!("http://127.0.0.1:{peer_port}");
-    let added = add_learner_at(|a| etcd.ctl(a), "m4", &peer);
+    let first = etcd.ctl(&[
+        "member",
+        "add",
+        "m4",
+        "--learner",
+        "--peer-urls",
+        &peer,
+        "-w",
+        "json",
+    ]);
+    let first = first.expect(0);
+    eprintln!(
+        "etcd {version}: first add after start retried on \"unhealthy cluster\": {}",
+        first.stderr.contains("unhealthy cluster")
+    );
+    assert!(
+        first.stderr.contains("memberctl member promote m4"),
+        "no next step: {}",
+        first.stderr
+    );
+    let added = first.json();
     assert_eq!(added["member"]["is_learner"], true);
     assert_eq!(added["member"]["started"], false);
     assert_eq!(added["initial_cluster_state"], "existing");
@@ -99,7 +121,20 @@ fn learner_flow_against_etcd() {
         simple.stdout
     );
 
-    // Start it with the printed configuration; promote waits for catch-up.
+    // A second learner is refused by the server's limit (1 unless 3.6+'s
+    // --max-learners says otherwise), and nothing changes.
+    let second = format!("http://127.0.0.1:{}", free_port());
+    let r = etcd.ctl(&["member", "add", "m5", "--learner", "--peer-urls", &second]);
+    assert_eq!(r.code, 3, "{version}: {}", r.stderr);
+    assert!(
+        r.stderr.contains("too many learner members"),
+        "{version}: {}",
+        r.stderr
+    );
+    assert_eq!(ids(&etcd.list()).len(), 4);
+
+    // Start it with the printed configuration and promote it by name at once:
+    // promote waits for m4 to publish its name, then for catch-up.
     etcd.start_added("m4", peer_port, &initial);
     let promoted = etcd.ctl(&[
         "member",
@@ -112,32 +147,14 @@ fn learner_flow_against_etcd() {
         "-w",
         "json",
     ]);
-    // The name appears once the member has started; the ID works before that.
-    let promoted = if promoted.code == 3 && promoted.stderr.contains("no member has the name") {
-        etcd.ctl(&[
-            "member",
-            "promote",
-            &new_id,
-            "--timeout",
-            "60s",
-            "--poll-interval",
-            "200ms",
-            "-w",
-            "json",
-        ])
-    } else {
-        promoted
-    };
-    let promoted = if promoted.code == 0 {
-        promoted
-    } else {
-        panic!(
-            "promote failed: {}\n{}\nlog:\n{}",
-            promoted.stderr,
-            promoted.stdout,
-            etcd.log("m4")
-        )
-    };
+    assert_eq!(
+        promoted.code,
+        0,
+        "promote failed: {}\n{}\nlog:\n{}",
+        promoted.stderr,
+        promoted.stdout,
+        etcd.log("m4")
+    );
     let p = promoted.json();
     assert_eq!(p["member"]["id"], new_id.as_str());
     assert_eq!(p["member"]["is_learner"], false);
@@ -173,6 +190,19 @@ fn learner_flow_against_etcd() {
             .all(|m| m["reachable"] == true && m["raft_index"].is_u64()),
         "{status}"
     );
+    // Every member reports the server's version through Status.
+    let reported = reported_version(etcd.binary());
+    assert!(reported.starts_with(version), "{version}: {reported}");
+    assert!(
+        rows.iter().all(|m| m["version"] == reported.as_str()),
+        "{reported}: {status}"
+    );
+    let table = etcd.ctl(&["member", "status", "-w", "table"]).expect(0);
+    assert!(
+        table.stdout.contains("VERSION") && table.stdout.contains(&reported),
+        "{}",
+        table.stdout
+    );
 
     // Update: a bad URL is refused; a good one is applied.
     etcd.ctl(&["member", "update", "m4", "--peer-urls", "http://127.0.0.1"])
@@ -201,9 +231,8 @@ fn learner_flow_against_etcd() {
 }
 
 /// `promote --no-wait` right after the add surfaces etcd's not-ready error with exit 3.
-#[test]
-fn promote_no_wait_before_catch_up_is_refused() {
-    let Some(bin) = require_etcd("promote_no_wait_before_catch_up_is_refused") else {
+fn promote_no_wait_before_catch_up_is_refused(version: &'static str) {
+    let Some(bin) = etcd_server(version, "promote_no_wait_before_catch_up_is_refused") else {
         return;
     };
     let etcd = Etcd::start(bin, 3);
@@ -259,9 +288,8 @@ fn promote_no_wait_before_catch_up_is_refused() {
 /// With the leader of three members killed: memberctl waits for the new
 /// leader; removing a healthy voter and adding a voter are refused (exit 3,
 /// cluster unchanged); removing the dead member is allowed.
-#[test]
-fn member_down_refusals_against_etcd() {
-    let Some(bin) = require_etcd("member_down_refusals_against_etcd") else {
+fn member_down_refusals_against_etcd(version: &'static str) {
+    let Some(bin) = etcd_server(version, "member_down_refusals_against_etcd") else {
         return;
     };
     let mut etcd = Etcd::start(bin, 3);
@@ -343,3 +371,9 @@ fn member_down_refusals_against_etcd() {
         .iter()
         .all(|m| m["name"] != leader.as_str()));
 }
+
+per_etcd_version!(learner_flow_against_etcd);
+
+per_etcd_version!(promote_no_wait_before_catch_up_is_refused);
+
+per_etcd_version!(member_down_refusals_against_etcd);

@@ -2,7 +2,8 @@
 
 use crate::util::local::Local;
 use crate::util::members::{add_learner, add_learner_at, id_of, ids, member_named};
-use crate::util::{free_port, require_etcd, Etcd};
+use crate::util::versions::{etcd_server, per_etcd_version};
+use crate::util::{free_port, Etcd};
 
 /// `member replace` on the engine: resumes after an interrupted run (the new
 /// member was added already), swaps through one joint change, and a rerun has
@@ -80,9 +81,8 @@ fn replace_on_the_engine_resumes_and_finishes() {
 
 /// `member replace` against etcd: the new member already started (an earlier
 /// run added it); replace promotes it after catch-up, then removes the old one.
-#[test]
-fn replace_against_etcd() {
-    let Some(bin) = require_etcd("replace_against_etcd") else {
+fn replace_against_etcd(version: &'static str) {
+    let Some(bin) = etcd_server(version, "replace_against_etcd") else {
         return;
     };
     let mut etcd = Etcd::start(bin, 3);
@@ -117,3 +117,5 @@ fn replace_against_etcd() {
     assert!(!ids(&list).contains(&old));
     assert_eq!(member_named(&list, "m4")["is_learner"], false);
 }
+
+per_etcd_version!(replace_against_etcd);

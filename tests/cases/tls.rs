@@ -3,14 +3,14 @@
 use std::time::Duration;
 
 use crate::util::members::ids;
-use crate::util::{self, free_port, memberctl, require_etcd, wait_for};
+use crate::util::versions::{etcd_server, per_etcd_version};
+use crate::util::{self, free_port, memberctl, wait_for};
 
 /// memberctl against a real etcd serving clients over TLS with client
 /// certificates required: --cacert/--cert/--key work, --insecure-skip-tls-verify
 /// works without the CA, a missing client certificate or a wrong CA fails clearly.
-#[test]
-fn tls_against_etcd() {
-    let Some(bin) = require_etcd("tls_against_etcd") else {
+fn tls_against_etcd(version: &'static str) {
+    let Some(bin) = etcd_server(version, "tls_against_etcd") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -261,3 +261,5 @@ fn tls_on_the_engine() {
         5
     );
 }
+
+per_etcd_version!(tls_against_etcd);

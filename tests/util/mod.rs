@@ -6,6 +6,7 @@ pub mod faults;
 pub mod local;
 pub mod members;
 pub mod tls;
+pub mod versions;
 pub mod writer;
 
 use std::collections::HashSet;
@@ -275,6 +276,11 @@ impl Etcd {
             child: Some(child),
         });
         self.members.len() - 1
+    }
+
+    /// The server binary the members run.
+    pub fn binary(&self) -> &std::path::Path {
+        &self.binary
     }
 
     /// The client URLs of the running members, comma-separated.
