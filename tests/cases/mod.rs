@@ -8,6 +8,7 @@ mod etcd;
 mod faults;
 mod generated;
 mod joint;
+mod leader;
 mod offline;
 mod partition;
 mod replace;

@@ -48,6 +48,20 @@ pub fn node_status(endpoint: &str) -> Result<NodeStatus, String> {
     })
 }
 
+/// Sends Maintenance.MoveLeader(target) to the member at `endpoint`; the
+/// server's error text when it refuses.
+pub fn move_leader(endpoint: &str, target: u64) -> Result<(), String> {
+    runtime().block_on(async {
+        let mut c = MaintenanceClient::new(channel(endpoint).await?);
+        let req = memberctl::proto::etcdserverpb::MoveLeaderRequest { target_id: target };
+        tokio::time::timeout(Duration::from_secs(10), c.move_leader(req))
+            .await
+            .map_err(|_| "move-leader timed out".to_string())?
+            .map(|_| ())
+            .map_err(|s| s.message().to_string())
+    })
+}
+
 /// The member that one of `endpoints` answers as the leader, confirmed by that member itself.
 pub fn leader_among(endpoints: &[String]) -> Option<NodeStatus> {
     endpoints
