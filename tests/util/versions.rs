@@ -12,6 +12,7 @@ pub const VERSIONS: [&str; 4] = ["3.4", "3.5", "3.6", "3.7"];
 
 /// One test per etcd version for `fn $name(version: &'static str)`, named
 /// `$name::v3_4` … `$name::v3_7`, so that a failure says which server it was.
+#[allow(unused_macros)] // the benches include these helpers too
 macro_rules! per_etcd_version {
     ($name:ident) => {
         mod $name {
@@ -34,6 +35,7 @@ macro_rules! per_etcd_version {
         }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use per_etcd_version;
 
 static FOUND: Mutex<Option<HashMap<String, PathBuf>>> = Mutex::new(None);
