@@ -97,6 +97,9 @@ _memberctl() {
             memberctl__subcmd__help__subcmd__member,list)
                 cmd="memberctl__subcmd__help__subcmd__member__subcmd__list"
                 ;;
+            memberctl__subcmd__help__subcmd__member,move-leader)
+                cmd="memberctl__subcmd__help__subcmd__member__subcmd__move__subcmd__leader"
+                ;;
             memberctl__subcmd__help__subcmd__member,promote)
                 cmd="memberctl__subcmd__help__subcmd__member__subcmd__promote"
                 ;;
@@ -136,6 +139,9 @@ _memberctl() {
             memberctl__subcmd__member,list)
                 cmd="memberctl__subcmd__member__subcmd__list"
                 ;;
+            memberctl__subcmd__member,move-leader)
+                cmd="memberctl__subcmd__member__subcmd__move__subcmd__leader"
+                ;;
             memberctl__subcmd__member,promote)
                 cmd="memberctl__subcmd__member__subcmd__promote"
                 ;;
@@ -162,6 +168,9 @@ _memberctl() {
                 ;;
             memberctl__subcmd__member__subcmd__help,list)
                 cmd="memberctl__subcmd__member__subcmd__help__subcmd__list"
+                ;;
+            memberctl__subcmd__member__subcmd__help,move-leader)
+                cmd="memberctl__subcmd__member__subcmd__help__subcmd__move__subcmd__leader"
                 ;;
             memberctl__subcmd__member__subcmd__help,promote)
                 cmd="memberctl__subcmd__member__subcmd__help__subcmd__promote"
@@ -844,7 +853,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__member)
-            opts="list add promote remove update replace status joint"
+            opts="list add promote remove update replace status move-leader joint"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -928,6 +937,20 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__member__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__help__subcmd__member__subcmd__move__subcmd__leader)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1040,7 +1063,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member)
-            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version list add promote remove update replace status joint help"
+            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version list add promote remove update replace status move-leader joint help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1152,7 +1175,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__help)
-            opts="list add promote remove update replace status joint help"
+            opts="list add promote remove update replace status move-leader joint help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1250,6 +1273,20 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__member__subcmd__help__subcmd__move__subcmd__leader)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1388,7 +1425,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__joint__subcmd__enter)
-            opts="-w -h -V --add-learner --promote --demote --remove --dry-run --force --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --add-learner --promote --demote --remove --dry-run --force --timeout --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1407,6 +1444,10 @@ _memberctl() {
                     return 0
                     ;;
                 --remove)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1689,6 +1730,64 @@ _memberctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        memberctl__subcmd__member__subcmd__move__subcmd__leader)
+            opts="-w -h -V --timeout --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoints)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dial-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-out)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                -w)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                --cacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         memberctl__subcmd__member__subcmd__promote)
             opts="-w -h -V --no-wait --timeout --poll-interval --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1752,12 +1851,16 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__remove)
-            opts="-w -h -V --dry-run --force --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --dry-run --force --timeout --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --endpoints)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

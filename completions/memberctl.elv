@@ -61,7 +61,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand remove 'Remove a member, unless the rest could not form a quorum'
             cand update 'Change a member''s peer URLs, after checking them'
             cand replace 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in'
-            cand status 'Show each member''s reachability, raft term, index, applied index and lag'
+            cand status 'Show each member''s reachability, raft term, index, applied index, lag and version'
+            cand move-leader 'Hand leadership to another voter (by default the most caught-up one)'
             cand joint 'Several changes at once through joint consensus (memberctl engine only)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -123,6 +124,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --version 'Print version'
         }
         &'memberctl;member;remove'= {
+            cand --timeout 'How long to wait for a member named before it has started (a member publishes its name once it runs) and for leadership to move'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -199,6 +201,24 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'memberctl;member;move-leader'= {
+            cand --timeout 'How long to wait for a member named before it has started (a member publishes its name once it runs) and for leadership to move'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)'
+            cand --cert 'Client certificate for TLS, for servers that require one (with --key)'
+            cand --key 'Client key for TLS (with --cert)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)'
+            cand --password 'Password for authentication'
+            cand --insecure-skip-tls-verify 'Encrypt but do not verify the servers'' certificates (test clusters only)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'memberctl;member;joint'= {
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
@@ -225,6 +245,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --promote 'Promote a caught-up learner to voter (repeatable)'
             cand --demote 'Demote a voter to learner (repeatable)'
             cand --remove 'Remove a member (repeatable)'
+            cand --timeout 'How long to wait for a member named before it has started (a member publishes its name once it runs) and for leadership to move'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -298,7 +319,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand remove 'Remove a member, unless the rest could not form a quorum'
             cand update 'Change a member''s peer URLs, after checking them'
             cand replace 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in'
-            cand status 'Show each member''s reachability, raft term, index, applied index and lag'
+            cand status 'Show each member''s reachability, raft term, index, applied index, lag and version'
+            cand move-leader 'Hand leadership to another voter (by default the most caught-up one)'
             cand joint 'Several changes at once through joint consensus (memberctl engine only)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -315,6 +337,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;member;help;replace'= {
         }
         &'memberctl;member;help;status'= {
+        }
+        &'memberctl;member;help;move-leader'= {
         }
         &'memberctl;member;help;joint'= {
             cand enter 'Enter a joint configuration with several changes in one step'
@@ -544,7 +568,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand remove 'Remove a member, unless the rest could not form a quorum'
             cand update 'Change a member''s peer URLs, after checking them'
             cand replace 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in'
-            cand status 'Show each member''s reachability, raft term, index, applied index and lag'
+            cand status 'Show each member''s reachability, raft term, index, applied index, lag and version'
+            cand move-leader 'Hand leadership to another voter (by default the most caught-up one)'
             cand joint 'Several changes at once through joint consensus (memberctl engine only)'
         }
         &'memberctl;help;member;list'= {
@@ -560,6 +585,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;help;member;replace'= {
         }
         &'memberctl;help;member;status'= {
+        }
+        &'memberctl;help;member;move-leader'= {
         }
         &'memberctl;help;member;joint'= {
             cand enter 'Enter a joint configuration with several changes in one step'
