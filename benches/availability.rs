@@ -3,7 +3,11 @@
 //! removes it again (and, on the bundled engine, demotes it through a joint
 //! configuration first), on the engine and on etcd 3.4 side by side, both
 //! with a 100 ms heartbeat. Failed writes, p99 and worst latency per phase,
-//! also in heartbeats. Markdown to stdout and target/bench-report.md.
+//! also in heartbeats. Then "remove the leader": a put every 20 ms through a
+//! member that stays while the leader is removed, by memberctl (leadership
+//! moved first) and by `etcdctl member remove` (the leader just goes), on the
+//! engine and on etcd 3.4 and 3.6, etcd's default timing (1 s election
+//! timeout). Markdown to stdout and target/bench-report.md.
 
 mod common;
 #[path = "../tests/util/mod.rs"]
@@ -193,6 +197,182 @@ fn etcd(rt: &tokio::runtime::Runtime, bin: std::path::PathBuf) -> String {
     rows("etcd 3.4", &samples, &phases)
 }
 
+/// Rounds of "remove the leader" per way of removing it and server.
+const LEADER_ROUNDS: usize = 3;
+/// The election timeout of the servers in "remove the leader", in ms.
+const ELECTION_MS: f64 = 1000.0;
+
+/// How a leader is removed.
+#[derive(Clone, Copy, PartialEq)]
+enum Remover {
+    /// `memberctl member remove` (moves leadership first).
+    Memberctl,
+    /// `etcdctl member remove` (the leader is removed as it is).
+    Etcdctl,
+}
+
+/// What one server kind needs for "remove the leader": how memberctl finds
+/// it, and a way to bring a fourth voter in.
+trait LeaderCluster {
+    /// Environment that points memberctl at the cluster.
+    fn env(&self) -> Vec<(String, String)>;
+    /// Adds, starts and promotes a new voter called `name`.
+    fn grow(&mut self, name: &str);
+}
+
+impl LeaderCluster for util::Etcd {
+    fn env(&self) -> Vec<(String, String)> {
+        vec![("MEMBERCTL_ENDPOINTS".into(), self.endpoints())]
+    }
+    fn grow(&mut self, name: &str) {
+        let peer_port = util::free_port();
+        let peer = format!("http://127.0.0.1:{peer_port}");
+        let add = ["member", "add", name, "--learner", "--peer-urls", &peer];
+        let added = ctl_at(self, &add);
+        self.start_added(name, peer_port, added["initial_cluster"].as_str().unwrap());
+        ctl_at(self, &["member", "promote", name, "--timeout", "60s"]);
+    }
+}
+
+/// The engine's local cluster in `dir`.
+struct EngineCluster(std::path::PathBuf);
+
+impl LeaderCluster for EngineCluster {
+    fn env(&self) -> Vec<(String, String)> {
+        vec![(
+            "MEMBERCTL_CLUSTER_DIR".into(),
+            self.0.to_str().unwrap().to_string(),
+        )]
+    }
+    fn grow(&mut self, name: &str) {
+        let peer = format!("http://127.0.0.1:{}", util::free_port());
+        ctl_at(
+            self,
+            &["member", "add", name, "--learner", "--peer-urls", &peer],
+        );
+        ctl_at(self, &["cluster", "start-node", name]);
+        ctl_at(self, &["member", "promote", name, "--timeout", "60s"]);
+    }
+}
+
+/// Runs memberctl against `c`; its JSON output.
+fn ctl_at(c: &dyn LeaderCluster, args: &[&str]) -> Value {
+    let env = c.env();
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    ctl(&env, args)
+}
+
+/// The leader's hex ID and the client URLs of the reachable voters that stay
+/// (the writer uses the first).
+fn leader_and_stayers(c: &dyn LeaderCluster) -> (String, Vec<String>) {
+    let status = ctl_at(c, &["member", "status"]);
+    let leader = status["leader"].as_str().unwrap().to_string();
+    let stayers = status["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| {
+            m["id"] != leader.as_str() && m["is_learner"] == false && m["reachable"] == true
+        })
+        .map(|m| m["client_urls"][0].as_str().unwrap().to_string())
+        .collect();
+    (leader, stayers)
+}
+
+/// Removes the leader `rounds` times each way (growing the cluster back to 4
+/// voters before each removal) and returns (way, puts, failed, worst ms) per way.
+fn remove_leaders(
+    c: &mut dyn LeaderCluster,
+    etcdctl: Option<&Path>,
+    tag: &str,
+) -> Vec<(Remover, usize, usize, f64)> {
+    let mut out = Vec::new();
+    let ways = match etcdctl {
+        Some(_) => vec![Remover::Memberctl, Remover::Etcdctl],
+        None => vec![Remover::Memberctl],
+    };
+    for way in ways {
+        let mut all = Vec::new();
+        for round in 0..LEADER_ROUNDS {
+            let name = format!(
+                "{tag}{}{round}",
+                if way == Remover::Memberctl { "m" } else { "e" }
+            );
+            c.grow(&name);
+            let (leader, stayers) = leader_and_stayers(c);
+            let writer = SteadyWriter::start(stayers[0].clone(), Duration::from_millis(20));
+            std::thread::sleep(Duration::from_millis(500)); // a quiet lead-in for the writer
+            match (way, etcdctl) {
+                (Remover::Etcdctl, Some(etcdctl)) => {
+                    let others: Vec<&str> = stayers
+                        .iter()
+                        .map(|u| u.trim_start_matches("http://"))
+                        .collect();
+                    let r =
+                        util::etcdctl(etcdctl, &others.join(","), &["member", "remove", &leader]);
+                    assert_eq!(r.code, 0, "etcdctl member remove: {}", r.stderr);
+                }
+                _ => {
+                    ctl_at(c, &["member", "remove", &leader]);
+                }
+            }
+            // The election after a removed leader comes after the command returns.
+            std::thread::sleep(Duration::from_millis(2500));
+            all.extend(writer.finish());
+        }
+        let failed = all.iter().filter(|s| !s.ok).count();
+        let worst = all.iter().map(|s| s.ms).fold(0.0, f64::max);
+        out.push((way, all.len(), failed, worst));
+    }
+    out
+}
+
+/// The "remove the leader" rows of one server kind.
+fn leader_rows(kind: &str, results: &[(Remover, usize, usize, f64)]) -> String {
+    let mut out = String::new();
+    for (way, puts, failed, worst) in results {
+        let how = match way {
+            Remover::Memberctl => "memberctl member remove (moves leadership first)",
+            Remover::Etcdctl => "etcdctl member remove",
+        };
+        out.push_str(&format!(
+            "| {kind} | {how} | {puts} | {failed} | {worst:.1} ms | {:.2} |\n",
+            worst / ELECTION_MS
+        ));
+    }
+    out
+}
+
+/// "Remove the leader" on the engine and on each etcd server available.
+fn leader_removal(tmp: &Path) -> String {
+    let etcdctl = util::require_etcdctl("bench availability");
+    let mut report = format!(
+        "### Removing the leader (a put every 20 ms through a member that stays; {LEADER_ROUNDS} removals each way; election timeout 1 s)\n\n| server | how | puts | failed | worst | worst ÷ election timeout |\n|---|---|---|---|---|---|\n"
+    );
+    let d = tmp.join("leader-engine");
+    let ds = d.to_str().unwrap();
+    ctl(&[], &["cluster", "up", "--dir", ds]);
+    let mut engine = EngineCluster(d.clone());
+    let results = remove_leaders(&mut engine, etcdctl.as_deref(), "e");
+    ctl(&[], &["cluster", "down", "--dir", ds]);
+    report.push_str(&leader_rows("engine", &results));
+    for version in ["3.4", "3.6"] {
+        let Some(bin) = util::versions::etcd_server(version, "bench availability") else {
+            report.push_str(&format!(
+                "| etcd {version} | skipped: not available | | | | |\n"
+            ));
+            continue;
+        };
+        let mut c = util::Etcd::start_default_timing(bin, 3);
+        let results = remove_leaders(&mut c, etcdctl.as_deref(), "x");
+        report.push_str(&leader_rows(&format!("etcd {version}"), &results));
+    }
+    report.push_str(
+        "\nTarget: with memberctl, 0 failed writes and a worst put ≤ 0.2 × the election timeout.\n",
+    );
+    report
+}
+
 fn main() {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -208,7 +388,8 @@ fn main() {
         Some(bin) => report.push_str(&etcd(&rt, bin)),
         None => report.push_str("| etcd 3.4 | skipped: etcd not installed | | | | |\n"),
     }
-    report.push_str("\nTarget: 0 failed writes on the engine, and its worst put during changes no higher than etcd's in the same run.\n");
+    report.push_str("\nTarget: 0 failed writes on the engine, and its worst put during changes no higher than etcd's in the same run.\n\n");
+    report.push_str(&leader_removal(tmp.path()));
     println!("{report}");
     common::publish("availability", &report);
 }
