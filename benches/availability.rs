@@ -308,9 +308,22 @@ fn remove_leaders(
                         .iter()
                         .map(|u| u.trim_start_matches("http://"))
                         .collect();
-                    let r =
-                        util::etcdctl(etcdctl, &others.join(","), &["member", "remove", &leader]);
-                    assert_eq!(r.code, 0, "etcdctl member remove: {}", r.stderr);
+                    // As an operator would: again while etcd answers "unhealthy
+                    // cluster" (the fourth member connected moments ago), boundedly.
+                    let deadline = Instant::now() + Duration::from_secs(20);
+                    loop {
+                        let eps = others.join(",");
+                        let r = util::etcdctl(etcdctl, &eps, &["member", "remove", &leader]);
+                        if r.code == 0 {
+                            break;
+                        }
+                        assert!(
+                            r.stderr.contains("unhealthy cluster") && Instant::now() < deadline,
+                            "etcdctl member remove: {}",
+                            r.stderr
+                        );
+                        std::thread::sleep(Duration::from_millis(200));
+                    }
                 }
                 _ => {
                     ctl_at(c, &["member", "remove", &leader]);

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Rehearses the safe learner flow on a throw-away 3-member etcd cluster on loopback:
-# list, a refused bad add, learner add, start the learner, promote after catch-up, status, remove.
-# Needs etcd (Debian: apt-get install etcd-server). Cleans up after itself.
+# list, a refused bad add, learner add, start the learner, promote it by name at once (memberctl
+# waits for it to start and catch up), status, remove the leader (leadership moves first).
+# Needs etcd (Debian: apt-get install etcd-server), or ETCD_BIN=/path/to/etcd for another
+# version. Cleans up after itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v etcd >/dev/null 2>&1; then
+etcd="${ETCD_BIN:-etcd}"
+if ! command -v "$etcd" >/dev/null 2>&1; then
   echo "etcd-demo: etcd is not installed; install it (Debian/Ubuntu: apt-get install etcd-server) and run again" >&2
   exit 2
 fi
@@ -20,7 +23,7 @@ base=$((20000 + RANDOM % 20000))
 cluster=""
 for i in 1 2 3; do cluster+="${cluster:+,}m$i=http://127.0.0.1:$((base + 10 + i))"; done
 start() { # name client-port peer-port initial-cluster state
-  etcd --name "$1" --data-dir "$dir/$1" \
+  "$etcd" --name "$1" --data-dir "$dir/$1" \
     --listen-client-urls "http://127.0.0.1:$2" --advertise-client-urls "http://127.0.0.1:$2" \
     --listen-peer-urls "http://127.0.0.1:$3" --initial-advertise-peer-urls "http://127.0.0.1:$3" \
     --initial-cluster "$4" --initial-cluster-state "$5" >"$dir/$1.log" 2>&1 &
@@ -40,8 +43,8 @@ run member add m4 --learner --peer-urls "http://127.0.0.1:$((base + 14))" | tee 
 setting() { sed -n "s/^$1=\"\(.*\)\"$/\1/p" "$dir/add.txt"; }
 start "$(setting ETCD_NAME)" $((base + 4)) $((base + 14)) "$(setting ETCD_INITIAL_CLUSTER)" \
   "$(setting ETCD_INITIAL_CLUSTER_STATE)"
-id=$(awk '/^Member/ {print $2}' "$dir/add.txt")
-run member promote "$id" --timeout 60s
+run member promote m4 --timeout 60s
 run member status -w table
-run member remove m4
+leader=$("$memberctl" member status -w json | sed -n 's/^  "leader": "\(.*\)",$/\1/p')
+run member remove "$leader"
 run member list

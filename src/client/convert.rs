@@ -105,8 +105,12 @@ pub fn api_error(s: &tonic::Status) -> ApiError {
         ApiErrorKind::LearnerNotReady
     } else if msg.contains("can only promote a learner member") {
         ApiErrorKind::NotLearner
-    } else if msg.contains("rpc not supported for learner") || msg.starts_with("transport error") {
-        // "transport error": the connection broke (or a TLS peer refused us).
+    } else if msg.contains("rpc not supported for learner")
+        || msg.starts_with("transport error")
+        || msg.contains("leader transfer took too long")
+    {
+        // "transport error": the connection broke (or a TLS peer refused us);
+        // a leader transfer that took too long comes as Unknown from etcd.
         ApiErrorKind::Unavailable
     } else {
         match s.code() {

@@ -38,10 +38,10 @@ pub fn bad_leader_transferee() -> Status {
         "etcdserver: bad leader transferee",
     )
 }
-/// MoveLeader's target did not take over in time.
+/// MoveLeader's target did not take over in time (etcd sends it as Unknown).
 pub fn leader_transfer_timed_out() -> Status {
     status(
-        Code::Unavailable,
+        Code::Unknown,
         "etcdserver: request timed out, leader transfer took too long",
     )
 }
