@@ -279,3 +279,41 @@ fn names_work_while_a_member_starts() {
     let r = local.ctl(&["member", "remove", "n9"]).expect(3);
     assert!(r.stderr.contains("no member has the name"), "{}", r.stderr);
 }
+
+/// `joint enter --demote` of the engine's leader moves leadership to a voter
+/// that stays first, under a writer through the others: no write fails, and
+/// the demoted member follows.
+#[test]
+fn demoting_the_engine_leader_moves_leadership_first() {
+    let local = Local::up(&[]);
+    let (leader, others) = leader_and_others(&local);
+    let stay: Vec<String> = others.iter().map(|n| n.client_url.clone()).collect();
+    let writer = AckedWriter::start(stay, "demote/", Duration::from_millis(20));
+    writer.wait_for_more(10, Duration::from_secs(15));
+    let plan = local
+        .ctl(&[
+            "member", "joint", "enter", "--demote", &leader.name, "--dry-run", "-w", "json",
+        ])
+        .expect(0)
+        .json();
+    let steps = plan["plan"].as_array().unwrap();
+    assert_eq!(steps.len(), 4, "{plan}");
+    assert!(
+        steps[1]["step"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("move leadership from {}", leader.name)),
+        "{plan}"
+    );
+    let r = local.ctl(&["member", "joint", "enter", "--demote", &leader.name]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("moving leadership"), "{}", r.stderr);
+    local.ctl(&["member", "joint", "leave"]).expect(0);
+    writer.wait_for_more(10, Duration::from_secs(15));
+    let written = writer.finish();
+    assert_eq!(written.failed, 0, "writes failed while the leader was demoted");
+    let (now, _) = leader_and_others(&local);
+    assert_ne!(now.name, leader.name);
+    let list = local.ctl(&["member", "list", "-w", "json"]).expect(0).json();
+    assert_eq!(member_named(&list, &leader.name)["is_learner"], true);
+}
