@@ -158,6 +158,17 @@ fn running_endpoints(c: &LocalCluster) -> Vec<&str> {
         .collect()
 }
 
+/// The lines that report a removal: the leadership transfer done first, if
+/// any, then the removal.
+fn removed_lines(removed: &Member, list: &MemberList, moved: Option<&Moved>) -> Vec<String> {
+    let mut lines: Vec<String> = moved.map(moved_line).into_iter().collect();
+    lines.push(format!(
+        "Member {} removed from cluster {}",
+        removed.id, list.cluster_id
+    ));
+    lines
+}
+
 /// The line that reports a leadership transfer.
 fn moved_line(m: &Moved) -> String {
     if m.from.id == m.to.id {

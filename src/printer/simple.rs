@@ -3,8 +3,8 @@
 use std::io::{self, Write};
 
 use super::{
-    added_headline, config_rows, moved_line, replaced_headline, running_endpoints, start_lines,
-    started_word, Report,
+    added_headline, config_rows, moved_line, removed_lines, replaced_headline, running_endpoints,
+    start_lines, started_word, Report,
 };
 use crate::model::Member;
 
@@ -51,14 +51,9 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             list,
             moved,
         } => {
-            if let Some(m) = moved {
-                writeln!(out, "{}", moved_line(m))?;
+            for line in removed_lines(removed, list, moved.as_deref()) {
+                writeln!(out, "{line}")?;
             }
-            writeln!(
-                out,
-                "Member {} removed from cluster {}",
-                removed.id, list.cluster_id
-            )?
         }
         Report::MovedLeader(m) => writeln!(out, "{}", moved_line(m))?,
         Report::Updated(u) => {

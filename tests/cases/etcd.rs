@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::util::members::{add_learner, add_learner_at, ids, member_named};
+use crate::util::members::{add_learner, add_learner_args, add_learner_at, ids, member_named};
 use crate::util::versions::{etcd_server, per_etcd_version, reported_version};
 use crate::util::{free_port, wait_for, Etcd};
 
@@ -62,17 +62,7 @@ fn learner_flow_against_etcd(version: &'static str) {
     // member instead of failing.
     let peer_port = free_port();
     let peer = format!("http://127.0.0.1:{peer_port}");
-    let first = etcd.ctl(&[
-        "member",
-        "add",
-        "m4",
-        "--learner",
-        "--peer-urls",
-        &peer,
-        "-w",
-        "json",
-    ]);
-    let first = first.expect(0);
+    let first = etcd.ctl(&add_learner_args("m4", &peer)).expect(0);
     eprintln!(
         "etcd {version}: first add after start retried on \"unhealthy cluster\": {}",
         first.stderr.contains("unhealthy cluster")

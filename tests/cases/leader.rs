@@ -292,7 +292,14 @@ fn demoting_the_engine_leader_moves_leadership_first() {
     writer.wait_for_more(10, Duration::from_secs(15));
     let plan = local
         .ctl(&[
-            "member", "joint", "enter", "--demote", &leader.name, "--dry-run", "-w", "json",
+            "member",
+            "joint",
+            "enter",
+            "--demote",
+            &leader.name,
+            "--dry-run",
+            "-w",
+            "json",
         ])
         .expect(0)
         .json();
@@ -311,9 +318,15 @@ fn demoting_the_engine_leader_moves_leadership_first() {
     local.ctl(&["member", "joint", "leave"]).expect(0);
     writer.wait_for_more(10, Duration::from_secs(15));
     let written = writer.finish();
-    assert_eq!(written.failed, 0, "writes failed while the leader was demoted");
+    assert_eq!(
+        written.failed, 0,
+        "writes failed while the leader was demoted"
+    );
     let (now, _) = leader_and_others(&local);
     assert_ne!(now.name, leader.name);
-    let list = local.ctl(&["member", "list", "-w", "json"]).expect(0).json();
+    let list = local
+        .ctl(&["member", "list", "-w", "json"])
+        .expect(0)
+        .json();
     assert_eq!(member_named(&list, &leader.name)["is_learner"], true);
 }

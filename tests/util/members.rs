@@ -25,9 +25,9 @@ pub fn member_named<'a>(list: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no member {name} in {list}"))
 }
 
-/// Adds `name` as a learner with `peer` through `ctl` (which must succeed); the JSON answer.
-pub fn add_learner_at(ctl: impl Fn(&[&str]) -> Run, name: &str, peer: &str) -> Value {
-    let args = [
+/// `member add NAME --learner --peer-urls PEER -w json`.
+pub fn add_learner_args<'a>(name: &'a str, peer: &'a str) -> [&'a str; 8] {
+    [
         "member",
         "add",
         name,
@@ -36,8 +36,12 @@ pub fn add_learner_at(ctl: impl Fn(&[&str]) -> Run, name: &str, peer: &str) -> V
         peer,
         "-w",
         "json",
-    ];
-    ctl(&args).expect(0).json()
+    ]
+}
+
+/// Adds `name` as a learner with `peer` through `ctl` (which must succeed); the JSON answer.
+pub fn add_learner_at(ctl: impl Fn(&[&str]) -> Run, name: &str, peer: &str) -> Value {
+    ctl(&add_learner_args(name, peer)).expect(0).json()
 }
 
 /// Adds `name` as a learner on a free loopback peer port through `ctl`; its hex ID and peer URL.
