@@ -224,8 +224,21 @@ pub async fn prepare<A: MembershipApi>(
             engine.as_ref(),
         )));
     }
+    if let Some(m) = existing
+        .as_ref()
+        .filter(|m| m.started() && m.name != req.name)
+    {
+        return Err(Error::refused(format!(
+            "peer URLs {} belong to member {}, which runs under another name than {}; give \
+             the new member's own name and URLs",
+            req.peer_urls.join(","),
+            m.label(),
+            validate::quoted(&req.name)
+        )));
+    }
     let new = match existing {
-        Some(m) if m.is_voter() => AddedMember {
+        // Added by an earlier run (or by hand) and already started or promoted.
+        Some(m) if m.is_voter() || m.started() => AddedMember {
             initial_cluster: add::initial_cluster(&list, &m, &req.name),
             initial_cluster_state: "existing".into(),
             name: req.name.clone(),

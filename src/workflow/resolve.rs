@@ -49,8 +49,8 @@ fn unknown(list: &MemberList, target: &str) -> Error {
 /// given the name a member was added under, right after starting it, waits
 /// for the name (until `deadline`, telling the observer once) instead of
 /// failing at the first look. A target that names no member while every
-/// member has started, or an unknown full 16-digit ID, fails at once, as
-/// [`resolve`] does.
+/// member has started, an unknown full 16-digit ID, or an empty target fails
+/// at once, as [`resolve`] does.
 pub async fn list_naming<A: MembershipApi>(
     api: &A,
     observer: &dyn Observer,
@@ -71,9 +71,9 @@ pub async fn list_naming<A: MembershipApi>(
             return Ok(list);
         };
         let waiting = unstarted(&list);
-        // A full 16-digit ID is never a name to wait for.
+        // A full 16-digit ID, or nothing at all, is never a name to wait for.
         let full_id = target.len() == 16 && target.parse::<MemberId>().is_ok();
-        if waiting.is_empty() || full_id {
+        if waiting.is_empty() || full_id || target.trim().is_empty() {
             return Err(unknown(&list, target));
         }
         if Instant::now() + NAME_POLL > deadline {

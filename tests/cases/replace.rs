@@ -1,5 +1,6 @@
 //! `member replace` on the engine and against etcd.
 
+use crate::util::faults::leader_and_others;
 use crate::util::local::Local;
 use crate::util::members::{add_learner, add_learner_at, id_of, ids, member_named};
 use crate::util::versions::{etcd_server, per_etcd_version};
@@ -25,7 +26,18 @@ fn replace_on_the_engine_resumes_and_finishes() {
         "json",
     ]);
     let plan = plan.expect(0).json();
-    assert_eq!(plan["plan"].as_array().unwrap().len(), 4);
+    // before, learner added, joint, after; and a leadership transfer first when n3 leads.
+    let n3_leads = leader_and_others(&local).0.name == "n3";
+    let steps = plan["plan"].as_array().unwrap();
+    assert_eq!(steps.len(), 4 + usize::from(n3_leads), "{plan}");
+    assert_eq!(
+        steps.iter().any(|s| s["step"]
+            .as_str()
+            .unwrap()
+            .starts_with("move leadership from n3")),
+        n3_leads,
+        "{plan}"
+    );
     // An earlier run that stopped right after adding the learner:
     let (new, peer) = add_learner(|a| local.ctl(a), "n4");
     let r = local.ctl(&[

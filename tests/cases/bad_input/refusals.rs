@@ -103,11 +103,13 @@ pub(super) fn joint_cases(ctx: &Ctx) -> Vec<Case> {
             3,
             "rule 6",
         ),
+        // A name no member has while a member has not started yet may be that
+        // member's: it is waited for, until --timeout.
         enter(
             "unknown member",
-            &["--remove", "ghost"],
-            3,
-            "no member has the name or ID",
+            &["--remove", "ghost", "--timeout", "1s"],
+            4,
+            "no member named \"ghost\" has started within --timeout",
         ),
     ]
 }
@@ -116,6 +118,7 @@ pub(super) fn joint_cases(ctx: &Ctx) -> Vec<Case> {
 pub(super) fn member_cases(ctx: &Ctx) -> Vec<Case> {
     let (v, l) = (ctx.voter.as_str(), ctx.learner_id.as_str());
     let unknown = "no member has the name or ID";
+    let not_started = "has started within --timeout";
     vec![
         case(
             "unknown hex ID",
@@ -123,15 +126,27 @@ pub(super) fn member_cases(ctx: &Ctx) -> Vec<Case> {
             3,
             unknown,
         ),
-        case("unknown name", &["member", "remove", "ghost"], 3, unknown),
+        // Names no member has while a member has not started: waited for until
+        // --timeout (exit 4); an empty target is no name and fails at once.
+        case(
+            "unknown name",
+            &["member", "remove", "ghost", "--timeout", "1s"],
+            4,
+            not_started,
+        ),
         case(
             "17 hex digits",
-            &["member", "remove", "00000000000000001"],
-            3,
-            unknown,
+            &["member", "remove", "00000000000000001", "--timeout", "1s"],
+            4,
+            not_started,
         ),
         case("empty target", &["member", "remove", ""], 3, unknown),
-        case("100 KB target", &["member", "remove", &long()], 3, unknown),
+        case(
+            "100 KB target",
+            &["member", "remove", &long(), "--timeout", "1s"],
+            4,
+            not_started,
+        ),
         case(
             "promote a voter",
             &["member", "promote", v, "--no-wait"],
