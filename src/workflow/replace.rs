@@ -236,9 +236,18 @@ pub async fn prepare<A: MembershipApi>(
             validate::quoted(&req.name)
         )));
     }
+    if let Some(m) = &existing {
+        let others: Vec<Member> = list
+            .members
+            .iter()
+            .filter(|o| o.id != m.id)
+            .cloned()
+            .collect();
+        validate::refuse_problems(validate::check_name(&req.name, &others))?;
+    }
     let new = match existing {
-        // Added by an earlier run (or by hand) and already started or promoted.
-        Some(m) if m.is_voter() || m.started() => AddedMember {
+        // Added by an earlier run (or by hand); it may have started since.
+        Some(m) => AddedMember {
             initial_cluster: add::initial_cluster(&list, &m, &req.name),
             initial_cluster_state: "existing".into(),
             name: req.name.clone(),
@@ -246,7 +255,7 @@ pub async fn prepare<A: MembershipApi>(
             list,
             already_added: true,
         },
-        _ => {
+        None => {
             let add_req = AddRequest {
                 name: req.name.clone(),
                 peer_urls: req.peer_urls.clone(),
