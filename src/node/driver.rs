@@ -308,7 +308,7 @@ impl Driver {
                 self.pending.proposed(index, tag, reply);
             }
             Err(_) => {
-                let _ = reply.send(Err(NodeError::Dropped));
+                let _ = reply.send(Err(NodeError::NotAppended));
             }
         }
     }

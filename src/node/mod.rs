@@ -172,6 +172,10 @@ pub enum NodeError {
     /// The proposal was lost in a leader change or replaced.
     #[error("proposal dropped (leader changed)")]
     Dropped,
+    /// Raft did not append the proposal (a leadership transfer is under way):
+    /// it was not applied and may be proposed again.
+    #[error("proposal not appended (leadership is moving)")]
+    NotAppended,
     /// Another configuration change has not been applied yet.
     #[error("a configuration change is already in progress")]
     ChangeInProgress,

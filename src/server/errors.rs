@@ -16,6 +16,23 @@ pub fn no_leader() -> Status {
 pub fn leader_changed() -> Status {
     status(Code::Unavailable, "etcdserver: leader changed")
 }
+/// Metadata on a refusal of a write that was certainly not applied (raft did
+/// not append it, or it reached a member that no longer leads): the member
+/// that forwarded it may send it again.
+const NOT_APPLIED: &str = "memberctl-not-applied";
+/// "leader changed" for a write that was certainly not applied.
+pub fn not_applied() -> Status {
+    let mut s = leader_changed();
+    s.metadata_mut().insert(
+        NOT_APPLIED,
+        tonic::metadata::MetadataValue::from_static("1"),
+    );
+    s
+}
+/// Whether `s` refused a write that was certainly not applied.
+pub fn is_not_applied(s: &Status) -> bool {
+    s.metadata().contains_key(NOT_APPLIED)
+}
 /// The request was not applied in time.
 pub fn timed_out() -> Status {
     status(Code::Unavailable, "etcdserver: request timed out")
@@ -99,7 +116,7 @@ pub fn unhealthy() -> Status {
 /// A node error as the client sees it.
 pub fn from_node(e: NodeError) -> Status {
     match e {
-        NodeError::NotLeader { .. } => leader_changed(),
+        NodeError::NotLeader { .. } | NodeError::NotAppended => not_applied(),
         NodeError::Dropped => leader_changed(),
         NodeError::ChangeInProgress => status(
             Code::FailedPrecondition,

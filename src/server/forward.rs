@@ -1,20 +1,25 @@
 //! Forwards a request from a follower to the leader, over the leader's peer URL.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::Mutex;
 use std::time::Duration;
+
+use tokio::time::Instant;
 
 use tonic::metadata::MetadataValue;
 use tonic::transport::{Channel, Endpoint};
 use tonic::{Request, Status};
 
-use super::errors;
-use super::Shared;
+use super::{errors, Shared, REQUEST_TIMEOUT};
 
 /// Metadata set on a forwarded request: the receiver does not forward it again.
 const FORWARDED: &str = "memberctl-forwarded";
 /// How long a follower waits for a leader to be elected before giving up.
 const LEADER_WAIT: Duration = Duration::from_secs(3);
+/// How long a write that was not applied waits for the view to change
+/// (a new leader) before it is tried again.
+const RETRY_WAIT: Duration = Duration::from_millis(50);
 
 /// Cached connections to peers.
 #[derive(Default)]
@@ -63,6 +68,11 @@ impl Shared {
     /// leader (waiting briefly for one to be elected). A request that was
     /// already forwarded once is not forwarded again.
     pub async fn route<T>(&self, req: &Request<T>) -> Result<Route, Status> {
+        self.route_for(req.metadata().contains_key(FORWARDED)).await
+    }
+
+    /// [`Shared::route`] for a request that was (`forwarded`) or was not forwarded.
+    async fn route_for(&self, forwarded: bool) -> Result<Route, Status> {
         let mut watch = self.node.watch();
         let view =
             match tokio::time::timeout(LEADER_WAIT, watch.wait_for(|v| v.leader_id != 0)).await {
@@ -72,10 +82,40 @@ impl Shared {
         if view.is_leader() {
             return Ok(Route::Here);
         }
-        if req.metadata().contains_key(FORWARDED) {
-            return Err(errors::leader_changed());
+        if forwarded {
+            return Err(errors::not_applied());
         }
         Ok(Route::Leader(self.channel_to(view.leader_id)?))
+    }
+
+    /// Runs the write `req` where it must go (here, or at the leader) and,
+    /// when it was certainly not applied because leadership was moving (raft
+    /// did not append it, or it reached a member that no longer leads), runs
+    /// it again once the view changes, within [`REQUEST_TIMEOUT`]: a client
+    /// sees no error for a leadership transfer. A request that was itself
+    /// forwarded is tried once; the member that forwarded it tries again.
+    pub async fn write<B, T, F, Fut>(&self, req: Request<B>, run: F) -> Result<T, Status>
+    where
+        B: Clone,
+        F: Fn(Route, B) -> Fut,
+        Fut: Future<Output = Result<T, Status>>,
+    {
+        let forwarded = req.metadata().contains_key(FORWARDED);
+        let body = req.into_inner();
+        let deadline = Instant::now() + REQUEST_TIMEOUT;
+        loop {
+            let result = match self.route_for(forwarded).await {
+                Ok(route) => run(route, body.clone()).await,
+                Err(e) => Err(e),
+            };
+            match result {
+                Err(e) if !forwarded && errors::is_not_applied(&e) && Instant::now() < deadline => {
+                    let mut watch = self.node.watch();
+                    let _ = tokio::time::timeout(RETRY_WAIT, watch.changed()).await;
+                }
+                other => return other,
+            }
+        }
     }
 
     /// A channel to member `id` over its peer URL.

@@ -79,25 +79,27 @@ impl Kv for KvService {
     ) -> Result<Response<epb::PutResponse>, Status> {
         let s = &self.0;
         s.refuse_learner()?;
-        if let Route::Leader(ch) = s.route(&req).await? {
-            return KvClient::new(ch).put(forwarded(req.into_inner())).await;
-        }
-        let r = req.into_inner();
-        let op = pb::command::Op::Put(pb::Put {
-            key: r.key,
-            value: r.value,
-        });
-        match s.wait(s.node.propose(op)).await? {
-            Applied::Put { revision, prev } => Ok(Response::new(epb::PutResponse {
-                header: s.header(revision),
-                prev_kv: if r.prev_kv {
-                    prev.map(|p| kv(p, false))
-                } else {
-                    None
-                },
-            })),
-            other => Err(internal(format!("unexpected result {other:?}"))),
-        }
+        s.write(req, |route, r| async move {
+            if let Route::Leader(ch) = route {
+                return KvClient::new(ch).put(forwarded(r)).await;
+            }
+            let op = pb::command::Op::Put(pb::Put {
+                key: r.key,
+                value: r.value,
+            });
+            match s.wait(s.node.propose(op)).await? {
+                Applied::Put { revision, prev } => Ok(Response::new(epb::PutResponse {
+                    header: s.header(revision),
+                    prev_kv: if r.prev_kv {
+                        prev.map(|p| kv(p, false))
+                    } else {
+                        None
+                    },
+                })),
+                other => Err(internal(format!("unexpected result {other:?}"))),
+            }
+        })
+        .await
     }
 
     async fn delete_range(
@@ -106,33 +108,35 @@ impl Kv for KvService {
     ) -> Result<Response<epb::DeleteRangeResponse>, Status> {
         let s = &self.0;
         s.refuse_learner()?;
-        if let Route::Leader(ch) = s.route(&req).await? {
-            return KvClient::new(ch)
-                .delete_range(forwarded(req.into_inner()))
-                .await;
-        }
-        let r = req.into_inner();
-        let prev = if r.prev_kv {
-            let found = s
-                .node
-                .store()
-                .range(&r.key, &r.range_end, 0, false)
-                .map_err(internal)?;
-            found.kvs.into_iter().map(|k| kv(k, false)).collect()
-        } else {
-            vec![]
-        };
-        let op = pb::command::Op::DeleteRange(pb::DeleteRange {
-            key: r.key,
-            range_end: r.range_end,
-        });
-        match s.wait(s.node.propose(op)).await? {
-            Applied::Deleted { deleted, revision } => Ok(Response::new(epb::DeleteRangeResponse {
-                header: s.header(revision),
-                deleted,
-                prev_kvs: prev,
-            })),
-            other => Err(internal(format!("unexpected result {other:?}"))),
-        }
+        s.write(req, |route, r| async move {
+            if let Route::Leader(ch) = route {
+                return KvClient::new(ch).delete_range(forwarded(r)).await;
+            }
+            let prev = if r.prev_kv {
+                let found = s
+                    .node
+                    .store()
+                    .range(&r.key, &r.range_end, 0, false)
+                    .map_err(internal)?;
+                found.kvs.into_iter().map(|k| kv(k, false)).collect()
+            } else {
+                vec![]
+            };
+            let op = pb::command::Op::DeleteRange(pb::DeleteRange {
+                key: r.key,
+                range_end: r.range_end,
+            });
+            match s.wait(s.node.propose(op)).await? {
+                Applied::Deleted { deleted, revision } => {
+                    Ok(Response::new(epb::DeleteRangeResponse {
+                        header: s.header(revision),
+                        deleted,
+                        prev_kvs: prev,
+                    }))
+                }
+                other => Err(internal(format!("unexpected result {other:?}"))),
+            }
+        })
+        .await
     }
 }
