@@ -9,15 +9,12 @@
 pub mod cli;
 pub mod client;
 pub mod command;
+pub mod engine;
 pub mod error;
 pub mod model;
-pub mod node;
 pub mod printer;
 pub mod proto;
-pub mod server;
-pub mod storage;
 pub mod testcluster;
-pub mod transport;
 pub mod workflow;
 
 pub use error::{Error, ErrorKind};

@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use crate::cli::{ClusterState, RunArgs};
+use crate::engine::startup::{self, ListenerTls, NodeOptions};
 use crate::error::Error;
-use crate::server::run::{self, NodeOptions, TlsFiles};
 
 /// Parses `--initial-cluster` (name=url,…).
 pub fn parse_initial_cluster(items: &[String]) -> Result<Vec<(String, String)>, Error> {
@@ -29,9 +29,9 @@ fn tls(
     ca: &Option<std::path::PathBuf>,
     client_cert_auth: bool,
     prefix: &str,
-) -> Result<Option<TlsFiles>, Error> {
+) -> Result<Option<ListenerTls>, Error> {
     match (cert, key) {
-        (Some(cert), Some(key)) => Ok(Some(TlsFiles {
+        (Some(cert), Some(key)) => Ok(Some(ListenerTls {
             cert: cert.clone(),
             key: key.clone(),
             ca: ca.clone(),
@@ -77,5 +77,5 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
         )?,
         fault_injection: a.fault_injection,
     };
-    run::run(opts).await
+    startup::run(opts).await
 }

@@ -20,8 +20,8 @@ use tokio::time::MissedTickBehavior;
 use super::apply::{apply_entries, conf_view};
 use super::pending::Pending;
 use super::{Applied, Change, Node, NodeConfig, NodeError, PeerProgress, Request, Role, View};
+use crate::engine::storage::{Store, StoreError};
 use crate::proto::memberctl_v1 as pb;
-use crate::storage::{Store, StoreError};
 
 /// Log entries kept after a compaction, so that slightly lagging followers
 /// catch up from the log rather than by snapshot (etcd keeps 5000).

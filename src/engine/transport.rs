@@ -12,7 +12,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tonic::transport::{Channel, Endpoint};
 
-use crate::node::{Node, Outbox, Outgoing};
+use crate::engine::node::{Node, Outbox, Outgoing};
 use crate::proto::memberctl_v1::raft_client::RaftClient;
 use crate::proto::memberctl_v1::RaftBatch;
 
@@ -186,8 +186,8 @@ async fn connect(
     let mut ep = Endpoint::from_shared(url.to_string())
         .ok()?
         .connect_timeout(CONNECT_TIMEOUT)
-        .initial_stream_window_size(crate::server::PEER_STREAM_WINDOW)
-        .initial_connection_window_size(crate::server::PEER_CONNECTION_WINDOW)
+        .initial_stream_window_size(crate::engine::server::PEER_STREAM_WINDOW)
+        .initial_connection_window_size(crate::engine::server::PEER_CONNECTION_WINDOW)
         .tcp_nodelay(true);
     if let Some(tls) = tls.filter(|_| url.starts_with("https://")) {
         ep = ep.tls_config(tls.clone()).ok()?;

@@ -14,7 +14,7 @@ pub const VERSION: &str = "3.4.0";
 /// How long MoveLeader waits for the target to lead: raft gives a transfer up
 /// after an election timeout (the leader stays); three of them leave room for
 /// the target to catch up first, and stay below a client's usual 5 s deadline.
-fn transfer_wait(config: &crate::node::NodeConfig) -> std::time::Duration {
+fn transfer_wait(config: &crate::engine::node::NodeConfig) -> std::time::Duration {
     (config.heartbeat * config.election_ticks as u32 * 3).min(REQUEST_TIMEOUT)
 }
 

@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot, watch};
 
+use crate::engine::storage::Store;
 use crate::proto::memberctl_v1 as pb;
-use crate::storage::Store;
 
 pub use driver::{start, Outbox, Outgoing, Stopped};
 

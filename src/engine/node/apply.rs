@@ -10,9 +10,9 @@ use raft_proto::ConfChangeI;
 
 use super::pending::Pending;
 use super::{Applied, ConfView};
+use crate::engine::storage::state::Apply;
+use crate::engine::storage::{Result, Store, StoreError};
 use crate::proto::memberctl_v1 as pb;
-use crate::storage::state::Apply;
-use crate::storage::{Result, Store, StoreError};
 
 /// The configuration view of a raft conf state.
 pub fn conf_view(cs: &ConfState) -> ConfView {

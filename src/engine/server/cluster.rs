@@ -8,7 +8,7 @@ use tonic::{Request, Response, Status};
 
 use super::forward::{forwarded, Route};
 use super::{errors, etcd_member, Shared};
-use crate::node::{Applied, Change, ConfView};
+use crate::engine::node::{Applied, Change, ConfView};
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::cluster_client::ClusterClient;
 use crate::proto::etcdserverpb::cluster_server::Cluster;

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
 
+use crate::engine::transport::Partition;
 use crate::proto::memberctl_v1 as pb;
 use crate::proto::memberctl_v1::fault_server::Fault;
-use crate::transport::Partition;
 
 /// The `memberctl.v1.Fault` service.
 pub struct FaultService {

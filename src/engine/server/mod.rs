@@ -9,7 +9,6 @@ mod kv;
 mod maintenance;
 mod membership;
 mod raft;
-pub mod run;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -19,7 +18,8 @@ use tokio::net::TcpListener;
 use tonic::transport::server::TcpIncoming;
 use tonic::transport::Server;
 
-use crate::node::{Node, NodeError};
+use crate::engine::node::{Node, NodeError};
+use crate::engine::transport::{Partition, MAX_MESSAGE};
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::cluster_server::ClusterServer;
 use crate::proto::etcdserverpb::kv_server::KvServer;
@@ -28,7 +28,6 @@ use crate::proto::memberctl_v1 as pb;
 use crate::proto::memberctl_v1::fault_server::FaultServer;
 use crate::proto::memberctl_v1::membership_server::MembershipServer;
 use crate::proto::memberctl_v1::raft_server::RaftServer;
-use crate::transport::{Partition, MAX_MESSAGE};
 
 /// How long a proposal may take to be applied before the client is told it timed out
 /// (etcd: 5 s plus two election timeouts).

@@ -8,7 +8,7 @@ use tonic::{Code, Request, Response, Status};
 
 use super::forward::{forwarded, Route};
 use super::{errors, Shared};
-use crate::node::{Applied, Change, ConfView};
+use crate::engine::node::{Applied, Change, ConfView};
 use crate::proto::memberctl_v1 as pb;
 use crate::proto::memberctl_v1::membership_client::MembershipClient;
 use crate::proto::memberctl_v1::membership_server::Membership;

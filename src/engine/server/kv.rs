@@ -8,7 +8,7 @@ use tonic::{Request, Response, Status};
 use super::errors;
 use super::forward::{forwarded, Route};
 use super::Shared;
-use crate::node::Applied;
+use crate::engine::node::Applied;
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::kv_client::KvClient;
 use crate::proto::etcdserverpb::kv_server::Kv;

@@ -2,7 +2,7 @@
 
 use tonic::{Code, Status};
 
-use crate::node::NodeError;
+use crate::engine::node::NodeError;
 
 fn status(code: Code, msg: &str) -> Status {
     Status::new(code, msg)

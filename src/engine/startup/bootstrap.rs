@@ -1,0 +1,175 @@
+//! A node's identity at first start: the member and cluster IDs every initial
+//! member computes alike for a new cluster, or, joining an existing one, the ID
+//! the other members gave it when it was added.
+
+use std::time::Duration;
+
+use anyhow::{anyhow, bail};
+use tonic::transport::ClientTlsConfig;
+
+use super::NodeOptions;
+use crate::engine::storage::Store;
+use crate::proto::memberctl_v1 as pb;
+use crate::proto::memberctl_v1::raft_client::RaftClient;
+
+/// How long a joining node keeps asking its peers for the member list.
+const JOIN_WAIT: Duration = Duration::from_secs(15);
+
+/// FNV-1a, 64 bits: member and cluster IDs every initial member computes alike.
+fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for b in *p {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        h ^= 0xff;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h.max(1)
+}
+
+/// The ID of an initial member: a hash of its sorted peer URLs and the token.
+pub fn initial_member_id(peer_urls: &[String], token: &str) -> u64 {
+    let mut urls: Vec<&str> = peer_urls.iter().map(String::as_str).collect();
+    urls.sort_unstable();
+    let mut parts: Vec<&[u8]> = urls.iter().map(|u| u.as_bytes()).collect();
+    parts.push(token.as_bytes());
+    fnv1a(&parts)
+}
+
+/// The initial members grouped by name: (name, peer URLs).
+fn initial_members(pairs: &[(String, String)]) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for (name, url) in pairs {
+        match out.iter_mut().find(|(n, _)| n == name) {
+            Some((_, urls)) => urls.push(url.clone()),
+            None => out.push((name.clone(), vec![url.clone()])),
+        }
+    }
+    out
+}
+
+/// Prepares the store: (cluster ID, member ID, fresh rank for the first election).
+pub(super) async fn prepare(
+    opts: &NodeOptions,
+    store: &Store,
+    peer_tls: Option<&ClientTlsConfig>,
+) -> anyhow::Result<(u64, u64, Option<usize>)> {
+    if let Some(id) = store.member_id()? {
+        return Ok((store.cluster_id()?, id, None));
+    }
+    let members = initial_members(&opts.initial_cluster);
+    let mut own_urls = opts.initial_advertise_peer_urls.clone();
+    own_urls.sort();
+    if !opts.join_existing {
+        let mut metas: Vec<pb::MemberMeta> = members
+            .iter()
+            .map(|(_, urls)| pb::MemberMeta {
+                id: initial_member_id(urls, &opts.token),
+                peer_urls: urls.clone(),
+                ..Default::default()
+            })
+            .collect();
+        metas.sort_by_key(|m| m.id);
+        let (_, mine) = members
+            .iter()
+            .find(|(n, _)| *n == opts.name)
+            .ok_or_else(|| {
+                anyhow!(
+                    "--initial-cluster has no member named {:?}; add {}=<peer url>",
+                    opts.name,
+                    opts.name
+                )
+            })?;
+        let mut mine_sorted = mine.clone();
+        mine_sorted.sort();
+        if mine_sorted != own_urls {
+            bail!(
+                "--initial-cluster gives {} the peer URLs {:?} but --initial-advertise-peer-urls is {:?}; they must match",
+                opts.name, mine, opts.initial_advertise_peer_urls
+            );
+        }
+        let id = initial_member_id(mine, &opts.token);
+        let ids: Vec<Vec<u8>> = metas.iter().map(|m| m.id.to_be_bytes().to_vec()).collect();
+        let mut parts: Vec<&[u8]> = ids.iter().map(Vec::as_slice).collect();
+        parts.push(opts.token.as_bytes());
+        let cluster_id = fnv1a(&parts);
+        store.bootstrap(cluster_id, id, &metas)?;
+        let rank = metas.iter().position(|m| m.id == id);
+        return Ok((cluster_id, id, rank));
+    }
+    // Joining: ask the other members who we are.
+    let others: Vec<String> = members
+        .iter()
+        .filter(|(n, _)| *n != opts.name)
+        .flat_map(|(_, urls)| urls.clone())
+        .collect();
+    if others.is_empty() {
+        bail!("--initial-cluster-state existing needs the other members in --initial-cluster");
+    }
+    let deadline = tokio::time::Instant::now() + JOIN_WAIT;
+    let mut last_err = String::new();
+    while tokio::time::Instant::now() < deadline {
+        for url in &others {
+            match ask_members(url, peer_tls).await {
+                Ok(resp) => {
+                    let me = resp.members.iter().find(|m| {
+                        let mut u = m.peer_urls.clone();
+                        u.sort();
+                        u == own_urls
+                    });
+                    let Some(me) = me else {
+                        bail!(
+                            "the cluster has no member with peer URLs {:?}: add it first with \
+                             `memberctl member add {} --learner --peer-urls {}`",
+                            opts.initial_advertise_peer_urls,
+                            opts.name,
+                            opts.initial_advertise_peer_urls.join(",")
+                        );
+                    };
+                    store.join(resp.cluster_id, me.id, &resp.members)?;
+                    return Ok((resp.cluster_id, me.id, None));
+                }
+                Err(e) => last_err = format!("{url}: {e}"),
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    bail!("cannot reach any member of the existing cluster to join it ({last_err})")
+}
+
+async fn ask_members(
+    url: &str,
+    tls: Option<&ClientTlsConfig>,
+) -> anyhow::Result<pb::MembersResponse> {
+    let mut ep = tonic::transport::Endpoint::from_shared(url.to_string())?
+        .connect_timeout(Duration::from_secs(1));
+    if let Some(tls) = tls.filter(|_| url.starts_with("https://")) {
+        ep = ep.tls_config(tls.clone())?;
+    }
+    let ch = tokio::time::timeout(Duration::from_secs(2), ep.connect()).await??;
+    let resp = tokio::time::timeout(
+        Duration::from_secs(2),
+        RaftClient::new(ch).members(pb::MembersRequest {}),
+    )
+    .await??;
+    Ok(resp.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn initial_ids_are_stable_and_order_free() {
+        let a = initial_member_id(&["http://a:1".into(), "http://b:2".into()], "t");
+        let b = initial_member_id(&["http://b:2".into(), "http://a:1".into()], "t");
+        assert_eq!(a, b);
+        assert_ne!(a, initial_member_id(&["http://a:1".into()], "t"));
+        assert_ne!(
+            a,
+            initial_member_id(&["http://a:1".into(), "http://b:2".into()], "u")
+        );
+    }
+}

@@ -1,0 +1,266 @@
+//! A node's life: opens its store, binds its listeners, starts raft, the
+//! transport and the services, and serves until a signal or until the member
+//! is removed (then drains requests under way and exits).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context};
+use tokio::net::TcpListener;
+
+use super::bootstrap::prepare;
+use super::{ListenerTls, NodeOptions};
+use crate::engine::node::{self, NodeConfig, Stopped};
+use crate::engine::server;
+use crate::engine::storage::Store;
+use crate::engine::transport::{Partition, Transport};
+
+/// How long a removed member keeps answering requests under way before it exits.
+const DRAIN: Duration = Duration::from_secs(5);
+
+fn socket_addr(url: &str) -> anyhow::Result<SocketAddr> {
+    let u = url::Url::parse(url).with_context(|| format!("{url:?} is not a URL"))?;
+    if u.scheme() != "http" && u.scheme() != "https" {
+        bail!("{url:?}: listen on http:// or https:// (with --cert-file/--peer-cert-file)");
+    }
+    let host = u.host_str().ok_or_else(|| anyhow!("{url:?} has no host"))?;
+    let port = u.port().ok_or_else(|| anyhow!("{url:?} has no port"))?;
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let ip = host
+        .parse()
+        .or_else(|_| {
+            if host == "localhost" {
+                Ok("127.0.0.1".parse()?)
+            } else {
+                Err(anyhow!(""))
+            }
+        })
+        .map_err(|_: anyhow::Error| anyhow!("{url:?}: listen on an IP address"))?;
+    Ok(SocketAddr::new(ip, port))
+}
+
+/// The file in the data directory that holds a member's raft log, state and data.
+const STORE_FILE: &str = "member.redb";
+
+/// Opens the member's store. A file the store cannot read (truncated,
+/// overwritten) is reported with its path and what to do, never as a panic:
+/// the store library asserts on some damage instead of returning an error.
+fn open_store(opts: &NodeOptions) -> anyhow::Result<Store> {
+    let dir = &opts.data_dir;
+    let file = dir.join(STORE_FILE);
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let opened = std::panic::catch_unwind(|| Store::open(dir));
+    std::panic::set_hook(hook);
+    let cause = match opened {
+        Ok(Ok(store)) => return Ok(store),
+        Ok(Err(e)) => e.to_string(),
+        Err(panic) => panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "the store library panicked".into()),
+    };
+    let lower = cause.to_ascii_lowercase();
+    if lower.contains("already open") {
+        bail!(
+            "cannot open {}: {cause}; another process has it open: is member {} already \
+             running? stop it first (`memberctl cluster status` lists a local cluster's nodes)",
+            file.display(),
+            opts.name
+        );
+    }
+    if !file.is_file()
+        || ["permission denied", "read-only", "no space"]
+            .iter()
+            .any(|s| lower.contains(s))
+    {
+        bail!(
+            "cannot open {}: {cause}; check that {} is a writable directory with free space",
+            file.display(),
+            dir.display()
+        );
+    }
+    bail!(
+        "cannot open {}: {cause}; the file is damaged (truncated or overwritten) beyond what \
+         the store recovers from after a crash; do not start member {name} on it: if the rest \
+         of the cluster has a quorum, remove the member (`memberctl member remove {name}`), \
+         delete {dir} and add it again as a new learner (`memberctl member add {name} \
+         --learner --peer-urls URL`), otherwise restore {dir} from a backup",
+        file.display(),
+        name = opts.name,
+        dir = dir.display(),
+    )
+}
+
+/// Resolves when the process is asked to stop (SIGINT or SIGTERM).
+async fn stop_signal() {
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term => {}
+    }
+}
+
+/// Runs the node until it is stopped or removed.
+pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
+    let ticks = (opts.election_timeout.as_millis() / opts.heartbeat.as_millis().max(1)) as usize;
+    if ticks < 5 {
+        bail!(
+            "--election-timeout must be at least 5 times --heartbeat-interval (etcd recommends 10)"
+        );
+    }
+    let client_addr = socket_addr(
+        opts.listen_client_urls
+            .first()
+            .ok_or_else(|| anyhow!("--listen-client-urls is required"))?,
+    )?;
+    let peer_addr = socket_addr(
+        opts.listen_peer_urls
+            .first()
+            .ok_or_else(|| anyhow!("--listen-peer-urls is required"))?,
+    )?;
+    let store = open_store(&opts)?;
+    let client = TcpListener::bind(client_addr)
+        .await
+        .with_context(|| format!("cannot listen for clients on {client_addr}"))?;
+    let peer = TcpListener::bind(peer_addr)
+        .await
+        .with_context(|| format!("cannot listen for peers on {peer_addr}"))?;
+    let need_tls = |urls: &[String], tls: &Option<ListenerTls>, flag: &str| -> anyhow::Result<()> {
+        if urls.iter().any(|u| u.starts_with("https://")) && tls.is_none() {
+            bail!("https URLs need {flag}");
+        }
+        Ok(())
+    };
+    need_tls(
+        &opts.listen_client_urls,
+        &opts.client_tls,
+        "--cert-file and --key-file",
+    )?;
+    need_tls(
+        &opts.listen_peer_urls,
+        &opts.peer_tls,
+        "--peer-cert-file and --peer-key-file",
+    )?;
+    let client_server_tls = opts
+        .client_tls
+        .as_ref()
+        .map(ListenerTls::server)
+        .transpose()?;
+    let peer_server_tls = opts
+        .peer_tls
+        .as_ref()
+        .map(ListenerTls::server)
+        .transpose()?;
+    let peer_client_tls = opts
+        .peer_tls
+        .as_ref()
+        .map(ListenerTls::client)
+        .transpose()?;
+    let (cluster_id, id, fresh_rank) = prepare(&opts, &store, peer_client_tls.as_ref()).await?;
+    let config = NodeConfig {
+        id,
+        name: opts.name.clone(),
+        data_dir: opts.data_dir.clone(),
+        client_urls: opts.advertise_client_urls.clone(),
+        heartbeat: opts.heartbeat,
+        election_ticks: ticks,
+        snapshot_count: opts.snapshot_count.max(1),
+        max_learners: opts.max_learners,
+        fresh_rank,
+    };
+    let partition = Arc::new(Partition::default());
+    let transport = Arc::new(Transport::new(
+        id,
+        peer_client_tls.clone(),
+        partition.clone(),
+    ));
+    let (node, driver) = node::start(config, store, transport.clone())?;
+    transport.attach(node.clone());
+    eprintln!(
+        "memberctl node {} ({id:016x}) of cluster {cluster_id:016x}: clients on {client_addr}, peers on {peer_addr}",
+        opts.name
+    );
+    if opts.fault_injection {
+        eprintln!(
+            "memberctl node {}: fault injection is on (--fault-injection): any client can cut \
+             this node off from its peers; for test clusters only",
+            opts.name
+        );
+    }
+    let mut watch = node.watch();
+    tokio::spawn(async move {
+        let mut leader = 0;
+        while watch.changed().await.is_ok() {
+            let v = watch.borrow().clone();
+            if v.leader_id != leader {
+                leader = v.leader_id;
+                eprintln!(
+                    "memberctl node: leader is now {leader:016x} (term {})",
+                    v.term
+                );
+            }
+        }
+    });
+    let (removed_tx, removed_rx) = tokio::sync::oneshot::channel::<()>();
+    let tls = server::ServeTls {
+        client: client_server_tls,
+        peer: peer_server_tls,
+        peer_client: peer_client_tls,
+    };
+    let server = tokio::spawn(server::serve(
+        node,
+        cluster_id,
+        (client, peer),
+        tls,
+        opts.fault_injection.then_some(partition),
+        async move {
+            tokio::select! {
+                _ = stop_signal() => {}
+                _ = removed_rx => {}
+            }
+        },
+    ));
+    let mut server = server;
+    tokio::select! {
+        r = driver => {
+            // Stop serving, but let requests under way finish (a forwarded
+            // request may still be waiting for this member's answer).
+            let _ = removed_tx.send(());
+            let _ = tokio::time::timeout(DRAIN, &mut server).await;
+            match r.context("the raft driver panicked")?? {
+                Stopped::Removed => eprintln!("memberctl node {}: this member was removed from the cluster; exiting", opts.name),
+                Stopped::Shutdown => {}
+            }
+            Ok(())
+        }
+        r = &mut server => {
+            r.context("the server panicked")?.context("the server failed")?;
+            eprintln!("memberctl node {}: stopped", opts.name);
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listen_urls_need_an_ip_and_port() {
+        assert_eq!(socket_addr("http://127.0.0.1:2379").unwrap().port(), 2379);
+        assert!(socket_addr("http://127.0.0.1").is_err());
+        assert!(socket_addr("http://example.com:1").is_err());
+        assert_eq!(socket_addr("https://127.0.0.1:1").unwrap().port(), 1);
+        assert!(socket_addr("ftp://127.0.0.1:1").is_err());
+    }
+}

@@ -1,0 +1,12 @@
+//! Starting a node from etcd-style options: who it is ([`bootstrap`]: a new
+//! cluster's initial IDs, or asking the existing members when joining) and its
+//! lifetime ([`lifetime`]: store, listeners, raft, services, until stopped or
+//! removed). Start-up, not a service: the services live in `engine::server`.
+
+mod bootstrap;
+mod lifetime;
+mod options;
+
+pub use bootstrap::initial_member_id;
+pub use lifetime::run;
+pub use options::{ListenerTls, NodeOptions};

@@ -1,0 +1,91 @@
+//! How a node is started: etcd's flags as options, and the listeners' TLS files.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use tonic::transport::{Certificate, ClientTlsConfig, Identity, ServerTlsConfig};
+
+/// How a node is started (etcd's flags).
+#[derive(Clone, Debug)]
+pub struct NodeOptions {
+    /// --name
+    pub name: String,
+    /// --data-dir
+    pub data_dir: PathBuf,
+    /// --listen-client-urls
+    pub listen_client_urls: Vec<String>,
+    /// --advertise-client-urls
+    pub advertise_client_urls: Vec<String>,
+    /// --listen-peer-urls
+    pub listen_peer_urls: Vec<String>,
+    /// --initial-advertise-peer-urls
+    pub initial_advertise_peer_urls: Vec<String>,
+    /// --initial-cluster: name=url pairs
+    pub initial_cluster: Vec<(String, String)>,
+    /// --initial-cluster-state existing (else new)
+    pub join_existing: bool,
+    /// --initial-cluster-token
+    pub token: String,
+    /// --heartbeat-interval
+    pub heartbeat: Duration,
+    /// --election-timeout
+    pub election_timeout: Duration,
+    /// --snapshot-count
+    pub snapshot_count: u64,
+    /// --max-learners
+    pub max_learners: usize,
+    /// TLS for client connections.
+    pub client_tls: Option<ListenerTls>,
+    /// TLS for peer connections (served and dialled).
+    pub peer_tls: Option<ListenerTls>,
+    /// --fault-injection: serve the fault-injection service (test clusters only).
+    pub fault_injection: bool,
+}
+
+/// A listener's TLS files (etcd's --cert-file, --key-file, --trusted-ca-file, --client-cert-auth).
+#[derive(Clone, Debug)]
+pub struct ListenerTls {
+    /// The certificate served.
+    pub cert: PathBuf,
+    /// Its key.
+    pub key: PathBuf,
+    /// CA for the other side's certificates.
+    pub ca: Option<PathBuf>,
+    /// Require the other side to present a certificate signed by `ca`.
+    pub client_cert_auth: bool,
+}
+
+impl ListenerTls {
+    fn read(path: &std::path::Path) -> anyhow::Result<Vec<u8>> {
+        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+    }
+
+    /// The server side.
+    pub fn server(&self) -> anyhow::Result<ServerTlsConfig> {
+        let mut cfg = ServerTlsConfig::new().identity(Identity::from_pem(
+            Self::read(&self.cert)?,
+            Self::read(&self.key)?,
+        ));
+        if let Some(ca) = &self.ca {
+            cfg = cfg
+                .client_ca_root(Certificate::from_pem(Self::read(ca)?))
+                .client_auth_optional(!self.client_cert_auth);
+        } else if self.client_cert_auth {
+            bail!("--client-cert-auth needs --trusted-ca-file (and --peer-client-cert-auth --peer-trusted-ca-file)");
+        }
+        Ok(cfg)
+    }
+
+    /// The client side, for dialling peers: the same certificate, the same CA.
+    pub fn client(&self) -> anyhow::Result<ClientTlsConfig> {
+        let mut cfg = ClientTlsConfig::new().identity(Identity::from_pem(
+            Self::read(&self.cert)?,
+            Self::read(&self.key)?,
+        ));
+        if let Some(ca) = &self.ca {
+            cfg = cfg.ca_certificate(Certificate::from_pem(Self::read(ca)?));
+        }
+        Ok(cfg)
+    }
+}
