@@ -14,6 +14,7 @@ pub mod error;
 pub mod model;
 pub mod printer;
 pub mod proto;
+pub mod rules;
 pub mod testcluster;
 pub mod workflow;
 

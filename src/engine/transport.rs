@@ -29,6 +29,10 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 const SEND_TIMEOUT: Duration = Duration::from_secs(60);
 /// Largest message accepted or sent (a snapshot of the whole state).
 pub const MAX_MESSAGE: usize = 1 << 30;
+/// HTTP/2 stream window between members (bytes), dialled and served.
+pub const PEER_STREAM_WINDOW: u32 = 4 << 20;
+/// HTTP/2 connection window between members (bytes), dialled and served.
+pub const PEER_CONNECTION_WINDOW: u32 = 8 << 20;
 
 struct Peer {
     urls: Vec<String>,
@@ -186,8 +190,8 @@ async fn connect(
     let mut ep = Endpoint::from_shared(url.to_string())
         .ok()?
         .connect_timeout(CONNECT_TIMEOUT)
-        .initial_stream_window_size(crate::engine::server::PEER_STREAM_WINDOW)
-        .initial_connection_window_size(crate::engine::server::PEER_CONNECTION_WINDOW)
+        .initial_stream_window_size(PEER_STREAM_WINDOW)
+        .initial_connection_window_size(PEER_CONNECTION_WINDOW)
         .tcp_nodelay(true);
     if let Some(tls) = tls.filter(|_| url.starts_with("https://")) {
         ep = ep.tls_config(tls.clone()).ok()?;

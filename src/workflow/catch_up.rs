@@ -7,13 +7,7 @@ use tokio::time::Instant;
 use super::{ApiError, ApiErrorKind, MembershipApi};
 use crate::model::{MemberId, MemberList};
 
-/// etcd promotes a learner only when its match index is at least this share of the leader's.
-pub const READY_RATIO: f64 = 0.9;
-
-/// etcd's readiness rule: the learner has at least 90 % of the leader's index.
-pub fn is_ready(learner_index: u64, leader_index: u64) -> bool {
-    learner_index > 0 && (learner_index as f64) >= (leader_index as f64) * READY_RATIO
-}
+pub use crate::rules::learner_ready as is_ready;
 
 /// Where a learner stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,10 +5,7 @@ use std::collections::HashSet;
 use crate::error::Error;
 use crate::model::{MemberId, MemberList};
 
-/// The number of votes a configuration of `voters` voters needs to decide.
-pub fn quorum(voters: usize) -> usize {
-    voters / 2 + 1
-}
+pub use crate::rules::quorum;
 
 /// How many more voters may fail before `healthy` of `voters` can no longer form a
 /// quorum; 0 when they already cannot.

@@ -13,17 +13,11 @@ use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::cluster_client::ClusterClient;
 use crate::proto::etcdserverpb::cluster_server::Cluster;
 use crate::proto::memberctl_v1 as pb;
-use crate::workflow::validate::check_url_syntax;
-
-/// A learner may be promoted once its match index reaches this share of the leader's.
-const READY_RATIO: f64 = 0.9;
+use crate::rules::peer_url::check_url_syntax;
+use crate::rules::{learner_ready, quorum};
 
 /// The etcd-compatible Cluster service.
 pub struct ClusterService(pub Arc<Shared>);
-
-fn quorum(n: usize) -> usize {
-    n / 2 + 1
-}
 
 /// Parses member URLs after checking them with memberctl's rule 1 syntax
 /// (scheme://host:port written as parsers read it, nothing more: no white
@@ -340,7 +334,7 @@ impl Cluster for ClusterService {
                 .find(|p| p.id == who)
                 .map_or(0, |p| p.matched)
         };
-        if (matched(id) as f64) < (matched(view.id) as f64) * READY_RATIO {
+        if !learner_ready(matched(id), matched(view.id)) {
             return Err(errors::learner_not_ready());
         }
         let mut voters = view.conf.voters.clone();

@@ -19,7 +19,9 @@ use tonic::transport::server::TcpIncoming;
 use tonic::transport::Server;
 
 use crate::engine::node::{Node, NodeError};
-use crate::engine::transport::{Partition, MAX_MESSAGE};
+use crate::engine::transport::{
+    Partition, MAX_MESSAGE, PEER_CONNECTION_WINDOW, PEER_STREAM_WINDOW,
+};
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::cluster_server::ClusterServer;
 use crate::proto::etcdserverpb::kv_server::KvServer;
@@ -32,10 +34,6 @@ use crate::proto::memberctl_v1::raft_server::RaftServer;
 /// How long a proposal may take to be applied before the client is told it timed out
 /// (etcd: 5 s plus two election timeouts).
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(7);
-/// HTTP/2 stream window between members (bytes).
-pub const PEER_STREAM_WINDOW: u32 = 4 << 20;
-/// HTTP/2 connection window between members (bytes).
-pub const PEER_CONNECTION_WINDOW: u32 = 8 << 20;
 
 /// TLS for the node's listeners and for dialling peers.
 #[derive(Clone, Default)]
