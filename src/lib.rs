@@ -6,6 +6,8 @@
 //! API). [`printer`] formats what the commands return; [`error`] decides exit
 //! codes.
 
+#![warn(missing_docs)]
+
 pub mod cli;
 pub mod client;
 pub mod command;

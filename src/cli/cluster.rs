@@ -31,6 +31,7 @@ pub struct UpArgs {
     /// Number of members
     #[arg(long, default_value_t = 3, value_name = "N")]
     pub nodes: usize,
+    /// The cluster directory.
     #[command(flatten)]
     pub dir: DirArg,
     /// Most learners the cluster may have at once
@@ -55,6 +56,7 @@ pub struct UpArgs {
 pub struct StartNodeArgs {
     /// The name the member was added with
     pub name: String,
+    /// The cluster directory.
     #[command(flatten)]
     pub dir: DirArg,
     /// Which added member, when several are waiting to start

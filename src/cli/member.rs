@@ -62,6 +62,7 @@ pub struct JointEnterArgs {
     /// Promote learners even if they have not caught up
     #[arg(long)]
     pub force: bool,
+    /// How long to wait for a named member to start and for leadership to move.
     #[command(flatten)]
     pub wait: StartWaitArgs,
 }
@@ -81,6 +82,7 @@ pub struct MoveLeaderArgs {
     /// The voter to lead: its hex ID or its name (default: the most caught-up voter)
     #[arg(value_name = "ID|NAME")]
     pub target: Option<String>,
+    /// How long to wait for a named member to start and for leadership to move.
     #[command(flatten)]
     pub wait: StartWaitArgs,
 }
@@ -117,11 +119,13 @@ pub struct AddArgs {
 /// Arguments of `member promote`.
 #[derive(Debug, Clone, Args)]
 pub struct PromoteArgs {
+    /// The member.
     #[command(flatten)]
     pub target: TargetArg,
     /// Promote at once instead of waiting for the learner to catch up
     #[arg(long)]
     pub no_wait: bool,
+    /// How long and how often to wait for catch-up.
     #[command(flatten)]
     pub wait: WaitArgs,
 }
@@ -140,6 +144,7 @@ pub struct WaitArgs {
 /// Arguments of `member remove`.
 #[derive(Debug, Clone, Args)]
 pub struct RemoveArgs {
+    /// The member.
     #[command(flatten)]
     pub target: TargetArg,
     /// Check everything and print the plan; change nothing
@@ -148,6 +153,7 @@ pub struct RemoveArgs {
     /// Remove even if the remaining reachable voters could not form a quorum
     #[arg(long)]
     pub force: bool,
+    /// How long to wait for a named member to start and for leadership to move.
     #[command(flatten)]
     pub wait: StartWaitArgs,
 }
@@ -155,6 +161,7 @@ pub struct RemoveArgs {
 /// Arguments of `member update`.
 #[derive(Debug, Clone, Args)]
 pub struct UpdateArgs {
+    /// The member.
     #[command(flatten)]
     pub target: TargetArg,
     /// The member's new peer URLs, comma-separated (scheme://host:port)
@@ -187,6 +194,7 @@ pub struct ReplaceArgs {
     /// Check everything and print the plan with quorum and fault tolerance per step; change nothing
     #[arg(long)]
     pub dry_run: bool,
+    /// How long and how often to wait for catch-up.
     #[command(flatten)]
     pub wait: WaitArgs,
     /// Start the new member on the local test cluster (as `cluster start-node` does)

@@ -1,5 +1,5 @@
 //! The embedded Raft node: the only owner of raft-rs's `RawNode`. A driver
-//! task runs the raft loop ([`driver`]); this handle talks to it through a
+//! task runs the raft loop (`driver`); this handle talks to it through a
 //! mailbox and publishes a read-only [`View`]. raft-rs types stop here: the
 //! rest of the program sees plain domain types and bytes.
 

@@ -1,6 +1,6 @@
-//! Starting a node from etcd-style options: who it is ([`bootstrap`]: a new
+//! Starting a node from etcd-style options: who it is (`bootstrap`: a new
 //! cluster's initial IDs, or asking the existing members when joining) and its
-//! lifetime ([`lifetime`]: store, listeners, raft, services, until stopped or
+//! lifetime (`lifetime`: store, listeners, raft, services, until stopped or
 //! removed). Start-up, not a service: the services live in `engine::server`.
 
 mod bootstrap;

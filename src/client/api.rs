@@ -1,0 +1,179 @@
+//! The [`MembershipApi`] implementation: each domain call as one etcd (or memberctl.v1) request, converted both ways.
+
+use super::{convert, Client};
+use crate::model::{
+    Added, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus, ProgressReport,
+};
+use crate::proto::etcdserverpb as pb;
+use crate::proto::etcdserverpb::cluster_client::ClusterClient;
+use crate::proto::etcdserverpb::maintenance_client::MaintenanceClient;
+use crate::proto::memberctl_v1 as mpb;
+use crate::proto::memberctl_v1::membership_client::MembershipClient;
+use crate::workflow::{ApiError, ApiErrorKind, MembershipApi};
+
+impl MembershipApi for Client {
+    /// Asks for a linearizable list (etcd ≥ 3.5 and the memberctl engine
+    /// confirm it with the leader; 3.4 ignores the flag); without a leader,
+    /// falls back to a member's local view so status stays available.
+    async fn member_list(&self) -> Result<MemberList, ApiError> {
+        let list = |linearizable: bool| {
+            self.call(true, move |ch| async move {
+                ClusterClient::new(ch)
+                    .member_list(pb::MemberListRequest { linearizable })
+                    .await
+                    .map(|r| r.into_inner())
+            })
+        };
+        let r = match list(true).await {
+            Ok(r) => r,
+            Err(e)
+                if matches!(
+                    e.kind,
+                    ApiErrorKind::Unavailable | ApiErrorKind::DeadlineExceeded
+                ) =>
+            {
+                list(false).await?
+            }
+            Err(e) => return Err(e),
+        };
+        Ok(convert::member_list(r.header, r.members))
+    }
+
+    async fn member_add(&self, peer_urls: &[String], is_learner: bool) -> Result<Added, ApiError> {
+        let r = self
+            .call(false, |ch| async move {
+                let req = pb::MemberAddRequest {
+                    peer_ur_ls: peer_urls.to_vec(),
+                    is_learner,
+                };
+                ClusterClient::new(ch)
+                    .member_add(req)
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        let list = convert::member_list(r.header, r.members);
+        let member = r.member.map(convert::member).unwrap_or_default();
+        // The add response's member lacks some fields; prefer the list's copy.
+        let member = list.get(member.id).cloned().unwrap_or(member);
+        Ok(Added { member, list })
+    }
+
+    async fn member_remove(&self, id: MemberId) -> Result<MemberList, ApiError> {
+        let r = self
+            .call(false, |ch| async move {
+                ClusterClient::new(ch)
+                    .member_remove(pb::MemberRemoveRequest { id: id.0 })
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        Ok(convert::member_list(r.header, r.members))
+    }
+
+    async fn member_update(
+        &self,
+        id: MemberId,
+        peer_urls: &[String],
+    ) -> Result<MemberList, ApiError> {
+        let r = self
+            .call(false, |ch| async move {
+                let req = pb::MemberUpdateRequest {
+                    id: id.0,
+                    peer_ur_ls: peer_urls.to_vec(),
+                };
+                ClusterClient::new(ch)
+                    .member_update(req)
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        Ok(convert::member_list(r.header, r.members))
+    }
+
+    async fn member_promote(&self, id: MemberId) -> Result<MemberList, ApiError> {
+        let r = self
+            .call(false, |ch| async move {
+                ClusterClient::new(ch)
+                    .member_promote(pb::MemberPromoteRequest { id: id.0 })
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        Ok(convert::member_list(r.header, r.members))
+    }
+
+    async fn member_status(&self, member: &Member) -> Result<MemberStatus, ApiError> {
+        self.at_member(member, |ch| async move {
+            MaintenanceClient::new(ch)
+                .status(pb::StatusRequest {})
+                .await
+                .map(|r| r.into_inner())
+        })
+        .await
+        .map(convert::status)
+    }
+
+    async fn move_leader(&self, leader: &Member, target: MemberId) -> Result<(), ApiError> {
+        self.at_member(leader, |ch| async move {
+            MaintenanceClient::new(ch)
+                .move_leader(pb::MoveLeaderRequest {
+                    target_id: target.0,
+                })
+                .await
+                .map(|_| ())
+        })
+        .await
+    }
+
+    async fn get_config(&self) -> Result<Configuration, ApiError> {
+        let r = self
+            .call(true, |ch| async move {
+                MembershipClient::new(ch)
+                    .get_config(mpb::GetConfigRequest {})
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        Ok(convert::configuration(r))
+    }
+
+    async fn get_progress(&self) -> Result<ProgressReport, ApiError> {
+        let r = self
+            .call(true, |ch| async move {
+                MembershipClient::new(ch)
+                    .get_progress(mpb::GetProgressRequest {})
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        Ok(convert::progress(r))
+    }
+
+    async fn joint_enter(&self, changes: &[JointChange]) -> Result<Configuration, ApiError> {
+        let r = self
+            .call(false, |ch| async move {
+                let req = mpb::JointEnterRequest {
+                    changes: changes.iter().map(convert::joint_change).collect(),
+                };
+                MembershipClient::new(ch)
+                    .joint_enter(req)
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        Ok(convert::configuration(r))
+    }
+
+    async fn joint_leave(&self) -> Result<Configuration, ApiError> {
+        let r = self
+            .call(false, |ch| async move {
+                MembershipClient::new(ch)
+                    .joint_leave(mpb::JointLeaveRequest {})
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        Ok(convert::configuration(r))
+    }
+}

@@ -1,0 +1,190 @@
+//! Connections and failover: one cached, authenticated channel per endpoint;
+//! a request tries the preferred endpoint and moves on while endpoints are
+//! unreachable (or refuse as learners); per-member requests go to a member's
+//! own client URLs.
+
+use std::future::Future;
+
+use tonic::transport::Endpoint;
+
+use super::auth::AuthChannel;
+use super::endpoint::normalize_with;
+use super::{convert, insecure, unavailable, Client};
+use crate::model::Member;
+use crate::workflow::{ApiError, ApiErrorKind};
+
+impl Client {
+    pub(super) async fn channel(&self, url: &str) -> Result<AuthChannel, ApiError> {
+        if let Some(c) = self
+            .channels
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(url)
+        {
+            return Ok(c.clone());
+        }
+        let mut endpoint = Endpoint::from_shared(url.to_string())
+            .map_err(|e| unavailable(format!("endpoint {url}: {e}")))?
+            .connect_timeout(self.dial_timeout)
+            .tcp_nodelay(true);
+        let https = url.starts_with("https://");
+        if https && !self.insecure {
+            let tls = self.tls.clone().ok_or_else(|| {
+                ApiError::new(
+                    ApiErrorKind::Refused,
+                    format!("{url} uses https: give --cacert (and --cert/--key if the server asks for a client certificate)"),
+                )
+            })?;
+            endpoint = endpoint.tls_config(tls).map_err(|e| {
+                ApiError::new(ApiErrorKind::Refused, format!("{url}: TLS settings: {e}"))
+            })?;
+        }
+        let connect = async {
+            if https && self.insecure {
+                insecure::connect(endpoint, url, self.identity.as_ref()).await
+            } else {
+                endpoint.connect().await
+            }
+        };
+        let channel = match tokio::time::timeout(self.dial_timeout, connect).await {
+            Ok(Ok(c)) => c,
+            Ok(Err(e)) => {
+                let mut cause = e.to_string();
+                let mut source = std::error::Error::source(&e);
+                while let Some(s) = source {
+                    cause = s.to_string();
+                    source = s.source();
+                }
+                let hint = if https {
+                    " (check --cacert, --cert and --key)"
+                } else {
+                    ""
+                };
+                return Err(unavailable(format!(
+                    "cannot connect to {url}: {cause}{hint}"
+                )));
+            }
+            Err(_) => {
+                return Err(unavailable(format!(
+                    "cannot connect to {url}: no answer within --dial-timeout {}",
+                    humantime::format_duration(self.dial_timeout)
+                )))
+            }
+        };
+        let token = self.authenticate(url, channel.clone()).await?;
+        let channel = tonic::service::interceptor::InterceptedService::new(channel, token);
+        self.channels
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(url.to_string(), channel.clone());
+        Ok(channel)
+    }
+
+    /// Runs one request against `url` within the command timeout. The flag
+    /// with an error says whether another endpoint may be tried: always when
+    /// the connection failed or a learner refused; for other unavailability
+    /// only when the request is `idempotent` (a write may have been applied).
+    async fn once<T, F, Fut>(
+        &self,
+        url: &str,
+        idempotent: bool,
+        call: &F,
+    ) -> Result<T, (ApiError, bool)>
+    where
+        F: Fn(AuthChannel) -> Fut,
+        Fut: Future<Output = Result<T, tonic::Status>>,
+    {
+        // An unreachable endpoint: try the next; a refused authentication: stop.
+        let channel = self.channel(url).await.map_err(|e| {
+            let next = e.kind == ApiErrorKind::Unavailable;
+            (e, next)
+        })?;
+        match tokio::time::timeout(self.command_timeout, call(channel)).await {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(status)) => {
+                let e = convert::api_error(&status);
+                // A learner refuses most calls; another endpoint may be a voter.
+                let learner = status.message().contains("not supported for learner");
+                let next = learner || (idempotent && e.kind == ApiErrorKind::Unavailable);
+                Err((ApiError::new(e.kind, format!("{url}: {}", e.message)), next))
+            }
+            Err(_) => Err((
+                ApiError::new(
+                    ApiErrorKind::DeadlineExceeded,
+                    format!(
+                        "{url}: no answer within --command-timeout {}",
+                        humantime::format_duration(self.command_timeout)
+                    ),
+                ),
+                false,
+            )),
+        }
+    }
+
+    /// Runs a request on the preferred endpoint, moving on to the next one
+    /// while endpoints are unreachable or refuse as unavailable.
+    pub(super) async fn call<T, F, Fut>(&self, idempotent: bool, call: F) -> Result<T, ApiError>
+    where
+        F: Fn(AuthChannel) -> Fut,
+        Fut: Future<Output = Result<T, tonic::Status>>,
+    {
+        let n = self.endpoints.len();
+        let start = *self.preferred.lock().unwrap_or_else(|p| p.into_inner());
+        let mut errors = Vec::new();
+        for k in 0..n {
+            let i = (start + k) % n;
+            let url = &self.endpoints[i];
+            match self.once(url, idempotent, &call).await {
+                Ok(v) => {
+                    *self.preferred.lock().unwrap_or_else(|p| p.into_inner()) = i;
+                    return Ok(v);
+                }
+                Err((e, true)) => errors.push(e),
+                Err((e, false)) => return Err(e),
+            }
+        }
+        if errors.len() == 1 {
+            return Err(errors.remove(0));
+        }
+        let all: Vec<String> = errors.iter().map(|e| e.message.clone()).collect();
+        Err(unavailable(format!(
+            "no endpoint answered: {}",
+            all.join("; ")
+        )))
+    }
+
+    /// Runs one request at `member` itself, through its own client URLs (tried
+    /// in order), rather than at whichever endpoint answers.
+    pub(super) async fn at_member<T, F, Fut>(&self, member: &Member, call: F) -> Result<T, ApiError>
+    where
+        F: Fn(AuthChannel) -> Fut,
+        Fut: Future<Output = Result<T, tonic::Status>>,
+    {
+        if member.client_urls.is_empty() {
+            return Err(unavailable(format!(
+                "member {} has not started: it has no client URL yet",
+                member.label()
+            )));
+        }
+        let scheme = if self.tls.is_some() || self.insecure {
+            "https"
+        } else {
+            "http"
+        };
+        let mut last = None;
+        for raw in &member.client_urls {
+            let url = match normalize_with(raw, scheme) {
+                Ok(u) => u,
+                Err(e) => {
+                    last = Some(unavailable(e.message));
+                    continue;
+                }
+            };
+            match self.once(&url, true, &call).await {
+                Ok(v) => return Ok(v),
+                Err((e, _)) => last = Some(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| unavailable("no client URL".into())))
+    }
+}

@@ -1,0 +1,128 @@
+//! The client's TLS files (`--cacert`, `--cert`, `--key`, `--insecure-skip-tls-verify`), read and checked once per command.
+
+use tonic::transport::{Certificate, ClientTlsConfig, Endpoint, Identity};
+
+use crate::error::Error;
+
+/// A client certificate chain and its key, PEM.
+pub type IdentityPem = (Vec<u8>, Vec<u8>);
+
+/// The TLS options of the command line, as paths.
+#[derive(Clone, Debug, Default)]
+pub struct TlsFiles {
+    /// CA bundle that signs the servers' certificates.
+    pub cacert: Option<std::path::PathBuf>,
+    /// Client certificate (with `key`), for servers that require one.
+    pub cert: Option<std::path::PathBuf>,
+    /// Client key.
+    pub key: Option<std::path::PathBuf>,
+    /// Skip verifying the servers' certificates.
+    pub insecure_skip_verify: bool,
+}
+
+/// What the TLS files hold, read once: the configuration to dial with and,
+/// for the unverified path, the client certificate and key themselves.
+#[derive(Clone, Debug)]
+pub struct LoadedTls {
+    /// The tonic TLS configuration.
+    pub config: ClientTlsConfig,
+    /// The client certificate and key (PEM), when given.
+    pub identity: Option<IdentityPem>,
+}
+
+fn read(flag: &str, p: &std::path::Path) -> Result<Vec<u8>, Error> {
+    std::fs::read(p).map_err(|e| Error::usage(format!("cannot read {flag} {}: {e}", p.display())))
+}
+
+/// Refuses a file that holds no PEM certificate, naming its flag.
+fn has_certificates(flag: &str, p: &std::path::Path, pem: &[u8]) -> Result<(), Error> {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::CertificateDer;
+    let certs: Result<Vec<CertificateDer<'static>>, _> =
+        CertificateDer::pem_slice_iter(pem).collect();
+    match certs {
+        Ok(c) if !c.is_empty() => Ok(()),
+        _ => Err(Error::usage(format!(
+            "{flag} {} holds no PEM certificate (-----BEGIN CERTIFICATE-----); give a \
+             certificate file in PEM",
+            p.display()
+        ))),
+    }
+}
+
+impl TlsFiles {
+    /// Whether any TLS option was given.
+    pub fn any(&self) -> bool {
+        self.cacert.is_some()
+            || self.cert.is_some()
+            || self.key.is_some()
+            || self.insecure_skip_verify
+    }
+
+    /// Reads each file once and checks that it holds what its flag needs (PEM
+    /// certificates, a PEM private key) and that TLS can be set up with them,
+    /// so that wrong material is a usage error naming the flag rather than a
+    /// failed connection.
+    pub fn load(&self) -> Result<LoadedTls, Error> {
+        use rustls::pki_types::pem::PemObject;
+        use rustls::pki_types::PrivateKeyDer;
+        let ca = match &self.cacert {
+            Some(p) => {
+                let pem = read("--cacert", p)?;
+                has_certificates("--cacert", p, &pem)?;
+                Some(pem)
+            }
+            None => None,
+        };
+        let cert = match &self.cert {
+            Some(p) => {
+                let pem = read("--cert", p)?;
+                has_certificates("--cert", p, &pem)?;
+                Some(pem)
+            }
+            None => None,
+        };
+        let key = match &self.key {
+            Some(p) => {
+                let pem = read("--key", p)?;
+                if PrivateKeyDer::from_pem_slice(&pem).is_err() {
+                    return Err(Error::usage(format!(
+                        "--key {} holds no PEM private key (-----BEGIN PRIVATE KEY-----); give \
+                         the client certificate's key in PEM",
+                        p.display()
+                    )));
+                }
+                Some(pem)
+            }
+            None => None,
+        };
+        let identity = match (cert, key) {
+            (Some(c), Some(k)) => Some((c, k)),
+            (None, None) => None,
+            _ => return Err(Error::usage("--cert and --key go together")),
+        };
+        let mut config = ClientTlsConfig::new();
+        if let Some(ca) = ca {
+            config = config.ca_certificate(Certificate::from_pem(ca));
+        }
+        if let Some((c, k)) = &identity {
+            config = config.identity(Identity::from_pem(c, k));
+        }
+        if !self.insecure_skip_verify {
+            Endpoint::from_static("https://127.0.0.1")
+                .tls_config(config.clone())
+                .map_err(|e| {
+                    let mut cause = e.to_string();
+                    let mut source = std::error::Error::source(&e);
+                    while let Some(s) = source {
+                        cause = s.to_string();
+                        source = s.source();
+                    }
+                    Error::usage(format!(
+                        "the TLS files cannot be used ({cause}); check --cacert, --cert and --key"
+                    ))
+                })?;
+        }
+        Ok(LoadedTls { config, identity })
+    }
+}
