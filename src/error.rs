@@ -2,6 +2,9 @@
 
 use std::fmt;
 
+/// The exit code of a command that succeeded.
+pub const SUCCESS: i32 = 0;
+
 /// What kind of failure ended a command; each kind has a stable exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorKind {

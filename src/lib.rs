@@ -1,10 +1,26 @@
 //! memberctl: change the membership of Raft clusters (etcd v3 API) safely.
 //!
-//! The layers, each pointing one way: [`cli`] (clap definitions) → [`command`]
-//! (glue) → [`workflow`] (safety rules, plain domain types, the
-//! [`workflow::MembershipApi`] trait) → [`client`] (tonic client for etcd's
-//! API). [`printer`] formats what the commands return; [`error`] decides exit
-//! codes.
+//! Two halves, and what lies below both (arrows point down only):
+//!
+//! ```text
+//! the tool (client side)                      the Raft node (engine)
+//! cli → command → workflow → client           engine: startup → server → transport
+//!        ↓  printer (only stdout writer)              → node (owns RawNode) → storage
+//!        ↓  testcluster (runs `node run`)
+//!        └──────→ engine::startup (only to start `node run`)
+//!
+//! below both: rules (peer-URL syntax, quorum, readiness), proto (generated),
+//!             error (kinds and exit codes); model is the client half's domain types
+//! ```
+//!
+//! [`cli`] holds the clap definitions, [`command`] the glue from arguments to
+//! a workflow and a report, [`workflow`] the safety rules over plain domain
+//! types and the [`workflow::MembershipApi`] trait, [`client`] the tonic client
+//! implementing it; [`printer`] formats reports; [`testcluster`] runs local
+//! clusters of engine processes and talks to them as a client. The
+//! [`engine`] never imports the client half; the client half uses of the
+//! engine only [`engine::startup`], for `memberctl node run`. [`rules`] holds
+//! what both halves check, defined once; [`error`] decides exit codes.
 
 #![warn(missing_docs)]
 

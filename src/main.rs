@@ -4,7 +4,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use memberctl::cli::{Cli, OutputFormat};
-use memberctl::{command, error, printer};
+use memberctl::error::{self, ErrorKind, SUCCESS};
+use memberctl::{command, printer};
 
 fn main() -> ExitCode {
     ExitCode::from(run() as u8)
@@ -35,9 +36,9 @@ fn run() -> i32 {
             ) {
                 let _ = e.print();
                 return if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand {
-                    2
+                    ErrorKind::Usage.exit_code()
                 } else {
-                    0
+                    SUCCESS
                 };
             }
             let err = anyhow::Error::new(memberctl::Error::usage(e.kind().to_string()));
@@ -60,16 +61,16 @@ fn run() -> i32 {
                 &anyhow::Error::new(e).context("cannot start the async runtime"),
                 format,
             );
-            return 1;
+            return ErrorKind::Internal.exit_code();
         }
     };
     match runtime.block_on(command::run(&cli, &observer)) {
-        Ok(None) => 0,
+        Ok(None) => SUCCESS,
         Ok(Some(report)) => match printer::print(&report, format) {
-            Ok(()) => 0,
+            Ok(()) => SUCCESS,
             Err(e) => {
                 eprintln!("memberctl: cannot write the output: {e}");
-                1
+                ErrorKind::Internal.exit_code()
             }
         },
         Err(err) => {

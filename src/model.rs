@@ -1,4 +1,6 @@
-//! Domain types shared by every layer: member IDs, members, member lists and per-member status.
+//! The client half's domain types (workflow, client, printer, command, local
+//! cluster): member IDs, members, member lists, per-member status,
+//! configurations and progress. The engine keeps its own (`engine::node`).
 
 use std::fmt;
 use std::str::FromStr;

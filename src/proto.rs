@@ -1,4 +1,8 @@
-//! Code generated from `proto/`: the etcd-compatible API. Only `client` (and later `server`) use it.
+//! Code generated from `proto/`: etcd's wire API and memberctl.v1 (the
+//! extension, the raft transport, fault injection and the engine's stored
+//! formats). Protobuf types end in `client::convert` on the client side and in
+//! `engine::server` on the engine side, except the stored formats, which
+//! `engine::node` and `engine::storage` persist.
 
 /// etcd's key-value record (`mvccpb` package).
 #[allow(missing_docs, clippy::all)]

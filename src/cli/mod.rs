@@ -1,4 +1,6 @@
-//! Command-line definitions (clap derive) only: global flags and the command tree.
+//! Command-line definitions (clap derive): global flags, the command tree and
+//! their value parsers; [`generate`] makes completions and man pages from them.
+//! No work is done here.
 
 mod cluster;
 pub mod generate;

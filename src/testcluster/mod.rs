@@ -1,6 +1,8 @@
 //! The local test cluster: `cluster up`, `start-node`, `status`, `down`. It
 //! runs `memberctl node run` processes (this same executable) on loopback
-//! ports and records them in a state file in its directory.
+//! ports and records them in a state file in its directory. A client of the
+//! engine, on the client side: it talks to the nodes through `client` and
+//! `workflow` like any other command, and uses nothing of `engine`.
 
 pub mod process;
 pub mod state;

@@ -204,6 +204,15 @@ pub(crate) enum Request {
     SnapshotDone(u64, bool),
 }
 
+/// The sender of an encoded raft message, if it decodes (the bytes stay
+/// opaque outside the node).
+pub fn message_sender(message: &[u8]) -> Option<u64> {
+    use protobuf::Message as _;
+    raft::eraftpb::Message::parse_from_bytes(message)
+        .ok()
+        .map(|m| m.from)
+}
+
 /// A handle on the running node; cheap to clone.
 #[derive(Clone)]
 pub struct Node {

@@ -1,4 +1,6 @@
-//! etcd's error texts and gRPC codes (3.4), and node errors mapped onto them: the one place they are written.
+//! etcd's error texts and gRPC codes (3.4), and node errors mapped onto them:
+//! every etcd text the engine answers is written here (the services' own
+//! `memberctl:` refusals and internal errors stay beside the code that raises them).
 
 use tonic::{Code, Status};
 

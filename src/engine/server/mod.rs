@@ -1,5 +1,8 @@
-//! The embedded node's gRPC services: etcd-compatible Cluster, Maintenance and
-//! KV for clients, and the raft transport for peers. Protobuf types end here.
+//! The engine's gRPC services: etcd-compatible Cluster, Maintenance and KV for
+//! clients; memberctl.v1 Membership (the extension), Raft (the transport, for
+//! peers) and Fault (test clusters); forwarding to the leader. etcd's wire
+//! types end here; the node sees domain values and memberctl.v1's stored
+//! formats.
 
 mod cluster;
 mod errors;

@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
-use protobuf::Message as _;
 use tokio::sync::watch;
 use tonic::{Request, Response, Status, Streaming};
 
 use super::Shared;
+use crate::engine::node::message_sender;
 use crate::proto::memberctl_v1 as pb;
 use crate::proto::memberctl_v1::raft_server::Raft;
 
@@ -21,7 +21,7 @@ impl RaftService {
     async fn deliver(&self, batch: pb::RaftBatch) -> Result<(), Status> {
         let partition = self.0.partition.as_ref().filter(|p| p.is_active());
         for m in batch.messages {
-            if partition.is_some_and(|p| sender(&m).is_some_and(|from| p.blocks(from))) {
+            if partition.is_some_and(|p| message_sender(&m).is_some_and(|from| p.blocks(from))) {
                 // As a partition would: the sender sees the peer unreachable.
                 return Err(Status::unavailable(
                     "memberctl: raft traffic from this peer is dropped (fault injection)",
@@ -85,11 +85,4 @@ impl Raft for RaftService {
 /// Resolves once `stop` turns true.
 async fn stopping(mut stop: watch::Receiver<bool>) {
     let _ = stop.wait_for(|s| *s).await;
-}
-
-/// The sender of an encoded raft message, if it decodes.
-fn sender(message: &[u8]) -> Option<u64> {
-    raft::eraftpb::Message::parse_from_bytes(message)
-        .ok()
-        .map(|m| m.from)
 }
