@@ -319,6 +319,66 @@ pub fn start_hint(state: &InProgress, timeout: Duration) -> String {
     )
 }
 
+/// How the new member of a replacement gets started once it was added.
+#[allow(async_fn_in_trait)]
+pub trait StartNew {
+    /// Starts (or has the operator start) the new member of `state`.
+    async fn start(
+        &self,
+        state: &InProgress,
+        req: &ReplaceRequest,
+        observer: &dyn Observer,
+    ) -> Result<(), Error>;
+}
+
+/// The operator starts the new member: memberctl says how, then waits for it.
+pub struct Manual;
+
+impl StartNew for Manual {
+    async fn start(
+        &self,
+        state: &InProgress,
+        req: &ReplaceRequest,
+        observer: &dyn Observer,
+    ) -> Result<(), Error> {
+        observer.notice(&start_hint(state, req.timeout));
+        Ok(())
+    }
+}
+
+/// Runs `member replace`: prepares (plan, or adds the new member unless an
+/// earlier run did), has `starter` start the new member when it has not
+/// started, then finishes the swap.
+pub async fn run<A: MembershipApi, S: StartNew>(
+    api: &A,
+    observer: &dyn Observer,
+    req: &ReplaceRequest,
+    resolver: Resolver<'_>,
+    starter: &S,
+) -> Result<ReplaceOutcome, Error> {
+    match prepare(api, observer, req, resolver).await? {
+        Prepared::Plan(plan) => Ok(ReplaceOutcome::Plan(plan)),
+        Prepared::Done(done) => Ok(ReplaceOutcome::Replaced(done)),
+        Prepared::Started(state) => {
+            if !state.new.member.started() {
+                starter.start(&state, req, observer).await?;
+            }
+            finish(api, observer, req, &state, resolver)
+                .await
+                .map(ReplaceOutcome::Replaced)
+        }
+    }
+}
+
+/// What `member replace` did.
+#[derive(Clone, Debug)]
+pub enum ReplaceOutcome {
+    /// `--dry-run`: the plan.
+    Plan(Vec<PlanStep>),
+    /// The replacement is complete.
+    Replaced(Replaced),
+}
+
 /// Waits for the new member, then swaps it in for the old one.
 pub async fn finish<A: MembershipApi>(
     api: &A,

@@ -1,0 +1,188 @@
+//! Glue for `memberctl member …`: arguments → workflow request → report.
+
+use anyhow::Context;
+
+use super::shortened;
+use crate::cli::{GlobalArgs, JointCommand, MemberCommand};
+use crate::error::Error;
+use crate::printer::Report;
+use crate::workflow::add::{self, AddOutcome, AddRequest};
+use crate::workflow::joint::{self, JointOutcome, JointRequest};
+use crate::workflow::leader::{self, MoveRequest};
+use crate::workflow::promote::{self, PromoteRequest};
+use crate::workflow::remove::{self, RemoveOutcome, RemoveRequest};
+use crate::workflow::replace::{self, InProgress, ReplaceOutcome, ReplaceRequest, StartNew};
+use crate::workflow::validate::system_resolver;
+use crate::workflow::{status, update, MembershipApi, Observer};
+
+/// `member replace --start-local`: the new member is started on the local
+/// test cluster, as `cluster start-node` does.
+struct LocalStart;
+
+impl StartNew for LocalStart {
+    async fn start(
+        &self,
+        state: &InProgress,
+        req: &ReplaceRequest,
+        _: &dyn Observer,
+    ) -> Result<(), Error> {
+        let dir = crate::testcluster::cluster_dir(None);
+        let url = req.peer_urls.first().map(String::as_str);
+        crate::testcluster::start_node(&dir, &state.new.name, url)
+            .await
+            .map(|_| ())
+    }
+}
+
+/// Runs `memberctl member …`.
+pub(super) async fn member<A: MembershipApi>(
+    api: &A,
+    cmd: &MemberCommand,
+    global: &GlobalArgs,
+    observer: &dyn Observer,
+) -> anyhow::Result<Report> {
+    let timeout = global.command_timeout;
+    Ok(match cmd {
+        MemberCommand::List => Report::MemberList(
+            api.member_list()
+                .await
+                .map_err(Error::from)
+                .context("cannot list the members")?,
+        ),
+        MemberCommand::Add(a) => {
+            let req = AddRequest {
+                name: a.name.clone(),
+                peer_urls: a.peer_urls.clone(),
+                learner: a.learner,
+                dry_run: a.dry_run,
+            };
+            match add::add(api, observer, &req, &system_resolver, timeout)
+                .await
+                .with_context(|| format!("member add {}", shortened(&a.name)))?
+            {
+                AddOutcome::Added(added) => {
+                    observer.notice(&add::next_step(&added));
+                    Report::Added(added)
+                }
+                AddOutcome::Plan(plan) => Report::Plan(plan),
+            }
+        }
+        MemberCommand::Promote(p) => {
+            let req = PromoteRequest {
+                target: p.target.member.clone(),
+                wait: !p.no_wait,
+                timeout: p.wait.timeout,
+                poll_interval: p.wait.poll_interval,
+                command_timeout: timeout,
+            };
+            Report::Promoted(
+                promote::promote(api, observer, &req)
+                    .await
+                    .with_context(|| format!("member promote {}", shortened(&p.target.member)))?,
+            )
+        }
+        MemberCommand::Remove(r) => {
+            let req = RemoveRequest {
+                target: r.target.member.clone(),
+                dry_run: r.dry_run,
+                force: r.force,
+                timeout: r.wait.timeout,
+                command_timeout: timeout,
+            };
+            match remove::remove(api, observer, &req)
+                .await
+                .with_context(|| format!("member remove {}", shortened(&r.target.member)))?
+            {
+                RemoveOutcome::Removed {
+                    removed,
+                    list,
+                    moved,
+                } => Report::Removed {
+                    removed,
+                    list,
+                    moved,
+                },
+                RemoveOutcome::Plan(plan) => Report::Plan(plan),
+            }
+        }
+        MemberCommand::MoveLeader(m) => {
+            let req = MoveRequest {
+                target: m.target.clone(),
+                timeout: m.wait.timeout,
+                command_timeout: timeout,
+            };
+            Report::MovedLeader(
+                leader::move_leader(api, observer, &req)
+                    .await
+                    .with_context(|| match &m.target {
+                        Some(t) => format!("member move-leader {}", shortened(t)),
+                        None => "member move-leader".to_string(),
+                    })?,
+            )
+        }
+        MemberCommand::Update(u) => Report::Updated(
+            update::update(
+                api,
+                observer,
+                &u.target.member,
+                &u.peer_urls,
+                &system_resolver,
+                timeout,
+            )
+            .await
+            .with_context(|| format!("member update {}", shortened(&u.target.member)))?,
+        ),
+        MemberCommand::Status => Report::Status(
+            status::status(api)
+                .await
+                .context("cannot read the members' status")?,
+        ),
+        MemberCommand::Replace(r) => {
+            let req = ReplaceRequest {
+                old: r.old.clone(),
+                name: r.name.clone(),
+                peer_urls: r.peer_urls.clone(),
+                dry_run: r.dry_run,
+                timeout: r.wait.timeout,
+                poll_interval: r.wait.poll_interval,
+                command_timeout: timeout,
+            };
+            let what = || format!("member replace {}", shortened(&r.old));
+            let done = if r.start_local {
+                replace::run(api, observer, &req, &system_resolver, &LocalStart).await
+            } else {
+                replace::run(api, observer, &req, &system_resolver, &replace::Manual).await
+            };
+            match done.with_context(what)? {
+                ReplaceOutcome::Plan(plan) => Report::Plan(plan),
+                ReplaceOutcome::Replaced(done) => Report::Replaced(done),
+            }
+        }
+        MemberCommand::Joint(JointCommand::Status) => {
+            Report::Config(joint::status(api).await.context("member joint status")?)
+        }
+        MemberCommand::Joint(JointCommand::Leave) => Report::Config(
+            joint::leave(api, observer, timeout)
+                .await
+                .context("member joint leave")?,
+        ),
+        MemberCommand::Joint(JointCommand::Enter(j)) => {
+            let req = JointRequest {
+                add_learners: j.add_learner.clone(),
+                promote: j.promote.clone(),
+                demote: j.demote.clone(),
+                remove: j.remove.clone(),
+                dry_run: j.dry_run,
+                force: j.force,
+                timeout: j.wait.timeout,
+            };
+            match joint::enter(api, observer, &req, &system_resolver, timeout)
+                .await
+                .context("member joint enter")?
+            {
+                JointOutcome::Config(c) => Report::Config(c),
+                JointOutcome::Plan(plan) => Report::Plan(plan),
+            }
+        }
+    })
+}
