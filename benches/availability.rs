@@ -83,23 +83,6 @@ impl Phases {
     }
 }
 
-/// (puts, failed, p99 ms, max ms) of the samples inside `windows`.
-fn stats(samples: &[common::Sample], windows: &[(Instant, Instant)]) -> (usize, usize, f64, f64) {
-    let inside: Vec<&common::Sample> = samples
-        .iter()
-        .filter(|s| windows.iter().any(|(a, b)| s.start >= *a && s.start < *b))
-        .collect();
-    let failed = inside.iter().filter(|s| !s.ok).count();
-    let mut l: Vec<f64> = inside.iter().map(|s| s.ms).collect();
-    l.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let max = l.last().copied().unwrap_or(0.0);
-    let p99 = l
-        .get(((l.len() as f64) * 0.99) as usize)
-        .copied()
-        .unwrap_or(max);
-    (l.len(), failed, p99, max)
-}
-
 /// One server kind's rows.
 fn rows(kind: &str, samples: &[common::Sample], phases: &Phases) -> String {
     let mut out = String::new();
@@ -108,14 +91,14 @@ fn rows(kind: &str, samples: &[common::Sample], phases: &Phases) -> String {
         if *name != QUIET {
             all.extend_from_slice(windows);
         }
-        let (n, failed, p99, max) = stats(samples, windows);
+        let (n, failed, p99, max) = common::window_stats(samples, windows);
         out.push_str(&format!(
             "| {kind} | {name} | {n} | {failed} | {p99:.1} ms ({:.2} hb) | {max:.1} ms ({:.2} hb) |\n",
             p99 / HEARTBEAT_MS,
             max / HEARTBEAT_MS
         ));
     }
-    let (n, failed, p99, max) = stats(samples, &all);
+    let (n, failed, p99, max) = common::window_stats(samples, &all);
     out.push_str(&format!(
         "| {kind} | **all changes** | {n} | {failed} | {p99:.1} ms ({:.2} hb) | {max:.1} ms ({:.2} hb) |\n",
         p99 / HEARTBEAT_MS,

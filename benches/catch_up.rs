@@ -92,11 +92,7 @@ impl Run {
             );
         }
         let mut l: Vec<f64> = samples.iter().map(|s| s.ms).collect();
-        l.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        let p99 = l
-            .get(((l.len() as f64) * 0.99) as usize)
-            .copied()
-            .unwrap_or(0.0);
+        let p99 = util::percentile(&mut l, 0.99).unwrap_or(0.0);
         Run {
             label,
             seconds,

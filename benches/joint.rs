@@ -6,27 +6,15 @@
 //! Markdown table (also target/bench-report-joint.md).
 
 mod common;
+#[path = "../tests/util/mod.rs"]
+#[allow(unused_imports)]
+mod util;
 
 use std::time::{Duration, Instant};
 
 use common::{memberctl, SteadyWriter};
 
 const CYCLES: usize = 10;
-
-fn stats(samples: &[common::Sample], windows: &[(Instant, Instant)]) -> (usize, f64, f64) {
-    let mut l: Vec<f64> = samples
-        .iter()
-        .filter(|s| windows.iter().any(|(a, b)| s.start >= *a && s.start < *b))
-        .map(|s| s.ms)
-        .collect();
-    l.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let max = l.last().copied().unwrap_or(0.0);
-    let p99 = l
-        .get(((l.len() as f64) * 0.99) as usize)
-        .copied()
-        .unwrap_or(max);
-    (l.len(), max, p99)
-}
 
 fn main() {
     let tmp = tempfile::tempdir().unwrap();
@@ -104,7 +92,7 @@ fn main() {
         ("joint enter", enters),
         ("joint leave", leaves),
     ] {
-        let (n, max, p99) = stats(&samples, &windows);
+        let (n, _, p99, max) = common::window_stats(&samples, &windows);
         report.push_str(&format!("| {name} | {n} | {max:.1} ms | {p99:.1} ms |\n"));
     }
     println!("{report}");

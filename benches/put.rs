@@ -19,11 +19,6 @@ const SINGLE: usize = 400;
 const BATCH_WRITERS: usize = 64;
 const BATCH_PUTS: usize = 6400;
 
-fn percentile(v: &mut [f64], p: f64) -> f64 {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    v[((v.len() as f64 - 1.0) * p) as usize]
-}
-
 /// p50 of writing 4 KiB then fdatasync, in ms.
 fn fsync_p50(dir: &std::path::Path) -> f64 {
     let mut f = std::fs::File::create(dir.join("fsync.tmp")).unwrap();
@@ -104,8 +99,8 @@ fn measure(rt: &tokio::runtime::Runtime, url: &str) -> (f64, f64, f64) {
             t.await.unwrap();
         }
         let rate = BATCH_PUTS as f64 / start.elapsed().as_secs_f64();
-        let p50 = percentile(&mut lat, 0.5);
-        let p99 = percentile(&mut lat, 0.99);
+        let p50 = util::percentile(&mut lat, 0.5).unwrap_or(0.0);
+        let p99 = util::percentile(&mut lat, 0.99).unwrap_or(0.0);
         (p50, p99, rate)
     })
 }

@@ -129,11 +129,23 @@ pub fn publish(name: &str, section: &str) {
     let _ = std::fs::write(target.join("bench-report.md"), all.join("\n"));
 }
 
-/// The median of `v` (sorted in place).
+/// The median of `v` (sorted in place); 0 when empty.
 pub fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    if v.is_empty() {
-        return 0.0;
-    }
-    v[v.len() / 2]
+    crate::util::percentile(v, 0.5).unwrap_or(0.0)
+}
+
+/// (puts, failed, p99 ms, worst ms) of the samples issued inside `windows`.
+pub fn window_stats(
+    samples: &[Sample],
+    windows: &[(std::time::Instant, std::time::Instant)],
+) -> (usize, usize, f64, f64) {
+    let inside: Vec<&Sample> = samples
+        .iter()
+        .filter(|s| windows.iter().any(|(a, b)| s.start >= *a && s.start < *b))
+        .collect();
+    let failed = inside.iter().filter(|s| !s.ok).count();
+    let mut l: Vec<f64> = inside.iter().map(|s| s.ms).collect();
+    let max = crate::util::percentile(&mut l, 1.0).unwrap_or(0.0);
+    let p99 = crate::util::percentile(&mut l, 0.99).unwrap_or(max);
+    (l.len(), failed, p99, max)
 }

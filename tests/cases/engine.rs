@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use crate::util::local::{get_prefix, put, Local};
-use crate::util::members::{add_learner, first_endpoint, ids};
+use crate::util::members::{add_and_start, first_endpoint, ids};
 use crate::util::{self, free_port, wait_for};
 
 /// memberctl's full learner flow on `cluster up`: add --learner, start-node,
@@ -27,8 +27,7 @@ fn learner_flow_on_a_local_cluster() {
         put(&first_endpoint(&local), &format!("k{i:03}"), "v").unwrap();
     }
 
-    let (id, _) = add_learner(|a| local.ctl(a), "n4");
-    local.ctl(&["cluster", "start-node", "n4"]).expect(0);
+    let (id, _) = add_and_start(&local, "n4");
     let p = local.ctl(&["member", "promote", "n4", "--timeout", "30s", "-w", "json"]);
     assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());
     assert_eq!(p.json()["member"]["is_learner"], false);
@@ -152,11 +151,7 @@ fn late_learner_is_caught_up_by_snapshot() {
     for i in 0..200 {
         put(&ep, &format!("s{i:03}"), &format!("value-{i}")).unwrap();
     }
-    let peer = format!("http://127.0.0.1:{}", free_port());
-    local
-        .ctl(&["member", "add", "late", "--learner", "--peer-urls", &peer])
-        .expect(0);
-    local.ctl(&["cluster", "start-node", "late"]).expect(0);
+    add_and_start(&local, "late");
     // Writes go on while it catches up from the log after the snapshot.
     for i in 200..220 {
         put(&ep, &format!("s{i:03}"), &format!("value-{i}")).unwrap();
@@ -172,11 +167,7 @@ fn late_learner_is_caught_up_by_snapshot() {
     for i in 220..260 {
         put(&ep, &format!("s{i:03}"), &format!("value-{i}")).unwrap();
     }
-    let peer = format!("http://127.0.0.1:{}", free_port());
-    local
-        .ctl(&["member", "add", "later", "--learner", "--peer-urls", &peer])
-        .expect(0);
-    local.ctl(&["cluster", "start-node", "later"]).expect(0);
+    add_and_start(&local, "later");
     let p = local.ctl(&["member", "promote", "later", "--timeout", "30s"]);
     assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());
     assert_eq!(

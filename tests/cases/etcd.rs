@@ -1,4 +1,4 @@
-//! The learner flow and the safety rules against a real etcd 3.4 cluster on loopback.
+//! The learner flow and the safety rules against real etcd clusters on loopback, once per etcd version (3.4–3.7).
 
 use std::time::Duration;
 

@@ -5,7 +5,7 @@
 //! leader is elected, no acknowledged write is lost, memberctl's next command
 //! reports the true state, and a joint configuration can be left.
 
-use crate::util::members::add_learner_at;
+use crate::util::members::{add_and_start, add_learner_at};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -297,11 +297,7 @@ fn leave(local: &Local) -> Value {
 #[test]
 fn leader_killed_while_joint_and_during_leave() {
     let local = Local::up(&[]);
-    let peer = format!("http://127.0.0.1:{}", free_port());
-    local
-        .ctl(&["member", "add", "n4", "--learner", "--peer-urls", &peer])
-        .expect(0);
-    local.ctl(&["cluster", "start-node", "n4"]).expect(0);
+    add_and_start(&local, "n4");
     let (leader, others) = leader_and_others(&local);
     let all: Vec<String> = urls(&others)
         .into_iter()

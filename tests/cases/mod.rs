@@ -1,16 +1,30 @@
 //! The integration tests, by subject, run inside the one integration test binary.
 
+/// Against etcd with authentication on (per etcd version): right, wrong and missing passwords.
 mod auth;
+/// Malformed and hostile arguments against etcd 3.4 and the engine; the member list stays byte-identical.
 mod bad_input;
+/// The engine: acknowledged writes survive kill -9 of every node; damaged store files are refused.
 mod durability;
+/// The engine's local cluster: learner flow, etcdctl against it, snapshot catch-up, a killed leader.
 mod engine;
+/// The learner flow, promote refusals and quorum-guard refusals against etcd, per version.
 mod etcd;
+/// kill -9 at the dangerous moments of a membership change on the engine.
 mod faults;
+/// The committed completions and man pages match the CLI.
 mod generated;
+/// Explicit joint consensus on the engine: the seed's example, a leader killed while joint.
 mod joint;
+/// Leadership moved before the leader is removed or demoted, move-leader, names while a member starts.
 mod leader;
+/// No cluster needed: help, usage errors, unreachable endpoints, environment, bad TLS files.
 mod offline;
+/// Partitions on the engine (--fault-injection): a minority leader, a cut-off learner.
 mod partition;
+/// `member replace` on the engine (resumable) and against etcd, per version.
 mod replace;
+/// add → start → promote → remove cycles on the engine under a steady writer.
 mod stress;
+/// TLS against etcd (per version) and on the engine.
 mod tls;

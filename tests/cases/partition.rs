@@ -9,8 +9,9 @@ use crate::util::faults::{
     heal, isolate, leader_among, leader_and_others, members, node_status, progress_of,
 };
 use crate::util::local::{get_prefix, put, Local};
+use crate::util::members::add_and_start;
+use crate::util::wait_for;
 use crate::util::writer::{check_acked, AckedWriter};
-use crate::util::{free_port, wait_for};
 
 /// Every acknowledged put is in `endpoint`'s own copy (serializable read),
 /// once it has applied them; bounded.
@@ -120,11 +121,7 @@ fn partitioned_learner_is_not_promoted() {
     voters.push(leader.clone());
     let eps: Vec<String> = voters.iter().map(|n| n.client_url.clone()).collect();
     let writer = AckedWriter::start(eps.clone(), "learner/", Duration::from_millis(10));
-    let peer = format!("http://127.0.0.1:{}", free_port());
-    local
-        .ctl(&["member", "add", "n4", "--learner", "--peer-urls", &peer])
-        .expect(0);
-    local.ctl(&["cluster", "start-node", "n4"]).expect(0);
+    add_and_start(&local, "n4");
     let n4 = local.client_url("n4");
     let n4_id = node_status(&n4).expect("n4 answers").member_id;
     // Caught up by the leader's own count before it is cut off.
@@ -197,11 +194,7 @@ fn learner_cut_off_past_a_compaction_catches_up() {
     for i in 0..50 {
         put(&first, &format!("c{i:03}"), "x").unwrap();
     }
-    let peer = format!("http://127.0.0.1:{}", free_port());
-    local
-        .ctl(&["member", "add", "n4", "--learner", "--peer-urls", &peer])
-        .expect(0);
-    local.ctl(&["cluster", "start-node", "n4"]).expect(0);
+    add_and_start(&local, "n4");
     let n4 = local.client_url("n4");
     let n4_id = node_status(&n4).expect("n4 answers").member_id;
     wait_for("n4 to catch up", Duration::from_secs(20), || {

@@ -357,11 +357,7 @@ pub fn latency(
         .filter(|(t, _)| *t >= from && *t < to)
         .map(|(_, d)| *d)
         .collect();
-    l.sort();
-    let max = l.last().copied().unwrap_or_default();
-    let p99 = l
-        .get((l.len() as f64 * 0.99) as usize)
-        .copied()
-        .unwrap_or(max);
+    let max = super::percentile(&mut l, 1.0).unwrap_or_default();
+    let p99 = super::percentile(&mut l, 0.99).unwrap_or(max);
     (l.len(), max, p99)
 }

@@ -51,6 +51,15 @@ pub fn add_learner(ctl: impl Fn(&[&str]) -> Run, name: &str) -> (String, String)
     (added["member"]["id"].as_str().unwrap().to_string(), peer)
 }
 
+/// Adds `name` as a learner on a free loopback peer port of the local cluster
+/// and starts it (`cluster start-node`, which waits until it has joined); its
+/// hex ID and peer URL.
+pub fn add_and_start(local: &Local, name: &str) -> (String, String) {
+    let added = add_learner(|a| local.ctl(a), name);
+    local.ctl(&["cluster", "start-node", name]).expect(0);
+    added
+}
+
 /// A JSON array of strings, sorted.
 pub fn hex_list(v: &Value) -> Vec<String> {
     let mut out: Vec<String> = v

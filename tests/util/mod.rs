@@ -94,6 +94,16 @@ pub fn free_port() -> u16 {
     panic!("no free loopback port after 100 tries");
 }
 
+/// The `p` quantile (0.0–1.0, nearest rank) of `values`, sorted here; None
+/// when there are none. The one percentile routine of the tests and benches.
+pub fn percentile<T: PartialOrd + Copy>(values: &mut [T], p: f64) -> Option<T> {
+    values.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    let last = values.len().checked_sub(1)?;
+    values
+        .get(((values.len() as f64 * p) as usize).min(last))
+        .copied()
+}
+
 /// Polls `check` every 100 ms until it returns Some, or panics after `limit` with `what`.
 pub fn wait_for<T>(what: &str, limit: Duration, check: impl FnMut() -> Option<T>) -> T {
     wait_for_every(what, limit, Duration::from_millis(100), check)
