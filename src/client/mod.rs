@@ -23,7 +23,7 @@ pub use auth::Credentials;
 pub use endpoint::normalize_endpoint;
 use endpoint::normalize_with;
 use tls::IdentityPem;
-pub use tls::TlsFiles;
+pub use tls::ClientTlsFiles;
 
 use crate::error::Error;
 use crate::workflow::{ApiError, ApiErrorKind};
@@ -40,7 +40,7 @@ pub struct ClientConfig {
     /// Credentials, when the cluster has authentication enabled.
     pub credentials: Option<Credentials>,
     /// TLS material for https endpoints.
-    pub tls: TlsFiles,
+    pub tls: ClientTlsFiles,
 }
 
 /// A client of etcd's Cluster and Maintenance services.
@@ -122,7 +122,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let garbage = dir.path().join("garbage.pem");
         std::fs::write(&garbage, "not PEM").unwrap();
-        let files = |cacert: bool, cert: bool, key: bool| TlsFiles {
+        let files = |cacert: bool, cert: bool, key: bool| ClientTlsFiles {
             cacert: cacert.then(|| garbage.clone()),
             cert: cert.then(|| garbage.clone()),
             key: key.then(|| garbage.clone()),
@@ -136,7 +136,7 @@ mod tests {
             assert_eq!(e.kind, crate::ErrorKind::Usage);
             assert!(e.message.starts_with(flag), "{}", e.message);
         }
-        let e = TlsFiles {
+        let e = ClientTlsFiles {
             key: Some(garbage.clone()),
             ..Default::default()
         }

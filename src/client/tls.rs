@@ -9,7 +9,7 @@ pub type IdentityPem = (Vec<u8>, Vec<u8>);
 
 /// The TLS options of the command line, as paths.
 #[derive(Clone, Debug, Default)]
-pub struct TlsFiles {
+pub struct ClientTlsFiles {
     /// CA bundle that signs the servers' certificates.
     pub cacert: Option<std::path::PathBuf>,
     /// Client certificate (with `key`), for servers that require one.
@@ -50,7 +50,7 @@ fn has_certificates(flag: &str, p: &std::path::Path, pem: &[u8]) -> Result<(), E
     }
 }
 
-impl TlsFiles {
+impl ClientTlsFiles {
     /// Whether any TLS option was given.
     pub fn any(&self) -> bool {
         self.cacert.is_some()

@@ -8,7 +8,7 @@ pub mod node;
 mod password;
 
 use crate::cli::{Cli, Command, GlobalArgs, NodeCommand};
-use crate::client::{Client, ClientConfig, TlsFiles};
+use crate::client::{Client, ClientConfig, ClientTlsFiles};
 use crate::printer::Report;
 use crate::workflow::Observer;
 
@@ -64,8 +64,8 @@ fn shortened(arg: &str) -> String {
 }
 
 /// The TLS options of the command line.
-fn tls_files(global: &GlobalArgs) -> TlsFiles {
-    TlsFiles {
+fn tls_files(global: &GlobalArgs) -> ClientTlsFiles {
+    ClientTlsFiles {
         cacert: global.cacert.clone(),
         cert: global.cert.clone(),
         key: global.key.clone(),
