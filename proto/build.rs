@@ -12,7 +12,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 "proto/etcdserverpb/rpc.proto",
                 "proto/memberctl/v1/raft.proto",
                 "proto/memberctl/v1/membership.proto",
-                "proto/memberctl/v1/store.proto",
+                "proto/memberctl/store/v1/store.proto",
                 "proto/memberctl/v1/fault.proto",
             ],
             &["proto"],

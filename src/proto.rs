@@ -1,6 +1,6 @@
-//! Code generated from `proto/`: etcd's wire API and memberctl.v1 (the
-//! extension, the raft transport, fault injection and the engine's stored
-//! formats). Protobuf types end in `client::convert` on the client side and in
+//! Code generated from `proto/`: etcd's wire API, memberctl.v1 (the
+//! extension, the raft transport, fault injection) and memberctl.store.v1 (the
+//! engine's stored formats). Protobuf types end in `client::convert` on the client side and in
 //! `engine::server` on the engine side, except the stored formats, which
 //! `engine::node` and `engine::storage` persist.
 
@@ -16,8 +16,26 @@ pub mod etcdserverpb {
     tonic::include_proto!("etcdserverpb");
 }
 
-/// memberctl's own protocol: node-to-node transport and the engine's stored formats.
+/// memberctl's own packages, nested as their names so that generated code
+/// finds the other package.
 #[allow(missing_docs, clippy::all)]
-pub mod memberctl_v1 {
-    tonic::include_proto!("memberctl.v1");
+pub mod memberctl {
+    /// `memberctl.v1`: the Membership extension, the raft transport between
+    /// members, and fault injection.
+    pub mod v1 {
+        tonic::include_proto!("memberctl.v1");
+    }
+    /// `memberctl.store.v1`: the engine's stored formats (replicated
+    /// commands, configuration-change context, key-value records, member
+    /// metadata, snapshot contents); only `engine::node` and
+    /// `engine::storage` read and write them, and the services hand them over.
+    pub mod store {
+        /// Version 1 of the stored formats.
+        pub mod v1 {
+            tonic::include_proto!("memberctl.store.v1");
+        }
+    }
 }
+
+pub use memberctl::store::v1 as memberctl_store_v1;
+pub use memberctl::v1 as memberctl_v1;

@@ -22,8 +22,8 @@ use auth::AuthChannel;
 pub use auth::Credentials;
 pub use endpoint::normalize_endpoint;
 use endpoint::normalize_with;
-use tls::IdentityPem;
 pub use tls::ClientTlsFiles;
+use tls::IdentityPem;
 
 use crate::error::Error;
 use crate::workflow::{ApiError, ApiErrorKind};

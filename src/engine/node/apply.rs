@@ -12,7 +12,7 @@ use super::pending::Pending;
 use super::{Applied, ConfView};
 use crate::engine::storage::state::Apply;
 use crate::engine::storage::{Result, Store, StoreError};
-use crate::proto::memberctl_v1 as pb;
+use crate::proto::memberctl_store_v1 as spb;
 
 /// The configuration view of a raft conf state.
 pub fn conf_view(cs: &ConfState) -> ConfView {
@@ -30,8 +30,8 @@ pub fn conf_view(cs: &ConfState) -> ConfView {
     }
 }
 
-fn apply_command(a: &mut Apply<'_>, cmd: pb::Command) -> Result<Applied> {
-    use pb::command::Op;
+fn apply_command(a: &mut Apply<'_>, cmd: spb::Command) -> Result<Applied> {
+    use spb::command::Op;
     Ok(match cmd.op {
         Some(Op::Put(p)) => {
             let (revision, prev) = a.put(&p.key, &p.value)?;
@@ -64,8 +64,8 @@ fn apply_command(a: &mut Apply<'_>, cmd: pb::Command) -> Result<Applied> {
 /// change's context, learner flags, removed members gone.
 fn reconcile_members(
     a: &mut Apply<'_>,
-    store_members: Vec<pb::MemberMeta>,
-    ctx: &pb::ConfContext,
+    store_members: Vec<spb::MemberMeta>,
+    ctx: &spb::ConfContext,
     cs: &ConfState,
 ) -> Result<()> {
     let all: HashSet<u64> = cs
@@ -122,7 +122,7 @@ pub fn apply_entries(
                         results.push((e.index, 0, Applied::Done));
                         continue;
                     }
-                    let cmd = pb::Command::decode(e.data.as_ref())?;
+                    let cmd = spb::Command::decode(e.data.as_ref())?;
                     let tag = cmd.tag;
                     results.push((e.index, tag, apply_command(&mut a, cmd)?));
                 }
@@ -132,7 +132,7 @@ pub fn apply_entries(
                     } else {
                         ConfChangeV2::parse_from_bytes(&e.data)?
                     };
-                    let ctx = pb::ConfContext::decode(cc.get_context()).unwrap_or_default();
+                    let ctx = spb::ConfContext::decode(cc.get_context()).unwrap_or_default();
                     let cs = raw
                         .apply_conf_change(&cc)
                         .map_err(|err| StoreError(format!("apply_conf_change: {err}")))?;

@@ -21,7 +21,7 @@ use super::apply::{apply_entries, conf_view};
 use super::pending::Pending;
 use super::{Applied, Change, Node, NodeConfig, NodeError, PeerProgress, Request, Role, View};
 use crate::engine::storage::{Store, StoreError};
-use crate::proto::memberctl_v1 as pb;
+use crate::proto::memberctl_store_v1 as spb;
 
 /// Log entries kept after a compaction, so that slightly lagging followers
 /// catch up from the log rather than by snapshot (etcd keeps 5000).
@@ -232,7 +232,7 @@ impl Driver {
                     return;
                 }
                 let tag = self.pending.tag();
-                let data = pb::Command { tag, op: Some(op) }.encode_to_vec();
+                let data = spb::Command { tag, op: Some(op) }.encode_to_vec();
                 let proposed = self.raw.propose(vec![], data);
                 self.track(proposed, tag, reply);
             }
@@ -251,7 +251,7 @@ impl Driver {
                     return;
                 }
                 let tag = self.pending.tag();
-                let cc = conf_change(&changes, explicit, pb::ConfContext { tag, added });
+                let cc = conf_change(&changes, explicit, spb::ConfContext { tag, added });
                 let proposed = self.raw.propose_conf_change(vec![], cc);
                 self.track(proposed, tag, reply);
             }
@@ -353,12 +353,12 @@ impl Driver {
             self.published = true;
             return Ok(());
         }
-        let op = pb::command::Op::Publish(pb::Publish {
+        let op = spb::command::Op::Publish(spb::Publish {
             id: self.config.id,
             name: self.config.name.clone(),
             client_urls: self.config.client_urls.clone(),
         });
-        let data = pb::Command {
+        let data = spb::Command {
             tag: 0,
             op: Some(op),
         }
@@ -483,7 +483,7 @@ impl Driver {
 }
 
 /// A ConfChangeV2 with `changes`, carrying `ctx`; explicit joint transition when asked.
-fn conf_change(changes: &[Change], explicit: bool, ctx: pb::ConfContext) -> ConfChangeV2 {
+fn conf_change(changes: &[Change], explicit: bool, ctx: spb::ConfContext) -> ConfChangeV2 {
     let mut cc = ConfChangeV2::default();
     let singles: Vec<ConfChangeSingle> = changes
         .iter()

@@ -14,7 +14,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::engine::storage::Store;
-use crate::proto::memberctl_v1 as pb;
+use crate::proto::memberctl_store_v1 as spb;
 
 pub use driver::{start, Outbox, Outgoing, Stopped};
 
@@ -145,7 +145,7 @@ pub enum Applied {
         /// The revision after the put.
         revision: i64,
         /// The previous record, if any.
-        prev: Option<pb::KvRecord>,
+        prev: Option<spb::KvRecord>,
     },
     /// A delete: how many keys went, and the revision after.
     Deleted {
@@ -189,11 +189,14 @@ pub enum NodeError {
 
 /// A request to the driver task.
 pub(crate) enum Request {
-    Propose(pb::command::Op, oneshot::Sender<Result<Applied, NodeError>>),
+    Propose(
+        spb::command::Op,
+        oneshot::Sender<Result<Applied, NodeError>>,
+    ),
     ConfChange {
         changes: Vec<Change>,
         explicit: bool,
-        added: Vec<pb::MemberMeta>,
+        added: Vec<spb::MemberMeta>,
         reply: oneshot::Sender<Result<Applied, NodeError>>,
     },
     ReadIndex(oneshot::Sender<Result<(), NodeError>>),
@@ -256,7 +259,7 @@ impl Node {
     }
 
     /// Proposes a state-machine command (leader only) and waits until it is applied here.
-    pub async fn propose(&self, op: pb::command::Op) -> Result<Applied, NodeError> {
+    pub async fn propose(&self, op: spb::command::Op) -> Result<Applied, NodeError> {
         self.ask(|tx| Request::Propose(op, tx)).await
     }
 
@@ -268,7 +271,7 @@ impl Node {
         &self,
         changes: Vec<Change>,
         explicit: bool,
-        added: Vec<pb::MemberMeta>,
+        added: Vec<spb::MemberMeta>,
     ) -> Result<Applied, NodeError> {
         let deadline = tokio::time::Instant::now() + CHANGE_WAIT;
         loop {

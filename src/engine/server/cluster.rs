@@ -12,7 +12,7 @@ use crate::engine::node::{Applied, Change, ConfView};
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::cluster_client::ClusterClient;
 use crate::proto::etcdserverpb::cluster_server::Cluster;
-use crate::proto::memberctl_v1 as pb;
+use crate::proto::memberctl_store_v1 as spb;
 use crate::rules::peer_url::check_url_syntax;
 use crate::rules::{learner_ready, quorum};
 
@@ -67,7 +67,7 @@ pub(super) fn check_new_urls(shared: &Shared, urls: &[String]) -> Result<(), Sta
 }
 
 /// A random member ID that no member has.
-pub(super) fn new_member_id(members: &[pb::MemberMeta]) -> u64 {
+pub(super) fn new_member_id(members: &[spb::MemberMeta]) -> u64 {
     loop {
         let id: u64 = rand::random();
         if id != 0 && !members.iter().any(|m| m.id == id) {
@@ -87,7 +87,7 @@ fn refuse_while_joint(shared: &Shared) -> Result<(), Status> {
 }
 
 impl ClusterService {
-    fn members(&self) -> Result<Vec<pb::MemberMeta>, Status> {
+    fn members(&self) -> Result<Vec<spb::MemberMeta>, Status> {
         self.0.node.store().members().map_err(internal)
     }
 
@@ -131,7 +131,7 @@ impl ClusterService {
     async fn change(
         &self,
         changes: Vec<Change>,
-        added: Vec<pb::MemberMeta>,
+        added: Vec<spb::MemberMeta>,
     ) -> Result<ConfView, Status> {
         let s = &self.0;
         match s.wait(s.node.change_conf(changes, false, added)).await? {
@@ -174,7 +174,7 @@ impl Cluster for ClusterService {
         self.check_connected().await?;
         refuse_while_joint(s)?;
         let id = new_member_id(&self.members()?);
-        let meta = pb::MemberMeta {
+        let meta = spb::MemberMeta {
             id,
             name: String::new(),
             peer_urls: r.peer_ur_ls.clone(),
@@ -277,7 +277,7 @@ impl Cluster for ClusterService {
         }
         let urls = check_urls(&r.peer_ur_ls)?;
         check_taken(s, &urls, Some(r.id))?;
-        let op = pb::command::Op::UpdateMember(pb::UpdateMember {
+        let op = spb::command::Op::UpdateMember(spb::UpdateMember {
             id: r.id,
             peer_urls: r.peer_ur_ls,
         });

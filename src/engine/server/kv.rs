@@ -12,13 +12,13 @@ use crate::engine::node::Applied;
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::kv_client::KvClient;
 use crate::proto::etcdserverpb::kv_server::Kv;
-use crate::proto::memberctl_v1 as pb;
+use crate::proto::memberctl_store_v1 as spb;
 use crate::proto::mvccpb;
 
 /// The etcd-compatible KV service (Range, Put, DeleteRange).
 pub struct KvService(pub Arc<Shared>);
 
-fn kv(r: pb::KvRecord, keys_only: bool) -> mvccpb::KeyValue {
+fn kv(r: spb::KvRecord, keys_only: bool) -> mvccpb::KeyValue {
     mvccpb::KeyValue {
         key: r.key,
         create_revision: r.create_revision,
@@ -83,7 +83,7 @@ impl Kv for KvService {
             if let Route::Leader(ch) = route {
                 return KvClient::new(ch).put(forwarded(r)).await;
             }
-            let op = pb::command::Op::Put(pb::Put {
+            let op = spb::command::Op::Put(spb::Put {
                 key: r.key,
                 value: r.value,
             });
@@ -122,7 +122,7 @@ impl Kv for KvService {
             } else {
                 vec![]
             };
-            let op = pb::command::Op::DeleteRange(pb::DeleteRange {
+            let op = spb::command::Op::DeleteRange(spb::DeleteRange {
                 key: r.key,
                 range_end: r.range_end,
             });

@@ -9,6 +9,7 @@ use tonic::{Code, Request, Response, Status};
 use super::forward::{forwarded, Route};
 use super::{errors, Shared};
 use crate::engine::node::{Applied, Change, ConfView};
+use crate::proto::memberctl_store_v1 as spb;
 use crate::proto::memberctl_v1 as pb;
 use crate::proto::memberctl_v1::membership_client::MembershipClient;
 use crate::proto::memberctl_v1::membership_server::Membership;
@@ -35,7 +36,7 @@ impl MembershipService {
         &self,
         changes: Vec<Change>,
         explicit: bool,
-        added: Vec<pb::MemberMeta>,
+        added: Vec<spb::MemberMeta>,
     ) -> Result<ConfView, Status> {
         let s = &self.0;
         match s.wait(s.node.change_conf(changes, explicit, added)).await? {
@@ -130,7 +131,7 @@ impl Membership for MembershipService {
                 Some(C::AddLearner(l)) => {
                     super::cluster::check_new_urls(s, &l.peer_urls)?;
                     let id = super::cluster::new_member_id(&members);
-                    added.push(pb::MemberMeta {
+                    added.push(spb::MemberMeta {
                         id,
                         name: String::new(),
                         peer_urls: l.peer_urls,

@@ -29,7 +29,7 @@ use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::cluster_server::ClusterServer;
 use crate::proto::etcdserverpb::kv_server::KvServer;
 use crate::proto::etcdserverpb::maintenance_server::MaintenanceServer;
-use crate::proto::memberctl_v1 as pb;
+use crate::proto::memberctl_store_v1 as spb;
 use crate::proto::memberctl_v1::fault_server::FaultServer;
 use crate::proto::memberctl_v1::membership_server::MembershipServer;
 use crate::proto::memberctl_v1::raft_server::RaftServer;
@@ -86,7 +86,7 @@ impl Shared {
 }
 
 /// A member's metadata in etcd's form.
-pub fn etcd_member(m: &pb::MemberMeta) -> epb::Member {
+pub fn etcd_member(m: &spb::MemberMeta) -> epb::Member {
     epb::Member {
         id: m.id,
         name: m.name.clone(),

@@ -9,6 +9,7 @@ use tonic::transport::ClientTlsConfig;
 
 use super::NodeOptions;
 use crate::engine::storage::Store;
+use crate::proto::memberctl_store_v1 as spb;
 use crate::proto::memberctl_v1 as pb;
 use crate::proto::memberctl_v1::raft_client::RaftClient;
 
@@ -63,9 +64,9 @@ pub(super) async fn prepare(
     let mut own_urls = opts.initial_advertise_peer_urls.clone();
     own_urls.sort();
     if !opts.join_existing {
-        let mut metas: Vec<pb::MemberMeta> = members
+        let mut metas: Vec<spb::MemberMeta> = members
             .iter()
-            .map(|(_, urls)| pb::MemberMeta {
+            .map(|(_, urls)| spb::MemberMeta {
                 id: initial_member_id(urls, &opts.token),
                 peer_urls: urls.clone(),
                 ..Default::default()

@@ -14,7 +14,7 @@ use raft::eraftpb::{ConfState, Entry, HardState, Snapshot};
 use raft::{GetEntriesContext, RaftState, StorageError};
 use redb::{Database, Durability, ReadableTable, TableDefinition};
 
-use crate::proto::memberctl_v1 as pb;
+use crate::proto::memberctl_store_v1 as spb;
 
 /// Log entries: index → 8-byte big-endian term followed by the encoded entry.
 pub(crate) const LOG: TableDefinition<u64, &[u8]> = TableDefinition::new("log");
@@ -195,7 +195,7 @@ impl Store {
         &self,
         cluster_id: u64,
         member_id: u64,
-        members: &[pb::MemberMeta],
+        members: &[spb::MemberMeta],
     ) -> Result<()> {
         let cs = ConfState {
             voters: members.iter().map(|m| m.id).collect(),
@@ -233,7 +233,7 @@ impl Store {
     /// Records the IDs of a member joining an existing cluster, and the
     /// members a peer told it of (so it can answer the leader); the state
     /// itself arrives from the leader (a snapshot, then the log).
-    pub fn join(&self, cluster_id: u64, member_id: u64, members: &[pb::MemberMeta]) -> Result<()> {
+    pub fn join(&self, cluster_id: u64, member_id: u64, members: &[spb::MemberMeta]) -> Result<()> {
         let txn = self.inner.db.begin_write()?;
         {
             let mut meta = txn.open_table(META)?;
@@ -337,7 +337,7 @@ impl Store {
     /// Replaces everything with a snapshot received from the leader.
     pub fn apply_snapshot(&self, snap: &Snapshot) -> Result<()> {
         let md = snap.get_metadata();
-        let data: pb::SnapshotData = prost::Message::decode(snap.get_data())?;
+        let data: spb::SnapshotData = prost::Message::decode(snap.get_data())?;
         let mut hs = self.hard_state();
         hs.commit = hs.commit.max(md.index);
         hs.term = hs.term.max(md.term);

@@ -9,7 +9,7 @@ use raft::eraftpb::ConfState;
 use redb::{ReadTransaction, ReadableTable, WriteTransaction};
 
 use super::{bytes_u64, u64_bytes, Result, Store, KV, MEMBERS, META};
-use crate::proto::memberctl_v1 as pb;
+use crate::proto::memberctl_store_v1 as spb;
 
 /// Changes to the state machine within one write transaction.
 pub struct Apply<'t> {
@@ -45,14 +45,14 @@ impl<'t> Apply<'t> {
     }
 
     /// Puts a key; returns the new revision and the previous record.
-    pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(i64, Option<pb::KvRecord>)> {
+    pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(i64, Option<spb::KvRecord>)> {
         let mut kv = self.txn.open_table(KV)?;
         let prev = kv
             .get(key)?
-            .map(|v| pb::KvRecord::decode(v.value()))
+            .map(|v| spb::KvRecord::decode(v.value()))
             .transpose()?;
         self.revision += 1;
-        let rec = pb::KvRecord {
+        let rec = spb::KvRecord {
             key: key.to_vec(),
             value: value.to_vec(),
             create_revision: prev.as_ref().map_or(self.revision, |p| p.create_revision),
@@ -80,17 +80,17 @@ impl<'t> Apply<'t> {
     }
 
     /// A member's metadata.
-    pub fn member(&self, id: u64) -> Result<Option<pb::MemberMeta>> {
+    pub fn member(&self, id: u64) -> Result<Option<spb::MemberMeta>> {
         let t = self.txn.open_table(MEMBERS)?;
         let m = t
             .get(id)?
-            .map(|v| pb::MemberMeta::decode(v.value()))
+            .map(|v| spb::MemberMeta::decode(v.value()))
             .transpose()?;
         Ok(m)
     }
 
     /// Writes a member's metadata.
-    pub fn put_member(&mut self, m: &pb::MemberMeta) -> Result<()> {
+    pub fn put_member(&mut self, m: &spb::MemberMeta) -> Result<()> {
         self.txn
             .open_table(MEMBERS)?
             .insert(m.id, m.encode_to_vec().as_slice())?;
@@ -123,7 +123,7 @@ impl<'t> Apply<'t> {
 }
 
 /// Replaces the state machine with a snapshot's contents.
-pub fn restore(txn: &WriteTransaction, data: &pb::SnapshotData) -> Result<()> {
+pub fn restore(txn: &WriteTransaction, data: &spb::SnapshotData) -> Result<()> {
     let mut kv = txn.open_table(KV)?;
     kv.retain(|_, _| false)?;
     for r in &data.kvs {
@@ -140,7 +140,7 @@ pub fn restore(txn: &WriteTransaction, data: &pb::SnapshotData) -> Result<()> {
 }
 
 /// The whole state machine, as a snapshot's data.
-pub fn dump(r: &ReadTransaction, cluster_id: u64) -> Result<pb::SnapshotData> {
+pub fn dump(r: &ReadTransaction, cluster_id: u64) -> Result<spb::SnapshotData> {
     let meta = r.open_table(META)?;
     let revision = meta
         .get("revision")?
@@ -148,14 +148,14 @@ pub fn dump(r: &ReadTransaction, cluster_id: u64) -> Result<pb::SnapshotData> {
     let mut kvs = Vec::new();
     for item in r.open_table(KV)?.iter()? {
         let (_, v) = item?;
-        kvs.push(pb::KvRecord::decode(v.value())?);
+        kvs.push(spb::KvRecord::decode(v.value())?);
     }
     let mut members = Vec::new();
     for item in r.open_table(MEMBERS)?.iter()? {
         let (_, v) = item?;
-        members.push(pb::MemberMeta::decode(v.value())?);
+        members.push(spb::MemberMeta::decode(v.value())?);
     }
-    Ok(pb::SnapshotData {
+    Ok(spb::SnapshotData {
         cluster_id,
         revision,
         members,
@@ -167,7 +167,7 @@ pub fn dump(r: &ReadTransaction, cluster_id: u64) -> Result<pb::SnapshotData> {
 #[derive(Clone, Debug, Default)]
 pub struct RangeResult {
     /// The records (up to the limit).
-    pub kvs: Vec<pb::KvRecord>,
+    pub kvs: Vec<spb::KvRecord>,
     /// How many keys the range holds.
     pub count: i64,
     /// Whether the limit cut the list.
@@ -205,7 +205,7 @@ impl Store {
                 out.more = true;
                 continue;
             }
-            out.kvs.push(pb::KvRecord::decode(v.value())?);
+            out.kvs.push(spb::KvRecord::decode(v.value())?);
         }
         Ok(out)
     }
@@ -216,12 +216,12 @@ impl Store {
     }
 
     /// Every member's metadata, sorted by ID.
-    pub fn members(&self) -> Result<Vec<pb::MemberMeta>> {
+    pub fn members(&self) -> Result<Vec<spb::MemberMeta>> {
         let r = self.db().begin_read()?;
         let mut out = Vec::new();
         for item in r.open_table(MEMBERS)?.iter()? {
             let (_, v) = item?;
-            out.push(pb::MemberMeta::decode(v.value())?);
+            out.push(spb::MemberMeta::decode(v.value())?);
         }
         Ok(out)
     }
@@ -245,11 +245,11 @@ impl Store {
 
 impl Apply<'_> {
     /// Every member's metadata as this transaction sees it.
-    pub fn members(&self) -> Result<Vec<pb::MemberMeta>> {
+    pub fn members(&self) -> Result<Vec<spb::MemberMeta>> {
         let mut out = Vec::new();
         for item in self.txn.open_table(MEMBERS)?.iter()? {
             let (_, v) = item?;
-            out.push(pb::MemberMeta::decode(v.value())?);
+            out.push(spb::MemberMeta::decode(v.value())?);
         }
         Ok(out)
     }

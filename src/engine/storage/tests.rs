@@ -19,8 +19,8 @@ fn ctx() -> GetEntriesContext {
     GetEntriesContext::empty(false)
 }
 
-fn member(id: u64) -> pb::MemberMeta {
-    pb::MemberMeta {
+fn member(id: u64) -> spb::MemberMeta {
+    spb::MemberMeta {
         id,
         peer_urls: vec![format!("http://127.0.0.1:{id}")],
         ..Default::default()
