@@ -250,11 +250,12 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
                 fault_injection: options.fault_injection,
                 nodes: vec![],
             };
-            for i in 1..=nodes {
+            let ports = process::free_ports(2 * nodes)?;
+            for (i, pair) in (1..=nodes).zip(ports.chunks(2)) {
                 let name = format!("n{i}");
                 state.nodes.push(NodeRecord {
-                    client_url: format!("http://127.0.0.1:{}", process::free_port()?),
-                    peer_url: format!("http://127.0.0.1:{}", process::free_port()?),
+                    client_url: format!("http://127.0.0.1:{}", pair[0]),
+                    peer_url: format!("http://127.0.0.1:{}", pair[1]),
                     pid: None,
                     data_dir: dir.join(&name),
                     log: dir.join(format!("{name}.log")),

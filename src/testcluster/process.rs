@@ -28,25 +28,45 @@ fn ephemeral_low() -> u16 {
 /// ephemeral range when there is room: the node binds it only later, and
 /// meanwhile any outgoing connection could be given a port from that range.
 pub fn free_port() -> Result<u16, Error> {
-    let low = ephemeral_low();
-    if low > LOWEST_PORT + 1_000 {
-        let mut rng = rand::thread_rng();
-        for _ in 0..100 {
-            let port = rand::Rng::gen_range(&mut rng, LOWEST_PORT..low);
-            if TcpListener::bind(("127.0.0.1", port)).is_ok() {
-                return Ok(port);
-            }
-        }
+    Ok(free_ports(1)?[0])
+}
+
+/// `n` different loopback ports that are free now (each is held while the
+/// others are chosen, so that none is given twice).
+pub fn free_ports(n: usize) -> Result<Vec<u16>, Error> {
+    let mut held: Vec<TcpListener> = Vec::with_capacity(n);
+    while held.len() < n {
+        held.push(hold_free_port()?);
     }
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
+    held.iter()
+        .map(|l| l.local_addr().map(|a| a.port()))
+        .collect::<Result<_, _>>()
         .map_err(|e| {
             Error::new(
                 ErrorKind::Internal,
                 format!("cannot find a free loopback port: {e}"),
             )
         })
+}
+
+/// A listener on a free loopback port, below the ephemeral range when there is room.
+fn hold_free_port() -> Result<TcpListener, Error> {
+    let low = ephemeral_low();
+    if low > LOWEST_PORT + 1_000 {
+        let mut rng = rand::thread_rng();
+        for _ in 0..100 {
+            let port = rand::Rng::gen_range(&mut rng, LOWEST_PORT..low);
+            if let Ok(l) = TcpListener::bind(("127.0.0.1", port)) {
+                return Ok(l);
+            }
+        }
+    }
+    TcpListener::bind("127.0.0.1:0").map_err(|e| {
+        Error::new(
+            ErrorKind::Internal,
+            format!("cannot find a free loopback port: {e}"),
+        )
+    })
 }
 
 /// Whether `pid` is a running `memberctl node run` for `data_dir` (a reused pid is not).
