@@ -17,9 +17,10 @@ mod util;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::{client, SteadyWriter};
+use common::client;
 use memberctl::proto::etcdserverpb::PutRequest;
 use serde_json::Value;
+use util::writer::SteadyWriter;
 
 /// Keys loaded before the changes, so that catch-up has something to do.
 const KEYS: usize = 5_000;
@@ -84,7 +85,7 @@ impl Phases {
 }
 
 /// One server kind's rows.
-fn rows(kind: &str, samples: &[common::Sample], phases: &Phases) -> String {
+fn rows(kind: &str, samples: &[util::writer::Sample], phases: &Phases) -> String {
     let mut out = String::new();
     let mut all = Vec::new();
     for (name, windows) in &phases.0 {
@@ -118,7 +119,7 @@ fn engine(rt: &tokio::runtime::Runtime, dir: &Path) -> String {
     let up = ctl(&[], &["cluster", "up", "--dir", d]);
     let url = up["endpoints"][0].as_str().unwrap().to_string();
     load(rt, &url);
-    let writer = SteadyWriter::start(url, Duration::from_millis(5));
+    let writer = SteadyWriter::start(vec![url], "writer/", Duration::from_millis(5));
     let mut phases = Phases::default();
     quiet(&mut phases, 2);
     for round in 0..ROUNDS {
@@ -140,7 +141,7 @@ fn engine(rt: &tokio::runtime::Runtime, dir: &Path) -> String {
         phases.time("joint leave", || ctl(&env, &["member", "joint", "leave"]));
         phases.time("remove", || ctl(&env, &["member", "remove", &name]));
     }
-    let samples = writer.finish();
+    let samples = writer.finish().samples;
     ctl(&[], &["cluster", "down", "--dir", d]);
     rows("engine", &samples, &phases)
 }
@@ -149,7 +150,7 @@ fn etcd(rt: &tokio::runtime::Runtime, bin: std::path::PathBuf) -> String {
     let mut c = util::Etcd::start_default_timing(bin, 3);
     let url = c.members[0].client_url();
     load(rt, &url);
-    let writer = SteadyWriter::start(url, Duration::from_millis(5));
+    let writer = SteadyWriter::start(vec![url], "writer/", Duration::from_millis(5));
     let mut phases = Phases::default();
     quiet(&mut phases, 2);
     for round in 0..ROUNDS {
@@ -175,7 +176,7 @@ fn etcd(rt: &tokio::runtime::Runtime, bin: std::path::PathBuf) -> String {
         phases.time("remove", || ctl(&env, &["member", "remove", &id]));
         c.kill(i);
     }
-    let samples = writer.finish();
+    let samples = writer.finish().samples;
     drop(c);
     rows("etcd 3.4", &samples, &phases)
 }
@@ -283,7 +284,11 @@ fn remove_leaders(
             );
             c.grow(&name);
             let (leader, stayers) = leader_and_stayers(c);
-            let writer = SteadyWriter::start(stayers[0].clone(), Duration::from_millis(20));
+            let writer = SteadyWriter::start(
+                vec![stayers[0].clone()],
+                "writer/",
+                Duration::from_millis(20),
+            );
             std::thread::sleep(Duration::from_millis(500)); // a quiet lead-in for the writer
             match (way, etcdctl) {
                 (Remover::Etcdctl, Some(etcdctl)) => {
@@ -314,7 +319,7 @@ fn remove_leaders(
             }
             // The election after a removed leader comes after the command returns.
             std::thread::sleep(Duration::from_millis(2500));
-            all.extend(writer.finish());
+            all.extend(writer.finish().samples);
         }
         let failed = all.iter().filter(|s| !s.ok).count();
         let worst = all.iter().map(|s| s.ms).fold(0.0, f64::max);

@@ -16,7 +16,8 @@ mod common;
 #[allow(unused_imports)]
 mod util;
 
-use common::{client, memberctl, SteadyWriter};
+use common::{client, memberctl};
+use util::writer::SteadyWriter;
 
 const VALUE_SIZE: usize = 1024;
 const LOADERS: usize = 64;
@@ -79,7 +80,7 @@ impl Run {
         keys: usize,
         start: Instant,
         seconds: f64,
-        samples: &[common::Sample],
+        samples: &[util::writer::Sample],
     ) -> Run {
         if let Some(w) = samples
             .iter()
@@ -144,7 +145,7 @@ fn engine(label: &'static str, path: Path, keys: usize, rt: &tokio::runtime::Run
     eprintln!("{label}: loaded {keys} keys in {load_s:.1}s");
 
     // A steady writer: one put every 10 ms, latency recorded.
-    let writer = SteadyWriter::start(url.clone(), Duration::from_millis(10));
+    let writer = SteadyWriter::start(vec![url.clone()], "writer/", Duration::from_millis(10));
     let start = Instant::now();
     match path {
         Path::Snapshot => {
@@ -158,7 +159,7 @@ fn engine(label: &'static str, path: Path, keys: usize, rt: &tokio::runtime::Run
     }
     memberctl(&dir, &PROMOTE);
     let seconds = start.elapsed().as_secs_f64();
-    let samples = writer.finish();
+    let samples = writer.finish().samples;
     memberctl(&dir, &["cluster", "down"]);
     Run::new(label, keys, start, seconds, &samples)
 }
@@ -205,7 +206,7 @@ fn etcd(
     let url = c.members[0].client_url();
     let load_s = rt.block_on(load(&url, keys));
     eprintln!("{label}: loaded {keys} keys in {load_s:.1}s");
-    let writer = SteadyWriter::start(url.clone(), Duration::from_millis(10));
+    let writer = SteadyWriter::start(vec![url.clone()], "writer/", Duration::from_millis(10));
     let peer_port = util::free_port();
     let peer = format!("http://127.0.0.1:{peer_port}");
     let ctl = |args: &[&str]| -> serde_json::Value {
@@ -239,7 +240,7 @@ fn etcd(
     c.start_added("learner", peer_port, &initial);
     ctl(&promote);
     let seconds = start.elapsed().as_secs_f64();
-    let samples = writer.finish();
+    let samples = writer.finish().samples;
     drop(c);
     Run::new(label, keys, start, seconds, &samples)
 }

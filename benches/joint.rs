@@ -12,7 +12,8 @@ mod util;
 
 use std::time::{Duration, Instant};
 
-use common::{memberctl, SteadyWriter};
+use common::memberctl;
+use util::writer::SteadyWriter;
 
 const CYCLES: usize = 10;
 
@@ -44,7 +45,7 @@ fn main() {
     let mut voter = up["nodes"][2]["name"].as_str().unwrap().to_string();
     assert_ne!(voter, writer_node);
 
-    let writer = SteadyWriter::start(url.clone(), Duration::from_millis(2));
+    let writer = SteadyWriter::start(vec![url.clone()], "writer/", Duration::from_millis(2));
     std::thread::sleep(Duration::from_secs(2));
     let quiet = (Instant::now() - Duration::from_secs(2), Instant::now());
     let (mut enters, mut leaves) = (Vec::new(), Vec::new());
@@ -82,7 +83,7 @@ fn main() {
         leaves.push((t, Instant::now()));
         std::mem::swap(&mut learner, &mut voter);
     }
-    let samples = writer.finish();
+    let samples = writer.finish().samples;
     memberctl(&dir, &["cluster", "down"]);
     let mut report = format!(
         "Writer latency (a put every 2 ms) during {CYCLES} joint enter / leave cycles (3 voters + 1 learner, swapped each cycle)\n\n| phase | puts | max | p99 |\n|---|---|---|---|\n"

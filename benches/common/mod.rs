@@ -38,75 +38,6 @@ pub async fn client(url: &str) -> KvClient<tonic::transport::Channel> {
     KvClient::new(ch)
 }
 
-/// One put of a [`SteadyWriter`].
-#[derive(Clone, Copy)]
-pub struct Sample {
-    /// When it was issued.
-    pub start: std::time::Instant,
-    /// How long it took, in ms (up to the 10 s timeout).
-    pub ms: f64,
-    /// Whether it succeeded.
-    pub ok: bool,
-}
-
-/// A writer putting a small key every `every` through one client, recording
-/// each put, until finished.
-pub struct SteadyWriter {
-    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    samples: std::sync::Arc<std::sync::Mutex<Vec<Sample>>>,
-    handle: std::thread::JoinHandle<()>,
-}
-
-impl SteadyWriter {
-    /// Starts writing to `url`.
-    pub fn start(url: String, every: std::time::Duration) -> SteadyWriter {
-        use std::sync::atomic::{AtomicBool, Ordering};
-        use std::sync::{Arc, Mutex};
-        let stop = Arc::new(AtomicBool::new(false));
-        let samples = Arc::new(Mutex::new(Vec::new()));
-        let (flag, out) = (stop.clone(), samples.clone());
-        let handle = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async {
-                let mut c = client(&url).await;
-                let mut i = 0u64;
-                while !flag.load(Ordering::Relaxed) {
-                    let start = std::time::Instant::now();
-                    let req = memberctl::proto::etcdserverpb::PutRequest {
-                        key: format!("writer/{i}").into_bytes(),
-                        value: vec![1; 64],
-                        ..Default::default()
-                    };
-                    let ok = matches!(
-                        tokio::time::timeout(std::time::Duration::from_secs(10), c.put(req)).await,
-                        Ok(Ok(_))
-                    );
-                    let ms = start.elapsed().as_secs_f64() * 1000.0;
-                    out.lock().unwrap().push(Sample { start, ms, ok });
-                    i += 1;
-                    tokio::time::sleep(every).await;
-                }
-            });
-        });
-        SteadyWriter {
-            stop,
-            samples,
-            handle,
-        }
-    }
-
-    /// Stops and returns every put.
-    pub fn finish(self) -> Vec<Sample> {
-        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        self.handle.join().unwrap();
-        let samples = self.samples.lock().unwrap().clone();
-        samples
-    }
-}
-
 /// Writes this bench's Markdown section to target/bench-report-NAME.md and
 /// rebuilds target/bench-report.md from every section present.
 pub fn publish(name: &str, section: &str) {
@@ -136,10 +67,10 @@ pub fn median(v: &mut [f64]) -> f64 {
 
 /// (puts, failed, p99 ms, worst ms) of the samples issued inside `windows`.
 pub fn window_stats(
-    samples: &[Sample],
+    samples: &[crate::util::writer::Sample],
     windows: &[(std::time::Instant, std::time::Instant)],
 ) -> (usize, usize, f64, f64) {
-    let inside: Vec<&Sample> = samples
+    let inside: Vec<&crate::util::writer::Sample> = samples
         .iter()
         .filter(|s| windows.iter().any(|(a, b)| s.start >= *a && s.start < *b))
         .collect();

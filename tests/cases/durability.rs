@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::util::faults::{kill9_all, recorded_pids, restart, Spawned};
 use crate::util::local::{get_prefix, put, Local};
-use crate::util::writer::{check_acked, load, AckedWriter};
+use crate::util::writer::{check_acked, load, SteadyWriter};
 use crate::util::{free_port, wait_for};
 
 /// Rounds of writers running, every node killed, `cluster up`.
@@ -58,12 +58,12 @@ fn acknowledged_writes_survive_kill_9_of_every_node() {
         let nodes = recorded_pids(&local);
         let endpoints: Vec<String> = nodes.iter().map(|(_, url, _)| url.clone()).collect();
         let pids: Vec<u32> = nodes.iter().map(|(_, _, pid)| *pid).collect();
-        let writers: Vec<AckedWriter> = (0..2)
+        let writers: Vec<SteadyWriter> = (0..2)
             .map(|w| {
                 let mut eps = endpoints.clone();
                 eps.rotate_left(w);
                 let prefix = format!("dur/r{round:02}w{w}/");
-                AckedWriter::start(eps, &prefix, Duration::ZERO)
+                SteadyWriter::start(eps, &prefix, Duration::ZERO)
             })
             .collect();
         let delay = rng.gen_range(50..=300);

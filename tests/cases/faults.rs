@@ -15,7 +15,7 @@ use crate::util::faults::{
     restart, NodeInfo, Spawned,
 };
 use crate::util::local::{get_prefix, Local};
-use crate::util::writer::{check_acked, load, AckedWriter};
+use crate::util::writer::{check_acked, load, SteadyWriter};
 use crate::util::{free_port, wait_for, wait_for_every, Run};
 
 fn urls(nodes: &[NodeInfo]) -> Vec<String> {
@@ -106,7 +106,7 @@ fn learner_killed_while_catching_up(snapshot: bool, writes: bool) {
     let mut voters = others.clone();
     voters.push(leader.clone());
     let writer =
-        writes.then(|| AckedWriter::start(urls(&voters), "catch/", Duration::from_millis(10)));
+        writes.then(|| SteadyWriter::start(urls(&voters), "catch/", Duration::from_millis(10)));
     // Added after the data was written when it is to be sent a snapshot, so
     // that the snapshot holds the loaded data (the test with writes below
     // covers a learner added while the log is being compacted).
@@ -219,7 +219,7 @@ fn leader_killed_after_a_learner_add_and_during_promote() {
     let (leader, others) = leader_and_others(&local);
     let mut voters = urls(&others);
     voters.push(leader.client_url.clone());
-    let writer = AckedWriter::start(voters.clone(), "add/", Duration::from_millis(10));
+    let writer = SteadyWriter::start(voters.clone(), "add/", Duration::from_millis(10));
     writer.wait_for_more(5, Duration::from_secs(10));
 
     // 1. Right after an acknowledged learner add: the add survives.
@@ -303,7 +303,7 @@ fn leader_killed_while_joint_and_during_leave() {
         .into_iter()
         .chain([leader.client_url.clone()])
         .collect();
-    let writer = AckedWriter::start(all.clone(), "joint/", Duration::from_millis(10));
+    let writer = SteadyWriter::start(all.clone(), "joint/", Duration::from_millis(10));
     let demoted = others.iter().find(|n| n.name != "n4").unwrap().clone();
 
     // 3. Between enter and leave.

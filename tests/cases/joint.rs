@@ -3,8 +3,9 @@
 use std::time::Duration;
 
 use crate::util::faults::leader_and_others;
-use crate::util::local::{latency, Local, Writer};
+use crate::util::local::Local;
 use crate::util::members::{add_learner_at, hex_list, id_of, member_named};
+use crate::util::writer::{latency, SteadyWriter};
 use crate::util::{free_port, wait_for};
 
 /// The seed's worked example end to end: voters {n1,n2}; n3 added as a learner
@@ -14,7 +15,7 @@ use crate::util::{free_port, wait_for};
 fn joint_consensus_seed_example() {
     let local = Local::up(&["--nodes", "2", "--max-learners", "2"]);
     let (n1, n2) = (id_of(&local, "n1"), id_of(&local, "n2"));
-    let writer = Writer::start(local.endpoints());
+    let writer = SteadyWriter::start(local.endpoints(), "writer/", Duration::from_millis(10));
 
     // Refusals first: leave while not joint; promote a learner that has not caught up.
     let r = local.ctl(&["member", "joint", "leave"]).expect(3);
@@ -113,12 +114,12 @@ fn joint_consensus_seed_example() {
     assert_eq!(member_named(&list, "n2")["is_learner"], true);
     assert_eq!(member_named(&list, "n3")["is_learner"], false);
 
-    let samples = writer.finish();
-    let (n, max, p99) = latency(&samples, t_enter, t_entered);
+    let written = writer.finish();
+    let (n, max, p99) = latency(&written.samples, t_enter, t_entered);
     eprintln!("writer during joint enter: {n} puts, max {max:?}, p99 {p99:?}");
-    let (n, max, p99) = latency(&samples, t_leave, t_left);
+    let (n, max, p99) = latency(&written.samples, t_leave, t_left);
     eprintln!("writer during joint leave: {n} puts, max {max:?}, p99 {p99:?}");
-    assert!(!samples.is_empty());
+    assert!(!written.acked.is_empty());
 }
 
 /// The leader killed with kill -9 while joint: a new leader is elected, the
@@ -157,7 +158,7 @@ fn joint_survives_a_killed_leader() {
                 .ends_with(e.as_str())
         })
         .collect();
-    let writer = Writer::start(survivors);
+    let writer = SteadyWriter::start(survivors, "writer/", Duration::from_millis(10));
     let joint = local.joint_enter(&["--promote", "n4", "--demote", &demoted]);
     assert_eq!(joint["joint"], true);
 
@@ -180,6 +181,6 @@ fn joint_survives_a_killed_leader() {
     assert!(hex_list(&left["voters"]).contains(&id_of(&local, "n4")));
     // The writer goes on after the leader change and the leave.
     writer.wait_for_writes(6);
-    let samples = writer.finish();
-    assert!(samples.len() > 5, "{samples:?}");
+    let written = writer.finish();
+    assert!(written.acked.len() > 5, "{written:?}");
 }

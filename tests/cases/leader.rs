@@ -8,7 +8,7 @@ use crate::util::faults::{heal, isolate, leader_and_others, move_leader, Spawned
 use crate::util::local::Local;
 use crate::util::members::{add_learner, ids, member_named};
 use crate::util::versions::{etcd_server, per_etcd_version};
-use crate::util::writer::AckedWriter;
+use crate::util::writer::SteadyWriter;
 use crate::util::{self, Etcd, Run};
 
 /// The leader's name in a `member status -w json` document.
@@ -28,7 +28,7 @@ fn leader_name(status: &Value) -> String {
 /// the members that stay: memberctl moves leadership first, so no write
 /// fails; the JSON says who took over.
 fn remove_leader_under_writer(ctl: impl Fn(&[&str]) -> Run, stay: Vec<String>, leader: &str) {
-    let writer = AckedWriter::start(stay, "lead/", Duration::from_millis(20));
+    let writer = SteadyWriter::start(stay, "lead/", Duration::from_millis(20));
     writer.wait_for_more(10, Duration::from_secs(15));
     let r = ctl(&["member", "remove", leader, "-w", "json"]);
     assert_eq!(r.code, 0, "remove the leader: {}", r.stderr);
@@ -288,7 +288,7 @@ fn demoting_the_engine_leader_moves_leadership_first() {
     let local = Local::up(&[]);
     let (leader, others) = leader_and_others(&local);
     let stay: Vec<String> = others.iter().map(|n| n.client_url.clone()).collect();
-    let writer = AckedWriter::start(stay, "demote/", Duration::from_millis(20));
+    let writer = SteadyWriter::start(stay, "demote/", Duration::from_millis(20));
     writer.wait_for_more(10, Duration::from_secs(15));
     let plan = local
         .ctl(&[

@@ -11,7 +11,7 @@ use crate::util::faults::{
 use crate::util::local::{get_prefix, put, Local};
 use crate::util::members::add_and_start;
 use crate::util::wait_for;
-use crate::util::writer::{check_acked, AckedWriter};
+use crate::util::writer::{check_acked, SteadyWriter};
 
 /// Every acknowledged put is in `endpoint`'s own copy (serializable read),
 /// once it has applied them; bounded.
@@ -39,7 +39,7 @@ fn partitioned_leader_steps_down_and_rejoins() {
     let local = Local::up(&["--fault-injection"]);
     let (old, others) = leader_and_others(&local);
     let majority: Vec<String> = others.iter().map(|n| n.client_url.clone()).collect();
-    let writer = AckedWriter::start(majority.clone(), "part/", Duration::from_millis(5));
+    let writer = SteadyWriter::start(majority.clone(), "part/", Duration::from_millis(5));
     writer.wait_for_more(5, Duration::from_secs(10));
 
     let ids: Vec<u64> = others.iter().map(|n| n.id).collect();
@@ -120,7 +120,7 @@ fn partitioned_learner_is_not_promoted() {
     let mut voters: Vec<_> = others.clone();
     voters.push(leader.clone());
     let eps: Vec<String> = voters.iter().map(|n| n.client_url.clone()).collect();
-    let writer = AckedWriter::start(eps.clone(), "learner/", Duration::from_millis(10));
+    let writer = SteadyWriter::start(eps.clone(), "learner/", Duration::from_millis(10));
     add_and_start(&local, "n4");
     let n4 = local.client_url("n4");
     let n4_id = node_status(&n4).expect("n4 answers").member_id;

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::util::faults::members;
 use crate::util::free_port;
 use crate::util::local::Local;
-use crate::util::writer::{check_acked, AckedWriter};
+use crate::util::writer::{check_acked, SteadyWriter};
 
 /// The run stops after this many cycles or this long, whichever comes first.
 const CYCLES: usize = 10;
@@ -24,7 +24,7 @@ fn membership_cycles_under_a_steady_writer() {
         .map(|e| format!("http://{e}"))
         .collect();
     let before = members(&local);
-    let writer = AckedWriter::start(voters.clone(), "stress/", Duration::from_millis(10));
+    let writer = SteadyWriter::start(voters.clone(), "stress/", Duration::from_millis(10));
     let started = Instant::now();
     let mut cycles = 0;
     while cycles < CYCLES && started.elapsed() < BUDGET {

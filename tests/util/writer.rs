@@ -1,43 +1,60 @@
-//! A writer for the fault tests that records which puts were acknowledged,
-//! bulk loading, and the check that no acknowledged put was lost.
+//! The one steady writer of the tests and benches (every put recorded: when,
+//! how long, whether acknowledged), bulk loading, and the check that no
+//! acknowledged put was lost.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tonic::transport::Channel;
 
 use super::local::{channel, get_prefix_linearizable, runtime};
 use super::wait_for;
 
-/// What a writer did: the puts acknowledged (key, value) and the failed attempts.
+/// One put of a [`SteadyWriter`].
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// When it was issued.
+    pub start: Instant,
+    /// How long it took, in ms (up to the 10 s timeout).
+    pub ms: f64,
+    /// Whether it was acknowledged.
+    pub ok: bool,
+}
+
+/// What a writer did: the puts acknowledged (key, value), the failed
+/// attempts, and every attempt.
 #[derive(Debug, Default)]
 pub struct Written {
     pub acked: Vec<(String, String)>,
     pub failed: usize,
+    pub samples: Vec<Sample>,
 }
 
 /// A writer that puts a new key on every attempt through `endpoints` in turn
 /// (moving on after a failure) until stopped, and records which puts were
 /// acknowledged. A failed put is not retried: it may or may not have been
 /// applied, so only acknowledged ones are checked later.
-pub struct AckedWriter {
+pub struct SteadyWriter {
     stop: Arc<AtomicBool>,
     acked: Arc<Mutex<Vec<(String, String)>>>,
+    samples: Arc<Mutex<Vec<Sample>>>,
     failed: Arc<AtomicUsize>,
     handle: Option<std::thread::JoinHandle<()>>,
 }
 
-impl AckedWriter {
+impl SteadyWriter {
     /// Starts writing keys `{prefix}{n:06}`, pausing `pace` after each acknowledged put.
-    pub fn start(endpoints: Vec<String>, prefix: &str, pace: Duration) -> AckedWriter {
+    pub fn start(endpoints: Vec<String>, prefix: &str, pace: Duration) -> SteadyWriter {
         assert!(!endpoints.is_empty(), "the writer needs an endpoint");
         let stop = Arc::new(AtomicBool::new(false));
         let acked = Arc::new(Mutex::new(Vec::new()));
+        let samples = Arc::new(Mutex::new(Vec::new()));
         let failed = Arc::new(AtomicUsize::new(0));
-        let (flag, out, fails, prefix) = (
+        let (flag, out, record, fails, prefix) = (
             stop.clone(),
             acked.clone(),
+            samples.clone(),
             failed.clone(),
             prefix.to_string(),
         );
@@ -51,7 +68,14 @@ impl AckedWriter {
                 let value = format!("v{n}");
                 n += 1;
                 let i = ep % endpoints.len();
-                match put_via(&mut channels[i], &endpoints[i], &key, &value) {
+                let start = Instant::now();
+                let result = put_via(&mut channels[i], &endpoints[i], &key, &value);
+                record.lock().unwrap().push(Sample {
+                    start,
+                    ms: start.elapsed().as_secs_f64() * 1000.0,
+                    ok: result.is_ok(),
+                });
+                match result {
                     Ok(()) => {
                         out.lock().unwrap().push((key, value));
                         std::thread::sleep(pace);
@@ -65,9 +89,10 @@ impl AckedWriter {
                 }
             }
         });
-        AckedWriter {
+        SteadyWriter {
             stop,
             acked,
+            samples,
             failed,
             handle: Some(handle),
         }
@@ -97,6 +122,13 @@ impl AckedWriter {
         });
     }
 
+    /// Waits (boundedly, 20 s) until at least `n` puts have been acknowledged in all.
+    pub fn wait_for_writes(&self, n: usize) {
+        wait_for("the writer's writes", Duration::from_secs(20), || {
+            (self.acked() >= n).then_some(())
+        });
+    }
+
     /// Stops (after the put under way) and returns what was written.
     pub fn finish(mut self) -> Written {
         self.stop.store(true, Ordering::Relaxed);
@@ -106,11 +138,12 @@ impl AckedWriter {
         Written {
             acked: std::mem::take(&mut self.acked.lock().unwrap()),
             failed: self.failed(),
+            samples: std::mem::take(&mut self.samples.lock().unwrap()),
         }
     }
 }
 
-impl Drop for AckedWriter {
+impl Drop for SteadyWriter {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
     }
@@ -214,4 +247,16 @@ pub fn check_acked(endpoints: &[String], prefix: &str, acked: &[(String, String)
         &lost[..lost.len().min(5)]
     );
     acked.len()
+}
+
+/// (puts, worst, p99) of the acknowledged puts issued in `[from, to)`.
+pub fn latency(samples: &[Sample], from: Instant, to: Instant) -> (usize, Duration, Duration) {
+    let mut l: Vec<Duration> = samples
+        .iter()
+        .filter(|s| s.ok && s.start >= from && s.start < to)
+        .map(|s| Duration::from_secs_f64(s.ms / 1000.0))
+        .collect();
+    let max = super::percentile(&mut l, 1.0).unwrap_or_default();
+    let p99 = super::percentile(&mut l, 0.99).unwrap_or(max);
+    (l.len(), max, p99)
 }
