@@ -24,25 +24,54 @@ fn leader_name(status: &Value) -> String {
         .to_string()
 }
 
+/// What a server may lose of a leadership transfer: the engine nothing (it
+/// sends a write raft refused during the transfer again); etcd may time out
+/// a write a follower forwarded to the old leader in the round trip while
+/// the transfer completes (etcd's raft drops proposals then), which no
+/// client can prevent: at most one, issued while `member remove` ran.
+#[derive(Clone, Copy, PartialEq)]
+enum Drops {
+    None,
+    OneDuringTransfer,
+}
+
 /// `member remove` of the leader with a writer putting every 20 ms through
-/// the members that stay: memberctl moves leadership first, so no write
-/// fails; the JSON says who took over.
-fn remove_leader_under_writer(ctl: impl Fn(&[&str]) -> Run, stay: Vec<String>, leader: &str) {
+/// the members that stay: memberctl moves leadership first, so the cluster
+/// is never without a leader and no write fails (but for `drops`); the JSON
+/// says who took over.
+fn remove_leader_under_writer(
+    ctl: impl Fn(&[&str]) -> Run,
+    stay: Vec<String>,
+    leader: &str,
+    drops: Drops,
+) {
     let writer = SteadyWriter::start(stay, "lead/", Duration::from_millis(20));
     writer.wait_for_more(10, Duration::from_secs(15));
+    let started = std::time::Instant::now();
     let r = ctl(&["member", "remove", leader, "-w", "json"]);
+    let ended = std::time::Instant::now();
     assert_eq!(r.code, 0, "remove the leader: {}", r.stderr);
     writer.wait_for_more(10, Duration::from_secs(15));
     let written = writer.finish();
+    let failed: Vec<&crate::util::writer::Sample> =
+        written.samples.iter().filter(|s| !s.ok).collect();
+    let allowed = match drops {
+        Drops::None => 0,
+        Drops::OneDuringTransfer => failed
+            .iter()
+            .filter(|s| s.start >= started && s.start < ended)
+            .count()
+            .min(1),
+    };
     let v = r.json();
     let moved = &v["leader_moved"];
     assert_eq!(moved["from"]["name"], leader, "{v}");
     assert_ne!(moved["to"]["name"], leader, "{v}");
     assert_eq!(ids(&v).len(), 2, "{v}");
     assert_eq!(
-        written.failed,
-        0,
-        "writes failed while the leader was removed ({} acknowledged)",
+        failed.len(),
+        allowed,
+        "writes failed while the leader was removed ({} acknowledged): {failed:?}",
         written.acked.len()
     );
 }
@@ -78,7 +107,7 @@ fn removing_the_etcd_leader_loses_no_write(version: &'static str) {
         .filter(|m| m.name != leader)
         .map(|m| m.client_url())
         .collect();
-    remove_leader_under_writer(|a| etcd.ctl(a), stay, &leader);
+    remove_leader_under_writer(|a| etcd.ctl(a), stay, &leader, Drops::OneDuringTransfer);
 }
 
 per_etcd_version!(removing_the_etcd_leader_loses_no_write);
@@ -89,7 +118,7 @@ fn removing_the_engine_leader_loses_no_write() {
     let local = Local::up(&[]);
     let (leader, others) = leader_and_others(&local);
     let stay = others.iter().map(|n| n.client_url.clone()).collect();
-    remove_leader_under_writer(|a| local.ctl(a), stay, &leader.name);
+    remove_leader_under_writer(|a| local.ctl(a), stay, &leader.name, Drops::None);
 }
 
 /// `member move-leader` against etcd: to the most caught-up voter, to a named

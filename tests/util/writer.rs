@@ -12,7 +12,7 @@ use super::local::{channel, get_prefix_linearizable, runtime};
 use super::wait_for;
 
 /// One put of a [`SteadyWriter`].
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Sample {
     /// When it was issued.
     pub start: Instant,
@@ -20,6 +20,8 @@ pub struct Sample {
     pub ms: f64,
     /// Whether it was acknowledged.
     pub ok: bool,
+    /// The error, when it was not.
+    pub error: Option<String>,
 }
 
 /// What a writer did: the puts acknowledged (key, value), the failed
@@ -74,6 +76,7 @@ impl SteadyWriter {
                     start,
                     ms: start.elapsed().as_secs_f64() * 1000.0,
                     ok: result.is_ok(),
+                    error: result.as_ref().err().cloned(),
                 });
                 match result {
                     Ok(()) => {
