@@ -66,22 +66,16 @@ impl ClientTlsFiles {
     pub fn load(&self) -> Result<LoadedTls, Error> {
         use rustls::pki_types::pem::PemObject;
         use rustls::pki_types::PrivateKeyDer;
-        let ca = match &self.cacert {
-            Some(p) => {
-                let pem = read("--cacert", p)?;
-                has_certificates("--cacert", p, &pem)?;
-                Some(pem)
-            }
-            None => None,
+        let certificates = |flag: &str, path: &Option<std::path::PathBuf>| {
+            path.as_deref()
+                .map(|p| {
+                    let pem = read(flag, p)?;
+                    has_certificates(flag, p, &pem).map(|()| pem)
+                })
+                .transpose()
         };
-        let cert = match &self.cert {
-            Some(p) => {
-                let pem = read("--cert", p)?;
-                has_certificates("--cert", p, &pem)?;
-                Some(pem)
-            }
-            None => None,
-        };
+        let ca = certificates("--cacert", &self.cacert)?;
+        let cert = certificates("--cert", &self.cert)?;
         let key = match &self.key {
             Some(p) => {
                 let pem = read("--key", p)?;

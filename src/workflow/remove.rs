@@ -68,16 +68,16 @@ pub async fn remove<A: MembershipApi>(
     let leaving = HashSet::from([member.id]);
     let mut config = Config::of(&health.list, &reachable);
     let mut plan = vec![config.step("before")];
-    if let Some((from, to)) = leader::planned(&health, &leaving) {
-        plan.push(config.step(leader::step_name(&from, &to)));
+    let transfer = leader::planned(&health, &leaving);
+    if let Some((from, to)) = &transfer {
+        plan.push(config.step(leader::step_name(from, to)));
     }
     config.remove(&member.id.to_string());
     plan.push(config.step(format!("after removing {}", member.label())));
     if req.dry_run {
         return Ok(RemoveOutcome::Plan(plan));
     }
-    let no_successor =
-        health.leader() == Some(member.id) && leader::planned(&health, &leaving).is_none();
+    let no_successor = health.leader() == Some(member.id) && transfer.is_none();
     let moved = if req.force && no_successor {
         observer.notice(
             "--force: no voter that stays is reachable to take over; removing the leader \
