@@ -1,7 +1,8 @@
 //! Outbound raft traffic: one bounded queue and one sender task per peer,
-//! batching messages over one long-lived gRPC stream (snapshots in calls of
-//! their own); failures are reported to raft (unreachable,
-//! snapshot failed) so it backs off and retries. Also the [`Partition`] that
+//! batching messages over one long-lived gRPC stream; snapshots go in calls
+//! of their own beside it, their keys read in chunks only as fast as the
+//! stream takes them. Failures are reported to raft (unreachable, snapshot
+//! failed) so it backs off and retries. Also the [`Partition`] that
 //! fault injection uses to drop raft traffic to and from chosen peers.
 
 use std::collections::{BTreeSet, HashMap};
@@ -13,8 +14,9 @@ use tokio::sync::mpsc;
 use tonic::transport::{Channel, Endpoint};
 
 use crate::engine::node::{Node, Outbox, Outgoing};
+use crate::engine::storage::snapshot::SnapshotSource;
 use crate::proto::memberctl_v1::raft_client::RaftClient;
-use crate::proto::memberctl_v1::RaftBatch;
+use crate::proto::memberctl_v1::{RaftBatch, SnapshotPart};
 
 /// Messages queued per peer before new ones are dropped (raft resends).
 const QUEUE: usize = 1024;
@@ -25,10 +27,12 @@ const STREAM_QUEUE: usize = 256;
 const BATCH: usize = 64;
 /// Time to connect to a peer.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
-/// Time one batch may take (snapshots can be large).
-const SEND_TIMEOUT: Duration = Duration::from_secs(60);
-/// Largest message accepted or sent (a snapshot of the whole state).
-pub const MAX_MESSAGE: usize = 1 << 30;
+/// Time a snapshot's stream may take.
+const SNAPSHOT_TIMEOUT: Duration = Duration::from_secs(600);
+/// Chunks of a snapshot read ahead of the stream.
+const SNAPSHOT_READ_AHEAD: usize = 4;
+/// Largest message accepted or sent (a batch of appends is a few MiB).
+pub const MAX_MESSAGE: usize = 64 << 20;
 /// HTTP/2 stream window between members (bytes), dialled and served.
 pub const PEER_STREAM_WINDOW: u32 = 4 << 20;
 /// HTTP/2 connection window between members (bytes), dialled and served.
@@ -129,7 +133,7 @@ impl Transport {
     fn report(&self, m: &Outgoing) {
         if let Some(node) = self.node.get() {
             node.report_unreachable(m.to);
-            if m.snapshot {
+            if m.snapshot.is_some() {
                 node.report_snapshot(m.to, false);
             }
         }
@@ -268,18 +272,13 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
             if let Some(node) = node.get() {
                 for m in &batch {
                     node.report_unreachable(m.to);
-                    if m.snapshot {
+                    if m.snapshot.is_some() {
                         node.report_snapshot(m.to, false);
                     }
                 }
             }
             continue;
         }
-        // Move the bodies into the request; keep who and what for the reports.
-        let messages: Vec<Vec<u8>> = batch
-            .iter_mut()
-            .map(|m| std::mem::take(&mut m.bytes))
-            .collect();
         if stream.as_ref().is_some_and(OpenStream::is_broken) {
             stream = None;
             client = None;
@@ -288,16 +287,36 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
             client = connect(&urls[url_index % urls.len()], tls.as_ref()).await;
             url_index += 1;
         }
-        let snapshot = batch.iter().any(|m| m.snapshot);
-        let ok = match client.as_mut() {
-            // A snapshot's outcome must be known: one call, answered.
-            Some(c) if snapshot => {
-                let req = RaftBatch { messages };
-                matches!(
-                    tokio::time::timeout(SEND_TIMEOUT, c.send(req)).await,
-                    Ok(Ok(_))
-                )
+        // Snapshots go beside the stream, each in a call of its own.
+        let mut messages = Vec::with_capacity(batch.len());
+        let mut sent_to = Vec::with_capacity(batch.len());
+        for m in batch {
+            match (m.snapshot, client.as_ref()) {
+                (Some(source), Some(c)) => {
+                    tokio::spawn(send_snapshot(
+                        c.clone(),
+                        m.to,
+                        m.bytes,
+                        source,
+                        node.clone(),
+                    ));
+                }
+                (Some(_), None) => {
+                    if let Some(node) = node.get() {
+                        node.report_unreachable(m.to);
+                        node.report_snapshot(m.to, false);
+                    }
+                }
+                (None, _) => {
+                    messages.push(m.bytes);
+                    sent_to.push(m.to);
+                }
             }
+        }
+        if messages.is_empty() {
+            continue;
+        }
+        let ok = match client.as_mut() {
             Some(c) => stream
                 .get_or_insert_with(|| OpenStream::open(c.clone()))
                 .tx
@@ -308,16 +327,65 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
         if !ok {
             client = None;
             stream = None;
-        }
-        if let Some(node) = node.get() {
-            for m in &batch {
-                if !ok {
-                    node.report_unreachable(m.to);
-                }
-                if m.snapshot {
-                    node.report_snapshot(m.to, ok);
+            if let Some(node) = node.get() {
+                for to in sent_to {
+                    node.report_unreachable(to);
                 }
             }
         }
+    }
+}
+
+/// Streams one snapshot to a peer: its raft message, then its keys in
+/// chunks read on a blocking thread a few chunks ahead of the stream, then
+/// the last part; reports the outcome to raft.
+async fn send_snapshot(
+    mut client: RaftClient<Channel>,
+    to: u64,
+    message: Vec<u8>,
+    source: SnapshotSource,
+    node: Arc<OnceLock<Node>>,
+) {
+    let (tx, rx) = mpsc::channel::<SnapshotPart>(SNAPSHOT_READ_AHEAD);
+    let first = SnapshotPart {
+        message,
+        ..Default::default()
+    };
+    let reader = tokio::task::spawn_blocking(move || {
+        if tx.blocking_send(first).is_err() {
+            return false;
+        }
+        let read = source.read(|chunk| {
+            tx.blocking_send(SnapshotPart {
+                chunk,
+                ..Default::default()
+            })
+            .is_ok()
+        });
+        match read {
+            Ok(Some(keys)) => tx
+                .blocking_send(SnapshotPart {
+                    last: true,
+                    keys,
+                    ..Default::default()
+                })
+                .is_ok(),
+            _ => false,
+        }
+    });
+    let body = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|part| (part, rx))
+    });
+    let sent = matches!(
+        tokio::time::timeout(SNAPSHOT_TIMEOUT, client.snapshot(body)).await,
+        Ok(Ok(_))
+    );
+    let read = reader.await.unwrap_or(false);
+    if let Some(node) = node.get() {
+        let ok = sent && read;
+        if !ok {
+            node.report_unreachable(to);
+        }
+        node.report_snapshot(to, ok);
     }
 }

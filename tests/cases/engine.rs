@@ -93,22 +93,27 @@ fn etcdctl_administers_the_engine() {
     let hex = format!("{id:x}");
     local.ctl(&["cluster", "start-node", "e4"]).expect(0);
 
-    let status = util::etcdctl(
-        &etcdctl,
-        &local.endpoints().join(","),
-        &["endpoint", "status", "-w", "json"],
-    )
-    .expect(0)
-    .json();
-    let rows = status.as_array().unwrap();
-    assert_eq!(rows.len(), 4);
-    assert_eq!(
-        rows.iter()
-            .filter(|r| r["Status"]["isLearner"] == true)
-            .count(),
-        1,
-        "{status}"
+    // The new learner knows it is one once the leader's snapshot is in.
+    let status = wait_for(
+        "the learner to report itself a learner",
+        Duration::from_secs(10),
+        || {
+            let status = util::etcdctl(
+                &etcdctl,
+                &local.endpoints().join(","),
+                &["endpoint", "status", "-w", "json"],
+            )
+            .expect(0)
+            .json();
+            let rows = status.as_array()?;
+            let learners = rows
+                .iter()
+                .filter(|r| r["Status"]["isLearner"] == true)
+                .count();
+            (rows.len() == 4 && learners == 1).then_some(status)
+        },
     );
+    let rows = status.as_array().unwrap();
     assert!(rows
         .iter()
         .all(|r| r["Status"]["leader"].as_u64().unwrap() != 0));

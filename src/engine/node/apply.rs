@@ -99,13 +99,16 @@ fn reconcile_members(
     Ok(())
 }
 
-/// Applies `entries` in one transaction, resolving waiters after it commits.
+/// Applies `entries` in one transaction, resolving waiters after it commits;
+/// each entry is applied once, in index order, and its index recorded with it.
 /// Returns whether the configuration changed.
+/// The transaction is fsync'd when `durable` (before compaction may rely on it).
 pub fn apply_entries(
     raw: &mut RawNode<Store>,
     store: &Store,
     entries: Vec<Entry>,
     pending: &mut Pending,
+    durable: bool,
 ) -> Result<bool> {
     let Some(last) = entries.last() else {
         return Ok(false);
@@ -113,9 +116,13 @@ pub fn apply_entries(
     let (last_index, last_term) = (last.index, last.term);
     let mut results: Vec<(u64, u64, Applied)> = Vec::with_capacity(entries.len());
     let mut new_conf: Option<ConfState> = None;
-    store.apply_with(|txn| {
+    store.apply_with(durable, |txn| {
         let mut a = Apply::begin(txn)?;
         for e in entries {
+            if e.index <= a.applied_before() {
+                results.push((e.index, 0, Applied::Done));
+                continue;
+            }
             match e.get_entry_type() {
                 EntryType::EntryNormal => {
                     if e.data.is_empty() {

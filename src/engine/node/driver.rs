@@ -20,6 +20,7 @@ use tokio::time::MissedTickBehavior;
 use super::apply::{apply_entries, conf_view};
 use super::pending::Pending;
 use super::{Applied, Change, Node, NodeConfig, NodeError, PeerProgress, Request, Role, View};
+use crate::engine::storage::snapshot::SnapshotSource;
 use crate::engine::storage::{Store, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
@@ -33,6 +34,11 @@ const MAX_SIZE_PER_MSG: u64 = 1024 * 1024;
 const MAX_INFLIGHT_MSGS: usize = 4;
 /// Mailbox size; senders wait when it is full.
 const MAILBOX: usize = 4096;
+/// Applied entries between two fsync'd applies (which bound what is applied
+/// again after a crash, and let the log be compacted up to them).
+const DURABLE_EVERY_ENTRIES: u64 = 5000;
+/// Longest time between two fsync'd applies while entries are applied.
+const DURABLE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// A raft message on its way to a peer, encoded.
 pub struct Outgoing {
@@ -40,8 +46,9 @@ pub struct Outgoing {
     pub to: u64,
     /// The encoded raft message.
     pub bytes: Vec<u8>,
-    /// Whether it carries a snapshot (its outcome must be reported).
-    pub snapshot: bool,
+    /// For a snapshot: where its keys are read from as they are sent (its
+    /// outcome must be reported).
+    pub snapshot: Option<SnapshotSource>,
 }
 
 /// Where the driver sends messages and announces the members' peer URLs (the transport).
@@ -112,6 +119,7 @@ pub fn start(
         pending: Pending::new(),
         applied,
         last_compaction: applied,
+        last_durable: Instant::now(),
         view: view_tx,
         heard: HashMap::new(),
         published: false,
@@ -163,6 +171,8 @@ struct Driver {
     pending: Pending,
     applied: u64,
     last_compaction: u64,
+    /// When an applied transaction was last fsync'd.
+    last_durable: Instant,
     view: watch::Sender<View>,
     /// When a message last arrived from each peer.
     heard: HashMap<u64, Instant>,
@@ -188,7 +198,10 @@ impl Driver {
                     }
                 }
                 req = rx.recv() => {
-                    let Some(req) = req else { return Ok(Stopped::Shutdown) };
+                    let Some(req) = req else {
+                        self.store.flush()?;
+                        return Ok(Stopped::Shutdown);
+                    };
                     self.handle(req);
                     // Take what else is waiting, boundedly, before the next ready.
                     for _ in 0..256 {
@@ -370,14 +383,27 @@ impl Driver {
         Ok(())
     }
 
-    fn send(&self, messages: Vec<Message>) {
+    fn send(&mut self, messages: Vec<Message>) {
         if messages.is_empty() {
             return;
         }
+        let mut failed = Vec::new();
         let out = messages
             .into_iter()
             .filter_map(|m| {
-                let snapshot = m.get_msg_type() == MessageType::MsgSnapshot;
+                let snapshot = if m.get_msg_type() == MessageType::MsgSnapshot {
+                    let md = m.get_snapshot().get_metadata();
+                    match self.store.snapshot_source(md.index, md.term) {
+                        Some(source) => Some(source),
+                        None => {
+                            // Not the one prepared: raft asks for another.
+                            failed.push(m.to);
+                            return None;
+                        }
+                    }
+                } else {
+                    None
+                };
                 m.write_to_bytes().ok().map(|bytes| Outgoing {
                     to: m.to,
                     bytes,
@@ -386,6 +412,9 @@ impl Driver {
             })
             .collect();
         self.outbox.send(out);
+        for peer in failed {
+            self.raw.report_snapshot(peer, SnapshotStatus::Failure);
+        }
     }
 
     /// Handles one Ready; returns true when this member was removed.
@@ -412,7 +441,7 @@ impl Driver {
         // on the write path, applying is not (committed entries handed out
         // here are already on this member's disk).
         let committed = rd.take_committed_entries();
-        self.store.persist(rd.entries(), rd.hs())?;
+        self.store.persist(rd.entries(), rd.hs(), rd.must_sync())?;
         self.send(rd.take_persisted_messages());
         peers_changed |= self.apply(committed)?;
         let mut light = self.raw.advance(rd);
@@ -448,10 +477,25 @@ impl Driver {
         let Some(last) = entries.last().map(|e| e.index) else {
             return Ok(false);
         };
-        let changed = apply_entries(&mut self.raw, &self.store, entries, &mut self.pending)?;
+        let compact = last >= self.last_compaction + self.config.snapshot_count;
+        let durable = compact
+            || last >= self.store.durable_applied() + DURABLE_EVERY_ENTRIES
+            || self.last_durable.elapsed() >= DURABLE_EVERY;
+        let changed = apply_entries(
+            &mut self.raw,
+            &self.store,
+            entries,
+            &mut self.pending,
+            durable,
+        )?;
         self.applied = last;
         self.pending.applied_to(last);
-        if self.applied >= self.last_compaction + self.config.snapshot_count {
+        if durable {
+            self.last_durable = Instant::now();
+        }
+        if compact {
+            // Up to what is durably applied (this very batch), keeping a
+            // stretch for followers slightly behind.
             let keep = KEEP_AFTER_COMPACTION.min(self.config.snapshot_count);
             self.store.compact(self.applied.saturating_sub(keep))?;
             self.last_compaction = self.applied;

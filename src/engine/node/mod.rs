@@ -13,7 +13,8 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot, watch};
 
-use crate::engine::storage::Store;
+use crate::engine::storage::snapshot::SnapshotStaging;
+use crate::engine::storage::{Store, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
 pub use driver::{start, Outbox, Outgoing, Stopped};
@@ -314,6 +315,20 @@ impl Node {
             .send(Request::Step(message))
             .await
             .map_err(|_| NodeError::Stopped)
+    }
+
+    /// Starts storing a snapshot a peer sends, from its encoded raft message
+    /// (blocking: it creates a file).
+    pub fn stage_snapshot(&self, message: &[u8]) -> Result<SnapshotStaging, StoreError> {
+        use protobuf::Message as _;
+        let m = raft::eraftpb::Message::parse_from_bytes(message)?;
+        if m.get_msg_type() != raft::eraftpb::MessageType::MsgSnapshot {
+            return Err(StoreError(format!(
+                "a snapshot stream began with a {:?} message",
+                m.get_msg_type()
+            )));
+        }
+        self.store.stage_snapshot(m.get_snapshot())
     }
 
     /// Tells raft that sending to `peer` failed.

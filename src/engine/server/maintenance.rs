@@ -31,7 +31,7 @@ impl Maintenance for MaintenanceService {
         let view = s.node.view();
         let store = s.node.store();
         let revision = store.revision().unwrap_or(1);
-        let db_size = store.db_size(&s.node.config().data_dir);
+        let db_size = store.db_size();
         Ok(Response::new(epb::StatusResponse {
             header: s.header(revision),
             version: VERSION.to_string(),

@@ -1,6 +1,6 @@
 //! The peer-facing raft transport service: delivers raft messages to the node
-//! (dropping those of peers isolated by fault injection); tells a joining node
-//! the members.
+//! (dropping those of peers isolated by fault injection), receives snapshots
+//! into the store chunk by chunk; tells a joining node the members.
 
 use std::sync::Arc;
 
@@ -9,6 +9,7 @@ use tonic::{Request, Response, Status, Streaming};
 
 use super::Shared;
 use crate::engine::node::message_sender;
+use crate::engine::storage::StoreError;
 use crate::proto::memberctl_v1 as pb;
 use crate::proto::memberctl_v1::raft_server::Raft;
 
@@ -37,10 +38,73 @@ impl RaftService {
     }
 }
 
+/// Runs blocking store work off the async workers.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, Status> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| Status::internal(format!("memberctl: snapshot writer: {e}")))?
+        .map_err(|e| Status::internal(format!("memberctl: {e}")))
+}
+
 #[tonic::async_trait]
 impl Raft for RaftService {
-    async fn send(&self, req: Request<pb::RaftBatch>) -> Result<Response<pb::RaftAck>, Status> {
-        self.deliver(req.into_inner()).await?;
+    /// Receives a snapshot: stores its keys as they arrive (a few chunks in
+    /// memory at most: the stream's window holds the sender back), makes
+    /// them durable, then hands raft the message. An incomplete stream
+    /// leaves nothing behind.
+    async fn snapshot(
+        &self,
+        req: Request<Streaming<pb::SnapshotPart>>,
+    ) -> Result<Response<pb::RaftAck>, Status> {
+        let mut parts = req.into_inner();
+        let first = parts
+            .message()
+            .await?
+            .ok_or_else(|| Status::invalid_argument("memberctl: empty snapshot stream"))?;
+        let partition = self.0.partition.as_ref().filter(|p| p.is_active());
+        if partition.is_some_and(|p| message_sender(&first.message).is_some_and(|f| p.blocks(f))) {
+            return Err(Status::unavailable(
+                "memberctl: raft traffic from this peer is dropped (fault injection)",
+            ));
+        }
+        let node = self.0.node.clone();
+        let message = first.message;
+        let head = message.clone();
+        let mut staging = blocking(move || node.stage_snapshot(&head)).await?;
+        let stop = stopping(self.1.clone());
+        tokio::pin!(stop);
+        loop {
+            let part = tokio::select! {
+                part = parts.message() => part?,
+                () = &mut stop => {
+                    return Err(Status::unavailable("memberctl: this member is stopping"));
+                }
+            };
+            let Some(part) = part else {
+                return Err(Status::aborted(
+                    "memberctl: the snapshot stream ended before its last part",
+                ));
+            };
+            if part.last {
+                if part.keys != staging.keys() {
+                    return Err(Status::data_loss(format!(
+                        "memberctl: snapshot of {} keys, {} received",
+                        part.keys,
+                        staging.keys()
+                    )));
+                }
+                break;
+            }
+            staging = blocking(move || staging.write(&part.chunk).map(|()| staging)).await?;
+        }
+        blocking(move || staging.finish()).await?;
+        self.0
+            .node
+            .step(message)
+            .await
+            .map_err(|e| Status::unavailable(e.to_string()))?;
         Ok(Response::new(pb::RaftAck {}))
     }
 

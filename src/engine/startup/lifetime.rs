@@ -40,15 +40,12 @@ fn socket_addr(url: &str) -> anyhow::Result<SocketAddr> {
     Ok(SocketAddr::new(ip, port))
 }
 
-/// The file in the data directory that holds a member's raft log, state and data.
-const STORE_FILE: &str = "member.redb";
-
-/// Opens the member's store. A file the store cannot read (truncated,
-/// overwritten) is reported with its path and what to do, never as a panic:
-/// the store library asserts on some damage instead of returning an error.
+/// Opens the member's store. Files the store cannot read (truncated,
+/// overwritten, another format) are reported with the directory and what to
+/// do, never as a panic: the storage libraries assert on some damage instead
+/// of returning an error.
 fn open_store(opts: &NodeOptions) -> anyhow::Result<Store> {
     let dir = &opts.data_dir;
-    let file = dir.join(STORE_FILE);
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let opened = std::panic::catch_unwind(|| Store::open(dir));
@@ -60,35 +57,41 @@ fn open_store(opts: &NodeOptions) -> anyhow::Result<Store> {
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
             .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "the store library panicked".into()),
+            .unwrap_or_else(|| "the storage library panicked".into()),
     };
     let lower = cause.to_ascii_lowercase();
-    if lower.contains("already open") {
+    if lower.contains("storage format") {
+        bail!("cannot open member {}: {cause}", opts.name);
+    }
+    if lower.contains("already open") || lower.contains("lock") {
         bail!(
             "cannot open {}: {cause}; another process has it open: is member {} already \
              running? stop it first (`memberctl cluster status` lists a local cluster's nodes)",
-            file.display(),
+            dir.display(),
             opts.name
         );
     }
-    if !file.is_file()
-        || ["permission denied", "read-only", "no space"]
-            .iter()
-            .any(|s| lower.contains(s))
+    if [
+        "permission denied",
+        "read-only",
+        "no space",
+        "not a directory",
+    ]
+    .iter()
+    .any(|s| lower.contains(s))
     {
         bail!(
             "cannot open {}: {cause}; check that {} is a writable directory with free space",
-            file.display(),
+            dir.display(),
             dir.display()
         );
     }
     bail!(
-        "cannot open {}: {cause}; the file is damaged (truncated or overwritten) beyond what \
-         the store recovers from after a crash; do not start member {name} on it: if the rest \
-         of the cluster has a quorum, remove the member (`memberctl member remove {name}`), \
-         delete {dir} and add it again as a new learner (`memberctl member add {name} \
-         --learner --peer-urls URL`), otherwise restore {dir} from a backup",
-        file.display(),
+        "cannot open the data directory {dir}: {cause}; its files are damaged (truncated or \
+         overwritten) beyond what the store recovers from after a crash; do not start member \
+         {name} on it: if the rest of the cluster has a quorum, remove the member (`memberctl \
+         member remove {name}`), delete {dir} and add it again as a new learner (`memberctl \
+         member add {name} --learner --peer-urls URL`), otherwise restore {dir} from a backup",
         name = opts.name,
         dir = dir.display(),
     )

@@ -1,29 +1,45 @@
-//! Durable storage of the embedded node (redb): the raft log, hard state, conf
-//! state and log truncation point, plus the state machine ([`state`]); and
-//! raft-rs's [`raft::Storage`] over it. Log appends are fsync'd before they
-//! are acknowledged; entry reads stop at the size limit.
+//! Durable storage of the embedded node: the raft log (entries, hard state,
+//! truncation point) in an append-only segmented log ([`log`], raft-engine)
+//! with an in-memory tail ([`cache`]) and a torn-tail guard ([`guard`]); the state machine (keys, members,
+//! applied index and conf state) in redb ([`state`]); snapshots streamed in
+//! chunks ([`snapshot`]); the directory's layout and format ([`layout`]); and
+//! raft-rs's [`raft::Storage`] over them ([`raft_storage`]).
+//!
+//! The two stores are kept consistent by index: the state machine records the
+//! index it applied in the same transaction as the change, applied
+//! transactions are made durable now and then, and the log is compacted only
+//! up to what is durably applied. After a crash the state machine is at its
+//! last durable applied index and raft applies the log again from there.
 
+pub mod cache;
+mod guard;
+pub mod layout;
+pub mod log;
+mod raft_storage;
+pub mod snapshot;
 pub mod state;
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
 use protobuf::Message as _;
-use raft::eraftpb::{ConfState, Entry, HardState, Snapshot};
-use raft::{GetEntriesContext, RaftState, StorageError};
-use redb::{Database, Durability, ReadableTable, TableDefinition};
+use raft::eraftpb::{ConfState, HardState};
+use redb::{Database, Durability, ReadableTable, TableDefinition, WriteTransaction};
 
+use self::layout::Layout;
+use self::log::RaftLog;
+use self::snapshot::Outgoing;
 use crate::proto::memberctl_store_v1 as spb;
 
-/// Log entries: index → 8-byte big-endian term followed by the encoded entry.
-pub(crate) const LOG: TableDefinition<u64, &[u8]> = TableDefinition::new("log");
-/// Small named values (hard state, conf state, applied index, IDs …).
+/// Small named values (conf state, applied index, IDs, revision …).
 pub(crate) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 /// The key-value state machine: key → encoded `KvRecord`.
 pub(crate) const KV: TableDefinition<&[u8], &[u8]> = TableDefinition::new("kv");
 /// Member metadata: ID → encoded `MemberMeta`.
 pub(crate) const MEMBERS: TableDefinition<u64, &[u8]> = TableDefinition::new("members");
+/// Memory redb may use for its page cache (the OS caches the file too).
+const DB_CACHE_BYTES: usize = 64 << 20;
 
 /// A storage failure; the node cannot go on safely after one.
 #[derive(Debug, thiserror::Error)]
@@ -54,35 +70,45 @@ from_err!(
 /// Result of storage operations.
 pub type Result<T> = std::result::Result<T, StoreError>;
 
-fn u64_bytes(v: u64) -> [u8; 8] {
+pub(crate) fn u64_bytes(v: u64) -> [u8; 8] {
     v.to_be_bytes()
 }
 
-fn bytes_u64(b: &[u8]) -> u64 {
+pub(crate) fn bytes_u64(b: &[u8]) -> u64 {
     let mut a = [0u8; 8];
     let n = b.len().min(8);
     a[..n].copy_from_slice(&b[..n]);
     u64::from_be_bytes(a)
 }
 
-/// What the store keeps in memory about the log.
-#[derive(Clone, Debug, Default)]
-struct Cache {
-    hard_state: HardState,
-    conf_state: ConfState,
-    /// Index and term of the last entry removed from the log (snapshot or compaction).
-    trunc_index: u64,
-    trunc_term: u64,
-    last_index: u64,
+/// Opens (or creates) a state-machine database with its tables.
+pub(crate) fn open_db(path: &Path) -> Result<Database> {
+    let db = redb::Builder::new()
+        .set_cache_size(DB_CACHE_BYTES)
+        .create(path)?;
+    let txn = db.begin_write()?;
+    {
+        txn.open_table(META)?;
+        txn.open_table(KV)?;
+        txn.open_table(MEMBERS)?;
+    }
+    txn.commit()?;
+    Ok(db)
 }
 
 struct Inner {
-    db: Database,
-    cache: Mutex<Cache>,
-    /// The last snapshot built for a follower, reused while it is recent enough.
-    built: Mutex<Option<Snapshot>>,
-    /// Whether a snapshot is being built in the background.
-    building: AtomicBool,
+    layout: Layout,
+    /// The state machine; replaced whole when a snapshot is installed.
+    db: RwLock<Arc<Database>>,
+    log: Mutex<RaftLog>,
+    /// The conf state as last applied.
+    conf_state: Mutex<ConfState>,
+    /// The applied index last made durable: the log is compacted only up to it.
+    durable_applied: AtomicU64,
+    /// The snapshot last prepared for a follower, with the read it streams from.
+    outgoing: Mutex<Option<Outgoing>>,
+    /// Whether old log files are being purged.
+    purging: Arc<AtomicBool>,
 }
 
 /// The node's durable store; cheap to clone.
@@ -91,65 +117,108 @@ pub struct Store {
     inner: Arc<Inner>,
 }
 
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 impl Store {
-    /// Opens (or creates) the store in `dir`.
+    /// Opens (or creates) the store in `dir`: checks the directory's format,
+    /// opens the log and the state machine, and brings them in line (a log
+    /// that ends before the applied index starts again after it).
     pub fn open(dir: &Path) -> Result<Store> {
-        std::fs::create_dir_all(dir)?;
-        let db = Database::create(dir.join("member.redb"))?;
-        let txn = db.begin_write()?;
-        {
-            txn.open_table(LOG)?;
-            txn.open_table(META)?;
-            txn.open_table(KV)?;
-            txn.open_table(MEMBERS)?;
-        }
-        txn.commit()?;
+        let layout = Layout::new(dir);
+        layout.check_or_create()?;
+        let log = RaftLog::open(&layout.raft_dir())?;
+        let db = open_db(&layout.state_file())?;
         let store = Store {
             inner: Arc::new(Inner {
-                db,
-                cache: Mutex::new(Cache::default()),
-                built: Mutex::new(None),
-                building: AtomicBool::new(false),
+                layout,
+                db: RwLock::new(Arc::new(db)),
+                log: Mutex::new(log),
+                conf_state: Mutex::new(ConfState::default()),
+                durable_applied: AtomicU64::new(0),
+                outgoing: Mutex::new(None),
+                purging: Arc::new(AtomicBool::new(false)),
             }),
         };
-        store.load_cache()?;
+        // What a crash left applied but not durable is gone from redb: make
+        // the state as opened durable, so compaction may rely on it.
+        store.apply_with(true, |_| Ok(()))?;
+        store.reconcile()?;
+        snapshot::clear_staged(store.layout())?;
         Ok(store)
     }
 
-    fn cache(&self) -> MutexGuard<'_, Cache> {
-        self.inner.cache.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    pub(crate) fn db(&self) -> &Database {
-        &self.inner.db
-    }
-
-    fn load_cache(&self) -> Result<()> {
-        let r = self.inner.db.begin_read()?;
-        let meta = r.open_table(META)?;
-        let get =
-            |k: &str| -> Result<Option<Vec<u8>>> { Ok(meta.get(k)?.map(|v| v.value().to_vec())) };
-        let mut c = Cache::default();
-        if let Some(b) = get("hard_state")? {
-            c.hard_state = HardState::parse_from_bytes(&b)?;
+    /// Loads the conf state and checks that the log and the state machine
+    /// meet: the log holds every entry after the applied index. Entries up to
+    /// it were fsync'd to the log before they were applied, so a log that
+    /// ends before it, or disagrees with it, lost what it had written.
+    fn reconcile(&self) -> Result<()> {
+        let mut applied = self.applied()?;
+        let st = self.log().state().clone();
+        // Not a member yet (or a crash during bootstrap or join, which run again).
+        let member = self.member_id()?.is_some();
+        if member && applied < st.trunc_index {
+            // A crash while a snapshot was being installed: finish it.
+            if !self.resume_install(st.trunc_index, st.trunc_term)? {
+                return Err(self.damaged(format!(
+                    "the state machine has applied up to {applied}, but the raft log starts \
+                     after {}: the entries in between are lost",
+                    st.trunc_index
+                )));
+            }
+            applied = self.applied()?;
         }
-        if let Some(b) = get("conf_state")? {
-            c.conf_state = ConfState::parse_from_bytes(&b)?;
-        }
-        c.trunc_index = get("trunc_index")?.map_or(0, |b| bytes_u64(&b));
-        c.trunc_term = get("trunc_term")?.map_or(0, |b| bytes_u64(&b));
-        let log = r.open_table(LOG)?;
-        c.last_index = match log.last()? {
-            Some((k, _)) => k.value(),
-            None => c.trunc_index,
+        *lock(&self.inner.conf_state) = match self.meta("conf_state")? {
+            Some(b) => ConfState::parse_from_bytes(&b)?,
+            None => ConfState::default(),
         };
-        *self.cache() = c;
+        self.inner.durable_applied.store(applied, Ordering::Release);
+        if !member || applied == 0 {
+            return Ok(());
+        }
+        let applied_term = self.meta_u64("applied_term")?;
+        let term = self.log().term(applied).ok();
+        if applied > st.last_index || term != Some(applied_term) {
+            return Err(self.damaged(format!(
+                "the raft log ends at index {} (term {} there), but the state machine has \
+                 applied up to {applied} (term {applied_term}): the log lost entries it had \
+                 written (a log file truncated or missing)",
+                st.last_index,
+                term.map_or("unknown".to_string(), |t| t.to_string()),
+            )));
+        }
         Ok(())
+    }
+
+    fn damaged(&self, what: String) -> StoreError {
+        StoreError(format!(
+            "{}: {what}; the directory is damaged",
+            self.inner.layout.dir.display()
+        ))
+    }
+
+    fn log(&self) -> MutexGuard<'_, RaftLog> {
+        lock(&self.inner.log)
+    }
+
+    /// The state machine's database.
+    pub(crate) fn db(&self) -> Arc<Database> {
+        self.inner
+            .db
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// The data directory's layout.
+    pub fn layout(&self) -> &Layout {
+        &self.inner.layout
     }
 
     /// A named value from META.
     pub fn meta(&self, key: &str) -> Result<Option<Vec<u8>>> {
-        let r = self.inner.db.begin_read()?;
+        let r = self.db().begin_read()?;
         let meta = r.open_table(META)?;
         Ok(meta.get(key)?.map(|v| v.value().to_vec()))
     }
@@ -176,17 +245,17 @@ impl Store {
 
     /// The last index in the log (or the truncation point when it is empty).
     pub fn last_index(&self) -> u64 {
-        self.cache().last_index
+        self.log().state().last_index
     }
 
     /// The current conf state as last applied.
     pub fn conf_state(&self) -> ConfState {
-        self.cache().conf_state.clone()
+        lock(&self.inner.conf_state).clone()
     }
 
-    /// The persisted hard state.
+    /// The hard state (its commit index as raft last reported it).
     pub fn hard_state(&self) -> HardState {
-        self.cache().hard_state.clone()
+        self.log().state().hard_state.clone()
     }
 
     /// Bootstraps a member of a new cluster: every initial member writes the
@@ -206,36 +275,29 @@ impl Store {
             commit: 1,
             ..Default::default()
         };
-        let txn = self.inner.db.begin_write()?;
-        {
+        self.log().reset(1, 1, &hs)?;
+        self.apply_with(true, |txn| {
             let mut meta = txn.open_table(META)?;
             meta.insert("cluster_id", u64_bytes(cluster_id).as_slice())?;
             meta.insert("member_id", u64_bytes(member_id).as_slice())?;
-            meta.insert("hard_state", hs.write_to_bytes()?.as_slice())?;
             meta.insert("conf_state", cs.write_to_bytes()?.as_slice())?;
-            for (k, v) in [
-                ("trunc_index", 1u64),
-                ("trunc_term", 1),
-                ("applied", 1),
-                ("applied_term", 1),
-            ] {
+            for (k, v) in [("applied", 1u64), ("applied_term", 1)] {
                 meta.insert(k, u64_bytes(v).as_slice())?;
             }
             let mut t = txn.open_table(MEMBERS)?;
             for m in members {
                 t.insert(m.id, prost::Message::encode_to_vec(m).as_slice())?;
             }
-        }
-        txn.commit()?;
-        self.load_cache()
+            Ok(())
+        })?;
+        self.reconcile()
     }
 
     /// Records the IDs of a member joining an existing cluster, and the
     /// members a peer told it of (so it can answer the leader); the state
     /// itself arrives from the leader (a snapshot, then the log).
     pub fn join(&self, cluster_id: u64, member_id: u64, members: &[spb::MemberMeta]) -> Result<()> {
-        let txn = self.inner.db.begin_write()?;
-        {
+        self.apply_with(true, |txn| {
             let mut meta = txn.open_table(META)?;
             meta.insert("cluster_id", u64_bytes(cluster_id).as_slice())?;
             meta.insert("member_id", u64_bytes(member_id).as_slice())?;
@@ -243,272 +305,105 @@ impl Store {
             for m in members {
                 t.insert(m.id, prost::Message::encode_to_vec(m).as_slice())?;
             }
-        }
-        txn.commit()?;
-        self.load_cache()
+            Ok(())
+        })
     }
 
     /// Appends `entries` (replacing any conflicting suffix) and the hard
-    /// state in one transaction, fsync'd unless only the commit index moved.
-    pub fn persist(&self, entries: &[Entry], hard_state: Option<&HardState>) -> Result<()> {
-        if entries.is_empty() && hard_state.is_none() {
-            return Ok(());
-        }
-        // Like etcd's raft (`MustSync`): entries, a new term or a vote must be
-        // on disk before anything acknowledges them; a commit index alone need
-        // not be (after a crash raft learns it again), and redb orders commits,
-        // so the next fsync'd one carries it.
-        let must_sync = !entries.is_empty()
-            || hard_state.is_some_and(|hs| {
-                let c = self.cache();
-                hs.term != c.hard_state.term || hs.vote != c.hard_state.vote
-            });
-        let mut txn = self.inner.db.begin_write()?;
-        txn.set_durability(if must_sync {
-            Durability::Immediate
-        } else {
-            Durability::None
-        });
-        let mut last = self.cache().last_index;
-        {
-            let mut log = txn.open_table(LOG)?;
-            if let Some(first) = entries.first() {
-                if first.index <= last {
-                    log.retain_in(first.index.., |_, _| false)?;
-                }
-                for e in entries {
-                    let mut v = Vec::with_capacity(8 + e.compute_size() as usize);
-                    v.extend_from_slice(&u64_bytes(e.term));
-                    e.write_to_vec(&mut v)?;
-                    log.insert(e.index, v.as_slice())?;
-                }
-                last = entries[entries.len() - 1].index;
-            }
-            if let Some(hs) = hard_state {
-                let mut meta = txn.open_table(META)?;
-                meta.insert("hard_state", hs.write_to_bytes()?.as_slice())?;
-            }
-        }
-        txn.commit()?;
-        let mut c = self.cache();
-        c.last_index = last;
-        if let Some(hs) = hard_state {
-            c.hard_state = hs.clone();
-        }
-        Ok(())
+    /// state in one write to the log, fdatasync'd when `sync` (raft's
+    /// `must_sync`: entries, a new term or a vote).
+    pub fn persist(
+        &self,
+        entries: &[raft::eraftpb::Entry],
+        hard_state: Option<&HardState>,
+        sync: bool,
+    ) -> Result<()> {
+        self.log().append(entries, hard_state, sync)
     }
 
-    /// Persists only the commit index of the hard state (after a light ready).
+    /// Notes a new commit index (after a light ready); it is written with
+    /// the next write to the log (after a crash raft learns it again).
     pub fn set_commit(&self, commit: u64) -> Result<()> {
         let mut hs = self.hard_state();
         if hs.commit == commit {
             return Ok(());
         }
         hs.commit = commit;
-        self.persist(&[], Some(&hs))
+        self.persist(&[], Some(&hs), false)
     }
 
-    /// Drops log entries up to `index` (already applied and durable in the state machine).
+    /// The applied index last made durable.
+    pub fn durable_applied(&self) -> u64 {
+        self.inner.durable_applied.load(Ordering::Acquire)
+    }
+
+    /// Drops log entries up to `index`, which must be durably applied; old
+    /// segment files are then purged on a thread of their own.
     pub fn compact(&self, index: u64) -> Result<()> {
-        let (trunc, last) = {
-            let c = self.cache();
-            (c.trunc_index, c.last_index)
+        let index = index.min(self.durable_applied());
+        let engine = {
+            let mut log = self.log();
+            log.compact(index)?;
+            log.engine()
         };
-        if index <= trunc || index > last {
-            return Ok(());
-        }
-        let term = raft::Storage::term(self, index).map_err(|e| StoreError(e.to_string()))?;
-        let mut txn = self.inner.db.begin_write()?;
-        txn.set_durability(Durability::Immediate);
-        {
-            let mut log = txn.open_table(LOG)?;
-            log.retain_in(..=index, |_, _| false)?;
-            let mut meta = txn.open_table(META)?;
-            meta.insert("trunc_index", u64_bytes(index).as_slice())?;
-            meta.insert("trunc_term", u64_bytes(term).as_slice())?;
-        }
-        txn.commit()?;
-        let mut c = self.cache();
-        c.trunc_index = index;
-        c.trunc_term = term;
-        Ok(())
-    }
-
-    /// Replaces everything with a snapshot received from the leader.
-    pub fn apply_snapshot(&self, snap: &Snapshot) -> Result<()> {
-        let md = snap.get_metadata();
-        let data: spb::SnapshotData = prost::Message::decode(snap.get_data())?;
-        let mut hs = self.hard_state();
-        hs.commit = hs.commit.max(md.index);
-        hs.term = hs.term.max(md.term);
-        let mut txn = self.inner.db.begin_write()?;
-        txn.set_durability(Durability::Immediate);
-        {
-            txn.open_table(LOG)?.retain(|_, _| false)?;
-            state::restore(&txn, &data)?;
-            let mut meta = txn.open_table(META)?;
-            meta.insert("hard_state", hs.write_to_bytes()?.as_slice())?;
-            meta.insert(
-                "conf_state",
-                md.get_conf_state().write_to_bytes()?.as_slice(),
-            )?;
-            for (k, v) in [
-                ("trunc_index", md.index),
-                ("trunc_term", md.term),
-                ("applied", md.index),
-                ("applied_term", md.term),
-            ] {
-                meta.insert(k, u64_bytes(v).as_slice())?;
+        let purging = self.inner.purging.clone();
+        if !purging.swap(true, Ordering::AcqRel) {
+            let spawned = std::thread::Builder::new()
+                .name("raft-log-purge".into())
+                .spawn(move || {
+                    // A failed purge leaves files behind; the next one retries.
+                    let _ = RaftLog::purge(&engine);
+                    purging.store(false, Ordering::Release);
+                });
+            if spawned.is_err() {
+                self.inner.purging.store(false, Ordering::Release);
             }
         }
-        txn.commit()?;
-        self.load_cache()
+        Ok(())
     }
 
     /// Records a new conf state (applied in the same transaction as the entry).
     pub(crate) fn set_cached_conf_state(&self, cs: ConfState) {
-        self.cache().conf_state = cs;
+        *lock(&self.inner.conf_state) = cs;
     }
 
-    /// Builds a snapshot of the state machine at its applied index.
-    fn build_snapshot(&self) -> Result<Snapshot> {
-        let r = self.inner.db.begin_read()?;
-        let meta = r.open_table(META)?;
-        let get = |k: &str| -> Result<u64> { Ok(meta.get(k)?.map_or(0, |v| bytes_u64(v.value()))) };
-        let applied = get("applied")?;
-        let applied_term = get("applied_term")?;
-        let cs = match meta.get("conf_state")? {
-            Some(v) => ConfState::parse_from_bytes(v.value())?,
-            None => ConfState::default(),
-        };
-        let data = state::dump(&r, get("cluster_id")?)?;
-        let mut snap = Snapshot::default();
-        snap.set_data(prost::Message::encode_to_vec(&data).into());
-        let md = snap.mut_metadata();
-        md.index = applied;
-        md.term = applied_term;
-        md.set_conf_state(cs);
-        Ok(snap)
-    }
-}
-
-fn store_err(e: StoreError) -> raft::Error {
-    raft::Error::Store(StorageError::Other(Box::new(e)))
-}
-
-impl raft::Storage for Store {
-    fn initial_state(&self) -> raft::Result<RaftState> {
-        let c = self.cache();
-        Ok(RaftState::new(c.hard_state.clone(), c.conf_state.clone()))
-    }
-
-    fn entries(
+    /// Runs `f` on a new write transaction of the state machine and commits
+    /// it: fsync'd when `durable` (then the applied index it records is the
+    /// new durable one), otherwise not (the log holds what it applied; after
+    /// a crash raft applies it again from the last durable index).
+    pub fn apply_with<T>(
         &self,
-        low: u64,
-        high: u64,
-        max_size: impl Into<Option<u64>>,
-        _context: GetEntriesContext,
-    ) -> raft::Result<Vec<Entry>> {
-        let max_size = max_size.into().unwrap_or(u64::MAX);
-        {
-            let c = self.cache();
-            if low <= c.trunc_index {
-                return Err(raft::Error::Store(StorageError::Compacted));
-            }
-            if high > c.last_index + 1 {
-                return Err(raft::Error::Store(StorageError::Unavailable));
-            }
+        durable: bool,
+        f: impl FnOnce(&WriteTransaction) -> Result<T>,
+    ) -> Result<T> {
+        let db = self.db();
+        let mut txn = db.begin_write()?;
+        if durable {
+            txn.set_durability(Durability::Immediate);
+            // Records the allocator state, so an open after a crash needs no
+            // full repair.
+            txn.set_quick_repair(true);
+        } else {
+            txn.set_durability(Durability::None);
         }
-        let read = || -> Result<Vec<Entry>> {
-            let r = self.inner.db.begin_read()?;
-            let log = r.open_table(LOG)?;
-            let mut out = Vec::new();
-            let mut size = 0u64;
-            for item in log.range(low..high)? {
-                let (_, v) = item?;
-                let bytes = &v.value()[8..];
-                size += bytes.len() as u64;
-                // Stop at the limit, but always return at least one entry.
-                if !out.is_empty() && size > max_size {
-                    break;
-                }
-                out.push(Entry::parse_from_bytes(bytes)?);
-            }
-            Ok(out)
+        let out = f(&txn)?;
+        let applied = if durable {
+            let meta = txn.open_table(META)?;
+            let v = meta.get("applied")?.map_or(0, |v| bytes_u64(v.value()));
+            Some(v)
+        } else {
+            None
         };
-        read().map_err(store_err)
+        txn.commit()?;
+        if let Some(applied) = applied {
+            self.inner.durable_applied.store(applied, Ordering::Release);
+        }
+        Ok(out)
     }
 
-    fn term(&self, idx: u64) -> raft::Result<u64> {
-        {
-            let c = self.cache();
-            if idx == c.trunc_index {
-                return Ok(c.trunc_term);
-            }
-            if idx < c.trunc_index {
-                return Err(raft::Error::Store(StorageError::Compacted));
-            }
-            if idx > c.last_index {
-                return Err(raft::Error::Store(StorageError::Unavailable));
-            }
-        }
-        let read = || -> Result<Option<u64>> {
-            let r = self.inner.db.begin_read()?;
-            let log = r.open_table(LOG)?;
-            Ok(log.get(idx)?.map(|v| bytes_u64(&v.value()[..8])))
-        };
-        match read().map_err(store_err)? {
-            Some(t) => Ok(t),
-            None => Err(raft::Error::Store(StorageError::Unavailable)),
-        }
-    }
-
-    fn first_index(&self) -> raft::Result<u64> {
-        Ok(self.cache().trunc_index + 1)
-    }
-
-    fn last_index(&self) -> raft::Result<u64> {
-        Ok(self.cache().last_index)
-    }
-
-    /// A snapshot at least as recent as `request_index`. Building one reads
-    /// the whole state machine, so it happens on a background thread while
-    /// raft is told to ask again (it does, on the peer's next response); the
-    /// raft loop is never blocked by it.
-    fn snapshot(&self, request_index: u64, to: u64) -> raft::Result<Snapshot> {
-        let truncated = self.cache().trunc_index;
-        if let Some(s) = self
-            .inner
-            .built
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .as_ref()
-        {
-            // Reusable only if recent enough, reaching the log that is kept
-            // (the follower goes on from the log after it; raft-rs asks with
-            // request_index 0), and taken after `to` joined: a member refuses
-            // a snapshot whose configuration does not hold it.
-            let md = s.get_metadata();
-            let cs = md.get_conf_state();
-            let holds = cs.voters.contains(&to)
-                || cs.learners.contains(&to)
-                || cs.learners_next.contains(&to);
-            if md.index >= request_index && md.index >= truncated && holds {
-                return Ok(s.clone());
-            }
-        }
-        if !self.inner.building.swap(true, Ordering::AcqRel) {
-            let store = self.clone();
-            std::thread::spawn(move || {
-                if let Ok(snap) = store.build_snapshot() {
-                    *store.inner.built.lock().unwrap_or_else(|p| p.into_inner()) = Some(snap);
-                }
-                store.inner.building.store(false, Ordering::Release);
-            });
-        }
-        Err(raft::Error::Store(
-            StorageError::SnapshotTemporarilyUnavailable,
-        ))
+    /// Makes everything applied durable (before a clean stop).
+    pub fn flush(&self) -> Result<()> {
+        self.apply_with(true, |_| Ok(()))
     }
 }
 

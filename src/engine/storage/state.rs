@@ -1,12 +1,12 @@
 //! The replicated state machine in the store: keys with etcd's revision
-//! bookkeeping, member metadata, and its snapshot form.
+//! bookkeeping, member metadata, the applied index and conf state.
 
 use std::ops::Bound;
 
 use prost::Message as _;
 use protobuf::Message as _;
 use raft::eraftpb::ConfState;
-use redb::{ReadTransaction, ReadableTable, WriteTransaction};
+use redb::{ReadableTable, WriteTransaction};
 
 use super::{bytes_u64, u64_bytes, Result, Store, KV, MEMBERS, META};
 use crate::proto::memberctl_store_v1 as spb;
@@ -15,6 +15,7 @@ use crate::proto::memberctl_store_v1 as spb;
 pub struct Apply<'t> {
     txn: &'t WriteTransaction,
     revision: i64,
+    applied: u64,
 }
 
 /// The key range `[key, range_end)` in etcd's conventions: an empty end means
@@ -36,7 +37,18 @@ impl<'t> Apply<'t> {
         let revision = meta
             .get("revision")?
             .map_or(1, |v| bytes_u64(v.value()) as i64);
-        Ok(Apply { txn, revision })
+        let applied = meta.get("applied")?.map_or(0, |v| bytes_u64(v.value()));
+        Ok(Apply {
+            txn,
+            revision,
+            applied,
+        })
+    }
+
+    /// The applied index when the transaction began: entries up to it are
+    /// in the state machine already and must not be applied again.
+    pub fn applied_before(&self) -> u64 {
+        self.applied
     }
 
     /// The store's revision.
@@ -122,47 +134,6 @@ impl<'t> Apply<'t> {
     }
 }
 
-/// Replaces the state machine with a snapshot's contents.
-pub fn restore(txn: &WriteTransaction, data: &spb::SnapshotData) -> Result<()> {
-    let mut kv = txn.open_table(KV)?;
-    kv.retain(|_, _| false)?;
-    for r in &data.kvs {
-        kv.insert(r.key.as_slice(), r.encode_to_vec().as_slice())?;
-    }
-    let mut members = txn.open_table(MEMBERS)?;
-    members.retain(|_, _| false)?;
-    for m in &data.members {
-        members.insert(m.id, m.encode_to_vec().as_slice())?;
-    }
-    let mut meta = txn.open_table(META)?;
-    meta.insert("revision", u64_bytes(data.revision as u64).as_slice())?;
-    Ok(())
-}
-
-/// The whole state machine, as a snapshot's data.
-pub fn dump(r: &ReadTransaction, cluster_id: u64) -> Result<spb::SnapshotData> {
-    let meta = r.open_table(META)?;
-    let revision = meta
-        .get("revision")?
-        .map_or(1, |v| bytes_u64(v.value()) as i64);
-    let mut kvs = Vec::new();
-    for item in r.open_table(KV)?.iter()? {
-        let (_, v) = item?;
-        kvs.push(spb::KvRecord::decode(v.value())?);
-    }
-    let mut members = Vec::new();
-    for item in r.open_table(MEMBERS)?.iter()? {
-        let (_, v) = item?;
-        members.push(spb::MemberMeta::decode(v.value())?);
-    }
-    Ok(spb::SnapshotData {
-        cluster_id,
-        revision,
-        members,
-        kvs,
-    })
-}
-
 /// What a range read found.
 #[derive(Clone, Debug, Default)]
 pub struct RangeResult {
@@ -226,20 +197,9 @@ impl Store {
         Ok(out)
     }
 
-    /// The size of the database file in bytes.
-    pub fn db_size(&self, dir: &std::path::Path) -> i64 {
-        std::fs::metadata(dir.join("member.redb")).map_or(0, |m| m.len() as i64)
-    }
-
-    /// Runs `f` on a new write transaction of the state machine and commits it.
-    /// Applied state need not be fsync'd itself: the log it comes from is, and
-    /// the next fsync'd commit makes it durable (redb orders commits).
-    pub fn apply_with<T>(&self, f: impl FnOnce(&WriteTransaction) -> Result<T>) -> Result<T> {
-        let mut txn = self.db().begin_write()?;
-        txn.set_durability(redb::Durability::None);
-        let out = f(&txn)?;
-        txn.commit()?;
-        Ok(out)
+    /// The size of the state machine's database file in bytes.
+    pub fn db_size(&self) -> i64 {
+        std::fs::metadata(self.layout().state_file()).map_or(0, |m| m.len() as i64)
     }
 }
 

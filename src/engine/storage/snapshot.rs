@@ -1,0 +1,343 @@
+//! Snapshots as streams. The leader prepares one by opening a read of the
+//! state machine (redb's reads are consistent and do not block writers), so
+//! raft's loop copies nothing; the keys are read in chunks only as the
+//! stream to the follower takes them. The follower writes the chunks into a
+//! new database file in `snap/` as they arrive and, once raft accepts the
+//! snapshot, installs it by renaming that file over its state machine:
+//! neither side holds the whole state in memory.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use prost::Message as _;
+use protobuf::Message as _;
+use raft::eraftpb::{ConfState, Snapshot};
+use redb::{Database, Durability, ReadTransaction, ReadableTable};
+
+use super::layout::{sync_dir, Layout, FORMAT};
+use super::{bytes_u64, open_db, u64_bytes, Result, Store, StoreError, KV, MEMBERS, META};
+use crate::proto::memberctl_store_v1 as spb;
+
+/// Bytes of keys in one chunk (about; a chunk holds whole records).
+pub const CHUNK_BYTES: usize = 1 << 20;
+
+/// A snapshot prepared for followers: its raft message and the read its keys come from.
+pub(super) struct Outgoing {
+    snapshot: Snapshot,
+    read: Arc<ReadTransaction>,
+}
+
+/// Where the keys of a snapshot being sent come from.
+pub struct SnapshotSource {
+    read: Arc<ReadTransaction>,
+}
+
+impl SnapshotSource {
+    /// Reads the keys in order, in chunks of about [`CHUNK_BYTES`], handing
+    /// each encoded `SnapshotChunk` to `emit`; returns how many keys went, or
+    /// None when `emit` returned false (the receiver went away) and it stopped.
+    pub fn read(&self, mut emit: impl FnMut(Vec<u8>) -> bool) -> Result<Option<u64>> {
+        let table = self.read.open_table(KV)?;
+        let mut keys = 0u64;
+        let mut chunk = Vec::with_capacity(CHUNK_BYTES + 64 * 1024);
+        for item in table.iter()? {
+            let (_, v) = item?;
+            // The stored value is an encoded KvRecord: it goes as it is, as
+            // one element of `repeated KvRecord kvs = 1`.
+            let record = v.value();
+            prost::encoding::encode_key(1, prost::encoding::WireType::LengthDelimited, &mut chunk);
+            prost::encoding::encode_varint(record.len() as u64, &mut chunk);
+            chunk.extend_from_slice(record);
+            keys += 1;
+            if chunk.len() >= CHUNK_BYTES
+                && !emit(std::mem::replace(
+                    &mut chunk,
+                    Vec::with_capacity(CHUNK_BYTES + 64 * 1024),
+                ))
+            {
+                return Ok(None);
+            }
+        }
+        if !chunk.is_empty() && !emit(chunk) {
+            return Ok(None);
+        }
+        Ok(Some(keys))
+    }
+}
+
+fn holds(cs: &ConfState, id: u64) -> bool {
+    cs.voters.contains(&id) || cs.learners.contains(&id) || cs.learners_next.contains(&id)
+}
+
+fn staged_name(index: u64, term: u64) -> String {
+    format!("{index:020}-{term:020}.redb")
+}
+
+/// Removes snapshots staged before a restart (the leader sends again).
+pub(super) fn clear_staged(layout: &Layout) -> Result<()> {
+    let dir = layout.snap_dir();
+    if dir.exists() {
+        for e in std::fs::read_dir(&dir)? {
+            std::fs::remove_file(e?.path())?;
+        }
+    } else {
+        std::fs::create_dir_all(&dir)?;
+    }
+    Ok(())
+}
+
+impl Store {
+    /// A snapshot at the applied index for `to`, or None while the state
+    /// machine is behind `request_index` or its configuration lacks `to`.
+    /// A recent one is reused (several learners share it).
+    pub(super) fn prepare_snapshot(&self, request_index: u64, to: u64) -> Result<Option<Snapshot>> {
+        let trunc = self.log().state().trunc_index;
+        let mut outgoing = super::lock(&self.inner.outgoing);
+        if let Some(o) = outgoing.as_ref() {
+            let md = o.snapshot.get_metadata();
+            if md.index >= request_index && md.index >= trunc && holds(md.get_conf_state(), to) {
+                return Ok(Some(o.snapshot.clone()));
+            }
+        }
+        let read = self.db().begin_read()?;
+        let (snapshot, applied) = {
+            let meta = read.open_table(META)?;
+            let get =
+                |k: &str| -> Result<u64> { Ok(meta.get(k)?.map_or(0, |v| bytes_u64(v.value()))) };
+            let applied = get("applied")?;
+            let cs = match meta.get("conf_state")? {
+                Some(v) => ConfState::parse_from_bytes(v.value())?,
+                None => ConfState::default(),
+            };
+            if applied < request_index || applied < trunc || !holds(&cs, to) {
+                return Ok(None);
+            }
+            let mut members = Vec::new();
+            for item in read.open_table(MEMBERS)?.iter()? {
+                members.push(spb::MemberMeta::decode(item?.1.value())?);
+            }
+            let header = spb::SnapshotHeader {
+                format: FORMAT,
+                cluster_id: get("cluster_id")?,
+                revision: get("revision")?.max(1) as i64,
+                members,
+            };
+            let mut snap = Snapshot::default();
+            snap.set_data(header.encode_to_vec().into());
+            let md = snap.mut_metadata();
+            md.index = applied;
+            md.term = get("applied_term")?;
+            md.set_conf_state(cs);
+            (snap, applied)
+        };
+        debug_assert!(applied > 0);
+        *outgoing = Some(Outgoing {
+            snapshot: snapshot.clone(),
+            read: Arc::new(read),
+        });
+        Ok(Some(snapshot))
+    }
+
+    /// The source of the keys of the snapshot at `index` (`term`) prepared
+    /// last, if it is that one.
+    pub fn snapshot_source(&self, index: u64, term: u64) -> Option<SnapshotSource> {
+        let outgoing = super::lock(&self.inner.outgoing);
+        let o = outgoing.as_ref()?;
+        let md = o.snapshot.get_metadata();
+        (md.index == index && md.term == term).then(|| SnapshotSource {
+            read: o.read.clone(),
+        })
+    }
+
+    /// Starts receiving `snap` (from raft's snapshot message): a new database
+    /// file holding its header, to which [`SnapshotStaging::write`] adds the keys.
+    pub fn stage_snapshot(&self, snap: &Snapshot) -> Result<SnapshotStaging> {
+        let header = spb::SnapshotHeader::decode(snap.get_data())?;
+        if header.format != FORMAT {
+            return Err(StoreError(format!(
+                "snapshot in storage format {} refused: this member reads format {FORMAT}; run \
+                 the same memberctl on every member",
+                header.format
+            )));
+        }
+        let cluster_id = self.cluster_id()?;
+        if cluster_id != 0 && header.cluster_id != cluster_id {
+            return Err(StoreError(format!(
+                "snapshot of cluster {:x} refused: this member belongs to cluster {cluster_id:x}",
+                header.cluster_id
+            )));
+        }
+        let md = snap.get_metadata();
+        let dir = self.layout().snap_dir();
+        std::fs::create_dir_all(&dir)?;
+        let name = staged_name(md.index, md.term);
+        // Unique: a retried stream may start while the last one is ending.
+        static STAGINGS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = STAGINGS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let partial = dir.join(format!("{name}.{n}.partial"));
+        let db = open_db(&partial)?;
+        let txn = db.begin_write()?;
+        {
+            let mut meta = txn.open_table(META)?;
+            let member_id = self.member_id()?.unwrap_or(0);
+            for (k, v) in [
+                ("cluster_id", header.cluster_id),
+                ("member_id", member_id),
+                ("applied", md.index),
+                ("applied_term", md.term),
+                ("revision", header.revision as u64),
+            ] {
+                meta.insert(k, u64_bytes(v).as_slice())?;
+            }
+            meta.insert(
+                "conf_state",
+                md.get_conf_state().write_to_bytes()?.as_slice(),
+            )?;
+            let mut members = txn.open_table(MEMBERS)?;
+            for m in &header.members {
+                members.insert(m.id, m.encode_to_vec().as_slice())?;
+            }
+        }
+        txn.commit()?;
+        Ok(SnapshotStaging {
+            db: Some(db),
+            staged: dir.join(name),
+            partial,
+            dir,
+            keys: 0,
+        })
+    }
+
+    /// Installs the snapshot raft accepted: the log starts after it, then
+    /// its staged file becomes the state machine. A crash in between is
+    /// finished at the next open ([`Store::resume_install`]).
+    pub fn apply_snapshot(&self, snap: &Snapshot) -> Result<()> {
+        let md = snap.get_metadata();
+        let staged = self
+            .layout()
+            .snap_dir()
+            .join(staged_name(md.index, md.term));
+        if !staged.is_file() {
+            return Err(StoreError(format!(
+                "snapshot {} (term {}) was accepted by raft but not received: {} is missing",
+                md.index,
+                md.term,
+                staged.display()
+            )));
+        }
+        let mut hs = self.hard_state();
+        hs.commit = hs.commit.max(md.index);
+        hs.term = hs.term.max(md.term);
+        self.log().reset(md.index, md.term, &hs)?;
+        self.install_staged(&staged)?;
+        self.set_cached_conf_state(md.get_conf_state().clone());
+        self.inner
+            .durable_applied
+            .store(md.index, std::sync::atomic::Ordering::Release);
+        Ok(())
+    }
+
+    /// Makes a staged snapshot the state machine, and drops other staged ones.
+    fn install_staged(&self, staged: &std::path::Path) -> Result<()> {
+        let state = self.layout().state_file();
+        {
+            let mut db = self.inner.db.write().unwrap_or_else(|p| p.into_inner());
+            std::fs::rename(staged, &state)?;
+            sync_dir(&self.layout().dir)?;
+            *db = Arc::new(open_db(&state)?);
+        }
+        clear_staged(self.layout())
+    }
+
+    /// After a crash between the two steps of [`Store::apply_snapshot`]: when
+    /// the log starts after the state machine's applied index and the
+    /// snapshot it was reset for is staged, installs it. Returns whether it did.
+    pub(super) fn resume_install(&self, trunc_index: u64, trunc_term: u64) -> Result<bool> {
+        let staged = self
+            .layout()
+            .snap_dir()
+            .join(staged_name(trunc_index, trunc_term));
+        if !staged.is_file() {
+            return Ok(false);
+        }
+        self.install_staged(&staged)?;
+        Ok(true)
+    }
+}
+
+/// A snapshot being received into its own file.
+pub struct SnapshotStaging {
+    db: Option<Database>,
+    partial: PathBuf,
+    staged: PathBuf,
+    dir: PathBuf,
+    keys: u64,
+}
+
+impl SnapshotStaging {
+    /// Adds one encoded `SnapshotChunk`'s keys (in one transaction, not
+    /// fsync'd: [`SnapshotStaging::finish`] syncs once).
+    pub fn write(&mut self, chunk: &[u8]) -> Result<()> {
+        let db = self
+            .db
+            .as_ref()
+            .ok_or_else(|| StoreError("snapshot staging already finished".into()))?;
+        let mut txn = db.begin_write()?;
+        txn.set_durability(Durability::None);
+        {
+            let mut kv = txn.open_table(KV)?;
+            let mut rest = chunk;
+            while !rest.is_empty() {
+                let record = next_record(&mut rest)?;
+                let key = spb::KvRecord::decode(record)?.key;
+                kv.insert(key.as_slice(), record)?;
+                self.keys += 1;
+            }
+        }
+        txn.commit()?;
+        Ok(())
+    }
+
+    /// Keys received so far.
+    pub fn keys(&self) -> u64 {
+        self.keys
+    }
+
+    /// Makes the received snapshot durable and ready to install.
+    pub fn finish(mut self) -> Result<()> {
+        if let Some(db) = self.db.take() {
+            let mut txn = db.begin_write()?;
+            txn.set_durability(Durability::Immediate);
+            txn.set_quick_repair(true);
+            txn.commit()?;
+            drop(db);
+        }
+        std::fs::rename(&self.partial, &self.staged)?;
+        sync_dir(&self.dir)
+    }
+}
+
+impl Drop for SnapshotStaging {
+    /// A snapshot not finished (the stream broke) leaves nothing behind.
+    fn drop(&mut self) {
+        if self.db.take().is_some() {
+            let _ = std::fs::remove_file(&self.partial);
+        }
+    }
+}
+
+/// Splits the next `KvRecord` (field 1, length-delimited) off an encoded chunk.
+fn next_record<'a>(rest: &mut &'a [u8]) -> Result<&'a [u8]> {
+    let bad = || StoreError("snapshot chunk: malformed".into());
+    let (tag, wire) = prost::encoding::decode_key(rest).map_err(|_| bad())?;
+    if tag != 1 || wire != prost::encoding::WireType::LengthDelimited {
+        return Err(bad());
+    }
+    let len = prost::encoding::decode_varint(rest).map_err(|_| bad())? as usize;
+    if len > rest.len() {
+        return Err(bad());
+    }
+    let (record, tail) = rest.split_at(len);
+    *rest = tail;
+    Ok(record)
+}
