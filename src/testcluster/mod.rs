@@ -20,6 +20,8 @@ use state::{ClusterState, NodeRecord};
 pub const DEFAULT_DIR: &str = ".memberctl";
 /// How long `cluster up` waits for a leader.
 const LEADER_WAIT: Duration = Duration::from_secs(30);
+/// How long `start-node` looks for a member added a moment ago.
+const ADDED_MEMBER_WAIT: Duration = Duration::from_secs(2);
 
 /// One node as `cluster` commands report it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -314,14 +316,24 @@ pub async fn start_node(
     }
     let started = Instant::now();
     let c = client(&state)?;
-    let list = c.member_list().await.map_err(|e| {
-        Error::new(
-            ErrorKind::Unavailable,
-            format!(
-                "cannot read the member list: {e}; is the cluster up? (`memberctl cluster status`)"
-            ),
-        )
-    })?;
+    // A member added a moment ago may not be applied yet on the node that
+    // answers: look again, briefly, before saying there is none.
+    let deadline = Instant::now() + ADDED_MEMBER_WAIT;
+    let list = loop {
+        let list = c.member_list().await.map_err(|e| {
+            Error::new(
+                ErrorKind::Unavailable,
+                format!(
+                    "cannot read the member list: {e}; is the cluster up? (`memberctl cluster status`)"
+                ),
+            )
+        })?;
+        let waiting = list.members.iter().any(|m| !m.started() || m.name == name);
+        if waiting || Instant::now() >= deadline {
+            break list;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
     let candidates: Vec<_> = list
         .members
         .iter()

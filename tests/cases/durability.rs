@@ -18,7 +18,7 @@ use crate::util::{free_port, wait_for};
 const ROUNDS: usize = 20;
 
 /// The seed of this run's random kill moments (`MEMBERCTL_TEST_SEED` replays one).
-fn seed() -> u64 {
+pub fn seed() -> u64 {
     std::env::var("MEMBERCTL_TEST_SEED")
         .ok()
         .and_then(|s| s.parse().ok())

@@ -24,6 +24,8 @@ mod offline;
 mod partition;
 /// `member replace` on the engine (resumable) and against etcd, per version.
 mod replace;
+/// Storage faults on the engine: kill -9 during a snapshot stream and during compaction and purge, a torn log tail.
+mod storage;
 /// add → start → promote → remove cycles on the engine under a steady writer.
 mod stress;
 /// TLS against etcd (per version) and on the engine.

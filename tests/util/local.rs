@@ -14,22 +14,39 @@ use super::Run;
 pub struct Local {
     dir: tempfile::TempDir,
     pub up: Value,
+    /// Environment given to every memberctl run (and so to the nodes it starts).
+    env: Vec<(String, String)>,
 }
 
-fn run_in(dir: &Path, args: &[&str]) -> Run {
-    super::run(super::memberctl_command(args).env("MEMBERCTL_CLUSTER_DIR", dir))
+fn run_in(dir: &Path, env: &[(String, String)], args: &[&str]) -> Run {
+    let mut cmd = super::memberctl_command(args);
+    cmd.env("MEMBERCTL_CLUSTER_DIR", dir);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    super::run(&mut cmd)
 }
 
 impl Local {
     /// `cluster up` with extra flags; panics (with the logs) when it fails.
     pub fn up(extra: &[&str]) -> Local {
+        Local::up_with_env(extra, &[])
+    }
+
+    /// `cluster up` with extra flags, every memberctl run (and node) with `env`.
+    pub fn up_with_env(extra: &[&str], env: &[(&str, &str)]) -> Local {
         let dir = tempfile::tempdir().expect("temp dir");
+        let env: Vec<(String, String)> = env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         let mut args = vec!["cluster", "up", "-w", "json"];
         args.extend_from_slice(extra);
-        let r = run_in(dir.path(), &args);
+        let r = run_in(dir.path(), &env, &args);
         let mut local = Local {
             dir,
             up: Value::Null,
+            env,
         };
         if r.code != 0 {
             panic!(
@@ -50,7 +67,7 @@ impl Local {
 
     /// Runs memberctl with this cluster as the default (no --endpoints).
     pub fn ctl(&self, args: &[&str]) -> Run {
-        run_in(self.dir.path(), args)
+        run_in(self.dir.path(), &self.env, args)
     }
 
     /// `cluster status -w json`.
@@ -173,7 +190,7 @@ fn is_zombie(pid: u32) -> bool {
 
 impl Drop for Local {
     fn drop(&mut self) {
-        let _ = run_in(self.dir.path(), &["cluster", "down"]);
+        let _ = run_in(self.dir.path(), &self.env, &["cluster", "down"]);
     }
 }
 

@@ -142,10 +142,28 @@ fn run_on_own_thread(
         .build()
         .map_err(|e| StoreError(format!("raft driver runtime: {e}")))?;
     let (done_tx, done_rx) = oneshot::channel();
+    let dir = driver.config.data_dir.clone();
     std::thread::Builder::new()
         .name("raft-driver".into())
         .spawn(move || {
-            let _ = done_tx.send(runtime.block_on(driver.run(rx)));
+            // raft-rs asserts its invariants by panicking; the one a member
+            // meets in practice is a log that lost entries it had written
+            // (or acknowledged): said as such, not as a crash.
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                runtime.block_on(driver.run(rx))
+            }));
+            let _ = done_tx.send(run.unwrap_or_else(|panic| {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "an internal error".into());
+                Err(StoreError(format!(
+                    "raft stopped this member ({what}): its raft log lacks entries it had \
+                     written, so its data directory {} is damaged",
+                    dir.display()
+                )))
+            }));
         })
         .map_err(|e| StoreError(format!("raft driver thread: {e}")))?;
     Ok(tokio::spawn(async move {

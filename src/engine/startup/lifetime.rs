@@ -87,14 +87,41 @@ fn open_store(opts: &NodeOptions) -> anyhow::Result<Store> {
         );
     }
     bail!(
-        "cannot open the data directory {dir}: {cause}; its files are damaged (truncated or \
-         overwritten) beyond what the store recovers from after a crash; do not start member \
-         {name} on it: if the rest of the cluster has a quorum, remove the member (`memberctl \
-         member remove {name}`), delete {dir} and add it again as a new learner (`memberctl \
-         member add {name} --learner --peer-urls URL`), otherwise restore {dir} from a backup",
-        name = opts.name,
-        dir = dir.display(),
+        "cannot open the data directory {}: {cause}; its files are damaged (truncated or \
+         overwritten) beyond what the store recovers from after a crash; {}",
+        dir.display(),
+        rebuild_advice(opts)
     )
+}
+
+/// What to do with a member whose data directory is damaged.
+fn rebuild_advice(opts: &NodeOptions) -> String {
+    format!(
+        "do not start member {name} on it: if the rest of the cluster has a quorum, remove the \
+         member (`memberctl member remove {name}`), delete {dir} and add it again as a new \
+         learner (`memberctl member add {name} --learner --peer-urls URL`), otherwise restore \
+         {dir} from a backup",
+        name = opts.name,
+        dir = opts.data_dir.display(),
+    )
+}
+
+/// A node process reports an internal error in one line, without the
+/// backtrace a panic prints by default.
+fn quiet_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let at = info
+            .location()
+            .map(|l| format!(" ({}:{})", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("memberctl node: internal error{at}: {what}");
+    }));
 }
 
 /// Resolves when the process is asked to stop (SIGINT or SIGTERM).
@@ -115,6 +142,7 @@ async fn stop_signal() {
 
 /// Runs the node until it is stopped or removed.
 pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
+    quiet_panics();
     let ticks = (opts.election_timeout.as_millis() / opts.heartbeat.as_millis().max(1)) as usize;
     if ticks < 5 {
         bail!(
@@ -240,7 +268,15 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
             // request may still be waiting for this member's answer).
             let _ = removed_tx.send(());
             let _ = tokio::time::timeout(DRAIN, &mut server).await;
-            match r.context("the raft driver panicked")?? {
+            let stopped = r.context("the raft driver failed")?;
+            let stopped = stopped.map_err(|e| {
+                if e.0.contains("is damaged") {
+                    anyhow!("{e}; {}", rebuild_advice(&opts))
+                } else {
+                    anyhow!(e)
+                }
+            })?;
+            match stopped {
                 Stopped::Removed => eprintln!("memberctl node {}: this member was removed from the cluster; exiting", opts.name),
                 Stopped::Shutdown => {}
             }

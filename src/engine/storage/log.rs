@@ -118,6 +118,10 @@ impl RaftLog {
             batch_compression_threshold: ReadableSize(0),
             target_file_size: ReadableSize(file_bytes),
             purge_threshold: ReadableSize(file_bytes * PURGE_FILES),
+            // A recycled file holds an old file's records after the new
+            // tail; without recycling, what follows the tail is zeros, and
+            // the torn-tail guard can tell a crash from damage.
+            enable_log_recycle: false,
             ..Default::default()
         };
         let engine = Engine::open_with_file_system(cfg, Arc::new(GuardedFs::default()))?;

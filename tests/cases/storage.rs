@@ -1,0 +1,331 @@
+//! Faults in the engine's storage: kill -9 while a snapshot is streamed to a
+//! learner (the learner, then the leader sending it), kill -9 of every node
+//! while the log is compacted and its files purged, and a torn tail in a
+//! node's log file. Nothing acknowledged is lost; a node restarts, or exits
+//! with a message naming its directory.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rand::{Rng, SeedableRng};
+
+use super::durability::seed;
+use crate::util::faults::{kill9_all, recorded_pids, restart};
+use crate::util::local::{get_prefix, Local};
+use crate::util::members::add_and_start;
+use crate::util::writer::{check_acked, load, SteadyWriter};
+use crate::util::{wait_for, wait_for_every};
+
+/// A node's data directory in a local cluster.
+fn data_dir(local: &Local, name: &str) -> PathBuf {
+    local.dir().join(name)
+}
+
+/// Whether a snapshot is being received into `data` now.
+fn receiving(data: &Path) -> bool {
+    std::fs::read_dir(data.join("snap")).is_ok_and(|d| {
+        d.filter_map(Result::ok)
+            .any(|e| e.path().extension().is_some_and(|x| x == "partial"))
+    })
+}
+
+fn pid_of(local: &Local, name: &str) -> u32 {
+    local
+        .pids()
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, p)| p)
+        .unwrap_or_else(|| panic!("{name} runs"))
+}
+
+/// Waits until `name`'s own copy holds every acknowledged write; the
+/// members' status and the nodes' logs when it does not in time.
+fn wait_for_copy(local: &Local, name: &str, prefix: &str, acked: &[(String, String)]) {
+    let ep = local.client_url(name);
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let mut missing = acked.len();
+    while std::time::Instant::now() < deadline {
+        if let Ok(got) = get_prefix(&ep, prefix) {
+            let got: std::collections::HashMap<String, String> = got.into_iter().collect();
+            missing = acked.iter().filter(|(k, v)| got.get(k) != Some(v)).count();
+            if missing == 0 {
+                return;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!(
+        "{name} still lacks {missing} of {} acknowledged writes after 60 s\n{}\n{}",
+        acked.len(),
+        local.ctl(&["member", "status"]).stdout,
+        local.logs()
+    );
+}
+
+/// A learner joins a cluster holding 8 MB: it is killed while the snapshot
+/// streams in and restarted; then a second learner's sender, the leader, is
+/// killed mid-stream. Each learner ends with every acknowledged write, no
+/// half-received snapshot is left behind, and a writer loses nothing.
+#[test]
+fn kill_9_during_a_snapshot_stream() {
+    let local = Local::up(&["--snapshot-count", "500"]);
+    let ep = local.endpoints()[0].clone();
+    let mut acked = load(&ep, "snap/data/", 8000, 1024);
+    let writer = SteadyWriter::start(local.endpoints(), "snap/w/", Duration::from_millis(5));
+
+    // The learner killed while it receives.
+    add_and_start(&local, "l1");
+    let l1 = data_dir(&local, "l1");
+    wait_for_every(
+        "l1 to be receiving a snapshot",
+        Duration::from_secs(30),
+        Duration::from_millis(1),
+        || receiving(&l1).then_some(()),
+    );
+    local.kill9(pid_of(&local, "l1"));
+    restart(&local);
+    wait_for_copy(&local, "l1", "snap/data/", &acked);
+    assert!(
+        !receiving(&l1),
+        "a half-received snapshot was left in {l1:?}"
+    );
+    local
+        .ctl(&["member", "promote", "l1", "--timeout", "60s"])
+        .expect(0);
+
+    // The leader killed while it sends.
+    let (leader, _) = crate::util::faults::leader_and_others(&local);
+    add_and_start(&local, "l2");
+    let l2 = data_dir(&local, "l2");
+    wait_for_every(
+        "l2 to be receiving a snapshot",
+        Duration::from_secs(30),
+        Duration::from_millis(1),
+        || receiving(&l2).then_some(()),
+    );
+    local.kill9(pid_of(&local, &leader.name));
+    wait_for_copy(&local, "l2", "snap/data/", &acked);
+    restart(&local);
+    let written = writer.finish();
+    acked.extend(written.acked);
+    check_acked(&local.endpoints(), "snap/", &acked);
+    for name in ["l1", "l2"] {
+        wait_for_copy(&local, name, "snap/", &acked);
+    }
+    eprintln!(
+        "snapshot streams killed: {} acknowledged writes kept, {} attempts failed at the kills",
+        acked.len(),
+        written.failed
+    );
+}
+
+/// The raft log's segment files in a data directory.
+fn log_files(data: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(data.join("raft"))
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "raftlog"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// 64 KiB log files and compaction every 100 entries: the log is compacted
+/// and its files purged all the time while two writers run; every node is
+/// killed at random moments, round after round. Every acknowledged write is
+/// read back, and the old files did go.
+#[test]
+fn kill_9_during_log_compaction_and_purge() {
+    let local = Local::up_with_env(
+        &[
+            "--snapshot-count",
+            "100",
+            "--heartbeat-interval",
+            "25",
+            "--election-timeout",
+            "250",
+        ],
+        &[("MEMBERCTL_ENGINE_LOG_FILE_BYTES", "65536")],
+    );
+    let seed = seed();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut acked = Vec::new();
+    let mut highest_file = 0;
+    for round in 0..8 {
+        let nodes = recorded_pids(&local);
+        let endpoints: Vec<String> = nodes.iter().map(|(_, url, _)| url.clone()).collect();
+        let writers: Vec<SteadyWriter> = (0..2)
+            .map(|w| {
+                let mut eps = endpoints.clone();
+                eps.rotate_left(w);
+                SteadyWriter::start(eps, &format!("purge/r{round}w{w}/"), Duration::ZERO)
+            })
+            .collect();
+        writers[0].wait_for_writes(300);
+        // The fault's random moment, not a wait for a state.
+        std::thread::sleep(Duration::from_millis(rng.gen_range(0..200)));
+        kill9_all(&nodes.iter().map(|(_, _, p)| *p).collect::<Vec<_>>());
+        for w in writers {
+            acked.extend(w.finish().acked);
+        }
+        let files = log_files(&data_dir(&local, &nodes[0].0));
+        highest_file = files.len().max(highest_file);
+        restart(&local);
+        check_acked(&endpoints, "purge/", &acked);
+    }
+    let first = &recorded_pids(&local)[0].0;
+    let files = log_files(&data_dir(&local, first));
+    let seq = |p: &PathBuf| -> u64 {
+        p.file_stem()
+            .and_then(|s| s.to_str())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0)
+    };
+    let oldest = files.first().map(seq).unwrap_or(0);
+    assert!(
+        oldest > 1,
+        "no log file was ever purged on {first}: {files:?}"
+    );
+    eprintln!(
+        "compaction and purge under kill -9 (seed {seed}): {} acknowledged writes kept; \
+         {first} keeps files {oldest}.. ({} files, at most {highest_file} seen)",
+        acked.len(),
+        files.len()
+    );
+}
+
+/// The written part of `file`: its length without trailing zeros.
+fn written_len(file: &Path) -> u64 {
+    let bytes = std::fs::read(file).unwrap();
+    bytes
+        .iter()
+        .rposition(|&b| b != 0)
+        .map_or(0, |i| i as u64 + 1)
+}
+
+/// Appends to `file`, right after its written part, the first 100 bytes of
+/// a 4 KiB batch: a write torn by a crash before it was fsync'd.
+fn append_torn_write(file: &Path, written: u64) {
+    use std::io::{Seek, SeekFrom, Write};
+    let mut torn = ((4096u64 << 8).to_be_bytes()).to_vec();
+    torn.extend_from_slice(&100u64.to_be_bytes());
+    torn.resize(100, 0xab);
+    let mut f = std::fs::OpenOptions::new().write(true).open(file).unwrap();
+    f.seek(SeekFrom::Start(written)).unwrap();
+    f.write_all(&torn).unwrap();
+    f.sync_all().unwrap();
+}
+
+/// A follower killed under writes, then its newest log file damaged at the
+/// tail: first a torn unacknowledged write after its last record (cut off
+/// at restart: the member serves and catches up), then three times cut at a
+/// random byte of its last 4 KiB (which may take entries it had
+/// acknowledged: the member either catches up, or stops naming its
+/// directory and is rebuilt). The cluster keeps every acknowledged write.
+#[test]
+fn torn_log_tail_is_cut_or_refused() {
+    let local = Local::up(&[]);
+    let seed = seed();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut acked = load(&local.endpoints()[0], "torn/base/", 200, 512);
+    let mut outcomes = Vec::new();
+    for round in 0..4 {
+        let (_, others) = crate::util::faults::leader_and_others(&local);
+        let victim = others[0].name.clone();
+        let writer = SteadyWriter::start(
+            local.endpoints(),
+            &format!("torn/r{round}/"),
+            Duration::ZERO,
+        );
+        writer.wait_for_writes(100);
+        local.kill9(pid_of(&local, &victim));
+        acked.extend(writer.finish().acked);
+        let data = data_dir(&local, &victim);
+        let newest = log_files(&data).pop().expect("a log file");
+        let written = written_len(&newest);
+        let cut = if round == 0 {
+            append_torn_write(&newest, written);
+            written
+        } else {
+            let cut = rng.gen_range(written.saturating_sub(4096)..written);
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&newest)
+                .unwrap();
+            f.set_len(cut).unwrap();
+            f.sync_all().unwrap();
+            cut
+        };
+        let up = local.ctl(&["cluster", "up", "-w", "json"]);
+        let log_file = local.dir().join(format!("{victim}.log"));
+        // Serving, it may still find on the leader's first message that the
+        // cut took entries it had acknowledged, and stop.
+        let caught_up = up.code == 0 && {
+            let ep = local.client_url(&victim);
+            wait_for(
+                &format!("{victim} to catch up or stop"),
+                Duration::from_secs(60),
+                || {
+                    let log = std::fs::read_to_string(&log_file).unwrap_or_default();
+                    if log.contains("is damaged") {
+                        return Some(false);
+                    }
+                    let got: std::collections::HashMap<String, String> =
+                        get_prefix(&ep, "torn/").ok()?.into_iter().collect();
+                    acked
+                        .iter()
+                        .all(|(k, v)| got.get(k) == Some(v))
+                        .then_some(true)
+                },
+            )
+        };
+        let log = std::fs::read_to_string(&log_file).unwrap_or_default();
+        assert!(!log.contains("panicked"), "{victim} panicked:\n{log}");
+        assert!(
+            caught_up || round > 0,
+            "{victim} refused a torn unacknowledged write:\n{log}"
+        );
+        if caught_up {
+            outcomes.push(format!("cut at {cut} of {written}: restarted"));
+        } else {
+            for needle in [
+                "is damaged",
+                data.to_str().unwrap(),
+                "memberctl member remove",
+            ] {
+                assert!(
+                    log.contains(needle),
+                    "{victim} neither caught up nor said why ({needle:?}):\n{}\n{log}",
+                    up.stderr
+                );
+            }
+            wait_for(
+                &format!("{victim} to exit"),
+                Duration::from_secs(15),
+                || {
+                    let status = local.status();
+                    let node = status["nodes"]
+                        .as_array()?
+                        .iter()
+                        .find(|n| n["name"] == victim.as_str())?
+                        .clone();
+                    (node["running"] == false).then_some(())
+                },
+            );
+            outcomes.push(format!("cut at {cut} of {written}: refused"));
+            // Rebuilt from the rest of the cluster, as the message says.
+            local.ctl(&["member", "remove", &victim]).expect(0);
+            let rebuilt = format!("rebuilt{round}");
+            add_and_start(&local, &rebuilt);
+            wait_for_copy(&local, &rebuilt, "torn/", &acked);
+            local
+                .ctl(&["member", "promote", &rebuilt, "--timeout", "60s"])
+                .expect(0);
+        }
+        check_acked(&local.endpoints(), "torn/", &acked);
+    }
+    eprintln!("torn log tails (seed {seed}): {outcomes:?}");
+}
