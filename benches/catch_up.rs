@@ -2,8 +2,11 @@
 //! (default 100k ≈ 100 MB), a learner added, started and promoted, via a
 //! snapshot and via the log, with a steady writer's latency measured
 //! throughout; compared with this disk's fsync'd sequential write bandwidth
-//! measured in the same run. Prints a Markdown table (also
-//! target/bench-report-catch-up.md). `MEMBERCTL_BENCH_KEYS` sets N. etcd 3.4
+//! measured in the same run; the learner's peak RSS, and (on the log path,
+//! where every entry is kept) the time the caught-up learner takes to start
+//! again and answer. Prints a Markdown table (also
+//! target/bench-report-catch-up.md). `MEMBERCTL_BENCH_KEYS` sets N,
+//! `MEMBERCTL_BENCH_ROUNDS` how many times it all runs (default 1). etcd 3.4
 //! (when installed) goes through the same steps with the same data.
 
 use std::io::Write;
@@ -71,6 +74,50 @@ struct Run {
     failed: usize,
     max_ms: f64,
     p99_ms: f64,
+    /// The learner's peak resident memory (VmHWM), MB.
+    peak_rss_mb: f64,
+    /// Stop → start → first answer of the caught-up learner (log path), ms.
+    restart_ms: Option<f64>,
+}
+
+/// A process's peak resident set (VmHWM) in MB.
+fn peak_rss_mb(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// Milliseconds from `start` until `url` answers a serializable range.
+fn until_answers(url: &str, start: Instant, rt: &tokio::runtime::Runtime) -> f64 {
+    rt.block_on(async {
+        let deadline = start + Duration::from_secs(120);
+        loop {
+            if let Ok(ch) = tonic::transport::Endpoint::from_shared(url.to_string())
+                .unwrap()
+                .connect_timeout(Duration::from_millis(200))
+                .connect()
+                .await
+            {
+                let mut c = memberctl::proto::etcdserverpb::kv_client::KvClient::new(ch);
+                let req = memberctl::proto::etcdserverpb::RangeRequest {
+                    key: b"bench/00000000".to_vec(),
+                    serializable: true,
+                    ..Default::default()
+                };
+                if c.range(req).await.is_ok() {
+                    return start.elapsed().as_secs_f64() * 1000.0;
+                }
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{url} did not answer within 120 s"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
 }
 
 impl Run {
@@ -102,6 +149,8 @@ impl Run {
             failed: samples.iter().filter(|s| !s.ok).count(),
             max_ms: l.last().copied().unwrap_or(0.0),
             p99_ms: p99,
+            peak_rss_mb: 0.0,
+            restart_ms: None,
         }
     }
 }
@@ -160,26 +209,49 @@ fn engine(label: &'static str, path: Path, keys: usize, rt: &tokio::runtime::Run
     memberctl(&dir, &PROMOTE);
     let seconds = start.elapsed().as_secs_f64();
     let samples = writer.finish().samples;
+    let pid = learner_pid(&dir).expect("the learner runs");
+    let mut run = Run::new(label, keys, start, seconds, &samples);
+    run.peak_rss_mb = peak_rss_mb(pid);
+    if path == Path::Log {
+        // SAFETY: kill(2) on a process this bench started.
+        unsafe { libc::kill(pid as i32, libc::SIGTERM) };
+        util::wait_for("the learner to stop", Duration::from_secs(30), || {
+            learner_pid(&dir).is_none().then_some(())
+        });
+        let learner_url = memberctl(&dir, &["cluster", "status"])["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["name"] == "learner")
+            .and_then(|n| n["client_url"].as_str())
+            .unwrap()
+            .to_string();
+        let t = Instant::now();
+        memberctl(&dir, &["cluster", "up"]);
+        run.restart_ms = Some(until_answers(&learner_url, t, rt));
+    }
     memberctl(&dir, &["cluster", "down"]);
-    Run::new(label, keys, start, seconds, &samples)
+    run
+}
+
+/// The local cluster's learner process, while it runs.
+fn learner_pid(dir: &std::path::Path) -> Option<u32> {
+    let s = memberctl(dir, &["cluster", "status"]);
+    s["nodes"]
+        .as_array()?
+        .iter()
+        .find(|n| n["name"] == "learner" && n["running"] == true)?["pid"]
+        .as_u64()
+        .map(|p| p as u32)
 }
 
 /// Kills the local cluster's learner and waits (boundedly) until it is gone.
 fn stop_learner(dir: &std::path::Path) {
-    let pid_of = || -> Option<i32> {
-        let s = memberctl(dir, &["cluster", "status"]);
-        s["nodes"]
-            .as_array()?
-            .iter()
-            .find(|n| n["name"] == "learner" && n["running"] == true)?["pid"]
-            .as_i64()
-            .map(|p| p as i32)
-    };
-    let pid = pid_of().expect("the learner runs");
+    let pid = learner_pid(dir).expect("the learner runs");
     // SAFETY: kill(2) on a process this bench started.
-    unsafe { libc::kill(pid, libc::SIGKILL) };
+    unsafe { libc::kill(pid as i32, libc::SIGKILL) };
     util::wait_for("the learner to stop", Duration::from_secs(10), || {
-        pid_of().is_none().then_some(())
+        learner_pid(dir).is_none().then_some(())
     });
 }
 
@@ -237,12 +309,20 @@ fn etcd(
     let mut promote = PROMOTE;
     promote[2] = &id;
     let start = Instant::now();
-    c.start_added("learner", peer_port, &initial);
+    let i = c.start_added("learner", peer_port, &initial);
     ctl(&promote);
     let seconds = start.elapsed().as_secs_f64();
     let samples = writer.finish().samples;
+    let mut run = Run::new(label, keys, start, seconds, &samples);
+    run.peak_rss_mb = c.pid(i).map_or(0.0, peak_rss_mb);
+    if snapshot_count == "10000000" {
+        c.stop(i);
+        let t = Instant::now();
+        c.restart(i);
+        run.restart_ms = Some(until_answers(&c.members[i].client_url(), t, rt));
+    }
     drop(c);
-    Run::new(label, keys, start, seconds, &samples)
+    run
 }
 
 fn main() {
@@ -251,32 +331,53 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(100_000);
+    let rounds: usize = std::env::var("MEMBERCTL_BENCH_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1)
+        .max(1);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
-    let tmp = tempfile::tempdir().unwrap();
-    let disk = disk_bandwidth(tmp.path());
-    let mut runs = vec![
-        engine("engine, via snapshot", Path::Snapshot, keys, &rt),
-        engine("engine, via the log", Path::Log, keys, &rt),
-    ];
-    if let Some(bin) = util::etcd_binary() {
-        runs.push(etcd(
-            "etcd 3.4, via snapshot",
-            "10000",
-            keys,
-            &rt,
-            bin.clone(),
-        ));
-        runs.push(etcd("etcd 3.4, via the log", "10000000", keys, &rt, bin));
-    }
     let mut report = format!(
-        "### Learner catch-up, {keys} keys × 1 KiB, learner started → promoted; snapshot path: learner added after the load, --snapshot-count 10000; log path: --snapshot-count 10000000, the engine's learner started and stopped before the load, etcd's added after it; a put every 10 ms throughout\n\ndisk: {disk:.0} MB/s (1 MiB writes + fdatasync, same run)\n\n"
+        "### Learner catch-up, {keys} keys × 1 KiB, learner started → promoted; snapshot path: learner added after the load, --snapshot-count 10000; log path: --snapshot-count 10000000, the engine's learner started and stopped before the load, etcd's added after it; a put every 10 ms throughout; peak RSS of the learner; restart: the caught-up learner (log path: every entry kept) stopped, started, first serializable read answered\n\n"
     );
-    report.push_str("| path | start → promoted | MB/s | ÷ disk | ÷ etcd's time | writer puts | failed | writer p99 | writer max |\n|---|---|---|---|---|---|---|---|---|\n");
-    for r in &runs {
+    for round in 1..=rounds {
+        let tmp = tempfile::tempdir().unwrap();
+        let disk = disk_bandwidth(tmp.path());
+        let mut runs = vec![
+            engine("engine, via snapshot", Path::Snapshot, keys, &rt),
+            engine("engine, via the log", Path::Log, keys, &rt),
+        ];
+        if let Some(bin) = util::etcd_binary() {
+            runs.push(etcd(
+                "etcd 3.4, via snapshot",
+                "10000",
+                keys,
+                &rt,
+                bin.clone(),
+            ));
+            runs.push(etcd("etcd 3.4, via the log", "10000000", keys, &rt, bin));
+        }
+        report.push_str(&table(round, disk, &runs));
+        if util::etcd_binary().is_none() {
+            report.push_str("| etcd 3.4 | skipped: etcd not installed | | | | | | | | | |\n");
+        }
+        eprintln!("{report}");
+    }
+    report.push_str("\nTargets: the engine ≥ 0.35 × disk and ≤ 0.5 × etcd's time; writer worst no higher than etcd's on the same path.\n");
+    println!("{report}");
+    common::publish("catch-up", &report);
+}
+
+/// One round's table.
+fn table(round: usize, disk: f64, runs: &[Run]) -> String {
+    let mut out = format!(
+        "\nRound {round}: disk {disk:.0} MB/s (1 MiB writes + fdatasync, same run)\n\n| path | start → promoted | MB/s | ÷ disk | ÷ etcd's time | writer puts | failed | writer p99 | writer max | learner peak RSS | restart → answer |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
+    );
+    for r in runs {
         let rate = r.mb / r.seconds;
         let path = if r.label.ends_with("snapshot") {
             "snapshot"
@@ -288,8 +389,11 @@ fn main() {
             .find(|e| e.label.starts_with("etcd") && e.label.ends_with(path))
             .filter(|_| !r.label.starts_with("etcd"))
             .map_or("".to_string(), |e| format!("{:.2}", r.seconds / e.seconds));
-        report.push_str(&format!(
-            "| {} | {:.2} s | {:.1} | {:.2} | {vs_etcd} | {} | {} | {:.1} ms | {:.1} ms |\n",
+        let restart = r
+            .restart_ms
+            .map_or(String::new(), |ms| format!("{ms:.0} ms"));
+        out.push_str(&format!(
+            "| {} | {:.2} s | {:.1} | {:.2} | {vs_etcd} | {} | {} | {:.1} ms | {:.1} ms | {:.0} MB | {restart} |\n",
             r.label,
             r.seconds,
             rate,
@@ -297,13 +401,9 @@ fn main() {
             r.writes,
             r.failed,
             r.p99_ms,
-            r.max_ms
+            r.max_ms,
+            r.peak_rss_mb,
         ));
     }
-    report.push_str("\nTargets: the engine ≥ 0.35 × disk and ≤ 0.5 × etcd's time; writer worst no higher than etcd's on the same path.\n");
-    if util::etcd_binary().is_none() {
-        report.push_str("| etcd 3.4 | skipped: etcd not installed | | | | | | | |\n");
-    }
-    println!("{report}");
-    common::publish("catch-up", &report);
+    out
 }

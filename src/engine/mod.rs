@@ -1,8 +1,9 @@
 //! The engine: the Raft node that is a cluster member, serving etcd's API.
 //!
 //! Its rooms, lowest first (each uses only the ones before it):
-//! - [`storage`]: the durable raft log, hard and conf state, snapshots and
-//!   the state machine (redb);
+//! - [`storage`]: the raft log (raft-engine's segment files, with an
+//!   in-memory tail), the state machine (redb), streamed snapshots and the
+//!   data directory's format;
 //! - [`node`]: the only owner of raft-rs's `RawNode` (driver thread, apply,
 //!   pending proposals); raft-rs types stop at node, storage and transport;
 //! - [`transport`]: outbound raft traffic to peers, and fault injection's

@@ -318,6 +318,28 @@ impl Etcd {
         self.ctl(&["member", "list", "-w", "json"]).expect(0).json()
     }
 
+    /// The process ID of member `i`, while it runs.
+    pub fn pid(&self, i: usize) -> Option<u32> {
+        self.members[i].child.as_ref().map(|c| c.id())
+    }
+
+    /// Stops member `i` cleanly (SIGTERM) and waits until it has exited.
+    pub fn stop(&mut self, i: usize) {
+        if let Some(mut c) = self.members[i].child.take() {
+            // SAFETY: signalling a member process this cluster started.
+            unsafe { libc::kill(c.id() as i32, libc::SIGTERM) };
+            let _ = c.wait();
+        }
+    }
+
+    /// Starts stopped member `i` again on its data directory.
+    pub fn restart(&mut self, i: usize) {
+        let m = &self.members[i];
+        let initial = format!("{}={}", m.name, m.peer_url());
+        let child = self.spawn(&m.name, m.client_port, m.peer_port, &initial, "existing");
+        self.members[i].child = Some(child);
+    }
+
     /// Kills member `i` with SIGKILL.
     pub fn kill(&mut self, i: usize) {
         if let Some(mut c) = self.members[i].child.take() {

@@ -8,27 +8,12 @@ use raft::eraftpb::{ConfChange, ConfChangeV2, ConfState, Entry, EntryType};
 use raft::RawNode;
 use raft_proto::ConfChangeI;
 
+use super::conf::conf_view;
 use super::pending::Pending;
-use super::{Applied, ConfView};
+use super::Applied;
 use crate::engine::storage::state::Apply;
 use crate::engine::storage::{Result, Store, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
-
-/// The configuration view of a raft conf state.
-pub fn conf_view(cs: &ConfState) -> ConfView {
-    let sorted = |v: &[u64]| {
-        let mut v = v.to_vec();
-        v.sort_unstable();
-        v
-    };
-    ConfView {
-        voters: sorted(&cs.voters),
-        voters_outgoing: sorted(&cs.voters_outgoing),
-        learners: sorted(&cs.learners),
-        learners_next: sorted(&cs.learners_next),
-        auto_leave: cs.auto_leave,
-    }
-}
 
 fn apply_command(a: &mut Apply<'_>, cmd: spb::Command) -> Result<Applied> {
     use spb::command::Op;

@@ -9,18 +9,17 @@ use std::time::Instant;
 
 use prost::Message as _;
 use protobuf::Message as _;
-use raft::eraftpb::{
-    ConfChangeSingle, ConfChangeTransition, ConfChangeType, ConfChangeV2, Message, MessageType,
-};
+use raft::eraftpb::Message;
 use raft::{Config, ProgressState, RawNode, SnapshotStatus, StateRole};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::MissedTickBehavior;
 
-use super::apply::{apply_entries, conf_view};
+use super::apply::apply_entries;
+use super::conf::{conf_change, conf_view};
+use super::outbox::{encode, peer_list, Outbox};
 use super::pending::Pending;
-use super::{Applied, Change, Node, NodeConfig, NodeError, PeerProgress, Request, Role, View};
-use crate::engine::storage::snapshot::SnapshotSource;
+use super::{Applied, Node, NodeConfig, NodeError, PeerProgress, Request, Role, View};
 use crate::engine::storage::{Store, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
@@ -39,25 +38,6 @@ const MAILBOX: usize = 4096;
 const DURABLE_EVERY_ENTRIES: u64 = 5000;
 /// Longest time between two fsync'd applies while entries are applied.
 const DURABLE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// A raft message on its way to a peer, encoded.
-pub struct Outgoing {
-    /// The peer.
-    pub to: u64,
-    /// The encoded raft message.
-    pub bytes: Vec<u8>,
-    /// For a snapshot: where its keys are read from as they are sent (its
-    /// outcome must be reported).
-    pub snapshot: Option<SnapshotSource>,
-}
-
-/// Where the driver sends messages and announces the members' peer URLs (the transport).
-pub trait Outbox: Send + Sync + 'static {
-    /// Sends messages; never blocks.
-    fn send(&self, messages: Vec<Outgoing>);
-    /// The members and their peer URLs changed.
-    fn peers(&self, peers: Vec<(u64, Vec<String>)>);
-}
 
 /// Why the driver stopped.
 #[derive(Debug)]
@@ -171,14 +151,6 @@ fn run_on_own_thread(
             .await
             .unwrap_or_else(|_| Err(StoreError("the raft driver thread panicked".into())))
     }))
-}
-
-fn peer_list(store: &Store) -> Result<Vec<(u64, Vec<String>)>, StoreError> {
-    Ok(store
-        .members()?
-        .into_iter()
-        .map(|m| (m.id, m.peer_urls))
-        .collect())
 }
 
 struct Driver {
@@ -405,30 +377,7 @@ impl Driver {
         if messages.is_empty() {
             return;
         }
-        let mut failed = Vec::new();
-        let out = messages
-            .into_iter()
-            .filter_map(|m| {
-                let snapshot = if m.get_msg_type() == MessageType::MsgSnapshot {
-                    let md = m.get_snapshot().get_metadata();
-                    match self.store.snapshot_source(md.index, md.term) {
-                        Some(source) => Some(source),
-                        None => {
-                            // Not the one prepared: raft asks for another.
-                            failed.push(m.to);
-                            return None;
-                        }
-                    }
-                } else {
-                    None
-                };
-                m.write_to_bytes().ok().map(|bytes| Outgoing {
-                    to: m.to,
-                    bytes,
-                    snapshot,
-                })
-            })
-            .collect();
+        let (out, failed) = encode(&self.store, messages);
         self.outbox.send(out);
         for peer in failed {
             self.raw.report_snapshot(peer, SnapshotStatus::Failure);
@@ -542,29 +491,4 @@ impl Driver {
             }
         });
     }
-}
-
-/// A ConfChangeV2 with `changes`, carrying `ctx`; explicit joint transition when asked.
-fn conf_change(changes: &[Change], explicit: bool, ctx: spb::ConfContext) -> ConfChangeV2 {
-    let mut cc = ConfChangeV2::default();
-    let singles: Vec<ConfChangeSingle> = changes
-        .iter()
-        .map(|c| {
-            let mut s = ConfChangeSingle::default();
-            let (t, id) = match *c {
-                Change::AddVoter(id) => (ConfChangeType::AddNode, id),
-                Change::AddLearner(id) => (ConfChangeType::AddLearnerNode, id),
-                Change::Remove(id) => (ConfChangeType::RemoveNode, id),
-            };
-            s.set_change_type(t);
-            s.node_id = id;
-            s
-        })
-        .collect();
-    cc.set_changes(singles.into());
-    if explicit {
-        cc.set_transition(ConfChangeTransition::Explicit);
-    }
-    cc.set_context(ctx.encode_to_vec().into());
-    cc
 }

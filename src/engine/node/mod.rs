@@ -4,7 +4,9 @@
 //! rest of the program sees plain domain types and bytes.
 
 mod apply;
+mod conf;
 mod driver;
+mod outbox;
 mod pending;
 
 use std::path::PathBuf;
@@ -17,7 +19,8 @@ use crate::engine::storage::snapshot::SnapshotStaging;
 use crate::engine::storage::{Store, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
-pub use driver::{start, Outbox, Outgoing, Stopped};
+pub use driver::{start, Stopped};
+pub use outbox::{Outbox, Outgoing};
 
 /// How long a configuration change waits for an earlier one to be applied.
 pub const CHANGE_WAIT: Duration = Duration::from_secs(2);
