@@ -76,6 +76,8 @@ struct Run {
     p99_ms: f64,
     /// The learner's peak resident memory (VmHWM), MB.
     peak_rss_mb: f64,
+    /// Bytes the learner passed to write calls (wchar), per byte of data.
+    written_per_byte: f64,
     /// Stop → start → first answer of the caught-up learner (log path), ms.
     restart_ms: Option<f64>,
 }
@@ -88,6 +90,15 @@ fn peak_rss_mb(pid: u32) -> f64 {
         .find_map(|l| l.strip_prefix("VmHWM:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
         .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// Bytes a process has passed to write calls (wchar of /proc/PID/io).
+fn written_bytes(pid: u32) -> f64 {
+    let io = std::fs::read_to_string(format!("/proc/{pid}/io")).unwrap_or_default();
+    io.lines()
+        .find_map(|l| l.strip_prefix("wchar:"))
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .unwrap_or(0.0)
 }
 
 /// Milliseconds from `start` until `url` answers a serializable range.
@@ -150,6 +161,7 @@ impl Run {
             max_ms: l.last().copied().unwrap_or(0.0),
             p99_ms: p99,
             peak_rss_mb: 0.0,
+            written_per_byte: 0.0,
             restart_ms: None,
         }
     }
@@ -212,6 +224,7 @@ fn engine(label: &'static str, path: Path, keys: usize, rt: &tokio::runtime::Run
     let pid = learner_pid(&dir).expect("the learner runs");
     let mut run = Run::new(label, keys, start, seconds, &samples);
     run.peak_rss_mb = peak_rss_mb(pid);
+    run.written_per_byte = written_bytes(pid) / (run.mb * 1e6);
     if path == Path::Log {
         // SAFETY: kill(2) on a process this bench started.
         unsafe { libc::kill(pid as i32, libc::SIGTERM) };
@@ -315,6 +328,7 @@ fn etcd(
     let samples = writer.finish().samples;
     let mut run = Run::new(label, keys, start, seconds, &samples);
     run.peak_rss_mb = c.pid(i).map_or(0.0, peak_rss_mb);
+    run.written_per_byte = c.pid(i).map_or(0.0, written_bytes) / (run.mb * 1e6);
     if snapshot_count == "10000000" {
         c.stop(i);
         let t = Instant::now();
@@ -363,7 +377,7 @@ fn main() {
         }
         report.push_str(&table(round, disk, &runs));
         if util::etcd_binary().is_none() {
-            report.push_str("| etcd 3.4 | skipped: etcd not installed | | | | | | | | | |\n");
+            report.push_str("| etcd 3.4 | skipped: etcd not installed | | | | | | | | | | |\n");
         }
         eprintln!("{report}");
     }
@@ -375,7 +389,7 @@ fn main() {
 /// One round's table.
 fn table(round: usize, disk: f64, runs: &[Run]) -> String {
     let mut out = format!(
-        "\nRound {round}: disk {disk:.0} MB/s (1 MiB writes + fdatasync, same run)\n\n| path | start → promoted | MB/s | ÷ disk | ÷ etcd's time | writer puts | failed | writer p99 | writer max | learner peak RSS | restart → answer |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
+        "\nRound {round}: disk {disk:.0} MB/s (1 MiB writes + fdatasync, same run)\n\n| path | start → promoted | MB/s | ÷ disk | ÷ etcd's time | writer puts | failed | writer p99 | writer max | learner peak RSS | learner bytes written ÷ data | restart → answer |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     );
     for r in runs {
         let rate = r.mb / r.seconds;
@@ -393,7 +407,7 @@ fn table(round: usize, disk: f64, runs: &[Run]) -> String {
             .restart_ms
             .map_or(String::new(), |ms| format!("{ms:.0} ms"));
         out.push_str(&format!(
-            "| {} | {:.2} s | {:.1} | {:.2} | {vs_etcd} | {} | {} | {:.1} ms | {:.1} ms | {:.0} MB | {restart} |\n",
+            "| {} | {:.2} s | {:.1} | {:.2} | {vs_etcd} | {} | {} | {:.1} ms | {:.1} ms | {:.0} MB | {:.1} | {restart} |\n",
             r.label,
             r.seconds,
             rate,
@@ -403,6 +417,7 @@ fn table(round: usize, disk: f64, runs: &[Run]) -> String {
             r.p99_ms,
             r.max_ms,
             r.peak_rss_mb,
+            r.written_per_byte,
         ));
     }
     out

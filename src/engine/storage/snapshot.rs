@@ -201,6 +201,8 @@ impl Store {
         txn.commit()?;
         Ok(SnapshotStaging {
             db: Some(db),
+            txn: None,
+            uncommitted: 0,
             staged: dir.join(name),
             partial,
             dir,
@@ -268,23 +270,35 @@ impl Store {
 /// A snapshot being received into its own file.
 pub struct SnapshotStaging {
     db: Option<Database>,
+    /// The transaction chunks go into, committed every [`STAGING_BATCH`] bytes.
+    txn: Option<redb::WriteTransaction>,
+    uncommitted: usize,
     partial: PathBuf,
     staged: PathBuf,
     dir: PathBuf,
     keys: u64,
 }
 
+/// Bytes of chunks written in one transaction while staging: one commit per
+/// chunk wrote the B-tree's right edge again each time (the learner wrote
+/// 34% of its CPU time into the page cache); 4 MiB commits write ~4.1 bytes
+/// per byte of data, no fewer with larger ones (redb's leaves end half full).
+const STAGING_BATCH: usize = 4 << 20;
+
 impl SnapshotStaging {
-    /// Adds one encoded `SnapshotChunk`'s keys (in one transaction, not
-    /// fsync'd: [`SnapshotStaging::finish`] syncs once).
+    /// Adds one encoded `SnapshotChunk`'s keys (not fsync'd:
+    /// [`SnapshotStaging::finish`] syncs once).
     pub fn write(&mut self, chunk: &[u8]) -> Result<()> {
         let db = self
             .db
             .as_ref()
             .ok_or_else(|| StoreError("snapshot staging already finished".into()))?;
-        let mut txn = db.begin_write()?;
-        txn.set_durability(Durability::None);
-        {
+        if self.txn.is_none() {
+            let mut txn = db.begin_write()?;
+            txn.set_durability(Durability::None);
+            self.txn = Some(txn);
+        }
+        if let Some(txn) = &self.txn {
             let mut kv = txn.open_table(KV)?;
             let mut rest = chunk;
             while !rest.is_empty() {
@@ -294,7 +308,13 @@ impl SnapshotStaging {
                 self.keys += 1;
             }
         }
-        txn.commit()?;
+        self.uncommitted += chunk.len();
+        if self.uncommitted >= STAGING_BATCH {
+            if let Some(txn) = self.txn.take() {
+                txn.commit()?;
+            }
+            self.uncommitted = 0;
+        }
         Ok(())
     }
 
@@ -306,7 +326,10 @@ impl SnapshotStaging {
     /// Makes the received snapshot durable and ready to install.
     pub fn finish(mut self) -> Result<()> {
         if let Some(db) = self.db.take() {
-            let mut txn = db.begin_write()?;
+            let mut txn = match self.txn.take() {
+                Some(txn) => txn,
+                None => db.begin_write()?,
+            };
             txn.set_durability(Durability::Immediate);
             txn.set_quick_repair(true);
             txn.commit()?;
@@ -320,6 +343,7 @@ impl SnapshotStaging {
 impl Drop for SnapshotStaging {
     /// A snapshot not finished (the stream broke) leaves nothing behind.
     fn drop(&mut self) {
+        drop(self.txn.take());
         if self.db.take().is_some() {
             let _ = std::fs::remove_file(&self.partial);
         }
