@@ -101,6 +101,19 @@ fn client(state: &ClusterState) -> Result<Client, Error> {
     })
 }
 
+/// The peer URLs of the cluster's members, when a running node answers.
+async fn current_peer_urls(state: &ClusterState) -> Option<Vec<String>> {
+    let any_running = state
+        .nodes
+        .iter()
+        .any(|n| n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)));
+    if !any_running {
+        return None;
+    }
+    let list = client(state).ok()?.member_list().await.ok()?;
+    Some(list.members.into_iter().flat_map(|m| m.peer_urls).collect())
+}
+
 /// Reports the cluster: which recorded processes run, member IDs and leader if it answers.
 async fn report(dir: &Path, state: &ClusterState, ready_ms: Option<u128>) -> LocalCluster {
     let mut leader = None;
@@ -278,9 +291,15 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
             state
         }
     };
+    // A node whose member was removed while it was down would serve its
+    // stale copy (the cluster no longer talks to it): not started again.
+    let members = current_peer_urls(&state).await;
     for i in 0..state.nodes.len() {
         let n = &state.nodes[i];
         if n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)) {
+            continue;
+        }
+        if members.as_ref().is_some_and(|m| !m.contains(&n.peer_url)) {
             continue;
         }
         let pid = process::spawn(&exe, n, &state)?;

@@ -29,6 +29,17 @@ fn receiving(data: &Path) -> bool {
     })
 }
 
+/// Waits (polling every millisecond, at most 30 s) until `name` is receiving a snapshot.
+fn wait_until_receiving(local: &Local, name: &str) {
+    let data = data_dir(local, name);
+    wait_for_every(
+        &format!("{name} to be receiving a snapshot"),
+        Duration::from_secs(30),
+        Duration::from_millis(1),
+        || receiving(&data).then_some(()),
+    );
+}
+
 fn pid_of(local: &Local, name: &str) -> u32 {
     local
         .pids()
@@ -76,12 +87,7 @@ fn kill_9_during_a_snapshot_stream() {
     // The learner killed while it receives.
     add_and_start(&local, "l1");
     let l1 = data_dir(&local, "l1");
-    wait_for_every(
-        "l1 to be receiving a snapshot",
-        Duration::from_secs(30),
-        Duration::from_millis(1),
-        || receiving(&l1).then_some(()),
-    );
+    wait_until_receiving(&local, "l1");
     local.kill9(pid_of(&local, "l1"));
     restart(&local);
     wait_for_copy(&local, "l1", "snap/data/", &acked);
@@ -96,13 +102,7 @@ fn kill_9_during_a_snapshot_stream() {
     // The leader killed while it sends.
     let (leader, _) = crate::util::faults::leader_and_others(&local);
     add_and_start(&local, "l2");
-    let l2 = data_dir(&local, "l2");
-    wait_for_every(
-        "l2 to be receiving a snapshot",
-        Duration::from_secs(30),
-        Duration::from_millis(1),
-        || receiving(&l2).then_some(()),
-    );
+    wait_until_receiving(&local, "l2");
     local.kill9(pid_of(&local, &leader.name));
     wait_for_copy(&local, "l2", "snap/data/", &acked);
     restart(&local);
@@ -233,8 +233,25 @@ fn torn_log_tail_is_cut_or_refused() {
     let mut acked = load(&local.endpoints()[0], "torn/base/", 200, 512);
     let mut outcomes = Vec::new();
     for round in 0..4 {
+        // A follower that is a member now (earlier rounds' victims may be
+        // removed ones, still recorded by the local cluster).
         let (_, others) = crate::util::faults::leader_and_others(&local);
-        let victim = others[0].name.clone();
+        let list = local
+            .ctl(&["member", "list", "-w", "json"])
+            .expect(0)
+            .json();
+        let members: Vec<String> = list["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|m| m["name"].as_str().map(str::to_string))
+            .collect();
+        let victim = others
+            .iter()
+            .find(|n| members.contains(&n.name) && n.pid.is_some())
+            .expect("a follower")
+            .name
+            .clone();
         let writer = SteadyWriter::start(
             local.endpoints(),
             &format!("torn/r{round}/"),
