@@ -7,7 +7,7 @@
 //! neither side holds the whole state in memory.
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use prost::Message as _;
 use protobuf::Message as _;
@@ -21,10 +21,21 @@ use crate::proto::memberctl_store_v1 as spb;
 /// Bytes of keys in one chunk (about; a chunk holds whole records).
 pub const CHUNK_BYTES: usize = 1 << 20;
 
-/// A snapshot prepared for followers: its raft message and the read its keys come from.
+/// A snapshot prepared for followers: its raft message and the read its
+/// keys come from. The read is held here only until a stream takes it; then
+/// only the streams hold it, so it ends with the last of them (an open redb
+/// read keeps every page it sees from being reused).
 pub(super) struct Outgoing {
     snapshot: Snapshot,
-    read: Arc<ReadTransaction>,
+    read: Option<Arc<ReadTransaction>>,
+    streaming: Weak<ReadTransaction>,
+}
+
+impl Outgoing {
+    /// The read, while it is held here or by a stream.
+    fn read(&self) -> Option<Arc<ReadTransaction>> {
+        self.read.clone().or_else(|| self.streaming.upgrade())
+    }
 }
 
 /// Where the keys of a snapshot being sent come from.
@@ -93,10 +104,14 @@ impl Store {
     pub(super) fn prepare_snapshot(&self, request_index: u64, to: u64) -> Result<Option<Snapshot>> {
         let trunc = self.log().state().trunc_index;
         let mut outgoing = super::lock(&self.inner.outgoing);
-        if let Some(o) = outgoing.as_ref() {
+        if let Some(o) = outgoing.as_mut() {
             let md = o.snapshot.get_metadata();
-            if md.index >= request_index && md.index >= trunc && holds(md.get_conf_state(), to) {
-                return Ok(Some(o.snapshot.clone()));
+            let fits = md.index >= request_index && md.index >= trunc;
+            if fits && holds(md.get_conf_state(), to) {
+                if let Some(read) = o.read() {
+                    o.read = Some(read);
+                    return Ok(Some(o.snapshot.clone()));
+                }
             }
         }
         let read = self.db().begin_read()?;
@@ -131,9 +146,11 @@ impl Store {
             (snap, applied)
         };
         debug_assert!(applied > 0);
+        let read = Arc::new(read);
         *outgoing = Some(Outgoing {
             snapshot: snapshot.clone(),
-            read: Arc::new(read),
+            streaming: Arc::downgrade(&read),
+            read: Some(read),
         });
         Ok(Some(snapshot))
     }
@@ -141,12 +158,14 @@ impl Store {
     /// The source of the keys of the snapshot at `index` (`term`) prepared
     /// last, if it is that one.
     pub fn snapshot_source(&self, index: u64, term: u64) -> Option<SnapshotSource> {
-        let outgoing = super::lock(&self.inner.outgoing);
-        let o = outgoing.as_ref()?;
+        let mut outgoing = super::lock(&self.inner.outgoing);
+        let o = outgoing.as_mut()?;
         let md = o.snapshot.get_metadata();
-        (md.index == index && md.term == term).then(|| SnapshotSource {
-            read: o.read.clone(),
-        })
+        if md.index != index || md.term != term {
+            return None;
+        }
+        let read = o.read.take().or_else(|| o.streaming.upgrade())?;
+        Some(SnapshotSource { read })
     }
 
     /// Starts receiving `snap` (from raft's snapshot message): a new database

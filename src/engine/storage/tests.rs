@@ -186,6 +186,12 @@ fn snapshot_streams_in_chunks_and_installs() {
     assert!(chunks
         .iter()
         .all(|c| c.len() <= snapshot::CHUNK_BYTES + 2048));
+    // Once the stream ends, nothing holds the read open (it would keep redb
+    // from reusing pages): the next request prepares a new snapshot.
+    drop(source);
+    apply(&s, true, 11, &[("c", "4")]);
+    assert_eq!(s.snapshot(8, 2).unwrap().get_metadata().index, 11);
+    assert!(s.snapshot_source(10, snap.get_metadata().term).is_none());
 
     let other = tempfile::tempdir().unwrap();
     let t = Store::open(other.path()).unwrap();
