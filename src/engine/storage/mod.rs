@@ -12,10 +12,10 @@
 //! last durable applied index and raft applies the log again from there.
 
 pub mod cache;
-mod guard;
+pub mod guard;
 pub mod layout;
 pub mod log;
-mod raft_storage;
+pub mod raft_storage;
 pub mod snapshot;
 pub mod state;
 

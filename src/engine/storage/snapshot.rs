@@ -231,7 +231,7 @@ impl Store {
 
     /// Installs the snapshot raft accepted: the log starts after it, then
     /// its staged file becomes the state machine. A crash in between is
-    /// finished at the next open ([`Store::resume_install`]).
+    /// finished at the next open.
     pub fn apply_snapshot(&self, snap: &Snapshot) -> Result<()> {
         let md = snap.get_metadata();
         let staged = self
