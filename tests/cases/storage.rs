@@ -164,7 +164,17 @@ fn kill_9_during_log_compaction_and_purge() {
                 SteadyWriter::start(eps, &format!("purge/r{round}w{w}/"), Duration::ZERO)
             })
             .collect();
-        writers[0].wait_for_writes(300);
+        // Bounded, with the nodes' logs if the cluster stops taking writes.
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        while writers[0].acked() < 300 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "round {round}: {} writes in 60 s\n{}",
+                writers[0].acked(),
+                local.logs()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
         // The fault's random moment, not a wait for a state.
         std::thread::sleep(Duration::from_millis(rng.gen_range(0..200)));
         kill9_all(&nodes.iter().map(|(_, _, p)| *p).collect::<Vec<_>>());
