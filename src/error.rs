@@ -115,6 +115,15 @@ pub fn exit_code(err: &anyhow::Error) -> i32 {
     kind_of(err).exit_code()
 }
 
+/// The message a panic carried (its `&str` or `String` payload), or `default`.
+pub fn panic_message(payload: &(dyn std::any::Any + Send), default: &str) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| default.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -131,12 +131,7 @@ impl Transport {
     }
 
     fn report(&self, m: &Outgoing) {
-        if let Some(node) = self.node.get() {
-            node.report_unreachable(m.to);
-            if m.snapshot.is_some() {
-                node.report_snapshot(m.to, false);
-            }
-        }
+        report_failed(&self.node, m.to, m.snapshot.is_some());
     }
 }
 
@@ -183,6 +178,16 @@ impl Outbox for Transport {
             };
             self.runtime.spawn(peer_task(sender, rx));
             peers.insert(id, Peer { urls, queue: tx });
+        }
+    }
+}
+
+/// Tells raft a message to `to` could not be sent (and, for a snapshot, that it failed).
+fn report_failed(node: &OnceLock<Node>, to: u64, snapshot: bool) {
+    if let Some(node) = node.get() {
+        node.report_unreachable(to);
+        if snapshot {
+            node.report_snapshot(to, false);
         }
     }
 }
@@ -269,13 +274,8 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
         }
         // Queued before the peer was isolated: dropped all the same.
         if batch.iter().any(|m| partition.blocks(m.to)) {
-            if let Some(node) = node.get() {
-                for m in &batch {
-                    node.report_unreachable(m.to);
-                    if m.snapshot.is_some() {
-                        node.report_snapshot(m.to, false);
-                    }
-                }
+            for m in &batch {
+                report_failed(&node, m.to, m.snapshot.is_some());
             }
             continue;
         }
@@ -291,8 +291,13 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
         let mut messages = Vec::with_capacity(batch.len());
         let mut sent_to = Vec::with_capacity(batch.len());
         for m in batch {
-            match (m.snapshot, client.as_ref()) {
-                (Some(source), Some(c)) => {
+            let Some(source) = m.snapshot else {
+                messages.push(m.bytes);
+                sent_to.push(m.to);
+                continue;
+            };
+            match client.as_ref() {
+                Some(c) => {
                     tokio::spawn(send_snapshot(
                         c.clone(),
                         m.to,
@@ -301,16 +306,7 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
                         node.clone(),
                     ));
                 }
-                (Some(_), None) => {
-                    if let Some(node) = node.get() {
-                        node.report_unreachable(m.to);
-                        node.report_snapshot(m.to, false);
-                    }
-                }
-                (None, _) => {
-                    messages.push(m.bytes);
-                    sent_to.push(m.to);
-                }
+                None => report_failed(&node, m.to, true),
             }
         }
         if messages.is_empty() {
@@ -327,10 +323,8 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
         if !ok {
             client = None;
             stream = None;
-            if let Some(node) = node.get() {
-                for to in sent_to {
-                    node.report_unreachable(to);
-                }
+            for to in sent_to {
+                report_failed(&node, to, false);
             }
         }
     }

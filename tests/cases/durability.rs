@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
 
-use crate::util::faults::{kill9_all, recorded_pids, restart, Spawned};
-use crate::util::local::{get_prefix, put, Local};
-use crate::util::writer::{check_acked, load, SteadyWriter};
+use crate::util::faults::{kill9_all, log_files, recorded_pids, restart, Spawned};
+use crate::util::local::{put, Local};
+use crate::util::writer::{check_acked, load, missing, SteadyWriter};
 use crate::util::{free_port, wait_for};
 
 /// Rounds of writers running, every node killed, `cluster up`.
@@ -84,14 +84,7 @@ fn acknowledged_writes_survive_kill_9_of_every_node() {
         wait_for(
             "a restarted member to apply its log",
             Duration::from_secs(15),
-            || {
-                let got: std::collections::HashMap<String, String> =
-                    get_prefix(&ep, "dur/").ok()?.into_iter().collect();
-                acked
-                    .iter()
-                    .all(|(k, v)| got.get(k) == Some(v))
-                    .then_some(())
-            },
+            || (missing(&ep, "dur/", &acked)? == 0).then_some(()),
         );
     }
     eprintln!(
@@ -138,17 +131,6 @@ fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
         }
     }
-}
-
-/// The raft log's segment files in a data directory, oldest first.
-fn log_files(data: &Path) -> Vec<std::path::PathBuf> {
-    let mut files: Vec<_> = std::fs::read_dir(data.join("raft"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "raftlog"))
-        .collect();
-    files.sort();
-    files
 }
 
 /// A node's data dir damaged after a crash (its state machine or its raft

@@ -11,7 +11,7 @@ use crate::util::faults::{
 use crate::util::local::{get_prefix, put, Local};
 use crate::util::members::add_and_start;
 use crate::util::wait_for;
-use crate::util::writer::{check_acked, SteadyWriter};
+use crate::util::writer::{check_acked, missing, SteadyWriter};
 
 /// Every acknowledged put is in `endpoint`'s own copy (serializable read),
 /// once it has applied them; bounded.
@@ -19,14 +19,7 @@ fn has_all(endpoint: &str, prefix: &str, acked: &[(String, String)]) {
     wait_for(
         "a rejoined member to hold every acknowledged write",
         Duration::from_secs(20),
-        || {
-            let got: std::collections::HashMap<String, String> =
-                get_prefix(endpoint, prefix).ok()?.into_iter().collect();
-            acked
-                .iter()
-                .all(|(k, v)| got.get(k) == Some(v))
-                .then_some(())
-        },
+        || (missing(endpoint, prefix, acked)? == 0).then_some(()),
     );
 }
 

@@ -10,10 +10,10 @@ use std::time::Duration;
 use rand::{Rng, SeedableRng};
 
 use super::durability::seed;
-use crate::util::faults::{kill9_all, recorded_pids, restart};
-use crate::util::local::{get_prefix, Local};
+use crate::util::faults::{kill9_all, log_files, recorded_pids, restart};
+use crate::util::local::Local;
 use crate::util::members::add_and_start;
-use crate::util::writer::{check_acked, load, SteadyWriter};
+use crate::util::writer::{check_acked, load, missing as missing_writes, SteadyWriter};
 use crate::util::{wait_for, wait_for_every};
 
 /// A node's data directory in a local cluster.
@@ -56,9 +56,8 @@ fn wait_for_copy(local: &Local, name: &str, prefix: &str, acked: &[(String, Stri
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     let mut missing = acked.len();
     while std::time::Instant::now() < deadline {
-        if let Ok(got) = get_prefix(&ep, prefix) {
-            let got: std::collections::HashMap<String, String> = got.into_iter().collect();
-            missing = acked.iter().filter(|(k, v)| got.get(k) != Some(v)).count();
+        if let Some(m) = missing_writes(&ep, prefix, acked) {
+            missing = m;
             if missing == 0 {
                 return;
             }
@@ -117,20 +116,6 @@ fn kill_9_during_a_snapshot_stream() {
         acked.len(),
         written.failed
     );
-}
-
-/// The raft log's segment files in a data directory.
-fn log_files(data: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(data.join("raft"))
-        .map(|d| {
-            d.filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "raftlog"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
 }
 
 /// 64 KiB log files and compaction every 100 entries: the log is compacted
@@ -300,12 +285,7 @@ fn torn_log_tail_is_cut_or_refused() {
                     if log.contains("is damaged") {
                         return Some(false);
                     }
-                    let got: std::collections::HashMap<String, String> =
-                        get_prefix(&ep, "torn/").ok()?.into_iter().collect();
-                    acked
-                        .iter()
-                        .all(|(k, v)| got.get(k) == Some(v))
-                        .then_some(true)
+                    (missing_writes(&ep, "torn/", &acked)? == 0).then_some(true)
                 },
             )
         };

@@ -323,3 +323,17 @@ pub fn members(local: &Local) -> Vec<(String, bool, bool)> {
     out.sort();
     out
 }
+
+/// The raft log's segment files in a node's data directory, oldest first.
+pub fn log_files(data: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(data.join("raft"))
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "raftlog"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}

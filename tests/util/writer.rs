@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use tonic::transport::Channel;
 
-use super::local::{channel, get_prefix_linearizable, runtime};
+use super::local::{channel, get_prefix, get_prefix_linearizable, runtime};
 use super::wait_for;
 
 /// One put of a [`SteadyWriter`].
@@ -250,6 +250,14 @@ pub fn check_acked(endpoints: &[String], prefix: &str, acked: &[(String, String)
         &lost[..lost.len().min(5)]
     );
     acked.len()
+}
+
+/// How many acknowledged puts `endpoint`'s own copy (a serializable read)
+/// lacks or holds with another value; None when it does not answer.
+pub fn missing(endpoint: &str, prefix: &str, acked: &[(String, String)]) -> Option<usize> {
+    let got: std::collections::HashMap<String, String> =
+        get_prefix(endpoint, prefix).ok()?.into_iter().collect();
+    Some(acked.iter().filter(|(k, v)| got.get(k) != Some(v)).count())
 }
 
 /// (puts, worst, p99) of the acknowledged puts issued in `[from, to)`.

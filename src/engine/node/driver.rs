@@ -137,11 +137,7 @@ fn run_on_own_thread(
                 runtime.block_on(driver.run(rx))
             }));
             let _ = done_tx.send(run.unwrap_or_else(|panic| {
-                let what = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "an internal error".into());
+                let what = crate::error::panic_message(panic.as_ref(), "an internal error");
                 Err(StoreError(format!(
                     "raft stopped this member ({what}): its raft log lacks entries it had \
                      written, so its data directory {} is damaged",

@@ -15,6 +15,7 @@ use crate::engine::node::{self, NodeConfig, Stopped};
 use crate::engine::server;
 use crate::engine::storage::Store;
 use crate::engine::transport::{Partition, Transport};
+use crate::error::panic_message;
 
 /// How long a removed member keeps answering requests under way before it exits.
 const DRAIN: Duration = Duration::from_secs(5);
@@ -53,11 +54,7 @@ fn open_store(opts: &NodeOptions) -> anyhow::Result<Store> {
     let cause = match opened {
         Ok(Ok(store)) => return Ok(store),
         Ok(Err(e)) => e.to_string(),
-        Err(panic) => panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "the storage library panicked".into()),
+        Err(panic) => panic_message(panic.as_ref(), "the storage library panicked"),
     };
     let lower = cause.to_ascii_lowercase();
     if lower.contains("storage format") {
@@ -110,12 +107,7 @@ fn rebuild_advice(opts: &NodeOptions) -> String {
 /// backtrace a panic prints by default.
 fn quiet_panics() {
     std::panic::set_hook(Box::new(|info| {
-        let what = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_default();
+        let what = panic_message(info.payload(), "");
         let at = info
             .location()
             .map(|l| format!(" ({}:{})", l.file(), l.line()))
