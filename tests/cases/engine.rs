@@ -124,16 +124,23 @@ fn etcdctl_administers_the_engine() {
         Duration::from_secs(30),
         || (util::etcdctl(&etcdctl, &eps, &["member", "promote", &hex]).code == 0).then_some(()),
     );
-    let v = util::etcdctl(&etcdctl, &eps, &["member", "list", "-w", "json"])
-        .expect(0)
-        .json();
-    let m = v["members"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["ID"].as_u64() == Some(id))
-        .unwrap()
-        .clone();
+    // The member list is each member's own copy (as in etcd 3.4): the one
+    // answering may apply the promotion a moment after the leader.
+    let m = wait_for(
+        "the promotion to be applied where etcdctl reads",
+        Duration::from_secs(10),
+        || {
+            let v = util::etcdctl(&etcdctl, &eps, &["member", "list", "-w", "json"])
+                .expect(0)
+                .json();
+            let m = v["members"]
+                .as_array()?
+                .iter()
+                .find(|m| m["ID"].as_u64() == Some(id))?
+                .clone();
+            (m.get("isLearner").is_none() || m["isLearner"] == false).then_some(m)
+        },
+    );
     assert!(
         m.get("isLearner").is_none() || m["isLearner"] == false,
         "{m}"
