@@ -11,20 +11,33 @@ use raft_proto::ConfChangeI;
 use super::conf::conf_view;
 use super::pending::Pending;
 use super::Applied;
+use crate::engine::storage::mvcc::{Change, Refusal};
 use crate::engine::storage::state::Apply;
 use crate::engine::storage::{Result, Store, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
 fn apply_command(a: &mut Apply<'_>, cmd: spb::Command) -> Result<Applied> {
     use spb::command::Op;
+    let revision_or = |a: &Apply<'_>, r: std::result::Result<(), Refusal>| match r {
+        Ok(()) => Applied::Revision(a.revision()),
+        Err(e) => Applied::Refused(e),
+    };
     Ok(match cmd.op {
-        Some(Op::Put(p)) => {
-            let (revision, prev) = a.put(&p.key, &p.value)?;
-            Applied::Put { revision, prev }
+        Some(Op::Txn(t)) => match a.txn(&t)? {
+            Ok(r) => Applied::Txn(r),
+            Err(e) => Applied::Refused(e),
+        },
+        Some(Op::Compact(c)) => {
+            let r = a.compact(c.revision)?;
+            revision_or(a, r)
         }
-        Some(Op::DeleteRange(d)) => {
-            let (deleted, revision) = a.delete_range(&d.key, &d.range_end)?;
-            Applied::Deleted { deleted, revision }
+        Some(Op::LeaseGrant(g)) => {
+            let r = a.grant(g.id, g.ttl)?;
+            revision_or(a, r)
+        }
+        Some(Op::LeaseRevoke(r)) => {
+            let r = a.revoke(r.id)?;
+            revision_or(a, r)
         }
         Some(Op::UpdateMember(u)) => {
             if let Some(mut m) = a.member(u.id)? {
@@ -84,9 +97,30 @@ fn reconcile_members(
     Ok(())
 }
 
+/// The key changes of one applied batch, for watchers: the store's revision
+/// before and after, and every change in between in order. A batch whose
+/// `before` is not where a watcher stands (a snapshot was installed, or it
+/// missed batches) sends it to the store's history instead.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EventBatch {
+    /// The revision before the batch.
+    pub before: i64,
+    /// The revision after it.
+    pub after: i64,
+    /// The changes, in revision order.
+    pub changes: Vec<Change>,
+}
+
+/// What applying a batch of entries did.
+pub struct AppliedBatch {
+    /// Whether the configuration changed.
+    pub conf_changed: bool,
+    /// The key changes (None when the revision did not move).
+    pub events: Option<EventBatch>,
+}
+
 /// Applies `entries` in one transaction, resolving waiters after it commits;
 /// each entry is applied once, in index order, and its index recorded with it.
-/// Returns whether the configuration changed.
 /// The transaction is fsync'd when `durable` (before compaction may rely on it).
 pub fn apply_entries(
     raw: &mut RawNode<Store>,
@@ -94,15 +128,20 @@ pub fn apply_entries(
     entries: Vec<Entry>,
     pending: &mut Pending,
     durable: bool,
-) -> Result<bool> {
+) -> Result<AppliedBatch> {
     let Some(last) = entries.last() else {
-        return Ok(false);
+        return Ok(AppliedBatch {
+            conf_changed: false,
+            events: None,
+        });
     };
     let (last_index, last_term) = (last.index, last.term);
     let mut results: Vec<(u64, u64, Applied)> = Vec::with_capacity(entries.len());
     let mut new_conf: Option<ConfState> = None;
+    let mut events = EventBatch::default();
     store.apply_with(durable, |txn| {
         let mut a = Apply::begin(txn)?;
+        events.before = a.revision();
         for e in entries {
             if e.index <= a.applied_before() {
                 results.push((e.index, 0, Applied::Done));
@@ -135,6 +174,8 @@ pub fn apply_entries(
                 }
             }
         }
+        events.after = a.revision();
+        events.changes = a.take_changes();
         a.finish(last_index, last_term, new_conf.as_ref())
     })?;
     if let Some(cs) = &new_conf {
@@ -143,5 +184,8 @@ pub fn apply_entries(
     for (index, tag, result) in results {
         pending.applied(index, tag, result);
     }
-    Ok(new_conf.is_some())
+    Ok(AppliedBatch {
+        conf_changed: new_conf.is_some(),
+        events: (events.after != events.before).then_some(events),
+    })
 }

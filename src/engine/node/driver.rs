@@ -15,7 +15,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::MissedTickBehavior;
 
-use super::apply::apply_entries;
+use super::apply::{apply_entries, EventBatch};
 use super::conf::{conf_change, conf_view};
 use super::outbox::{encode, peer_list, Outbox};
 use super::pending::Pending;
@@ -88,10 +88,12 @@ pub fn start(
     outbox.peers(peer_list(&store)?);
     let (tx, rx) = mpsc::channel(MAILBOX);
     let (view_tx, view_rx) = watch::channel(View::default());
+    let (events, _) = tokio::sync::broadcast::channel(super::EVENT_BATCHES);
     let config = Arc::new(config);
     let node = Node {
         tx,
         view: view_rx,
+        events: events.clone(),
         store: store.clone(),
         config: config.clone(),
     };
@@ -105,6 +107,7 @@ pub fn start(
         last_compaction: applied,
         last_durable: Instant::now(),
         view: view_tx,
+        events,
         heard: HashMap::new(),
         published: false,
         ticks_since_publish: usize::MAX / 2,
@@ -164,6 +167,8 @@ struct Driver {
     /// When an applied transaction was last fsync'd.
     last_durable: Instant,
     view: watch::Sender<View>,
+    /// Applied key changes, for watchers.
+    events: tokio::sync::broadcast::Sender<Arc<EventBatch>>,
     /// When a message last arrived from each peer.
     heard: HashMap<u64, Instant>,
     /// Whether the cluster has this member's name and client URLs.
@@ -399,6 +404,14 @@ impl Driver {
             self.last_compaction = index;
             self.pending.snapshot_applied(index);
             peers_changed = true;
+            // The revision jumped: watchers read what they missed from the
+            // history the snapshot brought.
+            let revision = self.store.revision()?;
+            let _ = self.events.send(Arc::new(EventBatch {
+                before: revision,
+                after: revision,
+                changes: vec![],
+            }));
         }
         for rs in rd.take_read_states() {
             self.pending
@@ -448,13 +461,18 @@ impl Driver {
         let durable = compact
             || last >= self.store.durable_applied() + DURABLE_EVERY_ENTRIES
             || self.last_durable.elapsed() >= DURABLE_EVERY;
-        let changed = apply_entries(
+        let batch = apply_entries(
             &mut self.raw,
             &self.store,
             entries,
             &mut self.pending,
             durable,
         )?;
+        if let Some(events) = batch.events {
+            // No receiver is fine; a lagging one reads the history.
+            let _ = self.events.send(Arc::new(events));
+        }
+        let changed = batch.conf_changed;
         self.applied = last;
         self.pending.applied_to(last);
         if durable {

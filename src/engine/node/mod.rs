@@ -15,12 +15,18 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot, watch};
 
+use crate::engine::storage::mvcc::Refusal;
 use crate::engine::storage::snapshot::SnapshotStaging;
+use crate::engine::storage::txn::TxnResult;
 use crate::engine::storage::{Store, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
+pub use apply::EventBatch;
 pub use driver::{start, Stopped};
 pub use outbox::{Outbox, Outgoing};
+
+/// Applied batches of key changes kept for watchers that fall behind.
+pub const EVENT_BATCHES: usize = 1024;
 
 /// How long a configuration change waits for an earlier one to be applied.
 pub const CHANGE_WAIT: Duration = Duration::from_secs(2);
@@ -144,20 +150,12 @@ pub enum Change {
 /// What an applied proposal produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Applied {
-    /// A put: the revision after it.
-    Put {
-        /// The revision after the put.
-        revision: i64,
-        /// The previous record, if any.
-        prev: Option<spb::KvRecord>,
-    },
-    /// A delete: how many keys went, and the revision after.
-    Deleted {
-        /// Keys deleted.
-        deleted: i64,
-        /// The revision after.
-        revision: i64,
-    },
+    /// A transaction (every key write is one).
+    Txn(TxnResult),
+    /// A compaction or lease change: the store's revision after it.
+    Revision(i64),
+    /// The state machine refused the command (it changed nothing).
+    Refused(Refusal),
     /// A configuration change: the configuration after it.
     Conf(ConfView),
     /// Anything else (member metadata).
@@ -225,6 +223,7 @@ pub fn message_sender(message: &[u8]) -> Option<u64> {
 pub struct Node {
     tx: mpsc::Sender<Request>,
     view: watch::Receiver<View>,
+    events: tokio::sync::broadcast::Sender<Arc<EventBatch>>,
     store: Store,
     config: Arc<NodeConfig>,
 }
@@ -238,6 +237,13 @@ impl Node {
     /// A receiver that sees every new view.
     pub fn watch(&self) -> watch::Receiver<View> {
         self.view.clone()
+    }
+
+    /// A receiver of every applied batch of key changes from now on (it
+    /// lags, and must read the store's history, when it falls
+    /// [`EVENT_BATCHES`] batches behind).
+    pub fn subscribe(&self) -> tokio::sync::broadcast::Receiver<Arc<EventBatch>> {
+        self.events.subscribe()
     }
 
     /// The store (for local reads).

@@ -5,6 +5,7 @@
 use tonic::{Code, Status};
 
 use crate::engine::node::NodeError;
+use crate::engine::storage::mvcc::Refusal;
 
 fn status(code: Code, msg: &str) -> Status {
     Status::new(code, msg)
@@ -126,5 +127,67 @@ pub fn from_node(e: NodeError) -> Status {
         ),
         NodeError::Stopped => status(Code::Unavailable, "etcdserver: server stopped"),
         NodeError::Storage(m) => status(Code::Internal, &format!("etcdserver: storage: {m}")),
+    }
+}
+
+/// A request without a key.
+pub fn empty_key() -> Status {
+    status(Code::InvalidArgument, "etcdserver: key is not provided")
+}
+/// A put that keeps the value of a key that does not exist; an empty operation.
+pub fn key_not_found() -> Status {
+    status(Code::InvalidArgument, "etcdserver: key not found")
+}
+/// A put that keeps the old value but gives one.
+pub fn value_provided() -> Status {
+    status(Code::InvalidArgument, "etcdserver: value is provided")
+}
+/// A put that keeps the old lease but gives one.
+pub fn lease_provided() -> Status {
+    status(Code::InvalidArgument, "etcdserver: lease is provided")
+}
+/// A transaction with more operations than allowed.
+pub fn too_many_ops() -> Status {
+    status(
+        Code::InvalidArgument,
+        "etcdserver: too many operations in txn request",
+    )
+}
+/// A transaction that writes a key twice.
+pub fn duplicate_key() -> Status {
+    status(
+        Code::InvalidArgument,
+        "etcdserver: duplicate key given in txn request",
+    )
+}
+/// A sort order or target etcd does not know.
+pub fn invalid_sort() -> Status {
+    status(Code::InvalidArgument, "etcdserver: invalid sort option")
+}
+/// A write larger than a raft entry may be.
+pub fn request_too_large() -> Status {
+    status(Code::InvalidArgument, "etcdserver: request is too large")
+}
+/// A lease TTL above etcd's maximum.
+pub fn lease_ttl_too_large() -> Status {
+    status(Code::OutOfRange, "etcdserver: too large lease TTL")
+}
+
+/// A state machine's refusal as etcd answers it.
+pub fn from_refusal(r: &Refusal) -> Status {
+    match r {
+        Refusal::Compacted => status(
+            Code::OutOfRange,
+            "etcdserver: mvcc: required revision has been compacted",
+        ),
+        Refusal::FutureRevision => status(
+            Code::OutOfRange,
+            "etcdserver: mvcc: required revision is a future revision",
+        ),
+        Refusal::LeaseNotFound => status(Code::NotFound, "etcdserver: requested lease not found"),
+        Refusal::LeaseExists => {
+            status(Code::FailedPrecondition, "etcdserver: lease already exists")
+        }
+        Refusal::KeyNotFound => key_not_found(),
     }
 }

@@ -1,35 +1,25 @@
-//! KV Range / Put / DeleteRange with etcd's semantics: writes through raft on the
-//! leader, linearizable reads after a read index, serializable reads local.
+//! KV Range / Put / DeleteRange / Txn / Compact with etcd's semantics:
+//! writes through raft on the leader, linearizable reads after a read index,
+//! serializable reads local.
 
 use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
 
-use super::errors;
 use super::forward::{forwarded, Route};
-use super::Shared;
+use super::{convert, errors, validate, Shared};
 use crate::engine::node::Applied;
+use crate::engine::storage::txn::{OpResult, TxnResult};
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::kv_client::KvClient;
 use crate::proto::etcdserverpb::kv_server::Kv;
 use crate::proto::memberctl_store_v1 as spb;
-use crate::proto::mvccpb;
 
-/// The etcd-compatible KV service (Range, Put, DeleteRange).
+/// The etcd-compatible KV service.
 pub struct KvService(pub Arc<Shared>);
 
-fn kv(r: spb::KvRecord, keys_only: bool) -> mvccpb::KeyValue {
-    mvccpb::KeyValue {
-        key: r.key,
-        create_revision: r.create_revision,
-        mod_revision: r.mod_revision,
-        version: r.version,
-        value: if keys_only { vec![] } else { r.value },
-        lease: 0,
-    }
-}
-
-fn internal(e: impl std::fmt::Display) -> Status {
+/// An internal failure as the client sees it.
+pub fn internal(e: impl std::fmt::Display) -> Status {
     Status::internal(format!("etcdserver: {e}"))
 }
 
@@ -41,6 +31,57 @@ impl Shared {
         }
         Ok(())
     }
+
+    /// Proposes a state-machine command (this node leads) and waits for it
+    /// to be applied; a command larger than a raft entry may be is refused.
+    pub async fn apply(&self, op: spb::command::Op) -> Result<Applied, Status> {
+        if op.encoded_len() > validate::MAX_REQUEST_BYTES {
+            return Err(errors::request_too_large());
+        }
+        match self.wait(self.node.propose(op)).await? {
+            Applied::Refused(r) => Err(errors::from_refusal(&r)),
+            other => Ok(other),
+        }
+    }
+
+    /// Applies a transaction (this node leads).
+    async fn apply_txn(&self, t: spb::Txn) -> Result<TxnResult, Status> {
+        match self.apply(spb::command::Op::Txn(t)).await? {
+            Applied::Txn(r) => Ok(r),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// Waits until a linearizable read may be served here, or says where it
+    /// must go: the leader confirms its leadership; a follower forwards.
+    pub async fn linearizable<T>(
+        &self,
+        req: &Request<T>,
+    ) -> Result<Option<tonic::transport::Channel>, Status> {
+        self.refuse_learner()?;
+        match self.route(req).await? {
+            Route::Leader(ch) => Ok(Some(ch)),
+            Route::Here => {
+                self.wait(self.node.read_index()).await?;
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// A result of another kind than the command's.
+pub fn unexpected(a: Applied) -> Status {
+    internal(format!("unexpected result {a:?}"))
+}
+
+/// The only operation's result of a one-operation transaction.
+fn only(t: TxnResult) -> Result<(i64, OpResult), Status> {
+    let revision = t.revision;
+    t.responses
+        .into_iter()
+        .next()
+        .map(|r| (revision, r))
+        .ok_or_else(|| internal("a transaction of one operation answered none"))
 }
 
 #[tonic::async_trait]
@@ -50,27 +91,21 @@ impl Kv for KvService {
         req: Request<epb::RangeRequest>,
     ) -> Result<Response<epb::RangeResponse>, Status> {
         let s = &self.0;
+        validate::range(req.get_ref())?;
         if !req.get_ref().serializable {
-            s.refuse_learner()?;
-            match s.route(&req).await? {
-                Route::Leader(ch) => {
-                    return KvClient::new(ch).range(forwarded(req.into_inner())).await
-                }
-                Route::Here => s.wait(s.node.read_index()).await?,
+            if let Some(ch) = s.linearizable(&req).await? {
+                return KvClient::new(ch).range(forwarded(req.into_inner())).await;
             }
         }
         let r = req.into_inner();
         let found = s
             .node
             .store()
-            .range(&r.key, &r.range_end, r.limit, r.count_only)
-            .map_err(internal)?;
-        Ok(Response::new(epb::RangeResponse {
-            header: s.header(found.revision),
-            kvs: found.kvs.into_iter().map(|k| kv(k, r.keys_only)).collect(),
-            more: found.more,
-            count: found.count,
-        }))
+            .range(&convert::range(&r))
+            .map_err(internal)?
+            .map_err(|e| errors::from_refusal(&e))?;
+        let header = s.header(found.revision);
+        Ok(Response::new(convert::range_response(found, header)))
     }
 
     async fn put(
@@ -78,25 +113,19 @@ impl Kv for KvService {
         req: Request<epb::PutRequest>,
     ) -> Result<Response<epb::PutResponse>, Status> {
         let s = &self.0;
+        validate::put(req.get_ref())?;
         s.refuse_learner()?;
         s.write(req, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return KvClient::new(ch).put(forwarded(r)).await;
             }
-            let op = spb::command::Op::Put(spb::Put {
-                key: r.key,
-                value: r.value,
-            });
-            match s.wait(s.node.propose(op)).await? {
-                Applied::Put { revision, prev } => Ok(Response::new(epb::PutResponse {
+            let t = convert::single(spb::op::Op::Put(convert::put(r)));
+            match only(s.apply_txn(t).await?)? {
+                (revision, OpResult::Put { prev, .. }) => Ok(Response::new(epb::PutResponse {
                     header: s.header(revision),
-                    prev_kv: if r.prev_kv {
-                        prev.map(|p| kv(p, false))
-                    } else {
-                        None
-                    },
+                    prev_kv: prev.map(convert::kv),
                 })),
-                other => Err(internal(format!("unexpected result {other:?}"))),
+                (_, other) => Err(internal(format!("unexpected result {other:?}"))),
             }
         })
         .await
@@ -107,35 +136,89 @@ impl Kv for KvService {
         req: Request<epb::DeleteRangeRequest>,
     ) -> Result<Response<epb::DeleteRangeResponse>, Status> {
         let s = &self.0;
+        validate::delete(req.get_ref())?;
         s.refuse_learner()?;
         s.write(req, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return KvClient::new(ch).delete_range(forwarded(r)).await;
             }
-            let prev = if r.prev_kv {
-                let found = s
-                    .node
-                    .store()
-                    .range(&r.key, &r.range_end, 0, false)
-                    .map_err(internal)?;
-                found.kvs.into_iter().map(|k| kv(k, false)).collect()
-            } else {
-                vec![]
-            };
-            let op = spb::command::Op::DeleteRange(spb::DeleteRange {
-                key: r.key,
-                range_end: r.range_end,
-            });
-            match s.wait(s.node.propose(op)).await? {
-                Applied::Deleted { deleted, revision } => {
+            let t = convert::single(spb::op::Op::DeleteRange(convert::delete(r)));
+            match only(s.apply_txn(t).await?)? {
+                (revision, OpResult::Delete { deleted, prev, .. }) => {
                     Ok(Response::new(epb::DeleteRangeResponse {
                         header: s.header(revision),
                         deleted,
-                        prev_kvs: prev,
+                        prev_kvs: prev.into_iter().map(convert::kv).collect(),
                     }))
                 }
-                other => Err(internal(format!("unexpected result {other:?}"))),
+                (_, other) => Err(internal(format!("unexpected result {other:?}"))),
             }
+        })
+        .await
+    }
+
+    async fn txn(
+        &self,
+        req: Request<epb::TxnRequest>,
+    ) -> Result<Response<epb::TxnResponse>, Status> {
+        let s = &self.0;
+        validate::txn(req.get_ref())?;
+        if validate::read_only(req.get_ref()) {
+            if !validate::serializable(req.get_ref()) {
+                if let Some(ch) = s.linearizable(&req).await? {
+                    return KvClient::new(ch).txn(forwarded(req.into_inner())).await;
+                }
+            }
+            let t = convert::txn(req.into_inner());
+            let r = s
+                .node
+                .store()
+                .read_txn(&t)
+                .map_err(internal)?
+                .map_err(|e| errors::from_refusal(&e))?;
+            let header = s.header(r.revision);
+            return Ok(Response::new(convert::txn_response(r, header)));
+        }
+        s.refuse_learner()?;
+        s.write(req, |route, r| async move {
+            if let Route::Leader(ch) = route {
+                return KvClient::new(ch).txn(forwarded(r)).await;
+            }
+            let result = s.apply_txn(convert::txn(r)).await?;
+            let header = s.header(result.revision);
+            Ok(Response::new(convert::txn_response(result, header)))
+        })
+        .await
+    }
+
+    async fn compact(
+        &self,
+        req: Request<epb::CompactionRequest>,
+    ) -> Result<Response<epb::CompactionResponse>, Status> {
+        let s = &self.0;
+        s.refuse_learner()?;
+        s.write(req, |route, r| async move {
+            if let Route::Leader(ch) = route {
+                return KvClient::new(ch).compact(forwarded(r)).await;
+            }
+            let op = spb::command::Op::Compact(spb::Compact {
+                revision: r.revision,
+            });
+            let revision = match s.apply(op).await? {
+                Applied::Revision(rev) => rev,
+                other => return Err(unexpected(other)),
+            };
+            if r.physical {
+                // The history went in the applied transaction; make it durable.
+                let store = s.node.store().clone();
+                tokio::task::spawn_blocking(move || store.flush())
+                    .await
+                    .map_err(internal)?
+                    .map_err(internal)?;
+            }
+            Ok(Response::new(epb::CompactionResponse {
+                header: s.header(revision),
+            }))
         })
         .await
     }

@@ -1,17 +1,22 @@
-//! The engine's gRPC services: etcd-compatible Cluster, Maintenance and KV for
-//! clients; memberctl.v1 Membership (the extension), Raft (the transport, for
+//! The engine's gRPC services: etcd-compatible Cluster, Maintenance, KV,
+//! Watch and Lease for clients; memberctl.v1 Membership (the extension), Raft (the transport, for
 //! peers) and Fault (test clusters); forwarding to the leader. etcd's wire
 //! types end here; the node sees domain values and memberctl.v1's stored
 //! formats.
 
 mod cluster;
+mod convert;
 mod errors;
 mod fault;
 mod forward;
 mod kv;
+mod lease;
+mod lessor;
 mod maintenance;
 mod membership;
 mod raft;
+mod validate;
+mod watch;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -28,7 +33,9 @@ use crate::engine::transport::{
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::cluster_server::ClusterServer;
 use crate::proto::etcdserverpb::kv_server::KvServer;
+use crate::proto::etcdserverpb::lease_server::LeaseServer;
 use crate::proto::etcdserverpb::maintenance_server::MaintenanceServer;
+use crate::proto::etcdserverpb::watch_server::WatchServer;
 use crate::proto::memberctl_store_v1 as spb;
 use crate::proto::memberctl_v1::fault_server::FaultServer;
 use crate::proto::memberctl_v1::membership_server::MembershipServer;
@@ -59,6 +66,10 @@ pub struct Shared {
     pub cluster_id: u64,
     /// With fault injection on: the peers whose raft traffic is dropped.
     pub partition: Option<Arc<Partition>>,
+    /// The leader's lease clock.
+    pub lessor: lessor::Lessor,
+    /// Becomes true when the server stops (streams end with an error).
+    pub stopping: tokio::sync::watch::Receiver<bool>,
 }
 
 impl Shared {
@@ -109,17 +120,20 @@ pub async fn serve(
     partition: Option<Arc<Partition>>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), tonic::transport::Error> {
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let shared = Arc::new(Shared {
         node,
         forward: forward::Forwarder::new(tls.peer_client.clone()),
         cluster_id,
         partition,
+        lessor: lessor::Lessor::default(),
+        stopping: stop_rx.clone(),
     });
+    let lessor = tokio::spawn(lessor::run(shared.clone()));
     let builder = |t: &Option<tonic::transport::ServerTlsConfig>| match t {
         Some(t) => Server::builder().tls_config(t.clone()),
         None => Ok(Server::builder()),
     };
-    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
         shutdown.await;
         let _ = stop_tx.send(true);
@@ -131,12 +145,15 @@ pub async fn serve(
         (
             ClusterServer::new(cluster::ClusterService(s.clone())),
             MaintenanceServer::new(maintenance::MaintenanceService(s.clone())),
-            KvServer::new(kv::KvService(s.clone())),
+            KvServer::new(kv::KvService(s.clone()))
+                .max_decoding_message_size(validate::MAX_RECV_BYTES),
             MembershipServer::new(membership::MembershipService(s.clone())),
+            WatchServer::new(watch::WatchService(s.clone())),
+            LeaseServer::new(lease::LeaseService(s.clone())),
         )
     };
-    let (c1, m1, k1, j1) = client_services(&shared);
-    let (c2, m2, k2, j2) = client_services(&shared);
+    let (c1, m1, k1, j1, w1, l1) = client_services(&shared);
+    let (c2, m2, k2, j2, w2, l2) = client_services(&shared);
     let fault = || {
         shared
             .partition
@@ -151,6 +168,8 @@ pub async fn serve(
         .add_service(m1)
         .add_service(k1)
         .add_service(j1)
+        .add_service(w1)
+        .add_service(l1)
         .add_optional_service(fault())
         .serve_with_incoming_shutdown(incoming(client), stopped(stop_rx.clone()));
     // Large HTTP/2 windows: appends and snapshots are up to megabytes.
@@ -162,9 +181,13 @@ pub async fn serve(
         .add_service(m2)
         .add_service(k2)
         .add_service(j2)
+        .add_service(w2)
+        .add_service(l2)
         .add_optional_service(fault())
         .serve_with_incoming_shutdown(incoming(peer), stopped(stop_rx));
-    tokio::try_join!(client_server, peer_server)?;
+    let served = tokio::try_join!(client_server, peer_server);
+    lessor.abort();
+    served?;
     Ok(())
 }
 

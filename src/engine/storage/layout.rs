@@ -1,13 +1,15 @@
 //! The data directory's layout and its storage format version: what is
 //! where, and a clear refusal of a directory written in another format.
 //!
-//! Format 2 (this one):
-//! - `FORMAT`: `memberctl storage format 2`, written before anything else;
+//! Format 3 (this one):
+//! - `FORMAT`: `memberctl storage format 3`, written before anything else;
 //! - `raft/`: the raft log (raft-engine's segment files);
-//! - `state.redb`: the state machine (keys, members, applied index);
+//! - `state.redb`: the state machine (the MVCC keyspace with its history,
+//!   leases, members, applied index);
 //! - `snap/`: snapshots received from the leader, staged until raft installs them.
 //!
-//! Format 1 (memberctl before the raft log left redb) kept everything in
+//! Format 2 had the same files, with only the live keys in `state.redb`;
+//! format 1 (memberctl before the raft log left redb) kept everything in
 //! `member.redb`.
 
 use std::io::Write;
@@ -16,7 +18,7 @@ use std::path::{Path, PathBuf};
 use super::{Result, StoreError};
 
 /// The storage format this build reads and writes.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 /// The version file's name.
 const FORMAT_FILE: &str = "FORMAT";
 /// What the version file says before the number.

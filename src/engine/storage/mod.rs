@@ -1,7 +1,8 @@
 //! Durable storage of the embedded node: the raft log (entries, hard state,
 //! truncation point) in an append-only segmented log ([`log`], raft-engine)
-//! with an in-memory tail ([`cache`]) and a torn-tail guard ([`guard`]); the state machine (keys, members,
-//! applied index and conf state) in redb ([`state`]); snapshots streamed in
+//! with an in-memory tail ([`cache`]) and a torn-tail guard ([`guard`]); the state machine in redb:
+//! the MVCC keyspace and leases ([`mvcc`], [`txn`]), members, applied index
+//! and conf state ([`state`]); snapshots streamed in
 //! chunks ([`snapshot`]); the directory's layout and format ([`layout`]); and
 //! raft-rs's [`raft::Storage`] over them ([`raft_storage`]).
 //!
@@ -15,9 +16,11 @@ pub mod cache;
 pub mod guard;
 pub mod layout;
 pub mod log;
+pub mod mvcc;
 pub mod raft_storage;
 pub mod snapshot;
 pub mod state;
+pub mod txn;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -34,8 +37,6 @@ use crate::proto::memberctl_store_v1 as spb;
 
 /// Small named values (conf state, applied index, IDs, revision …).
 pub(crate) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
-/// The key-value state machine: key → encoded `KvRecord`.
-pub(crate) const KV: TableDefinition<&[u8], &[u8]> = TableDefinition::new("kv");
 /// Member metadata: ID → encoded `MemberMeta`.
 pub(crate) const MEMBERS: TableDefinition<u64, &[u8]> = TableDefinition::new("members");
 /// Memory redb may use for its page cache (the OS caches the file too).
@@ -89,8 +90,12 @@ pub(crate) fn open_db(path: &Path) -> Result<Database> {
     let txn = db.begin_write()?;
     {
         txn.open_table(META)?;
-        txn.open_table(KV)?;
         txn.open_table(MEMBERS)?;
+        txn.open_table(mvcc::KV)?;
+        txn.open_table(mvcc::REVS)?;
+        txn.open_table(mvcc::EVENTS)?;
+        txn.open_table(mvcc::LEASES)?;
+        txn.open_table(mvcc::LEASE_KEYS)?;
     }
     txn.commit()?;
     Ok(db)

@@ -1,6 +1,6 @@
 //! Snapshots as streams. The leader prepares one by opening a read of the
 //! state machine (redb's reads are consistent and do not block writers), so
-//! raft's loop copies nothing; the keys are read in chunks only as the
+//! raft's loop copies nothing; the key history (every kept revision) is read in chunks only as the
 //! stream to the follower takes them. The follower writes the chunks into a
 //! new database file in `snap/` as they arrive and, once raft accepts the
 //! snapshot, installs it by renaming that file over its state machine:
@@ -15,7 +15,8 @@ use raft::eraftpb::{ConfState, Snapshot};
 use redb::{Database, Durability, ReadTransaction, ReadableTable};
 
 use super::layout::{sync_dir, Layout, FORMAT};
-use super::{bytes_u64, open_db, u64_bytes, Result, Store, StoreError, KV, MEMBERS, META};
+use super::mvcc::{EVENTS, KV, LEASES, LEASE_KEYS, REVS};
+use super::{bytes_u64, open_db, u64_bytes, Result, Store, StoreError, MEMBERS, META};
 use crate::proto::memberctl_store_v1 as spb;
 
 /// Bytes of keys in one chunk (about; a chunk holds whole records).
@@ -44,11 +45,12 @@ pub struct SnapshotSource {
 }
 
 impl SnapshotSource {
-    /// Reads the keys in order, in chunks of about [`CHUNK_BYTES`], handing
-    /// each encoded `SnapshotChunk` to `emit`; returns how many keys went, or
-    /// None when `emit` returned false (the receiver went away) and it stopped.
+    /// Reads the key history in (key, revision) order, in chunks of about
+    /// [`CHUNK_BYTES`], handing each encoded `SnapshotChunk` to `emit`;
+    /// returns how many records went, or None when `emit` returned false (the
+    /// receiver went away) and it stopped.
     pub fn read(&self, mut emit: impl FnMut(Vec<u8>) -> bool) -> Result<Option<u64>> {
-        let table = self.read.open_table(KV)?;
+        let table = self.read.open_table(REVS)?;
         let mut keys = 0u64;
         let mut chunk = Vec::with_capacity(CHUNK_BYTES + 64 * 1024);
         for item in table.iter()? {
@@ -131,11 +133,17 @@ impl Store {
             for item in read.open_table(MEMBERS)?.iter()? {
                 members.push(spb::MemberMeta::decode(item?.1.value())?);
             }
+            let mut leases = Vec::new();
+            for item in read.open_table(LEASES)?.iter()? {
+                leases.push(spb::LeaseRecord::decode(item?.1.value())?);
+            }
             let header = spb::SnapshotHeader {
                 format: FORMAT,
                 cluster_id: get("cluster_id")?,
                 revision: get("revision")?.max(1) as i64,
                 members,
+                compact_revision: get("compact_revision")? as i64,
+                leases,
             };
             let mut snap = Snapshot::default();
             snap.set_data(header.encode_to_vec().into());
@@ -205,6 +213,7 @@ impl Store {
                 ("applied", md.index),
                 ("applied_term", md.term),
                 ("revision", header.revision as u64),
+                ("compact_revision", header.compact_revision as u64),
             ] {
                 meta.insert(k, u64_bytes(v).as_slice())?;
             }
@@ -216,11 +225,16 @@ impl Store {
             for m in &header.members {
                 members.insert(m.id, m.encode_to_vec().as_slice())?;
             }
+            let mut leases = txn.open_table(LEASES)?;
+            for l in &header.leases {
+                leases.insert(l.id as u64, l.encode_to_vec().as_slice())?;
+            }
         }
         txn.commit()?;
         Ok(SnapshotStaging {
             db: Some(db),
             txn: None,
+            newest: None,
             uncommitted: 0,
             unsynced: 0,
             staged: dir.join(name),
@@ -290,6 +304,9 @@ impl Store {
 /// A snapshot being received into its own file.
 pub struct SnapshotStaging {
     db: Option<Database>,
+    /// The newest record seen of the key being received: it is live unless
+    /// a tombstone, once the next key begins.
+    newest: Option<spb::KvRecord>,
     /// The transaction chunks go into, committed every [`STAGING_BATCH`] bytes.
     txn: Option<redb::WriteTransaction>,
     uncommitted: usize,
@@ -323,13 +340,20 @@ impl SnapshotStaging {
             self.txn = Some(txn);
         }
         if let Some(txn) = &self.txn {
-            let mut kv = txn.open_table(KV)?;
+            let mut revs = txn.open_table(REVS)?;
+            let mut events = txn.open_table(EVENTS)?;
             let mut rest = chunk;
             while !rest.is_empty() {
                 let record = next_record(&mut rest)?;
-                let key = spb::KvRecord::decode(record)?.key;
-                kv.insert(key.as_slice(), record)?;
+                let rec = spb::KvRecord::decode(record)?;
+                let rev = rec.mod_revision as u64;
+                revs.insert((rec.key.as_slice(), rev), record)?;
+                events.insert((rev, rec.sub), rec.key.as_slice())?;
                 self.keys += 1;
+                if self.newest.as_ref().is_some_and(|n| n.key != rec.key) {
+                    live_key(txn, self.newest.take())?;
+                }
+                self.newest = Some(rec);
             }
         }
         self.uncommitted += chunk.len();
@@ -363,6 +387,7 @@ impl SnapshotStaging {
                 Some(txn) => txn,
                 None => db.begin_write()?,
             };
+            live_key(&txn, self.newest.take())?;
             txn.set_durability(Durability::Immediate);
             txn.set_quick_repair(true);
             txn.commit()?;
@@ -381,6 +406,22 @@ impl Drop for SnapshotStaging {
             let _ = std::fs::remove_file(&self.partial);
         }
     }
+}
+
+/// Records a key's newest received revision as live (with its lease),
+/// unless it is a deletion.
+fn live_key(txn: &redb::WriteTransaction, newest: Option<spb::KvRecord>) -> Result<()> {
+    let Some(mut rec) = newest.filter(|r| !r.tombstone) else {
+        return Ok(());
+    };
+    rec.value.clear();
+    if rec.lease != 0 {
+        txn.open_table(LEASE_KEYS)?
+            .insert((rec.lease as u64, rec.key.as_slice()), ())?;
+    }
+    txn.open_table(KV)?
+        .insert(rec.key.as_slice(), rec.encode_to_vec().as_slice())?;
+    Ok(())
 }
 
 /// Starts writing a file's dirty pages back to disk without waiting for them

@@ -28,6 +28,17 @@ fn member(id: u64) -> spb::MemberMeta {
     }
 }
 
+fn rng(s: &Store, key: &[u8], end: &[u8], limit: i64, count_only: bool) -> mvcc::RangeResult {
+    let r = spb::Range {
+        key: key.to_vec(),
+        range_end: end.to_vec(),
+        limit,
+        count_only,
+        ..Default::default()
+    };
+    s.range(&r).unwrap().unwrap()
+}
+
 fn apply(s: &Store, durable: bool, applied: u64, puts: &[(&str, &str)]) {
     s.apply_with(durable, |txn| {
         let mut a = Apply::begin(txn)?;
@@ -181,7 +192,8 @@ fn snapshot_streams_in_chunks_and_installs() {
             true
         })
         .unwrap();
-    assert_eq!(keys, Some(3001));
+    // Every kept revision goes: 3000 keys and both of a's.
+    assert_eq!(keys, Some(3002));
     assert!(chunks.len() >= 3, "{} chunks", chunks.len());
     assert!(chunks
         .iter()
@@ -207,7 +219,7 @@ fn snapshot_streams_in_chunks_and_installs() {
     for c in &chunks {
         staging.write(c).unwrap();
     }
-    assert_eq!(staging.keys(), 3001);
+    assert_eq!(staging.keys(), 3002);
     staging.finish().unwrap();
     // A crash between the log's reset and the rename: the open finishes it.
     t.log()
@@ -226,12 +238,19 @@ fn snapshot_streams_in_chunks_and_installs() {
     }
     staging.finish().unwrap();
     t.apply_snapshot(&snap).unwrap();
-    let r = t.range(b"a", b"", 0, false).unwrap();
+    let r = rng(&t, b"a", b"", 0, false);
     assert_eq!(r.kvs[0].value, b"2");
+    // The history came too: a at its first revision.
+    let past = spb::Range {
+        key: b"a".to_vec(),
+        revision: r.kvs[0].mod_revision - 1,
+        ..Default::default()
+    };
+    assert_eq!(t.range(&past).unwrap().unwrap().kvs[0].value, b"1");
     assert_eq!(r.kvs[0].version, 2);
     assert_eq!(r.revision, 3003);
-    assert!(t.range(b"b", b"", 0, false).unwrap().kvs.is_empty());
-    assert_eq!(t.range(b"k", b"l", 0, true).unwrap().count, 3000);
+    assert!(rng(&t, b"b", b"", 0, false).kvs.is_empty());
+    assert_eq!(rng(&t, b"k", b"l", 0, true).count, 3000);
     assert_eq!(t.applied().unwrap(), 10);
     assert_eq!(t.first_index().unwrap(), 11);
     assert_eq!(t.conf_state().voters, vec![1, 2]);
@@ -241,7 +260,7 @@ fn snapshot_streams_in_chunks_and_installs() {
     // Durable: the same after a restart.
     let t = Store::open(other2.path()).unwrap();
     assert_eq!(t.applied().unwrap(), 10);
-    assert_eq!(t.range(b"k", b"l", 0, true).unwrap().count, 3000);
+    assert_eq!(rng(&t, b"k", b"l", 0, true).count, 3000);
     assert_eq!(t.member_id().unwrap(), Some(3));
     assert_eq!(Storage::last_index(&t).unwrap(), 10);
 }
@@ -256,8 +275,8 @@ fn other_storage_formats_are_refused_with_the_directory_named() {
     assert!(e.contains("memberctl member remove"), "{e}");
 
     let newer = tempfile::tempdir().unwrap();
-    std::fs::write(newer.path().join("FORMAT"), "memberctl storage format 3\n").unwrap();
-    let e = Store::open(newer.path()).err().expect("format 3 refused").0;
+    std::fs::write(newer.path().join("FORMAT"), "memberctl storage format 4\n").unwrap();
+    let e = Store::open(newer.path()).err().expect("format 4 refused").0;
     assert!(e.contains("newer memberctl"), "{e}");
 
     let fresh = tempfile::tempdir().unwrap();
@@ -290,13 +309,132 @@ fn ranges_follow_etcd_conventions() {
         a.finish(2, 1, None)
     })
     .unwrap();
-    assert_eq!(s.range(b"ab", b"", 0, false).unwrap().kvs.len(), 1);
-    assert_eq!(s.range(b"a", b"b", 0, false).unwrap().kvs.len(), 3);
-    assert_eq!(s.range(b"a", &[0], 0, false).unwrap().count, 4);
-    let limited = s.range(b"a", &[0], 2, false).unwrap();
+    assert_eq!(rng(&s, b"ab", b"", 0, false).kvs.len(), 1);
+    assert_eq!(rng(&s, b"a", b"b", 0, false).kvs.len(), 3);
+    assert_eq!(rng(&s, b"a", &[0], 0, false).count, 4);
+    let limited = rng(&s, b"a", &[0], 2, false);
     assert_eq!(
         (limited.kvs.len(), limited.more, limited.count),
         (2, true, 4)
     );
     assert_eq!(s.revision().unwrap(), 5);
+}
+
+fn txn_of(
+    compare: Vec<spb::Compare>,
+    success: Vec<spb::op::Op>,
+    failure: Vec<spb::op::Op>,
+) -> spb::Txn {
+    let ops = |v: Vec<spb::op::Op>| v.into_iter().map(|op| spb::Op { op: Some(op) }).collect();
+    spb::Txn {
+        compare,
+        success: ops(success),
+        failure: ops(failure),
+    }
+}
+
+fn put_op(k: &str, v: &str, lease: i64) -> spb::op::Op {
+    spb::op::Op::Put(spb::Put {
+        key: k.into(),
+        value: v.into(),
+        lease,
+        prev_kv: true,
+        ..Default::default()
+    })
+}
+
+#[test]
+fn history_compaction_transactions_and_leases() {
+    use spb::compare::{Result as Cmp, Target};
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    s.bootstrap(9, 1, &[member(1)]).unwrap();
+    let at = |rev: i64, key: &str| {
+        let r = spb::Range {
+            key: key.into(),
+            revision: rev,
+            ..Default::default()
+        };
+        s.range(&r).unwrap()
+    };
+    // Revisions 2..=5: a=1, a=2, b=1, delete a.
+    s.apply_with(false, |txn| {
+        let mut a = Apply::begin(txn)?;
+        a.put(b"a", b"1")?;
+        a.put(b"a", b"2")?;
+        a.put(b"b", b"1")?;
+        assert_eq!(a.delete_range(b"a", b"")?, (1, 5));
+        a.finish(2, 1, None)
+    })
+    .unwrap();
+    assert_eq!(at(2, "a").unwrap().kvs[0].value, b"1");
+    assert_eq!(at(3, "a").unwrap().kvs[0].version, 2);
+    assert!(at(5, "a").unwrap().kvs.is_empty());
+    assert_eq!(at(6, "a"), Err(mvcc::Refusal::FutureRevision));
+    let changes = s.changes_since(2, 100, true).unwrap().unwrap();
+    assert_eq!(changes.1, 5);
+    let revs: Vec<i64> = changes.0.iter().map(|c| c.revision()).collect();
+    assert_eq!(revs, vec![2, 3, 4, 5]);
+    assert!(changes.0[3].kv.tombstone);
+    assert_eq!(changes.0[3].prev.as_ref().unwrap().value, b"2");
+
+    // A transaction: compare, put with a lease, one revision for all of it.
+    let outcome = s
+        .apply_with(false, |txn| {
+            let mut a = Apply::begin(txn)?;
+            assert_eq!(a.grant(7, 10)?, Ok(()));
+            assert_eq!(a.grant(7, 10)?, Err(mvcc::Refusal::LeaseExists));
+            let unknown = txn_of(vec![], vec![put_op("c", "x", 8)], vec![]);
+            assert_eq!(a.txn(&unknown)?, Err(mvcc::Refusal::LeaseNotFound));
+            let cas = txn_of(
+                vec![spb::Compare {
+                    result: Cmp::Equal as i32,
+                    target: Target::Value as i32,
+                    key: b"b".to_vec(),
+                    value: b"1".to_vec(),
+                    ..Default::default()
+                }],
+                vec![put_op("b", "2", 7), put_op("c", "3", 7)],
+                vec![],
+            );
+            let r = a.txn(&cas)?;
+            a.finish(3, 1, None)?;
+            Ok(r)
+        })
+        .unwrap()
+        .unwrap();
+    assert!(outcome.succeeded);
+    assert_eq!(outcome.revision, 6);
+    assert_eq!(s.lease(7, true).unwrap().unwrap().keys.len(), 2);
+
+    // Compaction at 4 keeps each key's newest record there (a's at 3, b's
+    // at 4) and drops the older ones.
+    s.apply_with(false, |txn| {
+        let mut a = Apply::begin(txn)?;
+        assert_eq!(a.compact(4)?, Ok(()));
+        assert_eq!(a.compact(4)?, Err(mvcc::Refusal::Compacted));
+        assert_eq!(a.revoke(7)?, Ok(()));
+        a.finish(4, 1, None)
+    })
+    .unwrap();
+    assert_eq!(at(3, "a"), Err(mvcc::Refusal::Compacted));
+    assert_eq!(at(4, "b").unwrap().kvs[0].value, b"1");
+    assert_eq!(at(4, "a").unwrap().kvs[0].value, b"2");
+    assert_eq!(
+        s.changes_since(3, 100, false).unwrap(),
+        Err(mvcc::Refusal::Compacted)
+    );
+    let after: Vec<i64> = s
+        .changes_since(4, 100, false)
+        .unwrap()
+        .unwrap()
+        .0
+        .iter()
+        .map(|c| c.revision())
+        .collect();
+    // b at 4 (kept), a's deletion at 5, b and c at 6, their revoke at 7.
+    assert_eq!(after, vec![4, 5, 6, 6, 7, 7]);
+    assert!(s.lease(7, false).unwrap().is_none());
+    assert!(at(0, "b").unwrap().kvs.is_empty());
+    assert_eq!(s.revisions().unwrap(), (7, 4));
 }

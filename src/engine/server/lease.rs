@@ -1,0 +1,261 @@
+//! etcd's Lease service: grant and revoke through raft, keep-alive and
+//! time-to-live at the leader (followers pass them on), the list from local state.
+
+use std::pin::Pin;
+use std::sync::Arc;
+
+use futures_util::{Stream, StreamExt};
+use tokio::sync::mpsc;
+use tonic::{Request, Response, Status, Streaming};
+
+use super::forward::{forwarded, Route};
+use super::kv::{internal, unexpected};
+use super::lessor::{min_ttl, MAX_TTL};
+use super::{errors, Shared};
+use crate::engine::node::Applied;
+use crate::proto::etcdserverpb as epb;
+use crate::proto::etcdserverpb::lease_client::LeaseClient;
+use crate::proto::etcdserverpb::lease_server::Lease;
+use crate::proto::memberctl_store_v1 as spb;
+
+/// The etcd-compatible Lease service.
+pub struct LeaseService(pub Arc<Shared>);
+
+type KeepAliveStream =
+    Pin<Box<dyn Stream<Item = Result<epb::LeaseKeepAliveResponse, Status>> + Send>>;
+
+/// Responses queued per keep-alive stream.
+const KEEP_ALIVE_QUEUE: usize = 16;
+
+impl Shared {
+    fn revision_now(&self) -> i64 {
+        self.node.store().revision().unwrap_or(1)
+    }
+
+    /// Renews a lease at the leader: its TTL, or 0 when it does not exist.
+    fn renew(&self, id: i64) -> Result<i64, Status> {
+        match self.node.store().lease(id, false).map_err(internal)? {
+            Some(l) => {
+                self.lessor.renew(id, l.ttl);
+                Ok(l.ttl)
+            }
+            None => Ok(0),
+        }
+    }
+}
+
+/// Streams what a channel receives.
+fn receiver_stream<T: Send + 'static>(rx: mpsc::Receiver<T>) -> impl Stream<Item = T> + Send {
+    futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|x| (x, rx)) })
+}
+
+/// A keep-alive stream to the leader, for a follower's client.
+struct Upstream {
+    to: mpsc::Sender<epb::LeaseKeepAliveRequest>,
+    from: Streaming<epb::LeaseKeepAliveResponse>,
+}
+
+impl Upstream {
+    async fn open(ch: tonic::transport::Channel) -> Result<Upstream, Status> {
+        let (to, rx) = mpsc::channel(KEEP_ALIVE_QUEUE);
+        let mut req = Request::new(receiver_stream(rx));
+        *req.metadata_mut() = forwarded(()).metadata().clone();
+        let from = LeaseClient::new(ch)
+            .lease_keep_alive(req)
+            .await?
+            .into_inner();
+        Ok(Upstream { to, from })
+    }
+
+    async fn ask(
+        &mut self,
+        req: epb::LeaseKeepAliveRequest,
+    ) -> Result<epb::LeaseKeepAliveResponse, Status> {
+        self.to
+            .send(req)
+            .await
+            .map_err(|_| errors::leader_changed())?;
+        match self.from.message().await? {
+            Some(r) => Ok(r),
+            None => Err(errors::leader_changed()),
+        }
+    }
+}
+
+/// Answers one keep-alive: here when this member leads, else at the leader
+/// (over `upstream`, opened when needed and again after a leader change).
+async fn keep_alive_once(
+    s: &Shared,
+    stream: &Request<()>,
+    upstream: &mut Option<Upstream>,
+    req: epb::LeaseKeepAliveRequest,
+) -> Result<epb::LeaseKeepAliveResponse, Status> {
+    s.refuse_learner()?;
+    match s.route(stream).await? {
+        Route::Here => {
+            *upstream = None;
+            let header = s.header(s.revision_now());
+            let ttl = s.renew(req.id)?;
+            Ok(epb::LeaseKeepAliveResponse {
+                header,
+                id: req.id,
+                ttl,
+            })
+        }
+        Route::Leader(ch) => {
+            if upstream.is_none() {
+                *upstream = Some(Upstream::open(ch).await?);
+            }
+            let result = match upstream.as_mut() {
+                Some(u) => u.ask(req).await,
+                None => Err(errors::leader_changed()),
+            };
+            if result.is_err() {
+                *upstream = None;
+            }
+            result
+        }
+    }
+}
+
+#[tonic::async_trait]
+impl Lease for LeaseService {
+    async fn lease_grant(
+        &self,
+        req: Request<epb::LeaseGrantRequest>,
+    ) -> Result<Response<epb::LeaseGrantResponse>, Status> {
+        let s = &self.0;
+        s.refuse_learner()?;
+        if req.get_ref().ttl > MAX_TTL {
+            return Err(errors::lease_ttl_too_large());
+        }
+        s.write(req, |route, r| async move {
+            if let Route::Leader(ch) = route {
+                return LeaseClient::new(ch).lease_grant(forwarded(r)).await;
+            }
+            let mut id = r.id;
+            while id == 0 {
+                id = rand::random::<i64>() & i64::MAX;
+            }
+            let ttl = r.ttl.max(min_ttl(s));
+            let op = spb::command::Op::LeaseGrant(spb::LeaseGrant { id, ttl });
+            match s.apply(op).await? {
+                Applied::Revision(revision) => {
+                    s.lessor.renew(id, ttl);
+                    Ok(Response::new(epb::LeaseGrantResponse {
+                        header: s.header(revision),
+                        id,
+                        ttl,
+                        error: String::new(),
+                    }))
+                }
+                other => Err(unexpected(other)),
+            }
+        })
+        .await
+    }
+
+    async fn lease_revoke(
+        &self,
+        req: Request<epb::LeaseRevokeRequest>,
+    ) -> Result<Response<epb::LeaseRevokeResponse>, Status> {
+        let s = &self.0;
+        s.refuse_learner()?;
+        s.write(req, |route, r| async move {
+            if let Route::Leader(ch) = route {
+                return LeaseClient::new(ch).lease_revoke(forwarded(r)).await;
+            }
+            let op = spb::command::Op::LeaseRevoke(spb::LeaseRevoke { id: r.id });
+            match s.apply(op).await? {
+                Applied::Revision(revision) => {
+                    s.lessor.forget(r.id);
+                    Ok(Response::new(epb::LeaseRevokeResponse {
+                        header: s.header(revision),
+                    }))
+                }
+                other => Err(unexpected(other)),
+            }
+        })
+        .await
+    }
+
+    type LeaseKeepAliveStream = KeepAliveStream;
+
+    async fn lease_keep_alive(
+        &self,
+        req: Request<Streaming<epb::LeaseKeepAliveRequest>>,
+    ) -> Result<Response<Self::LeaseKeepAliveStream>, Status> {
+        let s = self.0.clone();
+        // The stream's metadata (whether a follower passed it on), for routing.
+        let mut stream = Request::new(());
+        *stream.metadata_mut() = req.metadata().clone();
+        let mut inbound = req.into_inner();
+        let (tx, rx) = mpsc::channel(KEEP_ALIVE_QUEUE);
+        tokio::spawn(async move {
+            let mut upstream = None;
+            loop {
+                let next = tokio::select! {
+                    next = inbound.next() => next,
+                    _ = tx.closed() => return,
+                };
+                let Some(Ok(req)) = next else {
+                    return;
+                };
+                let answer = keep_alive_once(&s, &stream, &mut upstream, req).await;
+                let end = answer.is_err();
+                if tx.send(answer).await.is_err() || end {
+                    return;
+                }
+            }
+        });
+        Ok(Response::new(Box::pin(receiver_stream(rx))))
+    }
+
+    async fn lease_time_to_live(
+        &self,
+        req: Request<epb::LeaseTimeToLiveRequest>,
+    ) -> Result<Response<epb::LeaseTimeToLiveResponse>, Status> {
+        let s = &self.0;
+        s.refuse_learner()?;
+        if let Route::Leader(ch) = s.route(&req).await? {
+            return LeaseClient::new(ch)
+                .lease_time_to_live(forwarded(req.into_inner()))
+                .await;
+        }
+        let r = req.into_inner();
+        let header = s.header(s.revision_now());
+        let found = s.node.store().lease(r.id, r.keys).map_err(internal)?;
+        Ok(Response::new(match found {
+            Some(l) => epb::LeaseTimeToLiveResponse {
+                header,
+                id: r.id,
+                ttl: s.lessor.remaining(r.id).unwrap_or(l.ttl),
+                granted_ttl: l.ttl,
+                keys: l.keys,
+            },
+            None => epb::LeaseTimeToLiveResponse {
+                header,
+                id: r.id,
+                ttl: -1,
+                granted_ttl: 0,
+                keys: vec![],
+            },
+        }))
+    }
+
+    async fn lease_leases(
+        &self,
+        _: Request<epb::LeaseLeasesRequest>,
+    ) -> Result<Response<epb::LeaseLeasesResponse>, Status> {
+        let s = &self.0;
+        s.refuse_learner()?;
+        let leases = s.node.store().leases().map_err(internal)?;
+        Ok(Response::new(epb::LeaseLeasesResponse {
+            header: s.header(s.revision_now()),
+            leases: leases
+                .into_iter()
+                .map(|l| epb::LeaseStatus { id: l.id })
+                .collect(),
+        }))
+    }
+}
