@@ -1,5 +1,7 @@
 //! The integration tests, by subject, run inside the one integration test binary.
 
+/// etcd's KV, Txn, Watch and Lease on the engine, etcdctl's outputs compared with real etcd's; lock and elect.
+mod api;
 /// Against etcd with authentication on (per etcd version): right, wrong and missing passwords.
 mod auth;
 /// Malformed and hostile arguments against etcd 3.4 and the engine; the member list stays byte-identical.
