@@ -74,11 +74,53 @@ fn script() -> Vec<(Vec<&'static str>, Vec<u8>)> {
         (c(&["get", "a", "--rev=2"]), none()),
         (c(&["get", "a", "--rev=99"]), none()),
         (c(&["get", "a", "c"]), none()),
-        (c(&["get", "a", "--from-key", "--sort-by=VALUE", "--order=DESCEND"]), none()),
-        (c(&["get", "a", "--from-key", "--limit=2", "-w", "json"]), none()),
-        (c(&["get", "a", "--from-key", "--sort-by=CREATE", "--order=DESCEND", "--keys-only"]), none()),
-        (c(&["get", "a", "--from-key", "--sort-by=MODIFY", "--limit=1", "-w", "json"]), none()),
-        (c(&["get", "a", "--from-key", "--sort-by=VERSION", "--order=ASCEND"]), none()),
+        (
+            c(&[
+                "get",
+                "a",
+                "--from-key",
+                "--sort-by=VALUE",
+                "--order=DESCEND",
+            ]),
+            none(),
+        ),
+        (
+            c(&["get", "a", "--from-key", "--limit=2", "-w", "json"]),
+            none(),
+        ),
+        (
+            c(&[
+                "get",
+                "a",
+                "--from-key",
+                "--sort-by=CREATE",
+                "--order=DESCEND",
+                "--keys-only",
+            ]),
+            none(),
+        ),
+        (
+            c(&[
+                "get",
+                "a",
+                "--from-key",
+                "--sort-by=MODIFY",
+                "--limit=1",
+                "-w",
+                "json",
+            ]),
+            none(),
+        ),
+        (
+            c(&[
+                "get",
+                "a",
+                "--from-key",
+                "--sort-by=VERSION",
+                "--order=ASCEND",
+            ]),
+            none(),
+        ),
         (c(&["get", "a", "--prefix", "--print-value-only"]), none()),
         (c(&["txn"]), txn.clone()),
         (c(&["txn", "-w", "json"]), txn_fail),
@@ -96,7 +138,10 @@ fn script() -> Vec<(Vec<&'static str>, Vec<u8>)> {
         (c(&["lease", "timetolive", "1234"]), none()),
         (c(&["lease", "keep-alive", "--once", "1234"]), none()),
         (c(&["put", "big"]), big),
-        (c(&["del", "a", "--from-key", "--prev-kv", "-w", "json"]), none()),
+        (
+            c(&["del", "a", "--from-key", "--prev-kv", "-w", "json"]),
+            none(),
+        ),
         (c(&["get", "a", "--from-key", "-w", "json"]), none()),
     ]
 }
@@ -109,7 +154,12 @@ fn transcript(etcdctl: &std::path::Path, eps: &str) -> Vec<String> {
         out.push(format!("$ etcdctl {}\n{}", args.join(" "), shown(&r, None)));
     }
     let grant = util::etcdctl(etcdctl, eps, &["lease", "grant", "100"]).expect(0);
-    let id = grant.stdout.split_whitespace().nth(1).expect("lease id").to_string();
+    let id = grant
+        .stdout
+        .split_whitespace()
+        .nth(1)
+        .expect("lease id")
+        .to_string();
     let lease_flag = format!("--lease={id}");
     let life: Vec<Vec<&str>> = vec![
         vec!["put", "held", "v", &lease_flag],
@@ -127,7 +177,10 @@ fn transcript(etcdctl: &std::path::Path, eps: &str) -> Vec<String> {
         let r = util::etcdctl(etcdctl, eps, &args);
         let id_dec = i64::from_str_radix(&id, 16).unwrap().to_string();
         let text = shown(&r, Some(&id)).replace(&id_dec, "LEASE");
-        out.push(format!("$ etcdctl {}\n{text}", args.join(" ").replace(&id, "LEASE")));
+        out.push(format!(
+            "$ etcdctl {}\n{text}",
+            args.join(" ").replace(&id, "LEASE")
+        ));
     }
     out
 }
@@ -149,7 +202,10 @@ fn etcdctl_kv_txn_compaction_and_lease_match_etcd() {
     let want = transcript(&etcdctl, &etcd.endpoints());
     let got = transcript(&etcdctl, &local.endpoints().join(","));
     for (w, g) in want.iter().zip(&got) {
-        assert_eq!(g, w, "the engine (left) answers otherwise than etcd (right)");
+        assert_eq!(
+            g, w,
+            "the engine (left) answers otherwise than etcd (right)"
+        );
     }
     assert_eq!(want.len(), got.len());
 }
@@ -217,7 +273,11 @@ fn watch_transcript(etcdctl: &std::path::Path, eps: &str) -> Vec<String> {
     let mut out = Vec::new();
     // History: every change to w* from revision 2 (4 events, 3 lines each
     // with --prev-kv for those that had one: PUT/key/value [+prev key/value]).
-    let history = Streamed::start(etcdctl, eps, &["watch", "--prefix", "w", "--rev=2", "--prev-kv"]);
+    let history = Streamed::start(
+        etcdctl,
+        eps,
+        &["watch", "--prefix", "w", "--rev=2", "--prev-kv"],
+    );
     out.extend(history.take(13, limit));
     // Live: a watch of one key sees the next write to it only.
     let live = Streamed::start(etcdctl, eps, &["watch", "w1"]);
@@ -254,7 +314,10 @@ fn etcdctl_watch_matches_etcd() {
     let local = Local::up(&[]);
     let want = watch_transcript(&etcdctl, &etcd.endpoints());
     let got = watch_transcript(&etcdctl, &local.endpoints().join(","));
-    assert_eq!(got, want, "the engine (left) answers otherwise than etcd (right)");
+    assert_eq!(
+        got, want,
+        "the engine (left) answers otherwise than etcd (right)"
+    );
     assert!(want.len() >= 17, "{want:?}");
 }
 
@@ -271,9 +334,15 @@ fn lock_and_elect_pass_to_the_second_contender() {
     let limit = Duration::from_secs(20);
     let first = Streamed::start(&etcdctl, &eps[0], &["lock", "--ttl=2", "L"]);
     let held = first.take(1, limit);
-    assert!(held.first().is_some_and(|l| l.starts_with("L/")), "{held:?}");
+    assert!(
+        held.first().is_some_and(|l| l.starts_with("L/")),
+        "{held:?}"
+    );
     let second = Streamed::start(&etcdctl, &eps[1], &["lock", "--ttl=2", "L"]);
-    assert!(second.take(1, Duration::from_secs(1)).is_empty(), "both hold the lock");
+    assert!(
+        second.take(1, Duration::from_secs(1)).is_empty(),
+        "both hold the lock"
+    );
     local.kill9(first.child.id());
     let got = second.take(1, limit);
     assert!(got.first().is_some_and(|l| l.starts_with("L/")), "{got:?}");
@@ -281,11 +350,20 @@ fn lock_and_elect_pass_to_the_second_contender() {
     let one = Streamed::start(&etcdctl, &eps[1], &["elect", "E", "one"]);
     assert_eq!(one.take(2, limit).get(1).map(String::as_str), Some("one"));
     let two = Streamed::start(&etcdctl, &eps[2], &["elect", "E", "two"]);
-    assert!(two.take(1, Duration::from_secs(1)).is_empty(), "two leaders");
+    assert!(
+        two.take(1, Duration::from_secs(1)).is_empty(),
+        "two leaders"
+    );
     let observer = Streamed::start(&etcdctl, &eps[0], &["elect", "-l", "E"]);
-    assert_eq!(observer.take(2, limit).get(1).map(String::as_str), Some("one"));
+    assert_eq!(
+        observer.take(2, limit).get(1).map(String::as_str),
+        Some("one")
+    );
     // SIGTERM: etcdctl resigns and closes its session.
     unsafe { libc::kill(one.child.id() as i32, libc::SIGTERM) };
     assert_eq!(two.take(2, limit).get(1).map(String::as_str), Some("two"));
-    assert_eq!(observer.take(2, limit).get(1).map(String::as_str), Some("two"));
+    assert_eq!(
+        observer.take(2, limit).get(1).map(String::as_str),
+        Some("two")
+    );
 }

@@ -32,3 +32,5 @@ mod storage;
 mod stress;
 /// TLS against etcd (per version) and on the engine.
 mod tls;
+/// Watches and leases on the engine through leader changes, a snapshot join and a removal.
+mod watch;
