@@ -232,3 +232,123 @@ fn lease_survives_leader_change_and_expiry_deletes_keys_everywhere() {
         .into_inner();
     assert!(left.leases.is_empty(), "{left:?}");
 }
+
+/// The next response of a watch stream (at most 10 s away).
+async fn next(s: &mut tonic::Streaming<epb::WatchResponse>) -> epb::WatchResponse {
+    tokio::time::timeout(Duration::from_secs(10), s.message())
+        .await
+        .expect("a response in time")
+        .expect("no error")
+        .expect("the stream goes on")
+}
+
+/// One stream, several watches: IDs (automatic and the client's, a
+/// duplicate refused as etcd refuses it), a NODELETE/NOPUT filter with
+/// previous values, a progress request, idle progress notifications, cancel.
+#[test]
+fn watch_ids_filters_progress_and_cancel_on_one_stream() {
+    use epb::watch_create_request::FilterType;
+    use epb::watch_request::RequestUnion;
+    let local = Local::up_with_env(
+        &[],
+        &[("MEMBERCTL_WATCH_PROGRESS_NOTIFY_INTERVAL", "300ms")],
+    );
+    let ep = local.endpoints()[0].clone();
+    let create = |key: &str, id: i64, filters: Vec<i32>, progress: bool| epb::WatchRequest {
+        request_union: Some(RequestUnion::CreateRequest(epb::WatchCreateRequest {
+            key: key.into(),
+            range_end: if key == "p" { b"q".to_vec() } else { vec![] },
+            watch_id: id,
+            filters,
+            prev_kv: true,
+            progress_notify: progress,
+            ..Default::default()
+        })),
+    };
+    runtime().block_on(async {
+        let mut c = WatchClient::new(channel(&ep).await.expect("connect"));
+        let (tx, rx) = mpsc::unbounded_channel();
+        let reqs =
+            futures_util::stream::unfold(
+                rx,
+                |mut rx| async move { rx.recv().await.map(|r| (r, rx)) },
+            );
+        let mut s = c.watch(reqs).await.expect("watch").into_inner();
+        tx.send(create("p", 0, vec![FilterType::Noput as i32], false))
+            .unwrap();
+        let a = next(&mut s).await;
+        assert!(a.created && a.watch_id == 0, "{a:?}");
+        tx.send(create("p1", 7, vec![], true)).unwrap();
+        let b = next(&mut s).await;
+        assert!(b.created && b.watch_id == 7, "{b:?}");
+        tx.send(create("p2", 7, vec![], false)).unwrap();
+        let dup = next(&mut s).await;
+        assert!(dup.created && dup.canceled && dup.watch_id == -1, "{dup:?}");
+        assert_eq!(
+            dup.cancel_reason,
+            "mvcc: duplicate watch ID provided on the WatchStream"
+        );
+        let mut kv = KvClient::new(channel(&ep).await.expect("connect"));
+        let put = epb::PutRequest {
+            key: b"p1".to_vec(),
+            value: b"v".to_vec(),
+            ..Default::default()
+        };
+        let put_at = kv
+            .put(put)
+            .await
+            .expect("put")
+            .into_inner()
+            .header
+            .unwrap()
+            .revision;
+        let del = epb::DeleteRangeRequest {
+            key: b"p1".to_vec(),
+            ..Default::default()
+        };
+        kv.delete_range(del).await.expect("delete");
+        let mut kinds: Vec<(i64, i32, Option<Vec<u8>>)> = Vec::new();
+        while kinds.len() < 3 {
+            let r = next(&mut s).await;
+            for e in r.events {
+                kinds.push((r.watch_id, e.r#type, e.prev_kv.map(|p| p.value)));
+            }
+        }
+        kinds.sort();
+        assert_eq!(
+            kinds,
+            vec![
+                (0, 1, Some(b"v".to_vec())),
+                (7, 0, None),
+                (7, 1, Some(b"v".to_vec()))
+            ],
+        );
+        tx.send(epb::WatchRequest {
+            request_union: Some(RequestUnion::ProgressRequest(epb::WatchProgressRequest {})),
+        })
+        .unwrap();
+        let mut saw_progress = false;
+        let mut saw_notify = false;
+        while !(saw_progress && saw_notify) {
+            let r = next(&mut s).await;
+            assert!(r.events.is_empty(), "{r:?}");
+            let rev = r.header.map_or(0, |h| h.revision);
+            assert_eq!(rev, put_at + 1, "{r:?}");
+            saw_progress |= r.watch_id == -1;
+            saw_notify |= r.watch_id == 7;
+        }
+        tx.send(epb::WatchRequest {
+            request_union: Some(RequestUnion::CancelRequest(epb::WatchCancelRequest {
+                watch_id: 7,
+            })),
+        })
+        .unwrap();
+        loop {
+            let r = next(&mut s).await;
+            if r.canceled {
+                assert_eq!(r.watch_id, 7);
+                break;
+            }
+        }
+    });
+}

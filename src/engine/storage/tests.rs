@@ -437,4 +437,12 @@ fn history_compaction_transactions_and_leases() {
     assert!(s.lease(7, false).unwrap().is_none());
     assert!(at(0, "b").unwrap().kvs.is_empty());
     assert_eq!(s.revisions().unwrap(), (7, 4));
+    // The compacted revision is in the state machine's file, which survives
+    // a restart (this store has no log to reopen with: read the file).
+    s.flush().unwrap();
+    let file = s.layout().state_file();
+    drop(s);
+    let db = open_db(&file).unwrap();
+    let read = db.begin_read().unwrap();
+    assert_eq!(state::revisions(&read).unwrap(), (7, 4));
 }

@@ -1,0 +1,181 @@
+//! Txn and Watch latency through a 3-member cluster, the bundled engine vs
+//! etcd 3.4 with the same Rust client in the same run: a compare-and-swap
+//! Txn at the leader (p50, p99), and watch delivery (a put at the leader →
+//! its event at a watcher on another member; p50, p99). Markdown to stdout
+//! and target/bench-report.md.
+
+mod common;
+#[path = "../tests/util/mod.rs"]
+#[allow(unused_imports)]
+mod util;
+
+use std::time::{Duration, Instant};
+
+use common::{client, memberctl};
+use memberctl::proto::etcdserverpb as epb;
+use memberctl::proto::etcdserverpb::watch_client::WatchClient;
+
+const ROUNDS: usize = 300;
+
+/// The leader's client URL and another member's, from `member status`.
+fn leader_and_follower(endpoints: &str) -> (String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_memberctl"))
+        .args(["--endpoints", endpoints, "member", "status", "-w", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let leader = v["leader"].as_str().unwrap().to_string();
+    let url = |m: &serde_json::Value| m["client_urls"][0].as_str().unwrap().to_string();
+    let members = v["members"].as_array().unwrap();
+    let l = members.iter().find(|m| m["id"] == leader.as_str()).unwrap();
+    let f = members.iter().find(|m| m["id"] != leader.as_str()).unwrap();
+    (url(l), url(f))
+}
+
+fn p(v: &mut [f64], q: f64) -> f64 {
+    util::percentile(v, q).unwrap_or(0.0)
+}
+
+/// ((txn p50, p99), (watch p50, p99)) in ms.
+fn measure(rt: &tokio::runtime::Runtime, leader: &str, follower: &str) -> ((f64, f64), (f64, f64)) {
+    rt.block_on(async {
+        let mut c = client(leader).await;
+        let put = |key: String| epb::PutRequest {
+            key: key.into_bytes(),
+            value: vec![1; 64],
+            ..Default::default()
+        };
+        let first = c.put(put("cas".into())).await.expect("put").into_inner();
+        let mut last = first.header.expect("header").revision;
+        let mut txn = Vec::new();
+        for i in 0..ROUNDS {
+            let req = epb::TxnRequest {
+                compare: vec![epb::Compare {
+                    result: epb::compare::CompareResult::Equal as i32,
+                    target: epb::compare::CompareTarget::Mod as i32,
+                    key: b"cas".to_vec(),
+                    target_union: Some(epb::compare::TargetUnion::ModRevision(last)),
+                    range_end: vec![],
+                }],
+                success: vec![epb::RequestOp {
+                    request: Some(epb::request_op::Request::RequestPut(put("cas".into()))),
+                }],
+                failure: vec![],
+            };
+            let s = Instant::now();
+            let r = tokio::time::timeout(Duration::from_secs(10), c.txn(req))
+                .await
+                .expect("txn in time")
+                .expect("txn")
+                .into_inner();
+            txn.push(s.elapsed().as_secs_f64() * 1000.0);
+            assert!(r.succeeded, "compare-and-swap {i} failed");
+            last = r.header.expect("header").revision;
+        }
+
+        let ch = tonic::transport::Endpoint::from_shared(follower.to_string())
+            .unwrap()
+            .connect()
+            .await
+            .expect("connect the watcher");
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        tx.send(epb::WatchRequest {
+            request_union: Some(epb::watch_request::RequestUnion::CreateRequest(
+                epb::WatchCreateRequest {
+                    key: b"wd/".to_vec(),
+                    range_end: b"wd0".to_vec(),
+                    ..Default::default()
+                },
+            )),
+        })
+        .unwrap();
+        let reqs =
+            futures_util::stream::unfold(
+                rx,
+                |mut rx| async move { rx.recv().await.map(|r| (r, rx)) },
+            );
+        let mut stream = WatchClient::new(ch)
+            .watch(reqs)
+            .await
+            .expect("watch")
+            .into_inner();
+        let created = stream
+            .message()
+            .await
+            .expect("created")
+            .expect("a response");
+        assert!(created.created);
+        let mut watch = Vec::new();
+        for i in 0..ROUNDS {
+            let key = format!("wd/{i}");
+            let s = Instant::now();
+            c.put(put(key.clone())).await.expect("put");
+            loop {
+                let r = tokio::time::timeout(Duration::from_secs(10), stream.message())
+                    .await
+                    .expect("event in time")
+                    .expect("watch")
+                    .expect("a response");
+                if r.events
+                    .iter()
+                    .any(|e| e.kv.as_ref().is_some_and(|kv| kv.key == key.as_bytes()))
+                {
+                    break;
+                }
+            }
+            watch.push(s.elapsed().as_secs_f64() * 1000.0);
+        }
+        drop(tx);
+        (
+            (p(&mut txn, 0.5), p(&mut txn, 0.99)),
+            (p(&mut watch, 0.5), p(&mut watch, 0.99)),
+        )
+    })
+}
+
+fn main() {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("cluster");
+    let up = memberctl(&dir, &["cluster", "up"]);
+    let eps: Vec<String> = up["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap().to_string())
+        .collect();
+    let (l, f) = leader_and_follower(&eps.join(","));
+    let engine = measure(&rt, &l, &f);
+    memberctl(&dir, &["cluster", "down"]);
+    let etcd = util::etcd_binary().map(|bin| {
+        let c = util::Etcd::start_default_timing(bin, 3);
+        let (l, f) = leader_and_follower(&c.endpoints());
+        let r = measure(&rt, &l, &f);
+        drop(c);
+        r
+    });
+    let mut report = format!(
+        "### Txn and watch latency (3 members, one Rust client, {ROUNDS} rounds each)\n\n| | CAS txn p50 | CAS txn p99 | put → event at a follower's watcher p50 | p99 |\n|---|---|---|---|---|\n"
+    );
+    let row = |name: &str, ((t50, t99), (w50, w99)): ((f64, f64), (f64, f64))| {
+        format!("| {name} | {t50:.2} ms | {t99:.2} ms | {w50:.2} ms | {w99:.2} ms |\n")
+    };
+    report.push_str(&row("engine", engine));
+    match etcd {
+        Some(e) => {
+            report.push_str(&row("etcd 3.4", e));
+            report.push_str(&format!(
+                "\nengine ÷ etcd p50: txn {:.2}, watch {:.2} (target ≤ 1.2)\n",
+                engine.0 .0 / e.0 .0,
+                engine.1 .0 / e.1 .0
+            ));
+        }
+        None => report.push_str("| etcd | skipped: etcd not installed | | | |\n"),
+    }
+    println!("{report}");
+    common::publish("api", &report);
+}
