@@ -11,26 +11,11 @@ mod util;
 
 use std::time::{Duration, Instant};
 
-use common::{client, memberctl};
+use common::{client, cluster_up, leader_and_follower, memberctl, runtime};
 use memberctl::proto::etcdserverpb as epb;
 use memberctl::proto::etcdserverpb::watch_client::WatchClient;
 
 const ROUNDS: usize = 300;
-
-/// The leader's client URL and another member's, from `member status`.
-fn leader_and_follower(endpoints: &str) -> (String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_memberctl"))
-        .args(["--endpoints", endpoints, "member", "status", "-w", "json"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let leader = v["leader"].as_str().unwrap().to_string();
-    let url = |m: &serde_json::Value| m["client_urls"][0].as_str().unwrap().to_string();
-    let members = v["members"].as_array().unwrap();
-    let l = members.iter().find(|m| m["id"] == leader.as_str()).unwrap();
-    let f = members.iter().find(|m| m["id"] != leader.as_str()).unwrap();
-    (url(l), url(f))
-}
 
 fn p(v: &mut [f64], q: f64) -> f64 {
     util::percentile(v, q).unwrap_or(0.0)
@@ -134,20 +119,10 @@ fn measure(rt: &tokio::runtime::Runtime, leader: &str, follower: &str) -> ((f64,
 }
 
 fn main() {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("cluster");
-    let up = memberctl(&dir, &["cluster", "up"]);
-    let eps: Vec<String> = up["endpoints"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e.as_str().unwrap().to_string())
-        .collect();
+    let eps = cluster_up(&dir);
     let (l, f) = leader_and_follower(&eps.join(","));
     let engine = measure(&rt, &l, &f);
     memberctl(&dir, &["cluster", "down"]);

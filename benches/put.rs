@@ -12,7 +12,7 @@ mod util;
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
-use common::{client, median, memberctl};
+use common::{client, cluster_up, leader_and_follower, median, memberctl, runtime};
 use memberctl::proto::etcdserverpb::PutRequest;
 
 const SINGLE: usize = 400;
@@ -105,45 +105,18 @@ fn measure(rt: &tokio::runtime::Runtime, url: &str) -> (f64, f64, f64) {
     })
 }
 
-/// The leader's client URL, from `member status` on `endpoints`.
-fn leader_url(endpoints: &str) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_memberctl"))
-        .args(["--endpoints", endpoints, "member", "status", "-w", "json"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let leader = v["leader"].as_str().unwrap().to_string();
-    let m = v["members"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["id"] == leader.as_str())
-        .unwrap();
-    m["client_urls"][0].as_str().unwrap().to_string()
-}
-
 fn main() {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     let tmp = tempfile::tempdir().unwrap();
     let (fsync, rtt) = (fsync_p50(tmp.path()), rtt_p50());
     let floor = fsync + rtt;
     let dir = tmp.path().join("cluster");
-    let up = memberctl(&dir, &["cluster", "up"]);
-    let eps: Vec<String> = up["endpoints"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e.as_str().unwrap().to_string())
-        .collect();
-    let engine = measure(&rt, &leader_url(&eps.join(",")));
+    let eps = cluster_up(&dir);
+    let engine = measure(&rt, &leader_and_follower(&eps.join(",")).0);
     memberctl(&dir, &["cluster", "down"]);
     let etcd = util::etcd_binary().map(|bin| {
         let c = util::Etcd::start_default_timing(bin, 3);
-        let r = measure(&rt, &leader_url(&c.endpoints()));
+        let r = measure(&rt, &leader_and_follower(&c.endpoints()).0);
         drop(c);
         r
     });

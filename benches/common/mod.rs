@@ -28,6 +28,41 @@ pub fn memberctl(dir: &Path, args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("json")
 }
 
+/// A runtime with two workers, as the benches use.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// `cluster up` in `dir`: the cluster's client URLs.
+pub fn cluster_up(dir: &Path) -> Vec<String> {
+    let up = memberctl(dir, &["cluster", "up"]);
+    up["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The leader's client URL and another member's, from `member status` on `endpoints`.
+pub fn leader_and_follower(endpoints: &str) -> (String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_memberctl"))
+        .args(["--endpoints", endpoints, "member", "status", "-w", "json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let leader = v["leader"].as_str().unwrap().to_string();
+    let url = |m: &Value| m["client_urls"][0].as_str().unwrap().to_string();
+    let members = v["members"].as_array().unwrap();
+    let l = members.iter().find(|m| m["id"] == leader.as_str()).unwrap();
+    let f = members.iter().find(|m| m["id"] != leader.as_str()).unwrap();
+    (url(l), url(f))
+}
+
 /// A KV client connected to `url`.
 pub async fn client(url: &str) -> KvClient<tonic::transport::Channel> {
     let ch = tonic::transport::Endpoint::from_shared(url.to_string())

@@ -11,7 +11,7 @@ use tonic::{Request, Response, Status, Streaming};
 use super::forward::{forwarded, Route};
 use super::kv::{internal, unexpected};
 use super::lessor::{min_ttl, MAX_TTL};
-use super::{errors, Shared};
+use super::{errors, receiver_stream, Shared};
 use crate::engine::node::Applied;
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::lease_client::LeaseClient;
@@ -28,6 +28,20 @@ type KeepAliveStream =
 const KEEP_ALIVE_QUEUE: usize = 16;
 
 impl Shared {
+    /// etcd's `hasleader` metadata (clients' `WithRequireLeader`, which
+    /// etcdctl's watch sets): such a stream is refused while this member
+    /// knows no leader.
+    pub fn require_leader<T>(&self, req: &Request<T>) -> Result<(), Status> {
+        let wanted = req
+            .metadata()
+            .get("hasleader")
+            .is_some_and(|v| v.as_bytes() == b"true");
+        if wanted && self.node.view().leader_id == 0 {
+            return Err(errors::no_leader());
+        }
+        Ok(())
+    }
+
     fn revision_now(&self) -> i64 {
         self.node.store().revision().unwrap_or(1)
     }
@@ -42,11 +56,6 @@ impl Shared {
             None => Ok(0),
         }
     }
-}
-
-/// Streams what a channel receives.
-fn receiver_stream<T: Send + 'static>(rx: mpsc::Receiver<T>) -> impl Stream<Item = T> + Send {
-    futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|x| (x, rx)) })
 }
 
 /// A keep-alive stream to the leader, for a follower's client.
@@ -186,6 +195,7 @@ impl Lease for LeaseService {
         req: Request<Streaming<epb::LeaseKeepAliveRequest>>,
     ) -> Result<Response<Self::LeaseKeepAliveStream>, Status> {
         let s = self.0.clone();
+        s.require_leader(&req)?;
         // The stream's metadata (whether a follower passed it on), for routing.
         let mut stream = Request::new(());
         *stream.metadata_mut() = req.metadata().clone();

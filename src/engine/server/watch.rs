@@ -15,7 +15,7 @@ use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
 use tonic::{Request, Response, Status, Streaming};
 
-use super::{convert, Shared};
+use super::{convert, receiver_stream, Shared};
 use crate::engine::node::EventBatch;
 use crate::engine::storage::mvcc::{bounds, Change, Refusal};
 use crate::proto::etcdserverpb as epb;
@@ -404,13 +404,9 @@ impl Watch for WatchService {
         let s = self.0.clone();
         // As etcd 3.4: a learner serves no stream.
         s.refuse_learner()?;
+        s.require_leader(&req)?;
         let (tx, rx) = mpsc::channel(STREAM_QUEUE);
         tokio::spawn(serve_stream(s, req.into_inner(), tx));
-        let stream =
-            futures_util::stream::unfold(
-                rx,
-                |mut rx| async move { rx.recv().await.map(|x| (x, rx)) },
-            );
-        Ok(Response::new(Box::pin(stream)))
+        Ok(Response::new(Box::pin(receiver_stream(rx))))
     }
 }
