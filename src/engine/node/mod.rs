@@ -26,7 +26,7 @@ pub use driver::{start, Stopped};
 pub use outbox::{Outbox, Outgoing};
 
 /// Applied batches of key changes kept for watchers that fall behind.
-pub const EVENT_BATCHES: usize = 1024;
+pub const EVENT_BATCHES: usize = 256;
 
 /// How long a configuration change waits for an earlier one to be applied.
 pub const CHANGE_WAIT: Duration = Duration::from_secs(2);
