@@ -64,21 +64,8 @@ fn measure(rt: &tokio::runtime::Runtime, leader: &str, follower: &str) -> ((f64,
             .await
             .expect("connect the watcher");
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-        tx.send(epb::WatchRequest {
-            request_union: Some(epb::watch_request::RequestUnion::CreateRequest(
-                epb::WatchCreateRequest {
-                    key: b"wd/".to_vec(),
-                    range_end: b"wd0".to_vec(),
-                    ..Default::default()
-                },
-            )),
-        })
-        .unwrap();
-        let reqs =
-            futures_util::stream::unfold(
-                rx,
-                |mut rx| async move { rx.recv().await.map(|r| (r, rx)) },
-            );
+        tx.send(util::local::watch_create(b"wd/", b"wd0")).unwrap();
+        let reqs = util::local::requests(rx);
         let mut stream = WatchClient::new(ch)
             .watch(reqs)
             .await

@@ -12,7 +12,7 @@ use memberctl::proto::etcdserverpb::watch_client::WatchClient;
 use tokio::sync::mpsc;
 
 use crate::util::faults::{leader_and_others, move_leader};
-use crate::util::local::{channel, get_prefix, runtime, Local};
+use crate::util::local::{channel, get_prefix, requests, runtime, watch_create, Local};
 use crate::util::members::add_and_start;
 use crate::util::wait_for;
 
@@ -62,10 +62,8 @@ fn watch(endpoint: &str, prefix: &str, start: i64) -> mpsc::UnboundedReceiver<Se
         let mut c = WatchClient::new(channel(&endpoint).await.expect("connect"));
         let (req_tx, req_rx) = mpsc::unbounded_channel();
         req_tx.send(create).expect("queue the create request");
-        let requests = futures_util::stream::unfold(req_rx, |mut rx| async move {
-            rx.recv().await.map(|r| (r, rx))
-        });
-        let mut stream = c.watch(requests).await.expect("watch stream").into_inner();
+        let reqs = requests(req_rx);
+        let mut stream = c.watch(reqs).await.expect("watch stream").into_inner();
         loop {
             match stream.message().await {
                 Ok(Some(r)) if r.created => {
@@ -194,23 +192,20 @@ fn lease_survives_leader_change_and_expiry_deletes_keys_everywhere() {
     assert_eq!(ttl.keys.len(), 2);
     // Kept alive through a follower (the old leader), as a client would.
     let mut k = lease_client(&leader.client_url);
-    let answer =
-        runtime().block_on(async {
-            let (tx, rx) = mpsc::unbounded_channel();
-            tx.send(epb::LeaseKeepAliveRequest { id: granted.id })
-                .unwrap();
-            let reqs = futures_util::stream::unfold(rx, |mut rx| async move {
-                rx.recv().await.map(|r| (r, rx))
-            });
-            let mut s = k
-                .lease_keep_alive(reqs)
-                .await
-                .expect("keep-alive")
-                .into_inner();
-            let r = s.message().await;
-            drop(tx);
-            r
-        });
+    let answer = runtime().block_on(async {
+        let (tx, rx) = mpsc::unbounded_channel();
+        tx.send(epb::LeaseKeepAliveRequest { id: granted.id })
+            .unwrap();
+        let reqs = requests(rx);
+        let mut s = k
+            .lease_keep_alive(reqs)
+            .await
+            .expect("keep-alive")
+            .into_inner();
+        let r = s.message().await;
+        drop(tx);
+        r
+    });
     assert_eq!(answer.expect("answer").expect("one").ttl, 4);
     for ep in local.endpoints() {
         assert_eq!(get_prefix(&ep, "lk").unwrap().len(), 2, "{ep}");
@@ -268,11 +263,7 @@ fn watch_ids_filters_progress_and_cancel_on_one_stream() {
     runtime().block_on(async {
         let mut c = WatchClient::new(channel(&ep).await.expect("connect"));
         let (tx, rx) = mpsc::unbounded_channel();
-        let reqs =
-            futures_util::stream::unfold(
-                rx,
-                |mut rx| async move { rx.recv().await.map(|r| (r, rx)) },
-            );
+        let reqs = requests(rx);
         let mut s = c.watch(reqs).await.expect("watch").into_inner();
         tx.send(create("p", 0, vec![FilterType::Noput as i32], false))
             .unwrap();
@@ -367,21 +358,8 @@ fn a_stalled_watcher_catches_up_from_history() {
     runtime().block_on(async {
         let mut c = WatchClient::new(channel(&leader.client_url).await.expect("connect"));
         let (tx, rx) = mpsc::unbounded_channel();
-        tx.send(epb::WatchRequest {
-            request_union: Some(epb::watch_request::RequestUnion::CreateRequest(
-                epb::WatchCreateRequest {
-                    key: b"s/".to_vec(),
-                    range_end: b"s0".to_vec(),
-                    ..Default::default()
-                },
-            )),
-        })
-        .unwrap();
-        let reqs =
-            futures_util::stream::unfold(
-                rx,
-                |mut rx| async move { rx.recv().await.map(|r| (r, rx)) },
-            );
+        tx.send(watch_create(b"s/", b"s0")).unwrap();
+        let reqs = requests(rx);
         let mut s = c.watch(reqs).await.expect("watch").into_inner();
         assert!(next(&mut s).await.created);
         // Written by 16 writers while nobody reads the stream.

@@ -226,6 +226,27 @@ async fn kv(endpoint: &str) -> Result<KvClient<tonic::transport::Channel>, Strin
     Ok(KvClient::new(channel(endpoint).await?).max_decoding_message_size(64 << 20))
 }
 
+/// The requests sent on `rx`, as a client stream's requests.
+pub fn requests<T: Send + 'static>(
+    rx: tokio::sync::mpsc::UnboundedReceiver<T>,
+) -> impl futures_util::Stream<Item = T> + Send {
+    futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|r| (r, rx)) })
+}
+
+/// A request to watch `[key, range_end)` from now on.
+pub fn watch_create(key: &[u8], range_end: &[u8]) -> memberctl::proto::etcdserverpb::WatchRequest {
+    use memberctl::proto::etcdserverpb as epb;
+    epb::WatchRequest {
+        request_union: Some(epb::watch_request::RequestUnion::CreateRequest(
+            epb::WatchCreateRequest {
+                key: key.to_vec(),
+                range_end: range_end.to_vec(),
+                ..Default::default()
+            },
+        )),
+    }
+}
+
 /// Puts `key` through `endpoint`; Ok once acknowledged.
 pub fn put(endpoint: &str, key: &str, value: &str) -> Result<(), String> {
     runtime().block_on(async {

@@ -92,8 +92,33 @@ impl Upstream {
 }
 
 /// Answers one keep-alive: here when this member leads, else at the leader
-/// (over `upstream`, opened when needed and again after a leader change).
+/// (over `upstream`, opened when needed and again after a leader change);
+/// tried again, a few times, when leadership moved on its way.
 async fn keep_alive_once(
+    s: &Shared,
+    stream: &Request<()>,
+    upstream: &mut Option<Upstream>,
+    req: epb::LeaseKeepAliveRequest,
+) -> Result<epb::LeaseKeepAliveResponse, Status> {
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        match keep_alive_at_leader(s, stream, upstream, req).await {
+            Err(e) if tries < KEEP_ALIVE_TRIES && errors::is_not_applied(&e) => {
+                let mut view = s.node.watch();
+                let _ = tokio::time::timeout(KEEP_ALIVE_RETRY_WAIT, view.changed()).await;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// How often a keep-alive is tried when leadership moves, and how long it
+/// waits for the view to change in between.
+const KEEP_ALIVE_TRIES: usize = 5;
+const KEEP_ALIVE_RETRY_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
+
+async fn keep_alive_at_leader(
     s: &Shared,
     stream: &Request<()>,
     upstream: &mut Option<Upstream>,
@@ -227,30 +252,32 @@ impl Lease for LeaseService {
     ) -> Result<Response<epb::LeaseTimeToLiveResponse>, Status> {
         let s = &self.0;
         s.refuse_learner()?;
-        if let Route::Leader(ch) = s.route(&req).await? {
-            return LeaseClient::new(ch)
-                .lease_time_to_live(forwarded(req.into_inner()))
-                .await;
-        }
-        let r = req.into_inner();
-        let header = s.header(s.revision_now());
-        let found = s.node.store().lease(r.id, r.keys).map_err(internal)?;
-        Ok(Response::new(match found {
-            Some(l) => epb::LeaseTimeToLiveResponse {
-                header,
-                id: r.id,
-                ttl: s.lessor.remaining(r.id).unwrap_or(l.ttl),
-                granted_ttl: l.ttl,
-                keys: l.keys,
-            },
-            None => epb::LeaseTimeToLiveResponse {
-                header,
-                id: r.id,
-                ttl: -1,
-                granted_ttl: 0,
-                keys: vec![],
-            },
-        }))
+        // Retried like a write when leadership moves on its way (a read is
+        // always safe to repeat).
+        s.write(req, |route, r| async move {
+            if let Route::Leader(ch) = route {
+                return LeaseClient::new(ch).lease_time_to_live(forwarded(r)).await;
+            }
+            let header = s.header(s.revision_now());
+            let found = s.node.store().lease(r.id, r.keys).map_err(internal)?;
+            Ok(Response::new(match found {
+                Some(l) => epb::LeaseTimeToLiveResponse {
+                    header,
+                    id: r.id,
+                    ttl: s.lessor.remaining(r.id).unwrap_or(l.ttl),
+                    granted_ttl: l.ttl,
+                    keys: l.keys,
+                },
+                None => epb::LeaseTimeToLiveResponse {
+                    header,
+                    id: r.id,
+                    ttl: -1,
+                    granted_ttl: 0,
+                    keys: vec![],
+                },
+            }))
+        })
+        .await
     }
 
     async fn lease_leases(
