@@ -88,7 +88,8 @@ impl Shared {
         Ok(Route::Leader(self.channel_to(view.leader_id)?))
     }
 
-    /// Runs the write `req` where it must go (here, or at the leader) and,
+    /// Runs the write `req` (or a read the leader must confirm) where it must
+    /// go (here, or at the leader) and,
     /// when it was certainly not applied because leadership was moving (raft
     /// did not append it, or it reached a member that no longer leads), runs
     /// it again once the view changes, within [`REQUEST_TIMEOUT`]: a client

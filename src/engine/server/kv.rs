@@ -51,22 +51,6 @@ impl Shared {
             other => Err(unexpected(other)),
         }
     }
-
-    /// Waits until a linearizable read may be served here, or says where it
-    /// must go: the leader confirms its leadership; a follower forwards.
-    pub async fn linearizable<T>(
-        &self,
-        req: &Request<T>,
-    ) -> Result<Option<tonic::transport::Channel>, Status> {
-        self.refuse_learner()?;
-        match self.route(req).await? {
-            Route::Leader(ch) => Ok(Some(ch)),
-            Route::Here => {
-                self.wait(self.node.read_index()).await?;
-                Ok(None)
-            }
-        }
-    }
 }
 
 /// A result of another kind than the command's.
@@ -92,20 +76,30 @@ impl Kv for KvService {
     ) -> Result<Response<epb::RangeResponse>, Status> {
         let s = &self.0;
         validate::range(req.get_ref())?;
-        if !req.get_ref().serializable {
-            if let Some(ch) = s.linearizable(&req).await? {
-                return KvClient::new(ch).range(forwarded(req.into_inner())).await;
-            }
+        let local = |r: epb::RangeRequest| {
+            let found = s
+                .node
+                .store()
+                .range(&convert::range(&r))
+                .map_err(internal)?
+                .map_err(|e| errors::from_refusal(&e))?;
+            let header = s.header(found.revision);
+            Ok(Response::new(convert::range_response(found, header)))
+        };
+        if req.get_ref().serializable {
+            return local(req.into_inner());
         }
-        let r = req.into_inner();
-        let found = s
-            .node
-            .store()
-            .range(&convert::range(&r))
-            .map_err(internal)?
-            .map_err(|e| errors::from_refusal(&e))?;
-        let header = s.header(found.revision);
-        Ok(Response::new(convert::range_response(found, header)))
+        // Linearizable: confirmed by the leader (here, or where it is
+        // passed on), and tried again when leadership moves on its way.
+        s.refuse_learner()?;
+        s.write(req, |route, r| async move {
+            if let Route::Leader(ch) = route {
+                return KvClient::new(ch).range(forwarded(r)).await;
+            }
+            s.wait(s.node.read_index()).await?;
+            local(r)
+        })
+        .await
     }
 
     async fn put(
@@ -164,20 +158,29 @@ impl Kv for KvService {
         let s = &self.0;
         validate::txn(req.get_ref())?;
         if validate::read_only(req.get_ref()) {
-            if !validate::serializable(req.get_ref()) {
-                if let Some(ch) = s.linearizable(&req).await? {
-                    return KvClient::new(ch).txn(forwarded(req.into_inner())).await;
-                }
+            let local = |t: epb::TxnRequest| {
+                let r = s
+                    .node
+                    .store()
+                    .read_txn(&convert::txn(t))
+                    .map_err(internal)?
+                    .map_err(|e| errors::from_refusal(&e))?;
+                let header = s.header(r.revision);
+                Ok(Response::new(convert::txn_response(r, header)))
+            };
+            if validate::serializable(req.get_ref()) {
+                return local(req.into_inner());
             }
-            let t = convert::txn(req.into_inner());
-            let r = s
-                .node
-                .store()
-                .read_txn(&t)
-                .map_err(internal)?
-                .map_err(|e| errors::from_refusal(&e))?;
-            let header = s.header(r.revision);
-            return Ok(Response::new(convert::txn_response(r, header)));
+            s.refuse_learner()?;
+            return s
+                .write(req, |route, t| async move {
+                    if let Route::Leader(ch) = route {
+                        return KvClient::new(ch).txn(forwarded(t)).await;
+                    }
+                    s.wait(s.node.read_index()).await?;
+                    local(t)
+                })
+                .await;
         }
         s.refuse_learner()?;
         s.write(req, |route, r| async move {
