@@ -42,10 +42,6 @@ impl Shared {
         Ok(())
     }
 
-    fn revision_now(&self) -> i64 {
-        self.node.store().revision().unwrap_or(1)
-    }
-
     /// Renews a lease at the leader: its TTL, or 0 when it does not exist.
     fn renew(&self, id: i64) -> Result<i64, Status> {
         match self.node.store().lease(id, false).map_err(internal)? {
@@ -93,63 +89,45 @@ impl Upstream {
 
 /// Answers one keep-alive: here when this member leads, else at the leader
 /// (over `upstream`, opened when needed and again after a leader change);
-/// tried again, a few times, when leadership moved on its way.
+/// tried again, as a write is, when leadership moved on its way.
 async fn keep_alive_once(
     s: &Shared,
     stream: &Request<()>,
-    upstream: &mut Option<Upstream>,
-    req: epb::LeaseKeepAliveRequest,
-) -> Result<epb::LeaseKeepAliveResponse, Status> {
-    let mut tries = 0;
-    loop {
-        tries += 1;
-        match keep_alive_at_leader(s, stream, upstream, req).await {
-            Err(e) if tries < KEEP_ALIVE_TRIES && errors::is_not_applied(&e) => {
-                let mut view = s.node.watch();
-                let _ = tokio::time::timeout(KEEP_ALIVE_RETRY_WAIT, view.changed()).await;
-            }
-            other => return other,
-        }
-    }
-}
-
-/// How often a keep-alive is tried when leadership moves, and how long it
-/// waits for the view to change in between.
-const KEEP_ALIVE_TRIES: usize = 5;
-const KEEP_ALIVE_RETRY_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
-
-async fn keep_alive_at_leader(
-    s: &Shared,
-    stream: &Request<()>,
-    upstream: &mut Option<Upstream>,
+    upstream: &tokio::sync::Mutex<Option<Upstream>>,
     req: epb::LeaseKeepAliveRequest,
 ) -> Result<epb::LeaseKeepAliveResponse, Status> {
     s.refuse_learner()?;
-    match s.route(stream).await? {
-        Route::Here => {
-            *upstream = None;
-            let header = s.header(s.revision_now());
-            let ttl = s.renew(req.id)?;
-            Ok(epb::LeaseKeepAliveResponse {
-                header,
-                id: req.id,
-                ttl,
-            })
-        }
-        Route::Leader(ch) => {
-            if upstream.is_none() {
-                *upstream = Some(Upstream::open(ch).await?);
-            }
-            let result = match upstream.as_mut() {
-                Some(u) => u.ask(req).await,
-                None => Err(errors::leader_changed()),
-            };
-            if result.is_err() {
+    let mut one = Request::new(req);
+    *one.metadata_mut() = stream.metadata().clone();
+    s.write(one, |route, req| async move {
+        let mut upstream = upstream.lock().await;
+        match route {
+            Route::Here => {
                 *upstream = None;
+                let header = s.header(s.revision());
+                let ttl = s.renew(req.id)?;
+                Ok(epb::LeaseKeepAliveResponse {
+                    header,
+                    id: req.id,
+                    ttl,
+                })
             }
-            result
+            Route::Leader(ch) => {
+                if upstream.is_none() {
+                    *upstream = Some(Upstream::open(ch).await?);
+                }
+                let result = match upstream.as_mut() {
+                    Some(u) => u.ask(req).await,
+                    None => Err(errors::leader_changed()),
+                };
+                if result.is_err() {
+                    *upstream = None;
+                }
+                result
+            }
         }
-    }
+    })
+    .await
 }
 
 #[tonic::async_trait]
@@ -227,7 +205,7 @@ impl Lease for LeaseService {
         let mut inbound = req.into_inner();
         let (tx, rx) = mpsc::channel(KEEP_ALIVE_QUEUE);
         tokio::spawn(async move {
-            let mut upstream = None;
+            let upstream = tokio::sync::Mutex::new(None);
             loop {
                 let next = tokio::select! {
                     next = inbound.next() => next,
@@ -236,7 +214,7 @@ impl Lease for LeaseService {
                 let Some(Ok(req)) = next else {
                     return;
                 };
-                let answer = keep_alive_once(&s, &stream, &mut upstream, req).await;
+                let answer = keep_alive_once(&s, &stream, &upstream, req).await;
                 let end = answer.is_err();
                 if tx.send(answer).await.is_err() || end {
                     return;
@@ -258,7 +236,7 @@ impl Lease for LeaseService {
             if let Route::Leader(ch) = route {
                 return LeaseClient::new(ch).lease_time_to_live(forwarded(r)).await;
             }
-            let header = s.header(s.revision_now());
+            let header = s.header(s.revision());
             let found = s.node.store().lease(r.id, r.keys).map_err(internal)?;
             Ok(Response::new(match found {
                 Some(l) => epb::LeaseTimeToLiveResponse {
@@ -288,7 +266,7 @@ impl Lease for LeaseService {
         s.refuse_learner()?;
         let leases = s.node.store().leases().map_err(internal)?;
         Ok(Response::new(epb::LeaseLeasesResponse {
-            header: s.header(s.revision_now()),
+            header: s.header(s.revision()),
             leases: leases
                 .into_iter()
                 .map(|l| epb::LeaseStatus { id: l.id })

@@ -30,10 +30,9 @@ impl Maintenance for MaintenanceService {
         let s = &self.0;
         let view = s.node.view();
         let store = s.node.store();
-        let revision = store.revision().unwrap_or(1);
         let db_size = store.db_size();
         Ok(Response::new(epb::StatusResponse {
-            header: s.header(revision),
+            header: s.header(s.revision()),
             version: VERSION.to_string(),
             db_size,
             leader: view.leader_id,
@@ -76,9 +75,8 @@ impl Maintenance for MaintenanceService {
                 return Err(errors::leader_transfer_timed_out());
             }
         }
-        let revision = s.node.store().revision().unwrap_or(1);
         Ok(Response::new(epb::MoveLeaderResponse {
-            header: s.header(revision),
+            header: s.header(s.revision()),
         }))
     }
 }

@@ -84,6 +84,11 @@ impl Shared {
         })
     }
 
+    /// The store's revision now (1 when it cannot be read).
+    pub fn revision(&self) -> i64 {
+        self.node.store().revision().unwrap_or(1)
+    }
+
     /// Waits for a proposal's outcome, at most [`REQUEST_TIMEOUT`].
     pub async fn wait<T>(
         &self,

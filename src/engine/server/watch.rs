@@ -60,23 +60,11 @@ struct Spec {
 
 impl Spec {
     fn selects(&self, c: &Change) -> bool {
-        use std::ops::Bound;
+        use std::ops::RangeBounds;
         if (c.kv.tombstone && self.no_delete) || (!c.kv.tombstone && self.no_put) {
             return false;
         }
-        let key = c.kv.key.as_slice();
-        let (low, high) = bounds(&self.key, &self.range_end);
-        let above = match low {
-            Bound::Included(k) => key >= k,
-            Bound::Excluded(k) => key > k,
-            Bound::Unbounded => true,
-        };
-        let below = match high {
-            Bound::Included(k) => key <= k,
-            Bound::Excluded(k) => key < k,
-            Bound::Unbounded => true,
-        };
-        above && below
+        RangeBounds::<&[u8]>::contains(&bounds(&self.key, &self.range_end), &c.kv.key.as_slice())
     }
 }
 
@@ -108,10 +96,12 @@ struct Watcher {
 }
 
 impl Watcher {
-    async fn send(&mut self, changes: &[Change], revision: i64) -> Result<(), End> {
+    /// Sends the changes above `after` that the watch selects, and records
+    /// that everything up to `revision` was sent.
+    async fn send(&mut self, changes: &[Change], after: i64, revision: i64) -> Result<(), End> {
         let events: Vec<_> = changes
             .iter()
-            .filter(|c| self.spec.selects(c))
+            .filter(|c| c.revision() > after && self.spec.selects(c))
             .map(|c| convert::event(c, self.spec.prev_kv))
             .collect();
         if !events.is_empty() {
@@ -154,7 +144,7 @@ impl Watcher {
             };
             let full = changes.len() >= CATCH_UP_PAGE;
             let upto = upto.max(from - 1);
-            self.send(&changes, upto).await?;
+            self.send(&changes, from - 1, upto).await?;
             if !full {
                 return Ok(());
             }
@@ -198,13 +188,7 @@ impl Watcher {
             if batch.before > synced {
                 return Ok(());
             }
-            let fresh: Vec<Change> = batch
-                .changes
-                .iter()
-                .filter(|c| c.revision() > synced)
-                .cloned()
-                .collect();
-            self.send(&fresh, batch.after).await?;
+            self.send(&batch.changes, synced, batch.after).await?;
         }
     }
 
@@ -242,10 +226,6 @@ struct StreamState {
 }
 
 impl StreamState {
-    fn current(&self) -> i64 {
-        self.shared.node.store().revision().unwrap_or(1)
-    }
-
     async fn reply(&self, resp: epb::WatchResponse) -> bool {
         self.out.send(Ok(resp)).await.is_ok()
     }
@@ -253,7 +233,7 @@ impl StreamState {
     async fn create(&mut self, c: epb::WatchCreateRequest) -> bool {
         use epb::watch_create_request::FilterType;
         self.watches.retain(|_, w| !w.task.is_finished());
-        let current = self.current();
+        let current = self.shared.revision();
         let refuse = |reason: &str| epb::WatchResponse {
             header: self.shared.header(current),
             watch_id: -1,
@@ -319,7 +299,7 @@ impl StreamState {
         };
         w.task.abort();
         let resp = epb::WatchResponse {
-            header: self.shared.header(self.current()),
+            header: self.shared.header(self.shared.revision()),
             watch_id: id,
             canceled: true,
             ..Default::default()
@@ -331,7 +311,7 @@ impl StreamState {
     /// stream has sent everything (the current one when all are caught up).
     async fn progress(&mut self) -> bool {
         self.watches.retain(|_, w| !w.task.is_finished());
-        let current = self.current();
+        let current = self.shared.revision();
         let rev = self
             .watches
             .values()

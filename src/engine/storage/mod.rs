@@ -82,6 +82,14 @@ pub(crate) fn bytes_u64(b: &[u8]) -> u64 {
     u64::from_be_bytes(a)
 }
 
+/// A named u64 in a META table, read or written (0 when absent).
+pub(crate) fn meta_u64_in(
+    meta: &impl ReadableTable<&'static str, &'static [u8]>,
+    key: &str,
+) -> Result<u64> {
+    Ok(meta.get(key)?.map_or(0, |v| bytes_u64(v.value())))
+}
+
 /// Opens (or creates) a state-machine database with its tables.
 pub(crate) fn open_db(path: &Path) -> Result<Database> {
     let db = redb::Builder::new()
@@ -393,9 +401,7 @@ impl Store {
         }
         let out = f(&txn)?;
         let applied = if durable {
-            let meta = txn.open_table(META)?;
-            let v = meta.get("applied")?.map_or(0, |v| bytes_u64(v.value()));
-            Some(v)
+            Some(meta_u64_in(&txn.open_table(META)?, "applied")?)
         } else {
             None
         };

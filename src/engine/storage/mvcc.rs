@@ -301,10 +301,25 @@ pub(crate) fn range(
     Ok(Ok(out))
 }
 
+/// Whether every comparison holds (etcd's rule: all of them, in order).
+pub(crate) fn all_hold(
+    kv: &impl KvTable,
+    revs: &impl RevTable,
+    compares: &[spb::Compare],
+    current: i64,
+) -> Result<bool> {
+    for c in compares {
+        if !compare(kv, revs, c, current)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// Whether a comparison holds, as etcd decides it: on every key of its
 /// range; a missing key compares as zeroes, except that a value comparison
 /// on a missing key fails.
-pub(crate) fn compare(
+fn compare(
     kv: &impl KvTable,
     revs: &impl RevTable,
     c: &spb::Compare,

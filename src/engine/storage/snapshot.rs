@@ -16,7 +16,7 @@ use redb::{Database, Durability, ReadTransaction, ReadableTable};
 
 use super::layout::{sync_dir, Layout, FORMAT};
 use super::mvcc::{EVENTS, KV, LEASES, LEASE_KEYS, REVS};
-use super::{bytes_u64, open_db, u64_bytes, Result, Store, StoreError, MEMBERS, META};
+use super::{meta_u64_in, open_db, u64_bytes, Result, Store, StoreError, MEMBERS, META};
 use crate::proto::memberctl_store_v1 as spb;
 
 /// Bytes of keys in one chunk (about; a chunk holds whole records).
@@ -119,8 +119,7 @@ impl Store {
         let read = self.db().begin_read()?;
         let (snapshot, applied) = {
             let meta = read.open_table(META)?;
-            let get =
-                |k: &str| -> Result<u64> { Ok(meta.get(k)?.map_or(0, |v| bytes_u64(v.value()))) };
+            let get = |k: &str| meta_u64_in(&meta, k);
             let applied = get("applied")?;
             let cs = match meta.get("conf_state")? {
                 Some(v) => ConfState::parse_from_bytes(v.value())?,

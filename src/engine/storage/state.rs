@@ -8,7 +8,7 @@ use raft::eraftpb::ConfState;
 use redb::{ReadableTable, Table, WriteTransaction};
 
 use super::mvcc::{self, Change, RangeResult, Refusal, EVENTS, KV, LEASES, LEASE_KEYS, REVS};
-use super::{bytes_u64, u64_bytes, Result, Store, MEMBERS, META};
+use super::{meta_u64_in, u64_bytes, Result, Store, MEMBERS, META};
 use crate::proto::memberctl_store_v1 as spb;
 
 /// Changes to the state machine within one write transaction.
@@ -36,13 +36,8 @@ impl<'t> Apply<'t> {
     pub fn begin(txn: &'t WriteTransaction) -> Result<Self> {
         let (revision, compacted, applied) = {
             let meta = txn.open_table(META)?;
-            let get =
-                |k: &str| -> Result<u64> { Ok(meta.get(k)?.map_or(0, |v| bytes_u64(v.value()))) };
-            (
-                get("revision")?.max(1) as i64,
-                get("compact_revision")? as i64,
-                get("applied")?,
-            )
+            let (revision, compacted) = revisions_in(&meta)?;
+            (revision, compacted, meta_u64_in(&meta, "applied")?)
         };
         Ok(Apply {
             txn,
@@ -191,6 +186,7 @@ impl<'t> Apply<'t> {
     }
 
     /// Puts a key alone (one revision); returns the new revision.
+    #[cfg(test)]
     pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<i64> {
         let mut at = self.at();
         self.write(&mut at, key, value.to_vec(), 0)?;
@@ -199,6 +195,7 @@ impl<'t> Apply<'t> {
     }
 
     /// Deletes a range alone; returns how many keys went and the revision after.
+    #[cfg(test)]
     pub fn delete_range(&mut self, key: &[u8], range_end: &[u8]) -> Result<(i64, i64)> {
         let mut at = self.at();
         let gone = self.delete(&mut at, key, range_end)?.len() as i64;
@@ -211,9 +208,9 @@ impl<'t> Apply<'t> {
         mvcc::range(&self.kv, &self.revs, r, self.revision, self.compacted)
     }
 
-    /// Whether a comparison holds now.
-    pub fn compare(&self, c: &spb::Compare) -> Result<bool> {
-        mvcc::compare(&self.kv, &self.revs, c, self.revision)
+    /// Whether every comparison holds now.
+    pub fn all_hold(&self, compares: &[spb::Compare]) -> Result<bool> {
+        mvcc::all_hold(&self.kv, &self.revs, compares, self.revision)
     }
 
     /// Removes history at and below `revision`: of each key written in
@@ -467,10 +464,13 @@ impl Store {
 
 /// The revision and compacted revision a read sees.
 pub(super) fn revisions(read: &redb::ReadTransaction) -> Result<(i64, i64)> {
-    let meta = read.open_table(META)?;
-    let get = |k: &str| -> Result<u64> { Ok(meta.get(k)?.map_or(0, |v| bytes_u64(v.value()))) };
+    revisions_in(&read.open_table(META)?)
+}
+
+/// The revision (1 in an empty store) and compacted revision in a META table.
+fn revisions_in(meta: &impl ReadableTable<&'static str, &'static [u8]>) -> Result<(i64, i64)> {
     Ok((
-        get("revision")?.max(1) as i64,
-        get("compact_revision")? as i64,
+        meta_u64_in(meta, "revision")?.max(1) as i64,
+        meta_u64_in(meta, "compact_revision")? as i64,
     ))
 }

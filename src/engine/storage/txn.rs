@@ -68,13 +68,7 @@ impl Apply<'_> {
     /// The branch each transaction takes (this one, then its nested ones on
     /// the chosen branch, depth first), decided before anything is written.
     fn path(&self, t: &spb::Txn, path: &mut Vec<bool>) -> Result<()> {
-        let mut ok = true;
-        for c in &t.compare {
-            if !self.compare(c)? {
-                ok = false;
-                break;
-            }
-        }
+        let ok = self.all_hold(&t.compare)?;
         path.push(ok);
         for op in if ok { &t.success } else { &t.failure } {
             if let Some(spb::op::Op::Txn(n)) = &op.op {
@@ -196,13 +190,7 @@ fn read_only(
     current: i64,
     compacted: i64,
 ) -> Outcome<TxnResult> {
-    let mut ok = true;
-    for c in &t.compare {
-        if !mvcc::compare(kv, revs, c, current)? {
-            ok = false;
-            break;
-        }
-    }
+    let ok = mvcc::all_hold(kv, revs, &t.compare, current)?;
     let mut out = TxnResult {
         succeeded: ok,
         responses: vec![],
