@@ -36,6 +36,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand member 'List, add, promote, remove, update members and show their status'
             cand node 'Run a member of the bundled Raft engine (serves etcd''s API)'
             cand cluster 'A local test cluster of bundled-engine nodes, to rehearse changes'
+            cand snapshot 'Save, check and restore snapshots of a member''s state'
             cand completion 'Print the shell completion script for SHELL'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -386,6 +387,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --election-timeout 'Election timeout, in milliseconds'
             cand --snapshot-count 'Compact the raft log every this many applied entries'
             cand --max-learners 'Most learners the cluster may have at once'
+            cand --quota-backend-bytes 'Refuse writes that add data (etcd''s NOSPACE alarm) once the state-machine file would pass this many bytes; 0: etcd''s default, 2 GiB'
             cand --cert-file 'Certificate for client connections (TLS on the client URLs)'
             cand --key-file 'Key of --cert-file'
             cand --trusted-ca-file 'CA that signs client certificates'
@@ -446,6 +448,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --dir 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]'
             cand --max-learners 'Most learners the cluster may have at once'
             cand --snapshot-count 'Compact each node''s raft log every this many applied entries'
+            cand --quota-backend-bytes 'Refuse writes that add data (etcd''s NOSPACE alarm) once a node''s state-machine file would pass this many bytes; 0: etcd''s default, 2 GiB'
             cand --heartbeat-interval 'Time between heartbeats of every node, in milliseconds'
             cand --election-timeout 'Election timeout of every node, in milliseconds'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
@@ -537,6 +540,97 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;cluster;help;help'= {
         }
+        &'memberctl;snapshot'= {
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)'
+            cand --cert 'Client certificate for TLS, for servers that require one (with --key)'
+            cand --key 'Client key for TLS (with --cert)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)'
+            cand --password 'Password for authentication'
+            cand --insecure-skip-tls-verify 'Encrypt but do not verify the servers'' certificates (test clusters only)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand save 'Save a point-in-time copy of one member''s state to FILE (Maintenance.Snapshot; on etcd, etcd''s own format)'
+            cand status 'Check a memberctl snapshot file whole and show what it holds'
+            cand restore 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'memberctl;snapshot;save'= {
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)'
+            cand --cert 'Client certificate for TLS, for servers that require one (with --key)'
+            cand --key 'Client key for TLS (with --cert)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)'
+            cand --password 'Password for authentication'
+            cand --insecure-skip-tls-verify 'Encrypt but do not verify the servers'' certificates (test clusters only)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;snapshot;status'= {
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)'
+            cand --cert 'Client certificate for TLS, for servers that require one (with --key)'
+            cand --key 'Client key for TLS (with --cert)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)'
+            cand --password 'Password for authentication'
+            cand --insecure-skip-tls-verify 'Encrypt but do not verify the servers'' certificates (test clusters only)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;snapshot;restore'= {
+            cand --name 'The member''s name'
+            cand --data-dir 'The new data directory (must not exist, or be empty)'
+            cand --initial-cluster 'The new cluster''s members, as name=peer-url pairs'
+            cand --initial-advertise-peer-urls 'This member''s peer URLs'
+            cand --initial-cluster-token 'Token that keeps IDs of different clusters apart'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)'
+            cand --cert 'Client certificate for TLS, for servers that require one (with --key)'
+            cand --key 'Client key for TLS (with --cert)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)'
+            cand --password 'Password for authentication'
+            cand --insecure-skip-tls-verify 'Encrypt but do not verify the servers'' certificates (test clusters only)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;snapshot;help'= {
+            cand save 'Save a point-in-time copy of one member''s state to FILE (Maintenance.Snapshot; on etcd, etcd''s own format)'
+            cand status 'Check a memberctl snapshot file whole and show what it holds'
+            cand restore 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'memberctl;snapshot;help;save'= {
+        }
+        &'memberctl;snapshot;help;status'= {
+        }
+        &'memberctl;snapshot;help;restore'= {
+        }
+        &'memberctl;snapshot;help;help'= {
+        }
         &'memberctl;completion'= {
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
@@ -558,6 +652,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand member 'List, add, promote, remove, update members and show their status'
             cand node 'Run a member of the bundled Raft engine (serves etcd''s API)'
             cand cluster 'A local test cluster of bundled-engine nodes, to rehearse changes'
+            cand snapshot 'Save, check and restore snapshots of a member''s state'
             cand completion 'Print the shell completion script for SHELL'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -617,6 +712,17 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;help;cluster;status'= {
         }
         &'memberctl;help;cluster;down'= {
+        }
+        &'memberctl;help;snapshot'= {
+            cand save 'Save a point-in-time copy of one member''s state to FILE (Maintenance.Snapshot; on etcd, etcd''s own format)'
+            cand status 'Check a memberctl snapshot file whole and show what it holds'
+            cand restore 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags'
+        }
+        &'memberctl;help;snapshot;save'= {
+        }
+        &'memberctl;help;snapshot;status'= {
+        }
+        &'memberctl;help;snapshot;restore'= {
         }
         &'memberctl;help;completion'= {
         }

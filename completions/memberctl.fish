@@ -41,6 +41,7 @@ complete -c memberctl -n "__fish_memberctl_needs_command" -s V -l version -d 'Pr
 complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "member" -d 'List, add, promote, remove, update members and show their status'
 complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "node" -d 'Run a member of the bundled Raft engine (serves etcd\'s API)'
 complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "cluster" -d 'A local test cluster of bundled-engine nodes, to rehearse changes'
+complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "snapshot" -d 'Save, check and restore snapshots of a member\'s state'
 complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "completion" -d 'Print the shell completion script for SHELL'
 complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and not __fish_seen_subcommand_from list add promote remove update replace status move-leader joint help" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
@@ -254,6 +255,7 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_see
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l election-timeout -d 'Election timeout, in milliseconds' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l snapshot-count -d 'Compact the raft log every this many applied entries' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l max-learners -d 'Most learners the cluster may have at once' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l quota-backend-bytes -d 'Refuse writes that add data (etcd\'s NOSPACE alarm) once the state-machine file would pass this many bytes; 0: etcd\'s default, 2 GiB' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l cert-file -d 'Certificate for client connections (TLS on the client URLs)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l key-file -d 'Key of --cert-file' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l trusted-ca-file -d 'CA that signs client certificates' -r -F
@@ -302,6 +304,7 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l dir -d 'Directory holding the cluster\'s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l max-learners -d 'Most learners the cluster may have at once' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l snapshot-count -d 'Compact each node\'s raft log every this many applied entries' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l quota-backend-bytes -d 'Refuse writes that add data (etcd\'s NOSPACE alarm) once a node\'s state-machine file would pass this many bytes; 0: etcd\'s default, 2 GiB' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l heartbeat-interval -d 'Time between heartbeats of every node, in milliseconds' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l election-timeout -d 'Election timeout of every node, in milliseconds' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from up" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
@@ -370,6 +373,75 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show the local cluster\'s nodes, processes and leader'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from help" -f -a "down" -d 'Stop the local cluster\'s node processes (only those it started)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -l key -d 'Client key for TLS (with --cert)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -l password -d 'Password for authentication' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -f -a "save" -d 'Save a point-in-time copy of one member\'s state to FILE (Maintenance.Snapshot; on etcd, etcd\'s own format)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -f -a "status" -d 'Check a memberctl snapshot file whole and show what it holds'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -f -a "restore" -d 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from save" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from save" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from save" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from save" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from save" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from save" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from save" -l key -d 'Client key for TLS (with --cert)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from save" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from save" -l password -d 'Password for authentication' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from save" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from save" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from save" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from status" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from status" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from status" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from status" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from status" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from status" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from status" -l key -d 'Client key for TLS (with --cert)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from status" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from status" -l password -d 'Password for authentication' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from status" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l name -d 'The member\'s name' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l data-dir -d 'The new data directory (must not exist, or be empty)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l initial-cluster -d 'The new cluster\'s members, as name=peer-url pairs' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l initial-advertise-peer-urls -d 'This member\'s peer URLs' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l initial-cluster-token -d 'Token that keeps IDs of different clusters apart' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l key -d 'Client key for TLS (with --cert)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l password -d 'Password for authentication' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -s V -l version -d 'Print version'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "save" -d 'Save a point-in-time copy of one member\'s state to FILE (Maintenance.Snapshot; on etcd, etcd\'s own format)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "status" -d 'Check a memberctl snapshot file whole and show what it holds'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "restore" -d 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags'
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
@@ -384,11 +456,12 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l passw
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -s V -l version -d 'Print version'
-complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster completion help" -f -a "member" -d 'List, add, promote, remove, update members and show their status'
-complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster completion help" -f -a "node" -d 'Run a member of the bundled Raft engine (serves etcd\'s API)'
-complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster completion help" -f -a "cluster" -d 'A local test cluster of bundled-engine nodes, to rehearse changes'
-complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster completion help" -f -a "completion" -d 'Print the shell completion script for SHELL'
-complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster snapshot completion help" -f -a "member" -d 'List, add, promote, remove, update members and show their status'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster snapshot completion help" -f -a "node" -d 'Run a member of the bundled Raft engine (serves etcd\'s API)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster snapshot completion help" -f -a "cluster" -d 'A local test cluster of bundled-engine nodes, to rehearse changes'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster snapshot completion help" -f -a "snapshot" -d 'Save, check and restore snapshots of a member\'s state'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster snapshot completion help" -f -a "completion" -d 'Print the shell completion script for SHELL'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster snapshot completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from member" -f -a "list" -d 'List the members of the cluster'
 complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from member" -f -a "add" -d 'Add a member, after checking its peer URLs (prefer --learner)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from member" -f -a "promote" -d 'Promote a learner to a voter once it has caught up with the leader'
@@ -403,3 +476,6 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_see
 complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from cluster" -f -a "start-node" -d 'Start the node of a member that `member add` has just added'
 complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from cluster" -f -a "status" -d 'Show the local cluster\'s nodes, processes and leader'
 complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from cluster" -f -a "down" -d 'Stop the local cluster\'s node processes (only those it started)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "save" -d 'Save a point-in-time copy of one member\'s state to FILE (Maintenance.Snapshot; on etcd, etcd\'s own format)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "status" -d 'Check a memberctl snapshot file whole and show what it holds'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "restore" -d 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags'

@@ -40,6 +40,9 @@ pub struct UpArgs {
     /// Compact each node's raft log every this many applied entries
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     pub snapshot_count: u64,
+    /// Refuse writes that add data (etcd's NOSPACE alarm) once a node's state-machine file would pass this many bytes; 0: etcd's default, 2 GiB
+    #[arg(long, default_value_t = 0, value_name = "BYTES")]
+    pub quota_backend_bytes: u64,
     /// Time between heartbeats of every node, in milliseconds
     #[arg(long, default_value_t = 100, value_name = "MS")]
     pub heartbeat_interval: u64,

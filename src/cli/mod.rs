@@ -6,6 +6,7 @@ mod cluster;
 pub mod generate;
 mod member;
 mod node;
+mod snapshot;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -18,6 +19,7 @@ pub use member::{
     UpdateArgs,
 };
 pub use node::{ClusterState, NodeCommand, RunArgs};
+pub use snapshot::{RestoreArgs, SnapshotCommand};
 
 /// Change the membership of an etcd (or memberctl) Raft cluster safely.
 ///
@@ -151,6 +153,9 @@ pub enum Command {
     /// A local test cluster of bundled-engine nodes, to rehearse changes.
     #[command(subcommand)]
     Cluster(ClusterCommand),
+    /// Save, check and restore snapshots of a member's state.
+    #[command(subcommand)]
+    Snapshot(SnapshotCommand),
     /// Print the shell completion script for SHELL.
     Completion {
         /// The shell

@@ -67,6 +67,9 @@ pub struct RunArgs {
     /// Most learners the cluster may have at once
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub max_learners: usize,
+    /// Refuse writes that add data (etcd's NOSPACE alarm) once the state-machine file would pass this many bytes; 0: etcd's default, 2 GiB
+    #[arg(long, default_value_t = 0, value_name = "BYTES")]
+    pub quota_backend_bytes: u64,
     /// Certificate for client connections (TLS on the client URLs)
     #[arg(long, value_name = "FILE")]
     pub cert_file: Option<PathBuf>,

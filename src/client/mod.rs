@@ -10,6 +10,7 @@ mod channels;
 mod convert;
 pub mod endpoint;
 mod insecure;
+mod snapshot;
 pub mod tls;
 
 use std::collections::HashMap;

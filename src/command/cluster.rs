@@ -15,6 +15,7 @@ pub(super) async fn cluster(cmd: &ClusterCommand) -> anyhow::Result<Report> {
                 nodes: a.nodes,
                 max_learners: a.max_learners,
                 snapshot_count: a.snapshot_count,
+                quota_backend_bytes: a.quota_backend_bytes,
                 heartbeat_ms: a.heartbeat_interval,
                 election_timeout_ms: a.election_timeout,
                 fault_injection: a.fault_injection,

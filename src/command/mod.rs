@@ -6,6 +6,7 @@ mod cluster;
 mod member;
 pub mod node;
 mod password;
+mod snapshot;
 
 use crate::cli::{Cli, Command, GlobalArgs, NodeCommand};
 use crate::client::{Client, ClientConfig, ClientTlsFiles};
@@ -82,6 +83,11 @@ pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Re
     if let Command::Cluster(cmd) = &cli.command {
         return cluster::cluster(cmd).await.map(Some);
     }
+    if let Command::Snapshot(cmd) = &cli.command {
+        if let Some(report) = snapshot::offline(cmd)? {
+            return Ok(Some(report));
+        }
+    }
     if let Command::Completion { shell } = &cli.command {
         return Ok(Some(Report::Text(crate::cli::generate::completion(*shell))));
     }
@@ -96,6 +102,7 @@ pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Re
         Command::Member(cmd) => member::member(&client, cmd, &cli.global, observer)
             .await
             .map(Some),
+        Command::Snapshot(cmd) => snapshot::snapshot(&client, cmd).await.map(Some),
         Command::Node(_) | Command::Cluster(_) | Command::Completion { .. } => Ok(None),
     }
 }

@@ -60,6 +60,11 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
         heartbeat: Duration::from_millis(a.heartbeat_interval.max(1)),
         election_timeout: Duration::from_millis(a.election_timeout),
         snapshot_count: a.snapshot_count,
+        quota_backend_bytes: if a.quota_backend_bytes == 0 {
+            startup::DEFAULT_QUOTA_BYTES
+        } else {
+            a.quota_backend_bytes
+        },
         max_learners: a.max_learners,
         client_tls: tls(
             &a.cert_file,

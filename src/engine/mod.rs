@@ -18,6 +18,7 @@
 //! (`cli`, `command`, `workflow`, `client`, `printer`); both halves share
 //! `model`, `rules`, `proto` and `error`.
 
+pub mod listen;
 pub mod node;
 pub mod server;
 pub mod startup;

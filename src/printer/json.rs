@@ -88,6 +88,20 @@ struct MovedDoc<'a> {
 }
 
 #[derive(Serialize)]
+struct SnapshotDoc<'a> {
+    action: &'a str,
+    file: &'a str,
+    size: u64,
+    revision: Option<i64>,
+    compact_revision: Option<i64>,
+    records: Option<u64>,
+    leases: Option<usize>,
+    sha256: Option<&'a str>,
+    data_dir: Option<&'a str>,
+    member_id: Option<String>,
+}
+
+#[derive(Serialize)]
 struct MoveLeaderDoc<'a> {
     cluster_id: String,
     #[serde(flatten)]
@@ -283,6 +297,21 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             write(out, &PlanDoc { plan: &steps })
         }
         Report::Text(bytes) => out.write_all(bytes),
+        Report::Snapshot(r) => write(
+            out,
+            &SnapshotDoc {
+                action: r.action,
+                file: &r.file,
+                size: r.size,
+                revision: r.content.as_ref().map(|c| c.revision),
+                compact_revision: r.content.as_ref().map(|c| c.compact_revision),
+                records: r.content.as_ref().map(|c| c.records),
+                leases: r.content.as_ref().map(|c| c.leases),
+                sha256: r.content.as_ref().map(|c| c.sha256.as_str()),
+                data_dir: r.restored.as_ref().map(|(d, _)| d.as_str()),
+                member_id: r.restored.as_ref().map(|(_, id)| format!("{id:016x}")),
+            },
+        ),
         Report::Replaced(r) => write(
             out,
             &ReplaceDoc {

@@ -54,6 +54,59 @@ pub enum Report {
     Text(Vec<u8>),
     /// `member replace`.
     Replaced(Replaced),
+    /// `snapshot save|status|restore`.
+    Snapshot(SnapshotReport),
+}
+
+/// What `snapshot save|status|restore` did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SnapshotReport {
+    /// "saved", "checked" or "restored".
+    pub action: &'static str,
+    /// The snapshot file.
+    pub file: String,
+    /// Its size in bytes.
+    pub size: u64,
+    /// What it holds (a memberctl snapshot; None for an etcd one saved as it came).
+    pub content: Option<SnapshotContent>,
+    /// `restore`: the data directory and the member's ID in the new cluster.
+    pub restored: Option<(String, u64)>,
+}
+
+/// What a memberctl snapshot file holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SnapshotContent {
+    /// The store's revision.
+    pub revision: i64,
+    /// The compacted revision.
+    pub compact_revision: i64,
+    /// Key-history records.
+    pub records: u64,
+    /// Leases.
+    pub leases: usize,
+    /// SHA-256 of the file, hex.
+    pub sha256: String,
+}
+
+/// The lines a person reads for a snapshot report (table and simple formats).
+pub fn snapshot_lines(r: &SnapshotReport) -> Vec<String> {
+    let mut lines = vec![format!(
+        "snapshot {} {} ({} bytes)",
+        r.action, r.file, r.size
+    )];
+    if let Some(c) = &r.content {
+        lines.push(format!(
+            "revision {}, compacted at {}, {} key records, {} leases",
+            c.revision, c.compact_revision, c.records, c.leases
+        ));
+        lines.push(format!("sha256 {}", c.sha256));
+    }
+    if let Some((dir, id)) = &r.restored {
+        lines.push(format!(
+            "member {id:016x} restored into {dir}: start it with `memberctl node run --data-dir {dir}` and the same --name, --initial-cluster and peer URLs"
+        ));
+    }
+    lines
 }
 
 /// The format to use when none was asked for: table on a terminal, simple otherwise.

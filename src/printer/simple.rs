@@ -122,6 +122,11 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             writeln!(out, "dry run: nothing was changed")?;
         }
         Report::Text(bytes) => out.write_all(bytes)?,
+        Report::Snapshot(r) => {
+            for line in super::snapshot_lines(r) {
+                writeln!(out, "{line}")?;
+            }
+        }
         Report::Replaced(r) => writeln!(out, "{}", replaced_headline(r))?,
         Report::Config(c) => {
             writeln!(out, "joint: {}", c.is_joint())?;

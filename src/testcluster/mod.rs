@@ -215,6 +215,8 @@ pub struct UpOptions {
     pub max_learners: usize,
     /// `--snapshot-count` of every node.
     pub snapshot_count: u64,
+    /// `--quota-backend-bytes` of every node (0: the default).
+    pub quota_backend_bytes: u64,
     /// `--heartbeat-interval` of every node (ms).
     pub heartbeat_ms: u64,
     /// `--election-timeout` of every node (ms).
@@ -260,6 +262,7 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
             let mut state = ClusterState {
                 max_learners: options.max_learners,
                 snapshot_count: options.snapshot_count,
+                quota_backend_bytes: options.quota_backend_bytes,
                 heartbeat_ms: options.heartbeat_ms,
                 election_timeout_ms: options.election_timeout_ms,
                 fault_injection: options.fault_injection,

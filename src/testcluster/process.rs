@@ -129,6 +129,10 @@ pub fn spawn(exe: &Path, node: &NodeRecord, cluster: &ClusterState) -> Result<u3
         .args(["--initial-cluster-state", &node.initial_cluster_state])
         .args(["--max-learners", &cluster.max_learners.to_string()])
         .args(["--snapshot-count", &cluster.snapshot_count.to_string()])
+        .args([
+            "--quota-backend-bytes",
+            &cluster.quota_backend_bytes.to_string(),
+        ])
         .args(["--heartbeat-interval", &cluster.heartbeat_ms.to_string()])
         .args([
             "--election-timeout",

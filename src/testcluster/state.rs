@@ -47,6 +47,9 @@ pub struct ClusterState {
     pub max_learners: usize,
     /// `--snapshot-count` of every node.
     pub snapshot_count: u64,
+    /// `--quota-backend-bytes` of every node (0: the default).
+    #[serde(default)]
+    pub quota_backend_bytes: u64,
     /// `--heartbeat-interval` of every node, in milliseconds.
     #[serde(default = "default_heartbeat")]
     pub heartbeat_ms: u64,

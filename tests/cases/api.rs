@@ -2,35 +2,13 @@
 //! 3.4 commands against the engine and a real etcd, outputs compared; lock
 //! and elect with two contenders.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::util::local::Local;
 use crate::util::{self, wait_for, Etcd, Run};
-
-/// etcdctl with `input` on its standard input.
-fn etcdctl_in(bin: &std::path::Path, eps: &str, args: &[&str], input: &[u8]) -> Run {
-    let mut child = Command::new(bin)
-        .env("ETCDCTL_API", "3")
-        .arg(format!("--endpoints={eps}"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start etcdctl");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(input).expect("write etcdctl's input");
-    drop(stdin);
-    let out = child.wait_with_output().expect("etcdctl ends");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
 
 /// What a run shows a user, comparable across clusters: the exit code,
 /// stdout (a JSON document without its header, which names the cluster),
@@ -170,7 +148,7 @@ fn script() -> Vec<(Vec<&'static str>, Vec<u8>)> {
 fn transcript(etcdctl: &std::path::Path, eps: &str) -> Vec<String> {
     let mut out = Vec::new();
     for (args, input) in script() {
-        let r = etcdctl_in(etcdctl, eps, &args, &input);
+        let r = util::etcdctl_in(etcdctl, eps, &args, &input);
         out.push(format!("$ etcdctl {}\n{}", args.join(" "), shown(&r, None)));
     }
     let grant = util::etcdctl(etcdctl, eps, &["lease", "grant", "100"]).expect(0);

@@ -20,6 +20,8 @@ mod generated;
 mod joint;
 /// Leadership moved before the leader is removed or demoted, move-leader, names while a member starts.
 mod leader;
+/// etcd's Maintenance on the engine with etcdctl (both endpoint forms) vs etcd; HashKV; quota; snapshots; the :authority repair.
+mod maintenance;
 /// No cluster needed: help, usage errors, unreachable endpoints, environment, bad TLS files.
 mod offline;
 /// Partitions on the engine (--fault-injection): a minority leader, a cut-off learner.

@@ -412,3 +412,25 @@ pub fn etcdctl(bin: &std::path::Path, endpoints: &str, args: &[&str]) -> Run {
         .arg(format!("--endpoints={endpoints}"))
         .args(args))
 }
+
+/// etcdctl with `input` on its standard input.
+pub fn etcdctl_in(bin: &std::path::Path, eps: &str, args: &[&str], input: &[u8]) -> Run {
+    let mut child = Command::new(bin)
+        .env("ETCDCTL_API", "3")
+        .arg(format!("--endpoints={eps}"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start etcdctl");
+    let mut stdin = child.stdin.take().expect("stdin");
+    std::io::Write::write_all(&mut stdin, input).expect("write etcdctl's input");
+    drop(stdin);
+    let out = child.wait_with_output().expect("etcdctl ends");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}

@@ -11,6 +11,7 @@ use raft_proto::ConfChangeI;
 use super::conf::conf_view;
 use super::pending::Pending;
 use super::Applied;
+use crate::engine::storage::maintenance::adds_data;
 use crate::engine::storage::mvcc::{Change, Refusal};
 use crate::engine::storage::state::Apply;
 use crate::engine::storage::{Result, Store, StoreError};
@@ -22,7 +23,11 @@ fn apply_command(a: &mut Apply<'_>, cmd: spb::Command) -> Result<Applied> {
         Ok(()) => Applied::Revision(a.revision()),
         Err(e) => Applied::Refused(e),
     };
+    if cmd.op.as_ref().is_some_and(adds_data) && a.no_space()? {
+        return Ok(Applied::Refused(Refusal::NoSpace));
+    }
     Ok(match cmd.op {
+        Some(Op::Alarm(alarm)) => Applied::Alarm(a.alarm(&alarm)?),
         Some(Op::Txn(t)) => match a.txn(&t)? {
             Ok(r) => Applied::Txn(r),
             Err(e) => Applied::Refused(e),

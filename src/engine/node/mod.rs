@@ -158,6 +158,8 @@ pub enum Applied {
     Refused(Refusal),
     /// A configuration change: the configuration after it.
     Conf(ConfView),
+    /// An alarm raised or cleared (None: clearing one that was not raised).
+    Alarm(Option<crate::engine::storage::maintenance::AlarmRecord>),
     /// Anything else (member metadata).
     Done,
 }

@@ -189,5 +189,14 @@ pub fn from_refusal(r: &Refusal) -> Status {
             status(Code::FailedPrecondition, "etcdserver: lease already exists")
         }
         Refusal::KeyNotFound => key_not_found(),
+        Refusal::NoSpace => no_space(),
     }
+}
+
+/// A write while the NOSPACE alarm is raised, or one that would pass the quota.
+pub fn no_space() -> Status {
+    status(
+        Code::ResourceExhausted,
+        "etcdserver: mvcc: database space exceeded",
+    )
 }

@@ -9,6 +9,7 @@ use tonic::{Request, Response, Status};
 use super::forward::{forwarded, Route};
 use super::{convert, errors, validate, Shared};
 use crate::engine::node::Applied;
+use crate::engine::storage::maintenance::{adds_data, NOSPACE};
 use crate::engine::storage::txn::{OpResult, TxnResult};
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::kv_client::KvClient;
@@ -38,10 +39,33 @@ impl Shared {
         if op.encoded_len() > validate::MAX_REQUEST_BYTES {
             return Err(errors::request_too_large());
         }
+        self.check_quota(&op).await?;
         match self.wait(self.node.propose(op)).await? {
             Applied::Refused(r) => Err(errors::from_refusal(&r)),
             other => Ok(other),
         }
+    }
+
+    /// etcd's space quota: a write that adds data when the state machine's
+    /// file would pass `--quota-backend-bytes` raises the NOSPACE alarm
+    /// (through raft, for this member) and is refused.
+    async fn check_quota(&self, op: &spb::command::Op) -> Result<(), Status> {
+        if self.quota_bytes == 0 || !adds_data(op) {
+            return Ok(());
+        }
+        let store = self.node.store();
+        if store.db_size() as u64 + op.encoded_len() as u64 <= self.quota_bytes {
+            return Ok(());
+        }
+        if !store.no_space().map_err(internal)? {
+            let raise = spb::command::Op::Alarm(spb::Alarm {
+                activate: true,
+                member_id: self.node.view().id,
+                alarm: NOSPACE,
+            });
+            self.wait(self.node.propose(raise)).await?;
+        }
+        Err(errors::no_space())
     }
 
     /// Applies a transaction (this node leads).

@@ -1,12 +1,40 @@
-//! Maintenance.Status (learners answer it too) and MoveLeader, as etcd answers them.
+//! etcd's Maintenance service as etcd 3.4 answers it: Status (learners
+//! too), Alarm, Hash, HashKV, Defragment, Snapshot and MoveLeader.
 
 use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
 
+use super::forward::{forwarded, Route};
+use super::kv::{internal, unexpected};
 use super::{errors, Shared, REQUEST_TIMEOUT};
+use crate::engine::node::Applied;
+use crate::engine::storage::Store;
 use crate::proto::etcdserverpb as epb;
+use crate::proto::etcdserverpb::maintenance_client::MaintenanceClient;
 use crate::proto::etcdserverpb::maintenance_server::Maintenance;
+use crate::proto::memberctl_store_v1 as spb;
+
+/// Runs a store operation that reads or writes the whole file off the async threads.
+async fn on_store<T: Send + 'static>(
+    s: &Shared,
+    f: impl FnOnce(Store) -> crate::engine::storage::Result<T> + Send + 'static,
+) -> Result<T, Status> {
+    let store = s.node.store().clone();
+    tokio::task::spawn_blocking(move || f(store))
+        .await
+        .map_err(internal)?
+        .map_err(internal)
+}
+
+/// etcd's name of an alarm type.
+fn alarm_name(alarm: i32) -> &'static str {
+    match epb::AlarmType::try_from(alarm) {
+        Ok(epb::AlarmType::Nospace) => "NOSPACE",
+        Ok(epb::AlarmType::Corrupt) => "CORRUPT",
+        _ => "NONE",
+    }
+}
 
 /// The version this node reports: the etcd API level it serves.
 pub const VERSION: &str = "3.4.0";
@@ -31,6 +59,12 @@ impl Maintenance for MaintenanceService {
         let view = s.node.view();
         let store = s.node.store();
         let db_size = store.db_size();
+        let errors = store
+            .alarms()
+            .map_err(internal)?
+            .into_iter()
+            .map(|(member, alarm)| format!("memberID:{member} alarm:{} ", alarm_name(alarm)))
+            .collect();
         Ok(Response::new(epb::StatusResponse {
             header: s.header(s.revision()),
             version: VERSION.to_string(),
@@ -39,10 +73,138 @@ impl Maintenance for MaintenanceService {
             raft_index: view.commit,
             raft_term: view.term,
             raft_applied_index: view.applied,
-            errors: vec![],
-            db_size_in_use: db_size,
+            errors,
+            db_size_in_use: store.db_size_in_use().unwrap_or(db_size),
             is_learner: view.is_learner(),
         }))
+    }
+
+    /// GET lists the raised alarms (of `memberID`, or all with 0; of the
+    /// type asked, or all with NONE); ACTIVATE and DEACTIVATE go through
+    /// raft and answer with the alarm they changed.
+    async fn alarm(
+        &self,
+        req: Request<epb::AlarmRequest>,
+    ) -> Result<Response<epb::AlarmResponse>, Status> {
+        use epb::alarm_request::AlarmAction;
+        let s = &self.0;
+        let r = req.get_ref();
+        let action = AlarmAction::try_from(r.action)
+            .map_err(|_| Status::invalid_argument("etcdserver: unknown alarm action"))?;
+        let member = |(member_id, alarm): (u64, i32)| epb::AlarmMember { member_id, alarm };
+        // As etcd, every action goes through the leader: a list is
+        // linearizable (a raised alarm is seen at once on every member).
+        s.refuse_learner()?;
+        if let Route::Leader(ch) = s.route(&req).await? {
+            return MaintenanceClient::new(ch)
+                .alarm(forwarded(req.into_inner()))
+                .await;
+        }
+        let alarms = match action {
+            AlarmAction::Get => {
+                s.wait(s.node.read_index()).await?;
+                s.node
+                    .store()
+                    .alarms()
+                    .map_err(internal)?
+                    .into_iter()
+                    .filter(|(m, a)| {
+                        (r.member_id == 0 || *m == r.member_id) && (r.alarm == 0 || *a == r.alarm)
+                    })
+                    .map(member)
+                    .collect()
+            }
+            // etcd: raising or clearing NONE does nothing and answers nothing.
+            _ if r.alarm == epb::AlarmType::None as i32 => vec![],
+            AlarmAction::Activate | AlarmAction::Deactivate => {
+                let op = spb::command::Op::Alarm(spb::Alarm {
+                    activate: action == AlarmAction::Activate,
+                    member_id: r.member_id,
+                    alarm: r.alarm,
+                });
+                match s.apply(op).await? {
+                    Applied::Alarm(changed) => changed.into_iter().map(member).collect(),
+                    other => return Err(unexpected(other)),
+                }
+            }
+        };
+        Ok(Response::new(epb::AlarmResponse {
+            header: s.header(s.revision()),
+            alarms,
+        }))
+    }
+
+    /// A hash of this member's whole replicated state.
+    async fn hash(
+        &self,
+        _: Request<epb::HashRequest>,
+    ) -> Result<Response<epb::HashResponse>, Status> {
+        let s = &self.0;
+        let hash = on_store(s, |store| store.hash()).await?;
+        Ok(Response::new(epb::HashResponse {
+            header: s.header(s.revision()),
+            hash,
+        }))
+    }
+
+    /// A hash of this member's key history up to a revision: equal on
+    /// members that applied it.
+    async fn hash_kv(
+        &self,
+        req: Request<epb::HashKvRequest>,
+    ) -> Result<Response<epb::HashKvResponse>, Status> {
+        let s = &self.0;
+        let revision = req.into_inner().revision;
+        let h = on_store(s, move |store| store.hash_kv(revision))
+            .await?
+            .map_err(|r| errors::from_refusal(&r))?;
+        Ok(Response::new(epb::HashKvResponse {
+            header: s.header(h.revision),
+            hash: h.hash,
+            compact_revision: h.compact_revision,
+        }))
+    }
+
+    /// Rewrites this member's state-machine file without its free pages.
+    async fn defragment(
+        &self,
+        _: Request<epb::DefragmentRequest>,
+    ) -> Result<Response<epb::DefragmentResponse>, Status> {
+        let s = &self.0;
+        on_store(s, |store| store.defragment()).await?;
+        Ok(Response::new(epb::DefragmentResponse {
+            header: s.header(s.revision()),
+        }))
+    }
+
+    type SnapshotStream = std::pin::Pin<
+        Box<dyn futures_util::Stream<Item = Result<epb::SnapshotResponse, Status>> + Send>,
+    >;
+
+    /// Streams a point-in-time copy of this member's state machine in
+    /// memberctl's snapshot format (`memberctl snapshot restore` reads it).
+    async fn snapshot(
+        &self,
+        _: Request<epb::SnapshotRequest>,
+    ) -> Result<Response<Self::SnapshotStream>, Status> {
+        let s = self.0.clone();
+        let store = s.node.store().clone();
+        let (tx, rx) = tokio::sync::mpsc::channel::<Result<epb::SnapshotResponse, Status>>(4);
+        let header = s.header(s.revision());
+        tokio::task::spawn_blocking(move || {
+            let sent = store.backup(|blob, remaining| {
+                let resp = epb::SnapshotResponse {
+                    header,
+                    remaining_bytes: remaining,
+                    blob,
+                };
+                tx.blocking_send(Ok(resp)).is_ok()
+            });
+            if let Err(e) = sent {
+                let _ = tx.blocking_send(Err(internal(e)));
+            }
+        });
+        Ok(Response::new(Box::pin(super::receiver_stream(rx))))
     }
 
     /// As etcd: only the leader serves it; the target must be a voter of the

@@ -23,9 +23,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
-use tonic::transport::server::TcpIncoming;
 use tonic::transport::Server;
 
+use crate::engine::listen;
 use crate::engine::node::{Node, NodeError};
 use crate::engine::transport::{
     Partition, MAX_MESSAGE, PEER_CONNECTION_WINDOW, PEER_STREAM_WINDOW,
@@ -45,13 +45,16 @@ use crate::proto::memberctl_v1::raft_server::RaftServer;
 /// (etcd: 5 s plus two election timeouts).
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(7);
 
+/// The largest request header list served (the listener repairs blocks up to this too).
+const MAX_HEADER_LIST: u32 = listen::MAX_HEADER_BLOCK as u32;
+
 /// TLS for the node's listeners and for dialling peers.
 #[derive(Clone, Default)]
 pub struct ServeTls {
     /// Served on the client URL.
-    pub client: Option<tonic::transport::ServerTlsConfig>,
+    pub client: Option<Arc<rustls::ServerConfig>>,
     /// Served on the peer URL.
-    pub peer: Option<tonic::transport::ServerTlsConfig>,
+    pub peer: Option<Arc<rustls::ServerConfig>>,
     /// Used to dial peers (forwarding to the leader).
     pub peer_client: Option<tonic::transport::ClientTlsConfig>,
 }
@@ -70,6 +73,8 @@ pub struct Shared {
     pub lessor: lessor::Lessor,
     /// Becomes true when the server stops (streams end with an error).
     pub stopping: tokio::sync::watch::Receiver<bool>,
+    /// etcd's --quota-backend-bytes (0: no quota).
+    pub quota_bytes: u64,
 }
 
 impl Shared {
@@ -130,6 +135,7 @@ pub async fn serve(
     (client, peer): (TcpListener, TcpListener),
     tls: ServeTls,
     partition: Option<Arc<Partition>>,
+    quota_bytes: u64,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), tonic::transport::Error> {
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
@@ -140,12 +146,9 @@ pub async fn serve(
         partition,
         lessor: lessor::Lessor::default(),
         stopping: stop_rx.clone(),
+        quota_bytes,
     });
     let lessor = tokio::spawn(lessor::run(shared.clone()));
-    let builder = |t: &Option<tonic::transport::ServerTlsConfig>| match t {
-        Some(t) => Server::builder().tls_config(t.clone()),
-        None => Ok(Server::builder()),
-    };
     tokio::spawn(async move {
         shutdown.await;
         let _ = stop_tx.send(true);
@@ -175,7 +178,10 @@ pub async fn serve(
     let raft = RaftServer::new(raft::RaftService(shared.clone(), stop_rx.clone()))
         .max_decoding_message_size(MAX_MESSAGE)
         .max_encoding_message_size(MAX_MESSAGE);
-    let client_server = builder(&tls.client)?
+    // Header lists up to 1 MiB, as the listener's repair re-encodes (Go's
+    // gRPC server, etcd's, takes 16 MiB; hyper's default is 16 KiB).
+    let client_server = Server::builder()
+        .http2_max_header_list_size(MAX_HEADER_LIST)
         .add_service(c1)
         .add_service(m1)
         .add_service(k1)
@@ -183,9 +189,13 @@ pub async fn serve(
         .add_service(w1)
         .add_service(l1)
         .add_optional_service(fault())
-        .serve_with_incoming_shutdown(incoming(client), stopped(stop_rx.clone()));
+        .serve_with_incoming_shutdown(
+            listen::incoming(client, tls.client.clone(), true),
+            stopped(stop_rx.clone()),
+        );
     // Large HTTP/2 windows: appends and snapshots are up to megabytes.
-    let peer_server = builder(&tls.peer)?
+    let peer_server = Server::builder()
+        .http2_max_header_list_size(MAX_HEADER_LIST)
         .initial_stream_window_size(PEER_STREAM_WINDOW)
         .initial_connection_window_size(PEER_CONNECTION_WINDOW)
         .add_service(raft)
@@ -196,16 +206,12 @@ pub async fn serve(
         .add_service(w2)
         .add_service(l2)
         .add_optional_service(fault())
-        .serve_with_incoming_shutdown(incoming(peer), stopped(stop_rx));
+        .serve_with_incoming_shutdown(
+            listen::incoming(peer, tls.peer.clone(), false),
+            stopped(stop_rx),
+        );
     let served = tokio::try_join!(client_server, peer_server);
     lessor.abort();
     served?;
     Ok(())
-}
-
-/// Accepted connections with TCP_NODELAY: with Nagle's algorithm, a small
-/// HTTP/2 frame written after another waits for the peer's delayed ACK
-/// (tens of ms); tonic sets it only for listeners it binds itself.
-fn incoming(listener: TcpListener) -> TcpIncoming {
-    TcpIncoming::from(listener).with_nodelay(Some(true))
 }

@@ -51,6 +51,44 @@ fn initial_members(pairs: &[(String, String)]) -> Vec<(String, Vec<String>)> {
     out
 }
 
+/// The IDs of a new cluster every initial member computes alike: (cluster
+/// ID, this member's ID, every member's metadata sorted by ID), from etcd's
+/// --name, --initial-cluster, --initial-advertise-peer-urls and token.
+pub fn new_cluster(
+    name: &str,
+    initial_cluster: &[(String, String)],
+    own_urls: &[String],
+    token: &str,
+) -> anyhow::Result<(u64, u64, Vec<spb::MemberMeta>)> {
+    let members = initial_members(initial_cluster);
+    let mut own_sorted = own_urls.to_vec();
+    own_sorted.sort();
+    let mut metas: Vec<spb::MemberMeta> = members
+        .iter()
+        .map(|(_, urls)| spb::MemberMeta {
+            id: initial_member_id(urls, token),
+            peer_urls: urls.clone(),
+            ..Default::default()
+        })
+        .collect();
+    metas.sort_by_key(|m| m.id);
+    let (_, mine) = members.iter().find(|(n, _)| n == name).ok_or_else(|| {
+        anyhow!("--initial-cluster has no member named {name:?}; add {name}=<peer url>")
+    })?;
+    let mut mine_sorted = mine.clone();
+    mine_sorted.sort();
+    if mine_sorted != own_sorted {
+        bail!(
+            "--initial-cluster gives {name} the peer URLs {mine:?} but --initial-advertise-peer-urls is {own_urls:?}; they must match"
+        );
+    }
+    let id = initial_member_id(mine, token);
+    let ids: Vec<Vec<u8>> = metas.iter().map(|m| m.id.to_be_bytes().to_vec()).collect();
+    let mut parts: Vec<&[u8]> = ids.iter().map(Vec::as_slice).collect();
+    parts.push(token.as_bytes());
+    Ok((fnv1a(&parts), id, metas))
+}
+
 /// Prepares the store: (cluster ID, member ID, fresh rank for the first election).
 pub(super) async fn prepare(
     opts: &NodeOptions,
@@ -64,38 +102,12 @@ pub(super) async fn prepare(
     let mut own_urls = opts.initial_advertise_peer_urls.clone();
     own_urls.sort();
     if !opts.join_existing {
-        let mut metas: Vec<spb::MemberMeta> = members
-            .iter()
-            .map(|(_, urls)| spb::MemberMeta {
-                id: initial_member_id(urls, &opts.token),
-                peer_urls: urls.clone(),
-                ..Default::default()
-            })
-            .collect();
-        metas.sort_by_key(|m| m.id);
-        let (_, mine) = members
-            .iter()
-            .find(|(n, _)| *n == opts.name)
-            .ok_or_else(|| {
-                anyhow!(
-                    "--initial-cluster has no member named {:?}; add {}=<peer url>",
-                    opts.name,
-                    opts.name
-                )
-            })?;
-        let mut mine_sorted = mine.clone();
-        mine_sorted.sort();
-        if mine_sorted != own_urls {
-            bail!(
-                "--initial-cluster gives {} the peer URLs {:?} but --initial-advertise-peer-urls is {:?}; they must match",
-                opts.name, mine, opts.initial_advertise_peer_urls
-            );
-        }
-        let id = initial_member_id(mine, &opts.token);
-        let ids: Vec<Vec<u8>> = metas.iter().map(|m| m.id.to_be_bytes().to_vec()).collect();
-        let mut parts: Vec<&[u8]> = ids.iter().map(Vec::as_slice).collect();
-        parts.push(opts.token.as_bytes());
-        let cluster_id = fnv1a(&parts);
+        let (cluster_id, id, metas) = new_cluster(
+            &opts.name,
+            &opts.initial_cluster,
+            &opts.initial_advertise_peer_urls,
+            &opts.token,
+        )?;
         store.bootstrap(cluster_id, id, &metas)?;
         let rank = metas.iter().position(|m| m.id == id);
         return Ok((cluster_id, id, rank));

@@ -246,6 +246,7 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
         (client, peer),
         tls,
         opts.fault_injection.then_some(partition),
+        opts.quota_backend_bytes,
         async move {
             tokio::select! {
                 _ = stop_signal() => {}

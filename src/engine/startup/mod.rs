@@ -7,6 +7,6 @@ mod bootstrap;
 mod lifetime;
 mod options;
 
-pub use bootstrap::initial_member_id;
+pub use bootstrap::{initial_member_id, new_cluster};
 pub use lifetime::run;
-pub use options::{ListenerTls, NodeOptions};
+pub use options::{ListenerTls, NodeOptions, DEFAULT_QUOTA_BYTES};

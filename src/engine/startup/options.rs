@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{bail, Context};
-use tonic::transport::{Certificate, ClientTlsConfig, Identity, ServerTlsConfig};
+use anyhow::Context;
+use tonic::transport::{Certificate, ClientTlsConfig, Identity};
 
 /// How a node is started (etcd's flags).
 #[derive(Clone, Debug)]
@@ -35,6 +35,8 @@ pub struct NodeOptions {
     pub snapshot_count: u64,
     /// --max-learners
     pub max_learners: usize,
+    /// --quota-backend-bytes (etcd's default when 0 is given: 2 GiB)
+    pub quota_backend_bytes: u64,
     /// TLS for client connections.
     pub client_tls: Option<ListenerTls>,
     /// TLS for peer connections (served and dialled).
@@ -42,6 +44,9 @@ pub struct NodeOptions {
     /// --fault-injection: serve the fault-injection service (test clusters only).
     pub fault_injection: bool,
 }
+
+/// etcd's default space quota: 2 GiB.
+pub const DEFAULT_QUOTA_BYTES: u64 = 2 << 30;
 
 /// A listener's TLS files (etcd's --cert-file, --key-file, --trusted-ca-file, --client-cert-auth).
 #[derive(Clone, Debug)]
@@ -62,19 +67,13 @@ impl ListenerTls {
     }
 
     /// The server side.
-    pub fn server(&self) -> anyhow::Result<ServerTlsConfig> {
-        let mut cfg = ServerTlsConfig::new().identity(Identity::from_pem(
-            Self::read(&self.cert)?,
-            Self::read(&self.key)?,
-        ));
-        if let Some(ca) = &self.ca {
-            cfg = cfg
-                .client_ca_root(Certificate::from_pem(Self::read(ca)?))
-                .client_auth_optional(!self.client_cert_auth);
-        } else if self.client_cert_auth {
-            bail!("--client-cert-auth needs --trusted-ca-file (and --peer-client-cert-auth --peer-trusted-ca-file)");
-        }
-        Ok(cfg)
+    pub fn server(&self) -> anyhow::Result<std::sync::Arc<rustls::ServerConfig>> {
+        crate::engine::listen::server_config(
+            &self.cert,
+            &self.key,
+            self.ca.as_deref(),
+            self.client_cert_auth,
+        )
     }
 
     /// The client side, for dialling peers: the same certificate, the same CA.

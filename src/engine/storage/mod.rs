@@ -12,10 +12,12 @@
 //! up to what is durably applied. After a crash the state machine is at its
 //! last durable applied index and raft applies the log again from there.
 
+pub mod backup;
 pub mod cache;
 pub mod guard;
 pub mod layout;
 pub mod log;
+pub mod maintenance;
 pub mod mvcc;
 pub mod raft_storage;
 pub mod snapshot;
@@ -104,6 +106,7 @@ pub(crate) fn open_db(path: &Path) -> Result<Database> {
         txn.open_table(mvcc::EVENTS)?;
         txn.open_table(mvcc::LEASES)?;
         txn.open_table(mvcc::LEASE_KEYS)?;
+        txn.open_table(maintenance::ALARMS)?;
     }
     txn.commit()?;
     Ok(db)
@@ -122,6 +125,11 @@ struct Inner {
     outgoing: Mutex<Option<Outgoing>>,
     /// Whether old log files are being purged.
     purging: Arc<AtomicBool>,
+    /// Held by whatever writes the state machine (applies, snapshot
+    /// installs, defragmentation), so a file being replaced misses no write.
+    writer: Mutex<()>,
+    /// The bytes of the state machine's file in use, when last counted.
+    in_use: Mutex<Option<(std::time::Instant, i64)>>,
 }
 
 /// The node's durable store; cheap to clone.
@@ -152,6 +160,8 @@ impl Store {
                 durable_applied: AtomicU64::new(0),
                 outgoing: Mutex::new(None),
                 purging: Arc::new(AtomicBool::new(false)),
+                writer: Mutex::new(()),
+                in_use: Mutex::new(None),
             }),
         };
         // What a crash left applied but not durable is gone from redb: make
@@ -389,6 +399,7 @@ impl Store {
         durable: bool,
         f: impl FnOnce(&WriteTransaction) -> Result<T>,
     ) -> Result<T> {
+        let _writer = lock(&self.inner.writer);
         let db = self.db();
         let mut txn = db.begin_write()?;
         if durable {

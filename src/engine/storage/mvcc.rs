@@ -41,6 +41,9 @@ pub enum Refusal {
     /// A put that keeps the value or lease of a key that does not exist.
     #[error("key not found")]
     KeyNotFound,
+    /// A write that adds data while a NOSPACE alarm is raised.
+    #[error("mvcc: database space exceeded")]
+    NoSpace,
 }
 
 /// What a range read found.

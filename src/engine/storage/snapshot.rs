@@ -15,6 +15,7 @@ use raft::eraftpb::{ConfState, Snapshot};
 use redb::{Database, Durability, ReadTransaction, ReadableTable};
 
 use super::layout::{sync_dir, Layout, FORMAT};
+use super::maintenance::{alarm_records, ALARMS};
 use super::mvcc::{EVENTS, KV, LEASES, LEASE_KEYS, REVS};
 use super::{meta_u64_in, open_db, u64_bytes, Result, Store, StoreError, MEMBERS, META};
 use crate::proto::memberctl_store_v1 as spb;
@@ -39,9 +40,45 @@ impl Outgoing {
     }
 }
 
+/// What a read of the state machine holds besides the keys: the snapshot
+/// header, the applied index and term, and the conf state.
+pub(super) fn read_header(
+    read: &ReadTransaction,
+) -> Result<(spb::SnapshotHeader, u64, u64, ConfState)> {
+    let meta = read.open_table(META)?;
+    let get = |k: &str| meta_u64_in(&meta, k);
+    let cs = match meta.get("conf_state")? {
+        Some(v) => ConfState::parse_from_bytes(v.value())?,
+        None => ConfState::default(),
+    };
+    let mut members = Vec::new();
+    for item in read.open_table(MEMBERS)?.iter()? {
+        members.push(spb::MemberMeta::decode(item?.1.value())?);
+    }
+    let mut leases = Vec::new();
+    for item in read.open_table(LEASES)?.iter()? {
+        leases.push(spb::LeaseRecord::decode(item?.1.value())?);
+    }
+    let mut alarms = Vec::new();
+    for item in read.open_table(ALARMS)?.iter()? {
+        let (member_id, alarm) = item?.0.value();
+        alarms.push(spb::AlarmRecord { member_id, alarm });
+    }
+    let header = spb::SnapshotHeader {
+        format: FORMAT,
+        cluster_id: get("cluster_id")?,
+        revision: get("revision")?.max(1) as i64,
+        members,
+        compact_revision: get("compact_revision")? as i64,
+        leases,
+        alarms,
+    };
+    Ok((header, get("applied")?, get("applied_term")?, cs))
+}
+
 /// Where the keys of a snapshot being sent come from.
 pub struct SnapshotSource {
-    read: Arc<ReadTransaction>,
+    pub(super) read: Arc<ReadTransaction>,
 }
 
 impl SnapshotSource {
@@ -118,37 +155,15 @@ impl Store {
         }
         let read = self.db().begin_read()?;
         let (snapshot, applied) = {
-            let meta = read.open_table(META)?;
-            let get = |k: &str| meta_u64_in(&meta, k);
-            let applied = get("applied")?;
-            let cs = match meta.get("conf_state")? {
-                Some(v) => ConfState::parse_from_bytes(v.value())?,
-                None => ConfState::default(),
-            };
+            let (header, applied, term, cs) = read_header(&read)?;
             if applied < request_index || applied < trunc || !holds(&cs, to) {
                 return Ok(None);
             }
-            let mut members = Vec::new();
-            for item in read.open_table(MEMBERS)?.iter()? {
-                members.push(spb::MemberMeta::decode(item?.1.value())?);
-            }
-            let mut leases = Vec::new();
-            for item in read.open_table(LEASES)?.iter()? {
-                leases.push(spb::LeaseRecord::decode(item?.1.value())?);
-            }
-            let header = spb::SnapshotHeader {
-                format: FORMAT,
-                cluster_id: get("cluster_id")?,
-                revision: get("revision")?.max(1) as i64,
-                members,
-                compact_revision: get("compact_revision")? as i64,
-                leases,
-            };
             let mut snap = Snapshot::default();
             snap.set_data(header.encode_to_vec().into());
             let md = snap.mut_metadata();
             md.index = applied;
-            md.term = get("applied_term")?;
+            md.term = term;
             md.set_conf_state(cs);
             (snap, applied)
         };
@@ -228,6 +243,10 @@ impl Store {
             for l in &header.leases {
                 leases.insert(l.id as u64, l.encode_to_vec().as_slice())?;
             }
+            let mut alarms = txn.open_table(ALARMS)?;
+            for a in alarm_records(&header) {
+                alarms.insert(a, ())?;
+            }
         }
         txn.commit()?;
         Ok(SnapshotStaging {
@@ -276,6 +295,7 @@ impl Store {
     fn install_staged(&self, staged: &std::path::Path) -> Result<()> {
         let state = self.layout().state_file();
         {
+            let _writer = super::lock(&self.inner.writer);
             let mut db = self.inner.db.write().unwrap_or_else(|p| p.into_inner());
             std::fs::rename(staged, &state)?;
             sync_dir(&self.layout().dir)?;

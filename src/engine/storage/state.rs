@@ -23,6 +23,8 @@ pub struct Apply<'t> {
     compacted: i64,
     applied: u64,
     changes: Vec<Change>,
+    /// Whether a NOSPACE alarm is raised, once read in this transaction.
+    pub(super) no_space: Option<bool>,
 }
 
 /// Where the writes of one revision go: the revision and the next sub.
@@ -50,7 +52,13 @@ impl<'t> Apply<'t> {
             compacted,
             applied,
             changes: Vec::new(),
+            no_space: None,
         })
+    }
+
+    /// The write transaction.
+    pub(super) fn write_txn(&self) -> &'t WriteTransaction {
+        self.txn
     }
 
     /// The applied index when the transaction began: entries up to it are

@@ -1,0 +1,49 @@
+//! Command-line definitions of `memberctl snapshot save|status|restore`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+/// `memberctl snapshot …` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum SnapshotCommand {
+    /// Save a point-in-time copy of one member's state to FILE (Maintenance.Snapshot; on etcd, etcd's own format)
+    Save {
+        /// Where to write it (through FILE.part, renamed when complete)
+        file: PathBuf,
+    },
+    /// Check a memberctl snapshot file whole and show what it holds
+    Status {
+        /// The snapshot file
+        file: PathBuf,
+    },
+    /// Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags
+    Restore(Box<RestoreArgs>),
+}
+
+/// Arguments of `snapshot restore` (etcd's flag names).
+#[derive(Debug, Clone, Args)]
+pub struct RestoreArgs {
+    /// The snapshot file
+    pub file: PathBuf,
+    /// The member's name
+    #[arg(long)]
+    pub name: String,
+    /// The new data directory (must not exist, or be empty)
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: PathBuf,
+    /// The new cluster's members, as name=peer-url pairs
+    #[arg(
+        long,
+        value_delimiter = ',',
+        required = true,
+        value_name = "NAME=URL,..."
+    )]
+    pub initial_cluster: Vec<String>,
+    /// This member's peer URLs
+    #[arg(long, value_delimiter = ',', required = true, value_name = "URL")]
+    pub initial_advertise_peer_urls: Vec<String>,
+    /// Token that keeps IDs of different clusters apart
+    #[arg(long, default_value = "memberctl-cluster")]
+    pub initial_cluster_token: String,
+}

@@ -1,0 +1,156 @@
+//! Unit tests of hashes, alarms, defragmentation and snapshot files.
+
+use super::*;
+use crate::engine::storage::backup;
+
+fn write(s: &Store, applied: u64, puts: &[(&str, &str)], alarm: Option<bool>) {
+    s.apply_with(true, |txn| {
+        let mut a = Apply::begin(txn)?;
+        for (k, v) in puts {
+            a.put(k.as_bytes(), v.as_bytes())?;
+        }
+        if let Some(activate) = alarm {
+            a.alarm(&spb::Alarm {
+                activate,
+                member_id: 7,
+                alarm: NOSPACE,
+            })?;
+        }
+        a.finish(applied, 2, None)
+    })
+    .unwrap();
+}
+
+fn member(id: u64) -> spb::MemberMeta {
+    spb::MemberMeta {
+        id,
+        name: format!("m{id}"),
+        peer_urls: vec![format!("http://127.0.0.1:{id}")],
+        ..Default::default()
+    }
+}
+
+#[test]
+fn hashes_agree_on_equal_keyspaces_and_differ_otherwise() {
+    let (d1, d2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (a, b) = (
+        Store::open(d1.path()).unwrap(),
+        Store::open(d2.path()).unwrap(),
+    );
+    a.bootstrap(1, 1, &[member(1)]).unwrap();
+    b.bootstrap(1, 1, &[member(1)]).unwrap();
+    write(&a, 2, &[("k", "v1"), ("j", "x")], None);
+    write(&b, 2, &[("k", "v1"), ("j", "x")], None);
+    assert_eq!(
+        a.hash_kv(0).unwrap().unwrap(),
+        b.hash_kv(0).unwrap().unwrap()
+    );
+    assert_eq!(a.hash().unwrap(), b.hash().unwrap());
+    write(&a, 3, &[("k", "v2")], None);
+    write(&b, 3, &[("k", "v3")], None);
+    let (ha, hb) = (
+        a.hash_kv(0).unwrap().unwrap(),
+        b.hash_kv(0).unwrap().unwrap(),
+    );
+    assert_ne!(ha.hash, hb.hash);
+    // At the revision before the difference they agree again.
+    assert_eq!(
+        a.hash_kv(3).unwrap().unwrap().hash,
+        b.hash_kv(3).unwrap().unwrap().hash
+    );
+    assert_eq!(a.hash_kv(99).unwrap(), Err(Refusal::FutureRevision));
+}
+
+#[test]
+fn alarms_are_raised_once_cleared_and_refuse_writes_that_add_data() {
+    let d = tempfile::tempdir().unwrap();
+    let s = Store::open(d.path()).unwrap();
+    s.bootstrap(1, 1, &[member(1)]).unwrap();
+    write(&s, 2, &[], Some(true));
+    write(&s, 3, &[], Some(true));
+    assert_eq!(s.alarms().unwrap(), vec![(7, NOSPACE)]);
+    assert!(s.no_space().unwrap());
+    let put = spb::command::Op::Txn(spb::Txn {
+        success: vec![spb::Op {
+            op: Some(spb::op::Op::Put(spb::Put::default())),
+        }],
+        ..Default::default()
+    });
+    let delete = spb::command::Op::Txn(spb::Txn {
+        success: vec![spb::Op {
+            op: Some(spb::op::Op::DeleteRange(spb::DeleteRange::default())),
+        }],
+        ..Default::default()
+    });
+    assert!(adds_data(&put));
+    assert!(!adds_data(&delete));
+    write(&s, 4, &[], Some(false));
+    assert!(s.alarms().unwrap().is_empty());
+}
+
+#[test]
+fn defragmentation_keeps_everything_and_gives_space_back() {
+    let d = tempfile::tempdir().unwrap();
+    let s = Store::open(d.path()).unwrap();
+    s.bootstrap(1, 1, &[member(1)]).unwrap();
+    let big = "x".repeat(200_000);
+    for i in 0..40u64 {
+        write(&s, 2 + i, &[("big", &big)], None);
+    }
+    s.apply_with(true, |txn| {
+        let mut a = Apply::begin(txn)?;
+        a.compact(a.revision())?.unwrap();
+        a.finish(50, 2, None)
+    })
+    .unwrap();
+    let before = (s.hash().unwrap(), s.hash_kv(0).unwrap().unwrap());
+    let (size_before, size_after) = s.defragment().unwrap();
+    assert!(size_after < size_before, "{size_before} -> {size_after}");
+    assert_eq!((s.hash().unwrap(), s.hash_kv(0).unwrap().unwrap()), before);
+    assert_eq!(s.applied().unwrap(), 50);
+    // The file in place is the new one.
+    assert_eq!(
+        std::fs::metadata(s.layout().state_file()).unwrap().len(),
+        size_after
+    );
+}
+
+#[test]
+fn a_snapshot_file_restores_the_keyspace_under_new_ids() {
+    let (d1, d2, files) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let s = Store::open(d1.path()).unwrap();
+    s.bootstrap(1, 1, &[member(1)]).unwrap();
+    write(&s, 2, &[("a", "1"), ("b", "2")], Some(true));
+    write(&s, 3, &[("a", "3")], None);
+    let mut bytes = Vec::new();
+    assert!(s
+        .backup(|b, _| {
+            bytes.extend_from_slice(&b);
+            true
+        })
+        .unwrap());
+    assert_eq!(bytes.len() % 512, 32);
+    let file = files.path().join("s.snap");
+    std::fs::write(&file, &bytes).unwrap();
+    let info = backup::check(&file).unwrap();
+    assert_eq!((info.revision, info.records), (s.revision().unwrap(), 3));
+    let t = Store::open(d2.path()).unwrap();
+    backup::restore(&file, &t, 9, 5, &[member(5), member(6)]).unwrap();
+    assert_eq!(
+        t.hash_kv(0).unwrap().unwrap().hash,
+        s.hash_kv(0).unwrap().unwrap().hash
+    );
+    assert_eq!(
+        (t.cluster_id().unwrap(), t.member_id().unwrap()),
+        (9, Some(5))
+    );
+    assert_eq!(t.conf_state().voters, vec![5, 6]);
+    assert!(t.alarms().unwrap().is_empty());
+    // A cut-short file is refused.
+    std::fs::write(&file, &bytes[..bytes.len() - 512]).unwrap();
+    assert!(backup::check(&file).is_err());
+}
