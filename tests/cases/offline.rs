@@ -36,14 +36,14 @@ fn unreachable_cluster_exits_5_with_a_json_error() {
 #[test]
 fn etcdctl_endpoints_variable_is_honoured() {
     let port = free_port().to_string();
-    let out = std::process::Command::new(util::bin())
-        .args(["member", "list"])
-        .env_remove("MEMBERCTL_ENDPOINTS")
-        .env("ETCDCTL_ENDPOINTS", format!("http://127.0.0.1:{port}"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(5));
-    assert!(String::from_utf8_lossy(&out.stderr).contains(&port));
+    let out = util::run(
+        std::process::Command::new(util::bin())
+            .args(["member", "list"])
+            .env_remove("MEMBERCTL_ENDPOINTS")
+            .env("ETCDCTL_ENDPOINTS", format!("http://127.0.0.1:{port}")),
+    );
+    assert_eq!(out.code, 5);
+    assert!(out.stderr.contains(&port), "{}", out.stderr);
 }
 
 #[test]

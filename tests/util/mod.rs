@@ -51,13 +51,64 @@ impl Run {
     }
 }
 
+/// The longest any one command run by a test may take: past it the command
+/// is killed and the test fails, so a command that never ends (a watch that
+/// is never cancelled) cannot hang the suite.
+pub const COMMAND_LIMIT: Duration = Duration::from_secs(300);
+
 /// Runs a prepared command with no standard input and captures what it did.
 pub fn run(cmd: &mut Command) -> Run {
-    let out = cmd.stdin(Stdio::null()).output().expect("run a command");
+    run_with_input(cmd, None)
+}
+
+/// Runs a prepared command, writing `input` (if any) to its standard input,
+/// and captures what it did within [`COMMAND_LIMIT`].
+pub fn run_with_input(cmd: &mut Command, input: Option<&[u8]>) -> Run {
+    let stdin = if input.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    };
+    let mut child = cmd
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("start {cmd:?}: {e}"));
+    let read = |r: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut buf);
+            }
+            String::from_utf8_lossy(&buf).into_owned()
+        })
+    };
+    let stdout = read(child.stdout.take().map(|r| Box::new(r) as _));
+    let stderr = read(child.stderr.take().map(|r| Box::new(r) as _));
+    if let (Some(input), Some(mut w)) = (input, child.stdin.take()) {
+        std::io::Write::write_all(&mut w, input).expect("write the command's input");
+    }
+    let deadline = Instant::now() + COMMAND_LIMIT;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for a command") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "{cmd:?} did not end within {COMMAND_LIMIT:?}\nstdout:\n{}\nstderr:\n{}",
+                stdout.join().unwrap_or_default(),
+                stderr.join().unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
     Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: status.code().unwrap_or(-1),
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
     }
 }
 
@@ -415,22 +466,11 @@ pub fn etcdctl(bin: &std::path::Path, endpoints: &str, args: &[&str]) -> Run {
 
 /// etcdctl with `input` on its standard input.
 pub fn etcdctl_in(bin: &std::path::Path, eps: &str, args: &[&str], input: &[u8]) -> Run {
-    let mut child = Command::new(bin)
-        .env("ETCDCTL_API", "3")
-        .arg(format!("--endpoints={eps}"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start etcdctl");
-    let mut stdin = child.stdin.take().expect("stdin");
-    std::io::Write::write_all(&mut stdin, input).expect("write etcdctl's input");
-    drop(stdin);
-    let out = child.wait_with_output().expect("etcdctl ends");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    run_with_input(
+        Command::new(bin)
+            .env("ETCDCTL_API", "3")
+            .arg(format!("--endpoints={eps}"))
+            .args(args),
+        Some(input),
+    )
 }

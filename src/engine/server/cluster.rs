@@ -154,9 +154,11 @@ impl Cluster for ClusterService {
         let s = &self.0;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
-            return ClusterClient::new(ch)
+            let answer = ClusterClient::new(ch)
                 .member_add(forwarded(req.into_inner()))
-                .await;
+                .await?;
+            s.catch_up().await;
+            return Ok(answer);
         }
         let r = req.into_inner();
         let urls = check_urls(&r.peer_ur_ls)?;
@@ -216,9 +218,15 @@ impl Cluster for ClusterService {
         let s = &self.0;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
-            return ClusterClient::new(ch)
+            let removed = req.get_ref().id;
+            let answer = ClusterClient::new(ch)
                 .member_remove(forwarded(req.into_inner()))
-                .await;
+                .await?;
+            // A member that was removed has nothing more to apply.
+            if removed != s.node.view().id {
+                s.catch_up().await;
+            }
+            return Ok(answer);
         }
         refuse_while_joint(s)?;
         let id = req.get_ref().id;
@@ -267,9 +275,11 @@ impl Cluster for ClusterService {
         let s = &self.0;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
-            return ClusterClient::new(ch)
+            let answer = ClusterClient::new(ch)
                 .member_update(forwarded(req.into_inner()))
-                .await;
+                .await?;
+            s.catch_up().await;
+            return Ok(answer);
         }
         let r = req.into_inner();
         if !self.members()?.iter().any(|m| m.id == r.id) {
@@ -314,9 +324,11 @@ impl Cluster for ClusterService {
         let s = &self.0;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
-            return ClusterClient::new(ch)
+            let answer = ClusterClient::new(ch)
                 .member_promote(forwarded(req.into_inner()))
-                .await;
+                .await?;
+            s.catch_up().await;
+            return Ok(answer);
         }
         refuse_while_joint(s)?;
         let id = req.get_ref().id;

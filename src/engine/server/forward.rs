@@ -88,14 +88,44 @@ impl Shared {
         Ok(Route::Leader(self.channel_to(view.leader_id)?))
     }
 
-    /// Runs the write `req` (or a read the leader must confirm) where it must
-    /// go (here, or at the leader) and,
+    /// Runs the write `req` where it must go (here, or at the leader) and,
     /// when it was certainly not applied because leadership was moving (raft
     /// did not append it, or it reached a member that no longer leads), runs
     /// it again once the view changes, within [`REQUEST_TIMEOUT`]: a client
     /// sees no error for a leadership transfer. A request that was itself
     /// forwarded is tried once; the member that forwarded it tries again.
+    ///
+    /// A write the leader served is answered once this member has applied it
+    /// too, as etcd answers: what a client wrote through a member, it then
+    /// reads and watches on that member.
     pub async fn write<B, T, F, Fut>(&self, req: Request<B>, run: F) -> Result<T, Status>
+    where
+        B: Clone,
+        F: Fn(Route, B) -> Fut,
+        Fut: Future<Output = Result<T, Status>>,
+    {
+        self.serve(req, run, true).await
+    }
+
+    /// [`Shared::write`] for a read the leader must confirm: retried the
+    /// same way, answered as soon as it is served.
+    pub async fn confirmed_read<B, T, F, Fut>(&self, req: Request<B>, run: F) -> Result<T, Status>
+    where
+        B: Clone,
+        F: Fn(Route, B) -> Fut,
+        Fut: Future<Output = Result<T, Status>>,
+    {
+        self.serve(req, run, false).await
+    }
+
+    /// [`Shared::write`] and [`Shared::confirmed_read`]; `catch_up` says
+    /// whether a request served at the leader waits for the local apply.
+    async fn serve<B, T, F, Fut>(
+        &self,
+        req: Request<B>,
+        run: F,
+        catch_up: bool,
+    ) -> Result<T, Status>
     where
         B: Clone,
         F: Fn(Route, B) -> Fut,
@@ -105,8 +135,12 @@ impl Shared {
         let body = req.into_inner();
         let deadline = Instant::now() + REQUEST_TIMEOUT;
         loop {
+            let mut at_leader = false;
             let result = match self.route_for(forwarded).await {
-                Ok(route) => run(route, body.clone()).await,
+                Ok(route) => {
+                    at_leader = matches!(route, Route::Leader(_));
+                    run(route, body.clone()).await
+                }
                 Err(e) => Err(e),
             };
             match result {
@@ -114,9 +148,21 @@ impl Shared {
                     let mut watch = self.node.watch();
                     let _ = tokio::time::timeout(RETRY_WAIT, watch.changed()).await;
                 }
+                Ok(answer) if catch_up && at_leader => {
+                    self.catch_up().await;
+                    return Ok(answer);
+                }
                 other => return other,
             }
         }
+    }
+
+    /// Waits (at most [`REQUEST_TIMEOUT`]) until this member has applied
+    /// everything the leader had committed when asked: after a write the
+    /// leader served for it. The write is done either way; a member that
+    /// cannot catch up in time answers anyway.
+    pub async fn catch_up(&self) {
+        let _ = tokio::time::timeout(REQUEST_TIMEOUT, self.node.read_index()).await;
     }
 
     /// A channel to member `id` over its peer URL.

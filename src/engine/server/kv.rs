@@ -116,7 +116,7 @@ impl Kv for KvService {
         // Linearizable: confirmed by the leader (here, or where it is
         // passed on), and tried again when leadership moves on its way.
         s.refuse_learner()?;
-        s.write(req, |route, r| async move {
+        s.confirmed_read(req, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return KvClient::new(ch).range(forwarded(r)).await;
             }
@@ -197,7 +197,7 @@ impl Kv for KvService {
             }
             s.refuse_learner()?;
             return s
-                .write(req, |route, t| async move {
+                .confirmed_read(req, |route, t| async move {
                     if let Route::Leader(ch) = route {
                         return KvClient::new(ch).txn(forwarded(t)).await;
                     }

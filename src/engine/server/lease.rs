@@ -99,7 +99,7 @@ async fn keep_alive_once(
     s.refuse_learner()?;
     let mut one = Request::new(req);
     *one.metadata_mut() = stream.metadata().clone();
-    s.write(one, |route, req| async move {
+    s.confirmed_read(one, |route, req| async move {
         let mut upstream = upstream.lock().await;
         match route {
             Route::Here => {
@@ -232,7 +232,7 @@ impl Lease for LeaseService {
         s.refuse_learner()?;
         // Retried like a write when leadership moves on its way (a read is
         // always safe to repeat).
-        s.write(req, |route, r| async move {
+        s.confirmed_read(req, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return LeaseClient::new(ch).lease_time_to_live(forwarded(r)).await;
             }
