@@ -148,10 +148,17 @@ fn etcdctl_administers_the_engine() {
     assert_eq!(m["name"], "e4");
 
     util::etcdctl(&etcdctl, &eps, &["member", "remove", &hex]).expect(0);
-    let v = util::etcdctl(&etcdctl, &eps, &["member", "list", "-w", "json"])
-        .expect(0)
-        .json();
-    assert_eq!(v["members"].as_array().unwrap().len(), 3);
+    // Again each member's own copy: the one answering may be a moment behind.
+    wait_for(
+        "the removal to be applied where etcdctl reads",
+        Duration::from_secs(10),
+        || {
+            let v = util::etcdctl(&etcdctl, &eps, &["member", "list", "-w", "json"])
+                .expect(0)
+                .json();
+            (v["members"].as_array()?.len() == 3).then_some(())
+        },
+    );
 }
 
 /// A learner that joins after the log was compacted is caught up by a snapshot,

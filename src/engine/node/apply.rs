@@ -10,6 +10,7 @@ use raft_proto::ConfChangeI;
 
 use super::conf::conf_view;
 use super::pending::Pending;
+use super::tokens::TokenEvent;
 use super::Applied;
 use crate::engine::storage::maintenance::adds_data;
 use crate::engine::storage::mvcc::{Change, Refusal};
@@ -17,7 +18,12 @@ use crate::engine::storage::state::Apply;
 use crate::engine::storage::{Result, Store, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
-fn apply_command(a: &mut Apply<'_>, cmd: spb::Command) -> Result<Applied> {
+fn apply_command(
+    a: &mut Apply<'_>,
+    cmd: spb::Command,
+    tokens: &mut Vec<TokenEvent>,
+    auth_changed: &mut bool,
+) -> Result<Applied> {
     use spb::command::Op;
     let revision_or = |a: &Apply<'_>, r: std::result::Result<(), Refusal>| match r {
         Ok(()) => Applied::Revision(a.revision()),
@@ -28,6 +34,27 @@ fn apply_command(a: &mut Apply<'_>, cmd: spb::Command) -> Result<Applied> {
     }
     Ok(match cmd.op {
         Some(Op::Alarm(alarm)) => Applied::Alarm(a.alarm(&alarm)?),
+        Some(Op::Auth(change)) => match a.auth(&change)? {
+            Ok(state) => {
+                *auth_changed = true;
+                use spb::auth_change::Change as C;
+                match change.change {
+                    Some(C::UserDelete(user)) => tokens.push(TokenEvent::UserChanged(user)),
+                    Some(C::UserChangePassword(u)) => tokens.push(TokenEvent::UserChanged(u.name)),
+                    Some(C::Disable(_)) => tokens.push(TokenEvent::Cleared),
+                    _ => {}
+                }
+                Applied::Auth(Ok(state.revision))
+            }
+            Err(e) => Applied::Auth(Err(e)),
+        },
+        Some(Op::IssueToken(t)) => {
+            tokens.push(TokenEvent::Issued {
+                token: t.token,
+                user: t.user,
+            });
+            Applied::Done
+        }
         Some(Op::Txn(t)) => match a.txn(&t)? {
             Ok(r) => Applied::Txn(r),
             Err(e) => Applied::Refused(e),
@@ -122,6 +149,8 @@ pub struct AppliedBatch {
     pub conf_changed: bool,
     /// The key changes (None when the revision did not move).
     pub events: Option<EventBatch>,
+    /// What the batch did to the simple tokens.
+    pub tokens: Vec<TokenEvent>,
 }
 
 /// Applies `entries` in one transaction, resolving waiters after it commits;
@@ -138,12 +167,15 @@ pub fn apply_entries(
         return Ok(AppliedBatch {
             conf_changed: false,
             events: None,
+            tokens: Vec::new(),
         });
     };
     let (last_index, last_term) = (last.index, last.term);
     let mut results: Vec<(u64, u64, Applied)> = Vec::with_capacity(entries.len());
     let mut new_conf: Option<ConfState> = None;
     let mut events = EventBatch::default();
+    let mut tokens = Vec::new();
+    let mut auth_changed = false;
     store.apply_with(durable, |txn| {
         let mut a = Apply::begin(txn)?;
         events.before = a.revision();
@@ -160,7 +192,8 @@ pub fn apply_entries(
                     }
                     let cmd = spb::Command::decode(e.data.as_ref())?;
                     let tag = cmd.tag;
-                    results.push((e.index, tag, apply_command(&mut a, cmd)?));
+                    let applied = apply_command(&mut a, cmd, &mut tokens, &mut auth_changed)?;
+                    results.push((e.index, tag, applied));
                 }
                 EntryType::EntryConfChange | EntryType::EntryConfChangeV2 => {
                     let cc: ConfChangeV2 = if e.get_entry_type() == EntryType::EntryConfChange {
@@ -186,11 +219,15 @@ pub fn apply_entries(
     if let Some(cs) = &new_conf {
         store.set_cached_conf_state(cs.clone());
     }
+    if auth_changed {
+        store.refresh_auth()?;
+    }
     for (index, tag, result) in results {
         pending.applied(index, tag, result);
     }
     Ok(AppliedBatch {
         conf_changed: new_conf.is_some(),
         events: (events.after != events.before).then_some(events),
+        tokens,
     })
 }

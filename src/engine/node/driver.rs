@@ -19,6 +19,7 @@ use super::apply::{apply_entries, EventBatch};
 use super::conf::{conf_change, conf_view};
 use super::outbox::{encode, peer_list, Outbox};
 use super::pending::Pending;
+use super::tokens::{TokenEvent, Tokens};
 use super::{Applied, Node, NodeConfig, NodeError, PeerProgress, Request, Role, View};
 use crate::engine::storage::{Store, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
@@ -90,12 +91,14 @@ pub fn start(
     let (view_tx, view_rx) = watch::channel(View::default());
     let (events, _) = tokio::sync::broadcast::channel(super::EVENT_BATCHES);
     let config = Arc::new(config);
+    let tokens = Arc::new(Tokens::default());
     let node = Node {
         tx,
         view: view_rx,
         events: events.clone(),
         store: store.clone(),
         config: config.clone(),
+        tokens: tokens.clone(),
     };
     let driver = Driver {
         raw,
@@ -108,6 +111,7 @@ pub fn start(
         last_durable: Instant::now(),
         view: view_tx,
         events,
+        tokens,
         heard: HashMap::new(),
         published: false,
         ticks_since_publish: usize::MAX / 2,
@@ -169,6 +173,8 @@ struct Driver {
     view: watch::Sender<View>,
     /// Applied key changes, for watchers.
     events: tokio::sync::broadcast::Sender<Arc<EventBatch>>,
+    /// The simple tokens, followed as batches are applied.
+    tokens: Arc<Tokens>,
     /// When a message last arrived from each peer.
     heard: HashMap<u64, Instant>,
     /// Whether the cluster has this member's name and client URLs.
@@ -399,6 +405,8 @@ impl Driver {
         let mut peers_changed = false;
         if !rd.snapshot().is_empty() {
             self.store.apply_snapshot(rd.snapshot())?;
+            // The entries the snapshot replaced may have issued or ended tokens.
+            self.tokens.apply(vec![TokenEvent::Cleared]);
             let index = rd.snapshot().get_metadata().index;
             self.applied = index;
             self.last_compaction = index;
@@ -471,6 +479,9 @@ impl Driver {
         if let Some(events) = batch.events {
             // No receiver is fine; a lagging one reads the history.
             let _ = self.events.send(Arc::new(events));
+        }
+        if !batch.tokens.is_empty() {
+            self.tokens.apply(batch.tokens);
         }
         let changed = batch.conf_changed;
         self.applied = last;

@@ -8,6 +8,7 @@ mod conf;
 mod driver;
 mod outbox;
 mod pending;
+mod tokens;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -24,6 +25,7 @@ use crate::proto::memberctl_store_v1 as spb;
 pub use apply::EventBatch;
 pub use driver::{start, Stopped};
 pub use outbox::{Outbox, Outgoing};
+pub use tokens::{TokenEvent, Tokens, TOKEN_TTL};
 
 /// Applied batches of key changes kept for watchers that fall behind.
 pub const EVENT_BATCHES: usize = 256;
@@ -160,6 +162,8 @@ pub enum Applied {
     Conf(ConfView),
     /// An alarm raised or cleared (None: clearing one that was not raised).
     Alarm(Option<crate::engine::storage::maintenance::AlarmRecord>),
+    /// An auth change: the auth revision after it, or why it was refused.
+    Auth(Result<u64, crate::engine::storage::auth::AuthRefusal>),
     /// Anything else (member metadata).
     Done,
 }
@@ -228,9 +232,15 @@ pub struct Node {
     events: tokio::sync::broadcast::Sender<Arc<EventBatch>>,
     store: Store,
     config: Arc<NodeConfig>,
+    tokens: Arc<Tokens>,
 }
 
 impl Node {
+    /// The simple tokens this member knows.
+    pub fn tokens(&self) -> &Tokens {
+        &self.tokens
+    }
+
     /// The node's current view.
     pub fn view(&self) -> View {
         self.view.borrow().clone()

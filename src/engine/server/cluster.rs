@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
 
+use super::access::caller;
 use super::forward::{forwarded, Route};
 use super::{errors, etcd_member, Shared};
 use crate::engine::node::{Applied, Change, ConfView};
@@ -152,10 +153,12 @@ impl Cluster for ClusterService {
         req: Request<epb::MemberAddRequest>,
     ) -> Result<Response<epb::MemberAddResponse>, Status> {
         let s = &self.0;
+        let caller = caller(&req);
+        caller.admin(s)?;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
             let answer = ClusterClient::new(ch)
-                .member_add(forwarded(req.into_inner()))
+                .member_add(forwarded(req.into_inner(), &caller))
                 .await?;
             s.catch_up().await;
             return Ok(answer);
@@ -216,11 +219,13 @@ impl Cluster for ClusterService {
         req: Request<epb::MemberRemoveRequest>,
     ) -> Result<Response<epb::MemberRemoveResponse>, Status> {
         let s = &self.0;
+        let caller = caller(&req);
+        caller.admin(s)?;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
             let removed = req.get_ref().id;
             let answer = ClusterClient::new(ch)
-                .member_remove(forwarded(req.into_inner()))
+                .member_remove(forwarded(req.into_inner(), &caller))
                 .await?;
             // A member that was removed has nothing more to apply.
             if removed != s.node.view().id {
@@ -257,7 +262,7 @@ impl Cluster for ClusterService {
                 .ok_or_else(errors::not_enough_started)?;
             let ch = s.hand_over(next).await?;
             return ClusterClient::new(ch)
-                .member_remove(forwarded(req.into_inner()))
+                .member_remove(forwarded(req.into_inner(), &caller))
                 .await;
         }
         let conf = self.change(vec![Change::Remove(id)], vec![]).await?;
@@ -273,10 +278,12 @@ impl Cluster for ClusterService {
         req: Request<epb::MemberUpdateRequest>,
     ) -> Result<Response<epb::MemberUpdateResponse>, Status> {
         let s = &self.0;
+        let caller = caller(&req);
+        caller.admin(s)?;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
             let answer = ClusterClient::new(ch)
-                .member_update(forwarded(req.into_inner()))
+                .member_update(forwarded(req.into_inner(), &caller))
                 .await?;
             s.catch_up().await;
             return Ok(answer);
@@ -301,13 +308,14 @@ impl Cluster for ClusterService {
         req: Request<epb::MemberListRequest>,
     ) -> Result<Response<epb::MemberListResponse>, Status> {
         let s = &self.0;
+        let caller = caller(&req);
         s.refuse_learner()?;
         // etcd 3.5's linearizable list: confirmed by the leader, never stale.
         if req.get_ref().linearizable {
             match s.route(&req).await? {
                 Route::Leader(ch) => {
                     return ClusterClient::new(ch)
-                        .member_list(forwarded(req.into_inner()))
+                        .member_list(forwarded(req.into_inner(), &caller))
                         .await
                 }
                 Route::Here => s.wait(s.node.read_index()).await?,
@@ -322,10 +330,12 @@ impl Cluster for ClusterService {
         req: Request<epb::MemberPromoteRequest>,
     ) -> Result<Response<epb::MemberPromoteResponse>, Status> {
         let s = &self.0;
+        let caller = caller(&req);
+        caller.admin(s)?;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
             let answer = ClusterClient::new(ch)
-                .member_promote(forwarded(req.into_inner()))
+                .member_promote(forwarded(req.into_inner(), &caller))
                 .await?;
             s.catch_up().await;
             return Ok(answer);

@@ -5,6 +5,7 @@
 use tonic::{Code, Status};
 
 use crate::engine::node::NodeError;
+use crate::engine::storage::auth::AuthRefusal;
 use crate::engine::storage::mvcc::Refusal;
 
 fn status(code: Code, msg: &str) -> Status {
@@ -199,4 +200,53 @@ pub fn no_space() -> Status {
         Code::ResourceExhausted,
         "etcdserver: mvcc: database space exceeded",
     )
+}
+/// A request without a user while authentication is on.
+pub fn user_empty() -> Status {
+    status(Code::InvalidArgument, "etcdserver: user name is empty")
+}
+/// A user without permission for what it asked.
+pub fn permission_denied() -> Status {
+    status(Code::PermissionDenied, "etcdserver: permission denied")
+}
+/// A wrong user name or password.
+pub fn auth_failed() -> Status {
+    status(
+        Code::InvalidArgument,
+        "etcdserver: authentication failed, invalid user ID or password",
+    )
+}
+/// A token this member does not know (expired, or issued before a restart).
+pub fn invalid_auth_token() -> Status {
+    status(Code::Unauthenticated, "etcdserver: invalid auth token")
+}
+/// Authenticate while authentication is off.
+pub fn auth_not_enabled() -> Status {
+    status(
+        Code::FailedPrecondition,
+        "etcdserver: authentication is not enabled",
+    )
+}
+/// A role grant without a permission.
+pub fn permission_not_given() -> Status {
+    status(Code::InvalidArgument, "etcdserver: permission not given")
+}
+/// What the state machine's refusal of an auth change is called by etcd.
+pub fn from_auth_refusal(r: AuthRefusal) -> Status {
+    let code = match r {
+        AuthRefusal::UserEmpty | AuthRefusal::RoleEmpty | AuthRefusal::InvalidAuthMgmt => {
+            Code::InvalidArgument
+        }
+        _ => Code::FailedPrecondition,
+    };
+    status(code, &format!("etcdserver: {r}"))
+}
+/// An auth refusal as etcd 3.4's Maintenance service answers it: the auth
+/// store's own error, unconverted (code Unknown, "auth: ..." text).
+pub fn raw_auth(s: Status) -> Status {
+    let text = s
+        .message()
+        .strip_prefix("etcdserver: ")
+        .unwrap_or(s.message());
+    status(Code::Unknown, &format!("auth: {text}"))
 }

@@ -7,14 +7,12 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use tonic::metadata::MetadataValue;
 use tonic::transport::{Channel, Endpoint};
 use tonic::{Request, Status};
 
+use super::access::{mark_forwarded, Caller, FORWARDED};
 use super::{errors, Shared, REQUEST_TIMEOUT};
 
-/// Metadata set on a forwarded request: the receiver does not forward it again.
-const FORWARDED: &str = "memberctl-forwarded";
 /// How long a follower waits for a leader to be elected before giving up.
 const LEADER_WAIT: Duration = Duration::from_secs(3);
 /// How long a write that was not applied waits for the view to change
@@ -200,11 +198,10 @@ impl Shared {
     }
 }
 
-/// Wraps a request body for forwarding, marked so it is not forwarded again.
-pub fn forwarded<T>(body: T) -> Request<T> {
+/// Wraps a request body for forwarding, marked so it is not forwarded
+/// again, with the user it came from.
+pub fn forwarded<T>(body: T, caller: &Caller) -> Request<T> {
     let mut r = Request::new(body);
-    r.metadata_mut()
-        .insert(FORWARDED, MetadataValue::from_static("1"));
-    r.set_timeout(super::REQUEST_TIMEOUT);
+    mark_forwarded(r.metadata_mut(), caller);
     r
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
 
+use super::access::caller;
 use super::forward::{forwarded, Route};
 use super::{convert, errors, validate, Shared};
 use crate::engine::node::Applied;
@@ -110,7 +111,9 @@ impl Kv for KvService {
             let header = s.header(found.revision);
             Ok(Response::new(convert::range_response(found, header)))
         };
+        let caller = &caller(&req);
         if req.get_ref().serializable {
+            caller.may_range(s, req.get_ref())?;
             return local(req.into_inner());
         }
         // Linearizable: confirmed by the leader (here, or where it is
@@ -118,8 +121,9 @@ impl Kv for KvService {
         s.refuse_learner()?;
         s.confirmed_read(req, |route, r| async move {
             if let Route::Leader(ch) = route {
-                return KvClient::new(ch).range(forwarded(r)).await;
+                return KvClient::new(ch).range(forwarded(r, caller)).await;
             }
+            caller.may_range(s, &r)?;
             s.wait(s.node.read_index()).await?;
             local(r)
         })
@@ -133,10 +137,12 @@ impl Kv for KvService {
         let s = &self.0;
         validate::put(req.get_ref())?;
         s.refuse_learner()?;
+        let caller = &caller(&req);
         s.write(req, |route, r| async move {
             if let Route::Leader(ch) = route {
-                return KvClient::new(ch).put(forwarded(r)).await;
+                return KvClient::new(ch).put(forwarded(r, caller)).await;
             }
+            caller.may_put(s, &r)?;
             let t = convert::single(spb::op::Op::Put(convert::put(r)));
             match only(s.apply_txn(t).await?)? {
                 (revision, OpResult::Put { prev, .. }) => Ok(Response::new(epb::PutResponse {
@@ -156,10 +162,12 @@ impl Kv for KvService {
         let s = &self.0;
         validate::delete(req.get_ref())?;
         s.refuse_learner()?;
+        let caller = &caller(&req);
         s.write(req, |route, r| async move {
             if let Route::Leader(ch) = route {
-                return KvClient::new(ch).delete_range(forwarded(r)).await;
+                return KvClient::new(ch).delete_range(forwarded(r, caller)).await;
             }
+            caller.may_delete(s, &r)?;
             let t = convert::single(spb::op::Op::DeleteRange(convert::delete(r)));
             match only(s.apply_txn(t).await?)? {
                 (revision, OpResult::Delete { deleted, prev, .. }) => {
@@ -181,6 +189,7 @@ impl Kv for KvService {
     ) -> Result<Response<epb::TxnResponse>, Status> {
         let s = &self.0;
         validate::txn(req.get_ref())?;
+        let caller = &caller(&req);
         if validate::read_only(req.get_ref()) {
             let local = |t: epb::TxnRequest| {
                 let r = s
@@ -193,14 +202,16 @@ impl Kv for KvService {
                 Ok(Response::new(convert::txn_response(r, header)))
             };
             if validate::serializable(req.get_ref()) {
+                caller.may_txn(s, req.get_ref())?;
                 return local(req.into_inner());
             }
             s.refuse_learner()?;
             return s
                 .confirmed_read(req, |route, t| async move {
                     if let Route::Leader(ch) = route {
-                        return KvClient::new(ch).txn(forwarded(t)).await;
+                        return KvClient::new(ch).txn(forwarded(t, caller)).await;
                     }
+                    caller.may_txn(s, &t)?;
                     s.wait(s.node.read_index()).await?;
                     local(t)
                 })
@@ -209,8 +220,9 @@ impl Kv for KvService {
         s.refuse_learner()?;
         s.write(req, |route, r| async move {
             if let Route::Leader(ch) = route {
-                return KvClient::new(ch).txn(forwarded(r)).await;
+                return KvClient::new(ch).txn(forwarded(r, caller)).await;
             }
+            caller.may_txn(s, &r)?;
             let result = s.apply_txn(convert::txn(r)).await?;
             let header = s.header(result.revision);
             Ok(Response::new(convert::txn_response(result, header)))
@@ -224,9 +236,10 @@ impl Kv for KvService {
     ) -> Result<Response<epb::CompactionResponse>, Status> {
         let s = &self.0;
         s.refuse_learner()?;
+        let caller = &caller(&req);
         s.write(req, |route, r| async move {
             if let Route::Leader(ch) = route {
-                return KvClient::new(ch).compact(forwarded(r)).await;
+                return KvClient::new(ch).compact(forwarded(r, caller)).await;
             }
             let op = spb::command::Op::Compact(spb::Compact {
                 revision: r.revision,

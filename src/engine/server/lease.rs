@@ -8,6 +8,7 @@ use futures_util::{Stream, StreamExt};
 use tokio::sync::mpsc;
 use tonic::{Request, Response, Status, Streaming};
 
+use super::access::{caller, Caller, Need};
 use super::forward::{forwarded, Route};
 use super::kv::{internal, unexpected};
 use super::lessor::{min_ttl, MAX_TTL};
@@ -61,10 +62,10 @@ struct Upstream {
 }
 
 impl Upstream {
-    async fn open(ch: tonic::transport::Channel) -> Result<Upstream, Status> {
+    async fn open(ch: tonic::transport::Channel, caller: &Caller) -> Result<Upstream, Status> {
         let (to, rx) = mpsc::channel(KEEP_ALIVE_QUEUE);
         let mut req = Request::new(receiver_stream(rx));
-        *req.metadata_mut() = forwarded(()).metadata().clone();
+        *req.metadata_mut() = forwarded((), caller).metadata().clone();
         let from = LeaseClient::new(ch)
             .lease_keep_alive(req)
             .await?
@@ -93,6 +94,7 @@ impl Upstream {
 async fn keep_alive_once(
     s: &Shared,
     stream: &Request<()>,
+    caller: &Caller,
     upstream: &tokio::sync::Mutex<Option<Upstream>>,
     req: epb::LeaseKeepAliveRequest,
 ) -> Result<epb::LeaseKeepAliveResponse, Status> {
@@ -104,6 +106,7 @@ async fn keep_alive_once(
         match route {
             Route::Here => {
                 *upstream = None;
+                caller.may_lease_keys(s, req.id, Need::Write)?;
                 let header = s.header(s.revision());
                 let ttl = s.renew(req.id)?;
                 Ok(epb::LeaseKeepAliveResponse {
@@ -114,7 +117,7 @@ async fn keep_alive_once(
             }
             Route::Leader(ch) => {
                 if upstream.is_none() {
-                    *upstream = Some(Upstream::open(ch).await?);
+                    *upstream = Some(Upstream::open(ch, caller).await?);
                 }
                 let result = match upstream.as_mut() {
                     Some(u) => u.ask(req).await,
@@ -141,9 +144,10 @@ impl Lease for LeaseService {
         if req.get_ref().ttl > MAX_TTL {
             return Err(errors::lease_ttl_too_large());
         }
+        let caller = &caller(&req);
         s.write(req, |route, r| async move {
             if let Route::Leader(ch) = route {
-                return LeaseClient::new(ch).lease_grant(forwarded(r)).await;
+                return LeaseClient::new(ch).lease_grant(forwarded(r, caller)).await;
             }
             let mut id = r.id;
             while id == 0 {
@@ -173,10 +177,14 @@ impl Lease for LeaseService {
     ) -> Result<Response<epb::LeaseRevokeResponse>, Status> {
         let s = &self.0;
         s.refuse_learner()?;
+        let caller = &caller(&req);
         s.write(req, |route, r| async move {
             if let Route::Leader(ch) = route {
-                return LeaseClient::new(ch).lease_revoke(forwarded(r)).await;
+                return LeaseClient::new(ch)
+                    .lease_revoke(forwarded(r, caller))
+                    .await;
             }
+            caller.may_lease_keys(s, r.id, Need::Write)?;
             let op = spb::command::Op::LeaseRevoke(spb::LeaseRevoke { id: r.id });
             match s.apply(op).await? {
                 Applied::Revision(revision) => {
@@ -202,6 +210,7 @@ impl Lease for LeaseService {
         // The stream's metadata (whether a follower passed it on), for routing.
         let mut stream = Request::new(());
         *stream.metadata_mut() = req.metadata().clone();
+        let caller = caller(&req);
         let mut inbound = req.into_inner();
         let (tx, rx) = mpsc::channel(KEEP_ALIVE_QUEUE);
         tokio::spawn(async move {
@@ -214,7 +223,7 @@ impl Lease for LeaseService {
                 let Some(Ok(req)) = next else {
                     return;
                 };
-                let answer = keep_alive_once(&s, &stream, &upstream, req).await;
+                let answer = keep_alive_once(&s, &stream, &caller, &upstream, req).await;
                 let end = answer.is_err();
                 if tx.send(answer).await.is_err() || end {
                     return;
@@ -232,10 +241,14 @@ impl Lease for LeaseService {
         s.refuse_learner()?;
         // Retried like a write when leadership moves on its way (a read is
         // always safe to repeat).
+        let caller = &caller(&req);
         s.confirmed_read(req, |route, r| async move {
             if let Route::Leader(ch) = route {
-                return LeaseClient::new(ch).lease_time_to_live(forwarded(r)).await;
+                return LeaseClient::new(ch)
+                    .lease_time_to_live(forwarded(r, caller))
+                    .await;
             }
+            caller.may_lease_keys(s, r.id, Need::Read)?;
             let header = s.header(s.revision());
             let found = s.node.store().lease(r.id, r.keys).map_err(internal)?;
             Ok(Response::new(match found {
@@ -260,11 +273,15 @@ impl Lease for LeaseService {
 
     async fn lease_leases(
         &self,
-        _: Request<epb::LeaseLeasesRequest>,
+        req: Request<epb::LeaseLeasesRequest>,
     ) -> Result<Response<epb::LeaseLeasesResponse>, Status> {
         let s = &self.0;
         s.refuse_learner()?;
         let leases = s.node.store().leases().map_err(internal)?;
+        let caller = caller(&req);
+        for l in &leases {
+            caller.may_lease_keys(s, l.id, Need::Read)?;
+        }
         Ok(Response::new(epb::LeaseLeasesResponse {
             header: s.header(s.revision()),
             leases: leases

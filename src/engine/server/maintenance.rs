@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
 
+use super::access::caller;
 use super::forward::{forwarded, Route};
 use super::kv::{internal, unexpected};
 use super::{errors, Shared, REQUEST_TIMEOUT};
@@ -88,16 +89,20 @@ impl Maintenance for MaintenanceService {
     ) -> Result<Response<epb::AlarmResponse>, Status> {
         use epb::alarm_request::AlarmAction;
         let s = &self.0;
+        let caller = caller(&req);
         let r = req.get_ref();
         let action = AlarmAction::try_from(r.action)
             .map_err(|_| Status::invalid_argument("etcdserver: unknown alarm action"))?;
+        if action != AlarmAction::Get {
+            caller.admin(s).map_err(errors::raw_auth)?;
+        }
         let member = |(member_id, alarm): (u64, i32)| epb::AlarmMember { member_id, alarm };
         // As etcd, every action goes through the leader: a list is
         // linearizable (a raised alarm is seen at once on every member).
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
             return MaintenanceClient::new(ch)
-                .alarm(forwarded(req.into_inner()))
+                .alarm(forwarded(req.into_inner(), &caller))
                 .await;
         }
         let alarms = match action {
@@ -137,9 +142,11 @@ impl Maintenance for MaintenanceService {
     /// A hash of this member's whole replicated state.
     async fn hash(
         &self,
-        _: Request<epb::HashRequest>,
+        req: Request<epb::HashRequest>,
     ) -> Result<Response<epb::HashResponse>, Status> {
         let s = &self.0;
+        let caller = caller(&req);
+        caller.admin(s).map_err(errors::raw_auth)?;
         let hash = on_store(s, |store| store.hash()).await?;
         Ok(Response::new(epb::HashResponse {
             header: s.header(s.revision()),
@@ -154,6 +161,8 @@ impl Maintenance for MaintenanceService {
         req: Request<epb::HashKvRequest>,
     ) -> Result<Response<epb::HashKvResponse>, Status> {
         let s = &self.0;
+        let caller = caller(&req);
+        caller.admin(s).map_err(errors::raw_auth)?;
         let revision = req.into_inner().revision;
         let h = on_store(s, move |store| store.hash_kv(revision))
             .await?
@@ -168,9 +177,11 @@ impl Maintenance for MaintenanceService {
     /// Rewrites this member's state-machine file without its free pages.
     async fn defragment(
         &self,
-        _: Request<epb::DefragmentRequest>,
+        req: Request<epb::DefragmentRequest>,
     ) -> Result<Response<epb::DefragmentResponse>, Status> {
         let s = &self.0;
+        let caller = caller(&req);
+        caller.admin(s).map_err(errors::raw_auth)?;
         on_store(s, |store| store.defragment()).await?;
         Ok(Response::new(epb::DefragmentResponse {
             header: s.header(s.revision()),
@@ -185,9 +196,11 @@ impl Maintenance for MaintenanceService {
     /// memberctl's snapshot format (`memberctl snapshot restore` reads it).
     async fn snapshot(
         &self,
-        _: Request<epb::SnapshotRequest>,
+        req: Request<epb::SnapshotRequest>,
     ) -> Result<Response<Self::SnapshotStream>, Status> {
         let s = self.0.clone();
+        let caller = caller(&req);
+        caller.admin(&s).map_err(errors::raw_auth)?;
         let store = s.node.store().clone();
         let (tx, rx) = tokio::sync::mpsc::channel::<Result<epb::SnapshotResponse, Status>>(4);
         let header = s.header(s.revision());
@@ -217,6 +230,8 @@ impl Maintenance for MaintenanceService {
         req: Request<epb::MoveLeaderRequest>,
     ) -> Result<Response<epb::MoveLeaderResponse>, Status> {
         let s = &self.0;
+        let caller = caller(&req);
+        caller.admin(s).map_err(errors::raw_auth)?;
         let target = req.into_inner().target_id;
         let view = s.node.view();
         if !view.is_leader() {

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use tonic::{Code, Request, Response, Status};
 
+use super::access::caller;
 use super::forward::{forwarded, Route};
 use super::{errors, Shared};
 use crate::engine::node::{Applied, Change, ConfView};
@@ -57,10 +58,11 @@ impl Membership for MembershipService {
         // Answered by the leader once it has applied everything committed:
         // a lagging member (a learner still joining) would answer a stale one.
         let s = &self.0;
+        let caller = caller(&req);
         match s.route(&req).await? {
             Route::Leader(ch) => {
                 return MembershipClient::new(ch)
-                    .get_config(forwarded(req.into_inner()))
+                    .get_config(forwarded(req.into_inner(), &caller))
                     .await
             }
             Route::Here => s.wait(s.node.read_index()).await?,
@@ -73,9 +75,10 @@ impl Membership for MembershipService {
         req: Request<pb::GetProgressRequest>,
     ) -> Result<Response<pb::Progress>, Status> {
         let s = &self.0;
+        let caller = caller(&req);
         if let Route::Leader(ch) = s.route(&req).await? {
             return MembershipClient::new(ch)
-                .get_progress(forwarded(req.into_inner()))
+                .get_progress(forwarded(req.into_inner(), &caller))
                 .await;
         }
         let view = s.node.view();
@@ -105,10 +108,12 @@ impl Membership for MembershipService {
         req: Request<pb::JointEnterRequest>,
     ) -> Result<Response<pb::Config>, Status> {
         let s = &self.0;
+        let caller = caller(&req);
+        caller.admin(s)?;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
             return MembershipClient::new(ch)
-                .joint_enter(forwarded(req.into_inner()))
+                .joint_enter(forwarded(req.into_inner(), &caller))
                 .await;
         }
         let view = s.node.view();
@@ -182,10 +187,12 @@ impl Membership for MembershipService {
         req: Request<pb::JointLeaveRequest>,
     ) -> Result<Response<pb::Config>, Status> {
         let s = &self.0;
+        let caller = caller(&req);
+        caller.admin(s)?;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
             return MembershipClient::new(ch)
-                .joint_leave(forwarded(req.into_inner()))
+                .joint_leave(forwarded(req.into_inner(), &caller))
                 .await;
         }
         let view = s.node.view();
@@ -206,7 +213,7 @@ impl Membership for MembershipService {
                 .ok_or_else(errors::leader_changed)?;
             let ch = s.hand_over(next).await?;
             return MembershipClient::new(ch)
-                .joint_leave(forwarded(req.into_inner()))
+                .joint_leave(forwarded(req.into_inner(), &caller))
                 .await;
         }
         let conf = self.apply(vec![], false, vec![]).await?;

@@ -4,6 +4,8 @@
 //! types end here; the node sees domain values and memberctl.v1's stored
 //! formats.
 
+mod access;
+mod auth;
 mod cluster;
 mod convert;
 mod errors;
@@ -14,6 +16,7 @@ mod lease;
 mod lessor;
 mod maintenance;
 mod membership;
+mod password;
 mod raft;
 mod validate;
 mod watch;
@@ -23,6 +26,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
+use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Server;
 
 use crate::engine::listen;
@@ -31,6 +35,7 @@ use crate::engine::transport::{
     Partition, MAX_MESSAGE, PEER_CONNECTION_WINDOW, PEER_STREAM_WINDOW,
 };
 use crate::proto::etcdserverpb as epb;
+use crate::proto::etcdserverpb::auth_server::AuthServer;
 use crate::proto::etcdserverpb::cluster_server::ClusterServer;
 use crate::proto::etcdserverpb::kv_server::KvServer;
 use crate::proto::etcdserverpb::lease_server::LeaseServer;
@@ -156,19 +161,46 @@ pub async fn serve(
     let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
         let _ = rx.wait_for(|s| *s).await;
     };
-    let client_services = |s: &Arc<Shared>| {
+    let client_services = |s: &Arc<Shared>, peer: bool| {
+        let access = access::Access::new(s.clone(), peer);
         (
-            ClusterServer::new(cluster::ClusterService(s.clone())),
-            MaintenanceServer::new(maintenance::MaintenanceService(s.clone())),
-            KvServer::new(kv::KvService(s.clone()))
-                .max_decoding_message_size(validate::MAX_RECV_BYTES),
-            MembershipServer::new(membership::MembershipService(s.clone())),
-            WatchServer::new(watch::WatchService(s.clone())),
-            LeaseServer::new(lease::LeaseService(s.clone())),
+            (
+                InterceptedService::new(
+                    ClusterServer::new(cluster::ClusterService(s.clone())),
+                    access.clone(),
+                ),
+                InterceptedService::new(
+                    MaintenanceServer::new(maintenance::MaintenanceService(s.clone())),
+                    access.clone(),
+                ),
+                InterceptedService::new(
+                    KvServer::new(kv::KvService(s.clone()))
+                        .max_decoding_message_size(validate::MAX_RECV_BYTES),
+                    access.clone(),
+                ),
+                InterceptedService::new(
+                    MembershipServer::new(membership::MembershipService(s.clone())),
+                    access.clone(),
+                ),
+            ),
+            (
+                InterceptedService::new(
+                    WatchServer::new(watch::WatchService(s.clone())),
+                    access.clone(),
+                ),
+                InterceptedService::new(
+                    LeaseServer::new(lease::LeaseService(s.clone())),
+                    access.clone(),
+                ),
+                InterceptedService::new(
+                    AuthServer::new(auth::AuthService(s.clone())),
+                    access.clone(),
+                ),
+            ),
         )
     };
-    let (c1, m1, k1, j1, w1, l1) = client_services(&shared);
-    let (c2, m2, k2, j2, w2, l2) = client_services(&shared);
+    let ((c1, m1, k1, j1), (w1, l1, a1)) = client_services(&shared, false);
+    let ((c2, m2, k2, j2), (w2, l2, a2)) = client_services(&shared, true);
     let fault = || {
         shared
             .partition
@@ -188,6 +220,7 @@ pub async fn serve(
         .add_service(j1)
         .add_service(w1)
         .add_service(l1)
+        .add_service(a1)
         .add_optional_service(fault())
         .serve_with_incoming_shutdown(
             listen::incoming(client, tls.client.clone(), true),
@@ -205,6 +238,7 @@ pub async fn serve(
         .add_service(j2)
         .add_service(w2)
         .add_service(l2)
+        .add_service(a2)
         .add_optional_service(fault())
         .serve_with_incoming_shutdown(
             listen::incoming(peer, tls.peer.clone(), false),

@@ -15,6 +15,7 @@ use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
 use tonic::{Request, Response, Status, Streaming};
 
+use super::access::{caller, Caller, Need};
 use super::{convert, receiver_stream, Shared};
 use crate::engine::node::EventBatch;
 use crate::engine::storage::mvcc::{bounds, Change, Refusal};
@@ -220,6 +221,8 @@ impl Watcher {
 /// One client stream and its watches.
 struct StreamState {
     shared: Arc<Shared>,
+    /// Who opened the stream: each watch needs read permission on its range.
+    caller: Caller,
     out: Out,
     watches: HashMap<i64, Running>,
     next_id: i64,
@@ -245,6 +248,15 @@ impl StreamState {
         let key = if c.key.is_empty() { vec![0] } else { c.key };
         if !c.range_end.is_empty() && c.range_end != [0] && key >= c.range_end {
             return self.reply(refuse(EMPTY_RANGE)).await;
+        }
+        // etcd cancels a watch the caller may not read, with the gRPC
+        // error's text as the reason.
+        if let Err(e) = self
+            .caller
+            .may(&self.shared, Need::Read, &key, &c.range_end)
+        {
+            let reason = format!("rpc error: code = {:?} desc = {}", e.code(), e.message());
+            return self.reply(refuse(&reason)).await;
         }
         let id = if c.watch_id == 0 {
             while self.watches.contains_key(&self.next_id) {
@@ -339,11 +351,17 @@ pub async fn until_stopped(rx: &mut tokio::sync::watch::Receiver<bool>) {
     let _ = rx.wait_for(|s| *s).await.map(|_| ());
 }
 
-async fn serve_stream(shared: Arc<Shared>, mut inbound: Streaming<epb::WatchRequest>, out: Out) {
+async fn serve_stream(
+    shared: Arc<Shared>,
+    caller: Caller,
+    mut inbound: Streaming<epb::WatchRequest>,
+    out: Out,
+) {
     use epb::watch_request::RequestUnion;
     let mut stopping = shared.stopping.clone();
     let mut state = StreamState {
         shared,
+        caller,
         out,
         watches: HashMap::new(),
         next_id: 0,
@@ -386,7 +404,8 @@ impl Watch for WatchService {
         s.refuse_learner()?;
         s.require_leader(&req)?;
         let (tx, rx) = mpsc::channel(STREAM_QUEUE);
-        tokio::spawn(serve_stream(s, req.into_inner(), tx));
+        let caller = caller(&req);
+        tokio::spawn(serve_stream(s, caller, req.into_inner(), tx));
         Ok(Response::new(Box::pin(receiver_stream(rx))))
     }
 }

@@ -12,6 +12,7 @@
 //! up to what is durably applied. After a crash the state machine is at its
 //! last durable applied index and raft applies the log again from there.
 
+pub mod auth;
 pub mod backup;
 pub mod cache;
 pub mod guard;
@@ -130,6 +131,8 @@ struct Inner {
     writer: Mutex<()>,
     /// The bytes of the state machine's file in use, when last counted.
     in_use: Mutex<Option<(std::time::Instant, i64)>>,
+    /// The auth state as last applied.
+    auth: Mutex<Arc<crate::proto::memberctl_store_v1::AuthState>>,
 }
 
 /// The node's durable store; cheap to clone.
@@ -162,12 +165,14 @@ impl Store {
                 purging: Arc::new(AtomicBool::new(false)),
                 writer: Mutex::new(()),
                 in_use: Mutex::new(None),
+                auth: Mutex::new(Arc::default()),
             }),
         };
         // What a crash left applied but not durable is gone from redb: make
         // the state as opened durable, so compaction may rely on it.
         store.apply_with(true, |_| Ok(()))?;
         store.reconcile()?;
+        store.refresh_auth()?;
         snapshot::clear_staged(store.layout())?;
         Ok(store)
     }

@@ -72,6 +72,7 @@ pub(super) fn read_header(
         compact_revision: get("compact_revision")? as i64,
         leases,
         alarms,
+        auth: Some(super::auth::read_state(&meta)?),
     };
     Ok((header, get("applied")?, get("applied_term")?, cs))
 }
@@ -235,6 +236,9 @@ impl Store {
                 "conf_state",
                 md.get_conf_state().write_to_bytes()?.as_slice(),
             )?;
+            if let Some(auth) = &header.auth {
+                meta.insert(super::auth::AUTH_KEY, auth.encode_to_vec().as_slice())?;
+            }
             let mut members = txn.open_table(MEMBERS)?;
             for m in &header.members {
                 members.insert(m.id, m.encode_to_vec().as_slice())?;
@@ -301,6 +305,7 @@ impl Store {
             sync_dir(&self.layout().dir)?;
             *db = Arc::new(open_db(&state)?);
         }
+        self.refresh_auth()?;
         clear_staged(self.layout())
     }
 

@@ -1,0 +1,92 @@
+//! etcd's simple tokens: issued through raft so that every member knows
+//! them, kept in memory (as etcd keeps them), valid for five minutes after
+//! their last use.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How long a token stays valid after it was issued or last used (etcd's
+/// simple-token TTL).
+pub const TOKEN_TTL: Duration = Duration::from_secs(300);
+
+/// What an applied batch did to the tokens, for every member to follow.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokenEvent {
+    /// A token was issued to a user.
+    Issued {
+        /// The token.
+        token: String,
+        /// Its user.
+        user: String,
+    },
+    /// A user was deleted or changed password: its tokens end.
+    UserChanged(String),
+    /// Authentication was turned off, or a snapshot replaced the state: all
+    /// tokens end.
+    Cleared,
+}
+
+/// The tokens this member knows: token → (user, valid until).
+#[derive(Debug, Default)]
+pub struct Tokens {
+    map: Mutex<HashMap<String, (String, Instant)>>,
+}
+
+impl Tokens {
+    /// Follows what an applied batch did.
+    pub fn apply(&self, events: Vec<TokenEvent>) {
+        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        for e in events {
+            match e {
+                TokenEvent::Issued { token, user } => {
+                    map.retain(|_, (_, until)| *until > now);
+                    map.insert(token, (user, now + TOKEN_TTL));
+                }
+                TokenEvent::UserChanged(user) => map.retain(|_, (u, _)| *u != user),
+                TokenEvent::Cleared => map.clear(),
+            }
+        }
+    }
+
+    /// The user of `token` when it is known and has not expired; its TTL
+    /// starts again (etcd extends a simple token on every use).
+    pub fn user(&self, token: &str) -> Option<String> {
+        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        match map.get_mut(token) {
+            Some((user, until)) if *until > now => {
+                *until = now + TOKEN_TTL;
+                Some(user.clone())
+            }
+            Some(_) => {
+                map.remove(token);
+                None
+            }
+            None => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_issued_ended_per_user_and_cleared() {
+        let t = Tokens::default();
+        let issued = |token: &str, user: &str| TokenEvent::Issued {
+            token: token.into(),
+            user: user.into(),
+        };
+        t.apply(vec![issued("a.1", "alice"), issued("b.2", "bob")]);
+        assert_eq!(t.user("a.1").as_deref(), Some("alice"));
+        assert_eq!(t.user("nope"), None);
+        t.apply(vec![TokenEvent::UserChanged("alice".into())]);
+        assert_eq!(t.user("a.1"), None);
+        assert_eq!(t.user("b.2").as_deref(), Some("bob"));
+        t.apply(vec![TokenEvent::Cleared]);
+        assert_eq!(t.user("b.2"), None);
+    }
+}

@@ -1,0 +1,380 @@
+//! Who a request comes from and what they may do, as etcd's auth store
+//! decides it: the caller is resolved from the request's token (or, on the
+//! peer listener, from the member that forwarded it), then every service
+//! checks key-range permissions or the root role before serving.
+
+use std::sync::Arc;
+
+use tonic::metadata::{MetadataMap, MetadataValue};
+use tonic::{Request, Status};
+
+use super::{errors, Shared};
+use crate::engine::storage::auth::{self, READ, READWRITE, ROOT, WRITE};
+use crate::proto::etcdserverpb as epb;
+use crate::proto::memberctl_store_v1 as spb;
+
+/// Metadata a forwarding member sets: the user its client authenticated as.
+pub const FORWARDED_USER: &str = "memberctl-user";
+/// Metadata a forwarding member sets (see `forward`).
+pub const FORWARDED: &str = "memberctl-forwarded";
+
+/// The user a request comes from (None: no token), in its extensions.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Caller(pub Option<String>);
+
+/// The caller of `req`, as the listener's interceptor resolved it.
+pub fn caller<T>(req: &Request<T>) -> Caller {
+    req.extensions()
+        .get::<Caller>()
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The listeners' interceptor. On the client listener clients cannot
+/// claim a request was forwarded, and a token is resolved to its user (an
+/// unknown token is refused while authentication is on, as etcd refuses
+/// it). On the peer listener a forwarded request carries its caller; any
+/// other is resolved from its token.
+#[derive(Clone)]
+pub struct Access {
+    shared: Arc<Shared>,
+    peer: bool,
+}
+
+impl Access {
+    /// The interceptor of the peer listener (`peer`) or the client one.
+    pub fn new(shared: Arc<Shared>, peer: bool) -> Access {
+        Access { shared, peer }
+    }
+}
+
+impl tonic::service::Interceptor for Access {
+    fn call(&mut self, mut req: Request<()>) -> Result<Request<()>, Status> {
+        let caller = if self.peer && req.metadata().contains_key(FORWARDED) {
+            Caller(
+                req.metadata()
+                    .get(FORWARDED_USER)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_string),
+            )
+        } else {
+            req.metadata_mut().remove(FORWARDED);
+            req.metadata_mut().remove(FORWARDED_USER);
+            from_token(&self.shared, req.metadata())?
+        };
+        req.extensions_mut().insert(caller);
+        Ok(req)
+    }
+}
+
+/// The caller named by a request's token: etcd clients send it as `token`
+/// (newer ones also as `authorization`).
+fn from_token(s: &Shared, md: &MetadataMap) -> Result<Caller, Status> {
+    let token = md
+        .get("token")
+        .or_else(|| md.get("authorization"))
+        .and_then(|v| v.to_str().ok());
+    let Some(token) = token else {
+        return Ok(Caller(None));
+    };
+    if !s.node.store().auth().enabled {
+        return Ok(Caller(None));
+    }
+    match s.node.tokens().user(token) {
+        Some(user) => Ok(Caller(Some(user))),
+        None => Err(errors::invalid_auth_token()),
+    }
+}
+
+/// Sets the metadata that carries `caller` on a request forwarded to the leader.
+pub fn mark_forwarded(md: &mut MetadataMap, caller: &Caller) {
+    md.insert(FORWARDED, MetadataValue::from_static("1"));
+    if let Some(user) = &caller.0 {
+        if let Ok(v) = MetadataValue::try_from(user.as_str()) {
+            md.insert(FORWARDED_USER, v);
+        }
+    }
+}
+
+/// A permission a request needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// Read a key or range.
+    Read,
+    /// Write a key or range.
+    Write,
+}
+
+impl Caller {
+    /// Refuses unless authentication is off or the caller has the root role
+    /// (etcd's admin check: membership, maintenance and auth changes).
+    pub fn admin(&self, s: &Shared) -> Result<(), Status> {
+        admin(&s.node.store().auth(), self.0.as_deref())
+    }
+
+    /// Refuses unless authentication is off or the caller may `need` the
+    /// key (empty `range_end`) or `[key, range_end)` (`"\0"`: to the end).
+    pub fn may(&self, s: &Shared, need: Need, key: &[u8], range_end: &[u8]) -> Result<(), Status> {
+        permitted(
+            &s.node.store().auth(),
+            self.0.as_deref(),
+            need,
+            key,
+            range_end,
+        )
+    }
+}
+
+/// etcd's admin check on `state`.
+pub fn admin(state: &spb::AuthState, user: Option<&str>) -> Result<(), Status> {
+    if !state.enabled {
+        return Ok(());
+    }
+    let Some(name) = user.filter(|u| !u.is_empty()) else {
+        return Err(errors::user_empty());
+    };
+    let Some(u) = auth::user(state, name) else {
+        return Err(errors::from_auth_refusal(auth::AuthRefusal::UserNotFound));
+    };
+    if u.roles.iter().any(|r| r == ROOT) {
+        Ok(())
+    } else {
+        Err(errors::permission_denied())
+    }
+}
+
+/// etcd's key permission check on `state`.
+pub fn permitted(
+    state: &spb::AuthState,
+    user: Option<&str>,
+    need: Need,
+    key: &[u8],
+    range_end: &[u8],
+) -> Result<(), Status> {
+    if !state.enabled {
+        return Ok(());
+    }
+    let Some(name) = user.filter(|u| !u.is_empty()) else {
+        return Err(errors::user_empty());
+    };
+    let Some(u) = auth::user(state, name) else {
+        return Err(errors::permission_denied());
+    };
+    if u.roles.iter().any(|r| r == ROOT) {
+        return Ok(());
+    }
+    let wanted = match need {
+        Need::Read => READ,
+        Need::Write => WRITE,
+    };
+    // The user's ranges for `need`: [start, end) with None for the end of
+    // the keyspace; a single key is [key, key + "\0").
+    let mut ranges: Vec<(&[u8], Option<Vec<u8>>)> = Vec::new();
+    for role in u.roles.iter().filter_map(|r| auth::role(state, r)) {
+        for p in &role.permissions {
+            if p.perm_type != wanted && p.perm_type != READWRITE {
+                continue;
+            }
+            let end = match p.range_end.as_slice() {
+                [] => Some(successor(&p.key)),
+                [0] => None,
+                e => Some(e.to_vec()),
+            };
+            ranges.push((&p.key, end));
+        }
+    }
+    let covered = if range_end.is_empty() {
+        ranges
+            .iter()
+            .any(|(s, e)| *s <= key && e.as_deref().is_none_or(|e| key < e))
+    } else {
+        covers(&mut ranges, key, (range_end != [0]).then_some(range_end))
+    };
+    if covered {
+        Ok(())
+    } else {
+        Err(errors::permission_denied())
+    }
+}
+
+/// The smallest key after `key`.
+fn successor(key: &[u8]) -> Vec<u8> {
+    let mut k = key.to_vec();
+    k.push(0);
+    k
+}
+
+/// Whether the union of `ranges` covers `[from, to)` (`to` None: to the end).
+fn covers(ranges: &mut [(&[u8], Option<Vec<u8>>)], from: &[u8], to: Option<&[u8]>) -> bool {
+    ranges.sort_by(|a, b| a.0.cmp(b.0));
+    let mut at = from.to_vec();
+    for (start, end) in ranges.iter() {
+        if *start > at.as_slice() {
+            break;
+        }
+        match end {
+            None => return true,
+            Some(e) if e.as_slice() > at.as_slice() => at = e.clone(),
+            Some(_) => {}
+        }
+        if to.is_some_and(|t| at.as_slice() >= t) {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state() -> spb::AuthState {
+        let perm = |t: i32, k: &str, e: &[u8]| spb::AuthPermission {
+            perm_type: t,
+            key: k.as_bytes().to_vec(),
+            range_end: e.to_vec(),
+        };
+        spb::AuthState {
+            enabled: true,
+            revision: 1,
+            users: vec![
+                spb::AuthUser {
+                    name: "alice".into(),
+                    roles: vec!["app".into(), "gone".into()],
+                    ..Default::default()
+                },
+                spb::AuthUser {
+                    name: "root".into(),
+                    roles: vec!["root".into()],
+                    ..Default::default()
+                },
+            ],
+            roles: vec![spb::AuthRole {
+                name: "app".into(),
+                permissions: vec![
+                    perm(READWRITE, "a/", b"a0"),
+                    perm(READ, "b", b""),
+                    perm(WRITE, "c/", b"c/m"),
+                    perm(READ, "c/m", b"c0"),
+                    perm(READ, "z", &[0]),
+                ],
+            }],
+        }
+    }
+
+    #[test]
+    fn ranges_keys_and_roles_as_etcd_checks_them() {
+        let s = state();
+        let ok = |need, k: &str, e: &[u8]| permitted(&s, Some("alice"), need, k.as_bytes(), e);
+        assert!(ok(Need::Read, "a/x", b"").is_ok());
+        assert!(ok(Need::Write, "a/", b"a0").is_ok());
+        assert!(ok(Need::Read, "b", b"").is_ok());
+        assert!(ok(Need::Write, "b", b"").is_err());
+        assert!(ok(Need::Read, "b", b"c").is_err(), "a range over one key");
+        assert!(ok(Need::Read, "c/a", b"").is_err(), "write only");
+        assert!(ok(Need::Read, "c/m", b"c/z").is_ok());
+        assert!(ok(Need::Read, "z", &[0]).is_ok(), "to the end");
+        assert!(ok(Need::Read, "y", &[0]).is_err());
+        assert!(ok(Need::Write, "a/", &[0]).is_err());
+        // Adjacent ranges of two permissions cover their union.
+        let mut st = s.clone();
+        st.roles[0].permissions.push(spb::AuthPermission {
+            perm_type: WRITE,
+            key: b"c/m".to_vec(),
+            range_end: b"d".to_vec(),
+        });
+        assert!(permitted(&st, Some("alice"), Need::Write, b"c/", b"c0").is_ok());
+        let denied = permitted(&s, Some("bob"), Need::Read, b"a/x", b"").unwrap_err();
+        assert_eq!(denied.message(), "etcdserver: permission denied");
+        let empty = permitted(&s, None, Need::Read, b"a/x", b"").unwrap_err();
+        assert_eq!(empty.message(), "etcdserver: user name is empty");
+        assert!(permitted(&s, Some("root"), Need::Write, b"q", &[0]).is_ok());
+        assert!(admin(&s, Some("root")).is_ok());
+        assert_eq!(
+            admin(&s, Some("alice")).unwrap_err().message(),
+            "etcdserver: permission denied"
+        );
+        assert_eq!(
+            admin(&s, Some("bob")).unwrap_err().message(),
+            "etcdserver: user name not found"
+        );
+        let off = spb::AuthState::default();
+        assert!(permitted(&off, None, Need::Write, b"k", b"").is_ok());
+        assert!(admin(&off, None).is_ok());
+    }
+}
+
+/// etcd's checks of KV requests.
+impl Caller {
+    /// A range reads its keys.
+    pub fn may_range(&self, s: &Shared, r: &epb::RangeRequest) -> Result<(), Status> {
+        self.may(s, Need::Read, &r.key, &r.range_end)
+    }
+
+    /// A put writes its key, reads it for `prev_kv`, and (unless root) may
+    /// write every key already on its lease.
+    pub fn may_put(&self, s: &Shared, r: &epb::PutRequest) -> Result<(), Status> {
+        self.may(s, Need::Write, &r.key, b"")?;
+        if r.prev_kv {
+            self.may(s, Need::Read, &r.key, b"")?;
+        }
+        if r.lease != 0 {
+            self.may_lease_keys(s, r.lease, Need::Write)?;
+        }
+        Ok(())
+    }
+
+    /// A delete writes its range, and reads it for `prev_kv`.
+    pub fn may_delete(&self, s: &Shared, r: &epb::DeleteRangeRequest) -> Result<(), Status> {
+        self.may(s, Need::Write, &r.key, &r.range_end)?;
+        if r.prev_kv {
+            self.may(s, Need::Read, &r.key, &r.range_end)?;
+        }
+        Ok(())
+    }
+
+    /// A transaction reads what it compares, and does what its operations
+    /// do on both branches.
+    pub fn may_txn(&self, s: &Shared, t: &epb::TxnRequest) -> Result<(), Status> {
+        if !s.node.store().auth().enabled {
+            return Ok(());
+        }
+        for c in &t.compare {
+            self.may(s, Need::Read, &c.key, &c.range_end)?;
+        }
+        for op in t.success.iter().chain(&t.failure) {
+            use epb::request_op::Request as R;
+            match &op.request {
+                Some(R::RequestRange(r)) => self.may_range(s, r)?,
+                Some(R::RequestPut(p)) => self.may_put(s, p)?,
+                Some(R::RequestDeleteRange(d)) => self.may_delete(s, d)?,
+                Some(R::RequestTxn(t)) => self.may_txn(s, t)?,
+                None => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Unless root: `need` on every key attached to `lease` (etcd's check of
+    /// lease revokes, renewals, puts and time-to-live reads).
+    pub fn may_lease_keys(&self, s: &Shared, lease: i64, need: Need) -> Result<(), Status> {
+        let state = s.node.store().auth();
+        if !state.enabled || admin(&state, self.0.as_deref()).is_ok() {
+            return Ok(());
+        }
+        if self.0.as_deref().is_none_or(str::is_empty) {
+            return Err(errors::user_empty());
+        }
+        let keys = s
+            .node
+            .store()
+            .lease(lease, true)
+            .map_err(|e| Status::internal(e.to_string()))?
+            .map(|l| l.keys)
+            .unwrap_or_default();
+        for k in keys {
+            permitted(&state, self.0.as_deref(), need, &k, b"")?;
+        }
+        Ok(())
+    }
+}

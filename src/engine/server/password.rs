@@ -1,0 +1,106 @@
+//! Password hashes for etcd's users (PBKDF2-HMAC-SHA256, random salt) and
+//! etcd's simple tokens.
+
+use std::num::NonZeroU32;
+
+use rand::Rng as _;
+use ring::pbkdf2;
+use ring::rand::{SecureRandom as _, SystemRandom};
+
+/// PBKDF2 rounds: tens of milliseconds per check, as etcd's bcrypt (cost 10).
+const ITERATIONS: u32 = 100_000;
+/// The scheme's name at the start of every hash.
+const SCHEME: &str = "pbkdf2-sha256";
+
+/// Hashes `password` with a new random salt:
+/// `pbkdf2-sha256$ITERATIONS$SALT$HASH`, salt and hash in hex.
+pub fn hash(password: &str) -> String {
+    let mut salt = [0u8; 16];
+    // The system's random source does not fail on Linux; a zero salt would
+    // still give a valid (if weaker) hash.
+    let _ = SystemRandom::new().fill(&mut salt);
+    let mut out = [0u8; 32];
+    pbkdf2::derive(
+        pbkdf2::PBKDF2_HMAC_SHA256,
+        NonZeroU32::new(ITERATIONS).unwrap_or(NonZeroU32::MIN),
+        &salt,
+        password.as_bytes(),
+        &mut out,
+    );
+    format!("{SCHEME}${ITERATIONS}${}${}", hex(&salt), hex(&out))
+}
+
+/// Whether `password` matches `stored` (a [`hash`]), in constant time.
+pub fn verify(stored: &str, password: &str) -> bool {
+    let mut parts = stored.split('$');
+    let (Some(SCHEME), Some(rounds), Some(salt), Some(want), None) = (
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+    ) else {
+        return false;
+    };
+    let (Some(rounds), Some(salt), Some(want)) = (
+        rounds.parse().ok().and_then(NonZeroU32::new),
+        unhex(salt),
+        unhex(want),
+    ) else {
+        return false;
+    };
+    pbkdf2::verify(
+        pbkdf2::PBKDF2_HMAC_SHA256,
+        rounds,
+        &salt,
+        password.as_bytes(),
+        &want,
+    )
+    .is_ok()
+}
+
+/// A new simple token as etcd makes them: 16 random letters, a dot and a
+/// number.
+pub fn new_token() -> String {
+    const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let mut rng = rand::thread_rng();
+    let letters: String = (0..16)
+        .map(|_| LETTERS[rng.gen_range(0..LETTERS.len())] as char)
+        .collect();
+    format!("{letters}.{}", rng.gen::<u32>())
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    if s.len() % 2 != 0 {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashes_verify_their_password_only() {
+        let h = hash("s3cret");
+        assert!(h.starts_with("pbkdf2-sha256$100000$"), "{h}");
+        assert!(verify(&h, "s3cret"));
+        assert!(!verify(&h, "s3cret "));
+        assert_ne!(h, hash("s3cret"), "a new salt each time");
+        assert!(!verify("", ""));
+        assert!(!verify("pbkdf2-sha256$0$00$00", ""));
+        assert!(!verify("pbkdf2-sha256$1$zz$00", ""));
+        let t = new_token();
+        let (letters, n) = t.split_once('.').unwrap();
+        assert_eq!(letters.len(), 16);
+        assert!(n.parse::<u32>().is_ok());
+    }
+}
