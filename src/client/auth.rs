@@ -72,8 +72,8 @@ impl Client {
                     return Err(ApiError::new(
                         ApiErrorKind::Unimplemented,
                         format!(
-                            "{url}: the server does not support authentication (the memberctl \
-                             engine has none); leave out --user and --password"
+                            "{url}: the server does not serve etcd's authentication; leave out \
+                             --user and --password"
                         ),
                     ));
                 }

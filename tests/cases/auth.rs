@@ -1,7 +1,9 @@
-//! memberctl against an etcd with authentication enabled.
+//! Authentication: memberctl against etcd with it enabled; etcd's Auth service on the engine (etcdctl compared with etcd 3.4) and memberctl's --user against it.
 
+use super::maintenance::shown;
+use crate::util::local::Local;
 use crate::util::versions::{etcd_server, per_etcd_version};
-use crate::util::{self, free_port, Etcd};
+use crate::util::{self, free_port, Etcd, Run};
 
 /// memberctl against an etcd with authentication enabled (by etcdctl): the
 /// right password works for the learner flow's add and remove; a wrong one is
@@ -95,3 +97,208 @@ fn authentication_against_etcd(version: &'static str) {
 }
 
 per_etcd_version!(authentication_against_etcd);
+
+/// What etcdctl prints for etcd's authentication on `eps` (`one` for the
+/// per-endpoint commands): users and roles added, listed and granted,
+/// `auth enable`, a valid token, a wrong password, a user without
+/// permission on a key, a revoked permission and a revoked role, a changed
+/// password, a refused watch, the root rules, `auth disable`; it ends with
+/// the cluster as it began.
+fn auth_transcript(etcdctl: &std::path::Path, eps: &str, one: &str) -> Vec<String> {
+    let as_root = "--user=root:r00t-pw";
+    let alice = "--user=alice:a1ice-pw";
+    let steps: Vec<Vec<&str>> = vec![
+        vec!["user", "add", "root:r00t-pw"],
+        vec!["role", "add", "root"],
+        vec!["user", "grant-role", "root", "root"],
+        vec!["user", "add", "alice:a1ice-pw"],
+        vec!["user", "add", "alice:other"],
+        vec!["role", "add", "app"],
+        vec!["role", "add", "app"],
+        vec![
+            "role",
+            "grant-permission",
+            "app",
+            "readwrite",
+            "--prefix",
+            "a/",
+        ],
+        vec!["role", "grant-permission", "app", "read", "b"],
+        vec!["role", "grant-permission", "app", "write", "c", "d"],
+        vec!["role", "grant-permission", "nope", "read", "b"],
+        vec!["user", "grant-role", "alice", "app"],
+        vec!["user", "grant-role", "alice", "nope"],
+        vec!["user", "grant-role", "bob", "app"],
+        vec!["user", "list"],
+        vec!["role", "list"],
+        vec!["role", "get", "app"],
+        vec!["user", "get", "alice"],
+        vec!["user", "get", "bob"],
+        vec!["auth", "enable"],
+        vec!["auth", "enable"],
+        vec!["put", "x", "1"],
+        vec![alice, "put", "a/1", "v"],
+        vec![alice, "put", "b", "v"],
+        vec![alice, "put", "c/1", "v"],
+        vec![alice, "get", "c/1"],
+        vec![alice, "get", "b"],
+        vec![alice, "get", "--prefix", "a/"],
+        vec![alice, "get", "--prefix", "a"],
+        vec![alice, "txn"],
+        vec!["--user=alice:wr0ng", "get", "a/1"],
+        vec!["--user=bob:x", "get", "a/1"],
+        vec![as_root, "get", "--prefix", "a/"],
+        vec![alice, "user", "list"],
+        vec![alice, "user", "get", "alice"],
+        vec![alice, "role", "get", "app"],
+        vec![alice, "role", "get", "root"],
+        vec![alice, "member", "remove", "1234"],
+        vec![as_root, "user", "delete", "root"],
+        vec![as_root, "role", "delete", "root"],
+        vec![as_root, "user", "revoke-role", "root", "root"],
+        vec![as_root, "role", "revoke-permission", "app", "a/", "a0"],
+        vec![as_root, "role", "revoke-permission", "app", "a/", "a0"],
+        vec![alice, "get", "a/1"],
+        vec![as_root, "user", "revoke-role", "alice", "app"],
+        vec![as_root, "user", "revoke-role", "alice", "app"],
+        vec![alice, "get", "b"],
+        vec![alice, "watch", "b"],
+    ];
+    let mut out = Vec::new();
+    let endpoints = [one.to_string()];
+    let mut record = |args: &[&str], r: Run| {
+        out.push(format!("$ {}\n{}", args.join(" "), shown(&r, &endpoints)));
+    };
+    for args in &steps {
+        // etcdctl's txn reads its operations from stdin.
+        let input: &[u8] = if args.contains(&"txn") {
+            b"\nget b\n\n\n"
+        } else {
+            b""
+        };
+        record(args, util::etcdctl_in(etcdctl, eps, args, input));
+    }
+    // Maintenance is for root (refused with the auth store's own error).
+    for args in [vec![alice, "defrag"], vec![as_root, "endpoint", "hashkv"]] {
+        let r = util::etcdctl(etcdctl, one, &args);
+        // The hash itself differs between the two servers.
+        let r = Run {
+            stdout: r.stdout.split(", ").next().unwrap_or("").to_string(),
+            ..r
+        };
+        record(&args, r);
+    }
+    let passwd = [as_root, "user", "passwd", "alice", "--interactive=false"];
+    record(
+        &passwd,
+        util::etcdctl_in(etcdctl, eps, &passwd, b"n3w-pw\n"),
+    );
+    for args in [
+        vec![alice, "get", "b"],
+        vec!["--user=alice:n3w-pw", "get", "b"],
+        vec![as_root, "auth", "disable"],
+        vec!["auth", "disable"],
+        vec!["get", "a/1"],
+        vec!["user", "delete", "alice"],
+        vec!["role", "delete", "app"],
+        vec!["user", "delete", "root"],
+        vec!["role", "delete", "root"],
+        vec!["user", "list"],
+        vec!["role", "list"],
+    ] {
+        record(&args, util::etcdctl(etcdctl, eps, &args));
+    }
+    out
+}
+
+/// etcdctl's user, role and auth commands print the same on the engine as
+/// on etcd 3.4, with both `http://host:port` and `host:port` endpoints.
+#[test]
+fn etcdctl_auth_commands_match_etcd() {
+    let test = "etcdctl_auth_commands_match_etcd";
+    let (Some(etcd_bin), Some(etcdctl)) = (util::require_etcd(test), util::require_etcdctl(test))
+    else {
+        return;
+    };
+    let etcd = Etcd::start(etcd_bin, 1);
+    let want = auth_transcript(&etcdctl, &etcd.endpoints(), &etcd.endpoints());
+    assert!(want.len() > 60, "{want:?}");
+    let local = Local::up(&[]);
+    let bare = local.endpoints();
+    let http: Vec<String> = bare.iter().map(|e| format!("http://{e}")).collect();
+    for eps in [http, bare] {
+        let got = auth_transcript(&etcdctl, &eps.join(","), &eps[0]);
+        for (g, w) in got.iter().zip(&want) {
+            assert_eq!(
+                g, w,
+                "the engine (left) answers otherwise than etcd (right)"
+            );
+        }
+        assert_eq!(got.len(), want.len());
+    }
+}
+
+/// memberctl's --user and --password against the engine with authentication
+/// on: membership changes need root, as etcd requires (a refused add changes
+/// nothing); a wrong password is refused with exit 3.
+#[test]
+fn memberctl_authenticates_to_the_engine() {
+    let Some(etcdctl) = util::require_etcdctl("memberctl_authenticates_to_the_engine") else {
+        return;
+    };
+    let local = Local::up(&[]);
+    let eps = local.endpoints().join(",");
+    for args in [
+        vec!["user", "add", "root:r00t-pw"],
+        vec!["user", "grant-role", "root", "root"],
+        vec!["user", "add", "bob:b0b-pw"],
+        vec!["auth", "enable"],
+    ] {
+        util::etcdctl(&etcdctl, &eps, &args).expect(0);
+    }
+    let ctl = |args: &[&str]| {
+        let mut all = vec!["--endpoints", eps.as_str()];
+        all.extend_from_slice(args);
+        util::memberctl(&all)
+    };
+    let list = |user: &str| {
+        ctl(&["--user", user, "member", "list", "-w", "json"])
+            .expect(0)
+            .json()["members"]
+            .clone()
+    };
+    let before = list("root:r00t-pw");
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    let add = ["member", "add", "n9", "--learner", "--peer-urls", &peer];
+    let r = ctl(&[&["--user", "bob:b0b-pw"], &add[..]].concat()).expect(3);
+    assert!(r.stderr.contains("permission denied"), "{}", r.stderr);
+    assert_eq!(
+        list("bob:b0b-pw"),
+        before,
+        "a refused add changed the membership"
+    );
+    let r = ctl(&[&["--user", "root:wr0ng"], &add[..]].concat()).expect(3);
+    assert!(
+        r.stderr.contains("authentication as \"root\" failed"),
+        "{}",
+        r.stderr
+    );
+    let added = ctl(&[
+        &["--user", "root", "--password", "r00t-pw", "-w", "json"],
+        &add[..],
+    ]
+    .concat())
+    .expect(0)
+    .json();
+    let id = added["member"]["id"].as_str().unwrap().to_string();
+    ctl(&["--user", "root:r00t-pw", "member", "remove", &id]).expect(0);
+    assert_eq!(list("root:r00t-pw"), before);
+    // Without a token the engine refuses keys, as etcd does.
+    let r = util::etcdctl(&etcdctl, &eps, &["put", "k", "v"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("etcdserver: user name is empty"),
+        "{}",
+        r.stderr
+    );
+}

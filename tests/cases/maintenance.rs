@@ -13,7 +13,7 @@ use crate::util::members::add_and_start;
 use crate::util::{self, free_port, wait_for, Etcd, Run};
 
 /// stderr without the client's retry logs, and `endpoints` written as EP.
-fn shown(r: &Run, endpoints: &[String]) -> String {
+pub(crate) fn shown(r: &Run, endpoints: &[String]) -> String {
     let mut text = format!("exit {}\n{}", r.code, r.stdout);
     for l in r.stderr.lines().filter(|l| !l.starts_with("{\"level\"")) {
         text.push_str(l);

@@ -2,7 +2,7 @@
 
 /// etcd's KV, Txn, Watch and Lease on the engine, etcdctl's outputs compared with real etcd's; lock and elect.
 mod api;
-/// Against etcd with authentication on (per etcd version): right, wrong and missing passwords.
+/// Authentication: against etcd per version; the engine's Auth service with etcdctl (vs etcd 3.4) and memberctl's --user.
 mod auth;
 /// Malformed and hostile arguments against etcd 3.4 and the engine; the member list stays byte-identical.
 mod bad_input;

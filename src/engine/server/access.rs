@@ -224,6 +224,81 @@ fn covers(ranges: &mut [(&[u8], Option<Vec<u8>>)], from: &[u8], to: Option<&[u8]
     false
 }
 
+/// etcd's checks of KV requests.
+impl Caller {
+    /// A range reads its keys.
+    pub fn may_range(&self, s: &Shared, r: &epb::RangeRequest) -> Result<(), Status> {
+        self.may(s, Need::Read, &r.key, &r.range_end)
+    }
+
+    /// A put writes its key, reads it for `prev_kv`, and (unless root) may
+    /// write every key already on its lease.
+    pub fn may_put(&self, s: &Shared, r: &epb::PutRequest) -> Result<(), Status> {
+        self.may(s, Need::Write, &r.key, b"")?;
+        if r.prev_kv {
+            self.may(s, Need::Read, &r.key, b"")?;
+        }
+        if r.lease != 0 {
+            self.may_lease_keys(s, r.lease, Need::Write)?;
+        }
+        Ok(())
+    }
+
+    /// A delete writes its range, and reads it for `prev_kv`.
+    pub fn may_delete(&self, s: &Shared, r: &epb::DeleteRangeRequest) -> Result<(), Status> {
+        self.may(s, Need::Write, &r.key, &r.range_end)?;
+        if r.prev_kv {
+            self.may(s, Need::Read, &r.key, &r.range_end)?;
+        }
+        Ok(())
+    }
+
+    /// A transaction reads what it compares, and does what its operations
+    /// do on both branches.
+    pub fn may_txn(&self, s: &Shared, t: &epb::TxnRequest) -> Result<(), Status> {
+        if !s.node.store().auth().enabled {
+            return Ok(());
+        }
+        for c in &t.compare {
+            self.may(s, Need::Read, &c.key, &c.range_end)?;
+        }
+        for op in t.success.iter().chain(&t.failure) {
+            use epb::request_op::Request as R;
+            match &op.request {
+                Some(R::RequestRange(r)) => self.may_range(s, r)?,
+                Some(R::RequestPut(p)) => self.may_put(s, p)?,
+                Some(R::RequestDeleteRange(d)) => self.may_delete(s, d)?,
+                Some(R::RequestTxn(t)) => self.may_txn(s, t)?,
+                None => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Unless root: `need` on every key attached to `lease` (etcd's check of
+    /// lease revokes, renewals, puts and time-to-live reads).
+    pub fn may_lease_keys(&self, s: &Shared, lease: i64, need: Need) -> Result<(), Status> {
+        let state = s.node.store().auth();
+        if !state.enabled || admin(&state, self.0.as_deref()).is_ok() {
+            return Ok(());
+        }
+        if self.0.as_deref().is_none_or(str::is_empty) {
+            return Err(errors::user_empty());
+        }
+        let keys = s
+            .node
+            .store()
+            .lease(lease, true)
+            .map_err(|e| Status::internal(e.to_string()))?
+            .map(|l| l.keys)
+            .unwrap_or_default();
+        for k in keys {
+            permitted(&state, self.0.as_deref(), need, &k, b"")?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -301,80 +376,5 @@ mod tests {
         let off = spb::AuthState::default();
         assert!(permitted(&off, None, Need::Write, b"k", b"").is_ok());
         assert!(admin(&off, None).is_ok());
-    }
-}
-
-/// etcd's checks of KV requests.
-impl Caller {
-    /// A range reads its keys.
-    pub fn may_range(&self, s: &Shared, r: &epb::RangeRequest) -> Result<(), Status> {
-        self.may(s, Need::Read, &r.key, &r.range_end)
-    }
-
-    /// A put writes its key, reads it for `prev_kv`, and (unless root) may
-    /// write every key already on its lease.
-    pub fn may_put(&self, s: &Shared, r: &epb::PutRequest) -> Result<(), Status> {
-        self.may(s, Need::Write, &r.key, b"")?;
-        if r.prev_kv {
-            self.may(s, Need::Read, &r.key, b"")?;
-        }
-        if r.lease != 0 {
-            self.may_lease_keys(s, r.lease, Need::Write)?;
-        }
-        Ok(())
-    }
-
-    /// A delete writes its range, and reads it for `prev_kv`.
-    pub fn may_delete(&self, s: &Shared, r: &epb::DeleteRangeRequest) -> Result<(), Status> {
-        self.may(s, Need::Write, &r.key, &r.range_end)?;
-        if r.prev_kv {
-            self.may(s, Need::Read, &r.key, &r.range_end)?;
-        }
-        Ok(())
-    }
-
-    /// A transaction reads what it compares, and does what its operations
-    /// do on both branches.
-    pub fn may_txn(&self, s: &Shared, t: &epb::TxnRequest) -> Result<(), Status> {
-        if !s.node.store().auth().enabled {
-            return Ok(());
-        }
-        for c in &t.compare {
-            self.may(s, Need::Read, &c.key, &c.range_end)?;
-        }
-        for op in t.success.iter().chain(&t.failure) {
-            use epb::request_op::Request as R;
-            match &op.request {
-                Some(R::RequestRange(r)) => self.may_range(s, r)?,
-                Some(R::RequestPut(p)) => self.may_put(s, p)?,
-                Some(R::RequestDeleteRange(d)) => self.may_delete(s, d)?,
-                Some(R::RequestTxn(t)) => self.may_txn(s, t)?,
-                None => {}
-            }
-        }
-        Ok(())
-    }
-
-    /// Unless root: `need` on every key attached to `lease` (etcd's check of
-    /// lease revokes, renewals, puts and time-to-live reads).
-    pub fn may_lease_keys(&self, s: &Shared, lease: i64, need: Need) -> Result<(), Status> {
-        let state = s.node.store().auth();
-        if !state.enabled || admin(&state, self.0.as_deref()).is_ok() {
-            return Ok(());
-        }
-        if self.0.as_deref().is_none_or(str::is_empty) {
-            return Err(errors::user_empty());
-        }
-        let keys = s
-            .node
-            .store()
-            .lease(lease, true)
-            .map_err(|e| Status::internal(e.to_string()))?
-            .map(|l| l.keys)
-            .unwrap_or_default();
-        for k in keys {
-            permitted(&state, self.0.as_deref(), need, &k, b"")?;
-        }
-        Ok(())
     }
 }

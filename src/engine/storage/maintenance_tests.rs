@@ -126,6 +126,17 @@ fn a_snapshot_file_restores_the_keyspace_under_new_ids() {
     s.bootstrap(1, 1, &[member(1)]).unwrap();
     write(&s, 2, &[("a", "1"), ("b", "2")], Some(true));
     write(&s, 3, &[("a", "3")], None);
+    // Users and roles go with the keys (as etcd's snapshots carry its auth store).
+    s.apply_with(true, |txn| {
+        let mut a = Apply::begin(txn)?;
+        let add = spb::auth_change::Change::RoleAdd("app".into());
+        a.auth(&spb::AuthChange { change: Some(add) })?
+            .expect("a new role is added");
+        a.finish(4, 2, None)
+    })
+    .unwrap();
+    s.refresh_auth().unwrap();
+    assert_eq!(s.auth().roles.len(), 1);
     let mut bytes = Vec::new();
     assert!(s
         .backup(|b, _| {
@@ -150,7 +161,87 @@ fn a_snapshot_file_restores_the_keyspace_under_new_ids() {
     );
     assert_eq!(t.conf_state().voters, vec![5, 6]);
     assert!(t.alarms().unwrap().is_empty());
+    assert_eq!(t.auth(), s.auth());
     // A cut-short file is refused.
     std::fs::write(&file, &bytes[..bytes.len() - 512]).unwrap();
     assert!(backup::check(&file).is_err());
+}
+
+/// etcd's auth store rules, applied in the state machine.
+#[test]
+fn auth_changes_follow_etcds_rules() {
+    use crate::engine::storage::auth::AuthRefusal as R;
+    use spb::auth_change::Change as C;
+    let d = tempfile::tempdir().unwrap();
+    let s = Store::open(d.path()).unwrap();
+    s.bootstrap(1, 1, &[member(1)]).unwrap();
+    let user = |name: &str| {
+        C::UserAdd(spb::AuthUser {
+            name: name.into(),
+            password_hash: "h".into(),
+            ..Default::default()
+        })
+    };
+    let grant = |user: &str, role: &str| {
+        C::UserGrantRole(spb::AuthGrant {
+            user: user.into(),
+            role: role.into(),
+        })
+    };
+    let steps: Vec<(C, std::result::Result<(), R>)> = vec![
+        (C::Enable(true), Err(R::RootUserNotExist)),
+        (user("root"), Ok(())),
+        (user("root"), Err(R::UserAlreadyExist)),
+        (user(""), Err(R::UserEmpty)),
+        (C::Enable(true), Err(R::RootRoleNotExist)),
+        (grant("root", "nope"), Err(R::RoleNotFound)),
+        (grant("root", "root"), Ok(())),
+        (C::Enable(true), Ok(())),
+        (C::UserDelete("root".into()), Err(R::InvalidAuthMgmt)),
+        (grant("bob", "root"), Err(R::UserNotFound)),
+        (C::RoleAdd("".into()), Err(R::RoleEmpty)),
+        (C::RoleAdd("app".into()), Ok(())),
+        (
+            C::RoleGrantPermission(spb::AuthRoleGrant {
+                role: "app".into(),
+                permission: Some(spb::AuthPermission {
+                    perm_type: 0,
+                    key: b"b".to_vec(),
+                    range_end: b"a".to_vec(),
+                }),
+            }),
+            Err(R::InvalidAuthMgmt),
+        ),
+        (
+            C::UserRevokeRole(spb::AuthGrant {
+                user: "root".into(),
+                role: "app".into(),
+            }),
+            Err(R::RoleNotGranted),
+        ),
+        (C::Disable(true), Ok(())),
+        (C::RoleDelete("root".into()), Err(R::RoleNotFound)),
+        (C::UserDelete("root".into()), Ok(())),
+    ];
+    for (i, (change, want)) in steps.into_iter().enumerate() {
+        let mut got = None;
+        s.apply_with(true, |txn| {
+            let mut a = Apply::begin(txn)?;
+            got = Some(a.auth(&spb::AuthChange {
+                change: Some(change.clone()),
+            })?);
+            a.finish(2 + i as u64, 2, None)
+        })
+        .unwrap();
+        assert_eq!(got.unwrap().map(|_| ()), want, "step {i}: {change:?}");
+    }
+    s.refresh_auth().unwrap();
+    let state = s.auth();
+    assert!(!state.enabled);
+    assert!(state.users.is_empty());
+    assert_eq!(state.roles.len(), 1);
+    assert_eq!(
+        state.revision, 6,
+        "one revision per change that changed something"
+    );
 }
