@@ -212,21 +212,13 @@ pub(super) fn flag_cases(ctx: &Ctx) -> Vec<Case> {
         path(&ctx.pki.client_key),
     );
     let (other, garbage) = (path(&ctx.other_ca), path(&ctx.garbage));
-    let wrong_user = if ctx.engine {
-        case(
-            "credentials for a server without authentication",
-            &["--user", "root:not-the-pw", "member", "list"],
-            6,
-            "does not support authentication",
-        )
-    } else {
-        case(
-            "credentials for a cluster without authentication",
-            &["--user", "root:not-the-pw", "member", "list"],
-            3,
-            "authentication is not enabled",
-        )
-    };
+    // The engine serves etcd's authentication too: the same refusal as etcd's.
+    let wrong_user = case(
+        "credentials for a cluster without authentication",
+        &["--user", "root:not-the-pw", "member", "list"],
+        3,
+        "authentication is not enabled",
+    );
     vec![
         case(
             "unreachable endpoint",
