@@ -66,6 +66,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a member, unless the rest could not form a quorum')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a member''s peer URLs, after checking them')
             [CompletionResult]::new('replace', 'replace', [CompletionResultType]::ParameterValue, 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show each member''s reachability, raft term, index, applied index, lag and version')
             [CompletionResult]::new('move-leader', 'move-leader', [CompletionResultType]::ParameterValue, 'Hand leadership to another voter (by default the most caught-up one)')
             [CompletionResult]::new('joint', 'joint', [CompletionResultType]::ParameterValue, 'Several changes at once through joint consensus (memberctl engine only)')
@@ -189,6 +190,31 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything and print the plan with quorum and fault tolerance per step; change nothing')
             [CompletionResult]::new('--start-local', '--start-local', [CompletionResultType]::ParameterName, 'Start the new member on the local test cluster (as `cluster start-node` does)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Encrypt but do not verify the servers'' certificates (test clusters only)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;member;apply' {
+            [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'The voters wanted, as NAME=PEER_URL, comma-separated (repeatable)')
+            [CompletionResult]::new('--target-file', '--target-file', [CompletionResultType]::ParameterName, 'The voters wanted, from a file: one NAME=URL[,URL...] a line, or JSON {"members":[{"name","peer_urls"}]}')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for the learner to start, catch up and be promoted')
+            [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'How often to poll the learner''s and the leader''s progress')
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS, for servers that require one (with --key)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (with --cert)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything and print the plan with voters, quorum and fault tolerance after each step; change nothing')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Allow a target of one member when the cluster has more')
+            [CompletionResult]::new('--start-local', '--start-local', [CompletionResultType]::ParameterName, 'Start new members on the local test cluster (as `cluster start-node` does)')
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Encrypt but do not verify the servers'' certificates (test clusters only)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -342,6 +368,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a member, unless the rest could not form a quorum')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a member''s peer URLs, after checking them')
             [CompletionResult]::new('replace', 'replace', [CompletionResultType]::ParameterValue, 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show each member''s reachability, raft term, index, applied index, lag and version')
             [CompletionResult]::new('move-leader', 'move-leader', [CompletionResultType]::ParameterValue, 'Hand leadership to another voter (by default the most caught-up one)')
             [CompletionResult]::new('joint', 'joint', [CompletionResultType]::ParameterValue, 'Several changes at once through joint consensus (memberctl engine only)')
@@ -364,6 +391,9 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;member;help;replace' {
+            break
+        }
+        'memberctl;member;help;apply' {
             break
         }
         'memberctl;member;help;status' {
@@ -726,6 +756,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a member, unless the rest could not form a quorum')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a member''s peer URLs, after checking them')
             [CompletionResult]::new('replace', 'replace', [CompletionResultType]::ParameterValue, 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show each member''s reachability, raft term, index, applied index, lag and version')
             [CompletionResult]::new('move-leader', 'move-leader', [CompletionResultType]::ParameterValue, 'Hand leadership to another voter (by default the most caught-up one)')
             [CompletionResult]::new('joint', 'joint', [CompletionResultType]::ParameterValue, 'Several changes at once through joint consensus (memberctl engine only)')
@@ -747,6 +778,9 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;help;member;replace' {
+            break
+        }
+        'memberctl;help;member;apply' {
             break
         }
         'memberctl;help;member;status' {

@@ -97,6 +97,9 @@ _memberctl() {
             memberctl__subcmd__help__subcmd__member,add)
                 cmd="memberctl__subcmd__help__subcmd__member__subcmd__add"
                 ;;
+            memberctl__subcmd__help__subcmd__member,apply)
+                cmd="memberctl__subcmd__help__subcmd__member__subcmd__apply"
+                ;;
             memberctl__subcmd__help__subcmd__member,joint)
                 cmd="memberctl__subcmd__help__subcmd__member__subcmd__joint"
                 ;;
@@ -145,6 +148,9 @@ _memberctl() {
             memberctl__subcmd__member,add)
                 cmd="memberctl__subcmd__member__subcmd__add"
                 ;;
+            memberctl__subcmd__member,apply)
+                cmd="memberctl__subcmd__member__subcmd__apply"
+                ;;
             memberctl__subcmd__member,help)
                 cmd="memberctl__subcmd__member__subcmd__help"
                 ;;
@@ -174,6 +180,9 @@ _memberctl() {
                 ;;
             memberctl__subcmd__member__subcmd__help,add)
                 cmd="memberctl__subcmd__member__subcmd__help__subcmd__add"
+                ;;
+            memberctl__subcmd__member__subcmd__help,apply)
+                cmd="memberctl__subcmd__member__subcmd__help__subcmd__apply"
                 ;;
             memberctl__subcmd__member__subcmd__help,help)
                 cmd="memberctl__subcmd__member__subcmd__help__subcmd__help"
@@ -896,7 +905,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__member)
-            opts="list add promote remove update replace status move-leader joint"
+            opts="list add promote remove update replace apply status move-leader joint"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -910,6 +919,20 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__member__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__help__subcmd__member__subcmd__apply)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1162,7 +1185,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member)
-            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version list add promote remove update replace status move-leader joint help"
+            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version list add promote remove update replace apply status move-leader joint help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1273,8 +1296,78 @@ _memberctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        memberctl__subcmd__member__subcmd__apply)
+            opts="-w -h -V --target --target-file --dry-run --force --timeout --poll-interval --start-local --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --target)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --target-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoints)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dial-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-out)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                -w)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                --cacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         memberctl__subcmd__member__subcmd__help)
-            opts="list add promote remove update replace status move-leader joint help"
+            opts="list add promote remove update replace apply status move-leader joint help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1288,6 +1381,20 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__member__subcmd__help__subcmd__apply)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

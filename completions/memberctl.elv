@@ -62,6 +62,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand remove 'Remove a member, unless the rest could not form a quorum'
             cand update 'Change a member''s peer URLs, after checking them'
             cand replace 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in'
+            cand apply 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume'
             cand status 'Show each member''s reachability, raft term, index, applied index, lag and version'
             cand move-leader 'Hand leadership to another voter (by default the most caught-up one)'
             cand joint 'Several changes at once through joint consensus (memberctl engine only)'
@@ -179,6 +180,30 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --password 'Password for authentication'
             cand --dry-run 'Check everything and print the plan with quorum and fault tolerance per step; change nothing'
             cand --start-local 'Start the new member on the local test cluster (as `cluster start-node` does)'
+            cand --insecure-skip-tls-verify 'Encrypt but do not verify the servers'' certificates (test clusters only)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;member;apply'= {
+            cand --target 'The voters wanted, as NAME=PEER_URL, comma-separated (repeatable)'
+            cand --target-file 'The voters wanted, from a file: one NAME=URL[,URL...] a line, or JSON {"members":[{"name","peer_urls"}]}'
+            cand --timeout 'How long to wait for the learner to start, catch up and be promoted'
+            cand --poll-interval 'How often to poll the learner''s and the leader''s progress'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)'
+            cand --cert 'Client certificate for TLS, for servers that require one (with --key)'
+            cand --key 'Client key for TLS (with --cert)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)'
+            cand --password 'Password for authentication'
+            cand --dry-run 'Check everything and print the plan with voters, quorum and fault tolerance after each step; change nothing'
+            cand --force 'Allow a target of one member when the cluster has more'
+            cand --start-local 'Start new members on the local test cluster (as `cluster start-node` does)'
             cand --insecure-skip-tls-verify 'Encrypt but do not verify the servers'' certificates (test clusters only)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -320,6 +345,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand remove 'Remove a member, unless the rest could not form a quorum'
             cand update 'Change a member''s peer URLs, after checking them'
             cand replace 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in'
+            cand apply 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume'
             cand status 'Show each member''s reachability, raft term, index, applied index, lag and version'
             cand move-leader 'Hand leadership to another voter (by default the most caught-up one)'
             cand joint 'Several changes at once through joint consensus (memberctl engine only)'
@@ -336,6 +362,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;member;help;update'= {
         }
         &'memberctl;member;help;replace'= {
+        }
+        &'memberctl;member;help;apply'= {
         }
         &'memberctl;member;help;status'= {
         }
@@ -663,6 +691,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand remove 'Remove a member, unless the rest could not form a quorum'
             cand update 'Change a member''s peer URLs, after checking them'
             cand replace 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in'
+            cand apply 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume'
             cand status 'Show each member''s reachability, raft term, index, applied index, lag and version'
             cand move-leader 'Hand leadership to another voter (by default the most caught-up one)'
             cand joint 'Several changes at once through joint consensus (memberctl engine only)'
@@ -678,6 +707,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;help;member;update'= {
         }
         &'memberctl;help;member;replace'= {
+        }
+        &'memberctl;help;member;apply'= {
         }
         &'memberctl;help;member;status'= {
         }

@@ -21,6 +21,8 @@ pub enum MemberCommand {
     Update(UpdateArgs),
     /// Replace a member: add the new one as a learner, wait until it has caught up, swap it in.
     Replace(ReplaceArgs),
+    /// Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume.
+    Apply(ApplyArgs),
     /// Show each member's reachability, raft term, index, applied index, lag and version.
     Status,
     /// Hand leadership to another voter (by default the most caught-up one).
@@ -198,6 +200,35 @@ pub struct ReplaceArgs {
     #[command(flatten)]
     pub wait: WaitArgs,
     /// Start the new member on the local test cluster (as `cluster start-node` does)
+    #[arg(long)]
+    pub start_local: bool,
+}
+
+/// Arguments of `member apply`.
+#[derive(Debug, Clone, Args)]
+pub struct ApplyArgs {
+    /// The voters wanted, as NAME=PEER_URL, comma-separated (repeatable)
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "NAME=URL",
+        required_unless_present = "target_file",
+        conflicts_with = "target_file"
+    )]
+    pub target: Vec<String>,
+    /// The voters wanted, from a file: one NAME=URL[,URL...] a line, or JSON {"members":[{"name","peer_urls"}]}
+    #[arg(long, value_name = "FILE")]
+    pub target_file: Option<std::path::PathBuf>,
+    /// Check everything and print the plan with voters, quorum and fault tolerance after each step; change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Allow a target of one member when the cluster has more
+    #[arg(long)]
+    pub force: bool,
+    /// How long and how often to wait for each new member.
+    #[command(flatten)]
+    pub wait: WaitArgs,
+    /// Start new members on the local test cluster (as `cluster start-node` does)
     #[arg(long)]
     pub start_local: bool,
 }

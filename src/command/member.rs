@@ -7,6 +7,7 @@ use crate::cli::{GlobalArgs, JointCommand, MemberCommand};
 use crate::error::Error;
 use crate::printer::Report;
 use crate::workflow::add::{self, AddOutcome, AddRequest};
+use crate::workflow::apply::{self, ApplyOutcome, ApplyRequest, StartMember};
 use crate::workflow::joint::{self, JointOutcome, JointRequest};
 use crate::workflow::leader::{self, MoveRequest};
 use crate::workflow::promote::{self, PromoteRequest};
@@ -29,6 +30,26 @@ impl StartNew for LocalStart {
         let dir = crate::testcluster::cluster_dir(None);
         let url = req.peer_urls.first().map(String::as_str);
         crate::testcluster::start_node(&dir, &state.new.name, url)
+            .await
+            .map(|_| ())
+    }
+}
+
+/// `member apply --start-local`: new members are started on the local test
+/// cluster, as `cluster start-node` does.
+struct LocalStartMember;
+
+impl StartMember for LocalStartMember {
+    async fn start(
+        &self,
+        name: &str,
+        member: &crate::model::Member,
+        _: &str,
+        _: &dyn Observer,
+    ) -> Result<(), Error> {
+        let dir = crate::testcluster::cluster_dir(None);
+        let url = member.peer_urls.first().map(String::as_str);
+        crate::testcluster::start_node(&dir, name, url)
             .await
             .map(|_| ())
     }
@@ -156,6 +177,29 @@ pub(super) async fn member<A: MembershipApi>(
             match done.with_context(what)? {
                 ReplaceOutcome::Plan(plan) => Report::Plan(plan),
                 ReplaceOutcome::Replaced(done) => Report::Replaced(done),
+            }
+        }
+        MemberCommand::Apply(a) => {
+            let target = match &a.target_file {
+                Some(path) => super::target::from_file(path)?,
+                None => super::target::from_args(&a.target)?,
+            };
+            let req = ApplyRequest {
+                target,
+                dry_run: a.dry_run,
+                force: a.force,
+                timeout: a.wait.timeout,
+                poll_interval: a.wait.poll_interval,
+                command_timeout: timeout,
+            };
+            let done = if a.start_local {
+                apply::run(api, observer, &req, &system_resolver, &LocalStartMember).await
+            } else {
+                apply::run(api, observer, &req, &system_resolver, &apply::Manual).await
+            };
+            match done.context("member apply")? {
+                ApplyOutcome::Plan(p) => Report::ApplyPlan(p),
+                ApplyOutcome::Applied(a) => Report::Applied(a),
             }
         }
         MemberCommand::Joint(JointCommand::Status) => {

@@ -7,6 +7,7 @@ mod member;
 pub mod node;
 mod password;
 mod snapshot;
+mod target;
 
 use crate::cli::{Cli, Command, GlobalArgs, NodeCommand};
 use crate::client::{Client, ClientConfig, ClientTlsFiles};

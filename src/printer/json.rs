@@ -58,6 +58,39 @@ struct ReplaceDoc<'a> {
 }
 
 #[derive(Serialize)]
+struct ApplyPlanDoc<'a> {
+    plan: Vec<ApplyStepDoc>,
+    fault_tolerance_before: usize,
+    lowest_fault_tolerance: usize,
+    warning: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct ApplyStepDoc {
+    step: usize,
+    action: &'static str,
+    member: String,
+    voters_after: usize,
+    quorum_after: usize,
+    fault_tolerance_after: usize,
+}
+
+#[derive(Serialize)]
+struct AppliedDoc<'a> {
+    cluster_id: String,
+    nothing_to_do: bool,
+    steps: Vec<AppliedStepDoc<'a>>,
+    members: Vec<JsonMember<'a>>,
+}
+
+#[derive(Serialize)]
+struct AppliedStepDoc<'a> {
+    step: usize,
+    action: &'static str,
+    member: &'a str,
+}
+
+#[derive(Serialize)]
 struct PromoteDoc<'a> {
     cluster_id: String,
     member: JsonMember<'a>,
@@ -310,6 +343,45 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                 sha256: r.content.as_ref().map(|c| c.sha256.as_str()),
                 data_dir: r.restored.as_ref().map(|(d, _)| d.as_str()),
                 member_id: r.restored.as_ref().map(|(_, id)| format!("{id:016x}")),
+            },
+        ),
+        Report::ApplyPlan(p) => write(
+            out,
+            &ApplyPlanDoc {
+                plan: p
+                    .steps
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| ApplyStepDoc {
+                        step: i + 1,
+                        action: s.action.name(),
+                        member: s.action.member(),
+                        voters_after: s.voters_after,
+                        quorum_after: s.quorum_after,
+                        fault_tolerance_after: s.fault_tolerance_after,
+                    })
+                    .collect(),
+                fault_tolerance_before: p.fault_tolerance_before,
+                lowest_fault_tolerance: p.lowest_fault_tolerance,
+                warning: p.warning.as_deref(),
+            },
+        ),
+        Report::Applied(a) => write(
+            out,
+            &AppliedDoc {
+                cluster_id: hex(a.list.cluster_id),
+                nothing_to_do: a.steps.is_empty(),
+                steps: a
+                    .steps
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| AppliedStepDoc {
+                        step: i + 1,
+                        action: s.action,
+                        member: &s.member,
+                    })
+                    .collect(),
+                members: members(&a.list.members),
             },
         ),
         Report::Replaced(r) => write(

@@ -11,6 +11,8 @@ use crate::cli::OutputFormat;
 use crate::model::{Configuration, Member, MemberId, MemberList};
 use crate::testcluster::LocalCluster;
 use crate::workflow::add::AddedMember;
+use crate::workflow::apply::Applied;
+use crate::workflow::apply_plan::ApplyPlan;
 use crate::workflow::leader::Moved;
 use crate::workflow::promote::Promoted;
 use crate::workflow::quorum::PlanStep;
@@ -56,6 +58,10 @@ pub enum Report {
     Replaced(Replaced),
     /// `snapshot save|status|restore`.
     Snapshot(SnapshotReport),
+    /// `member apply --dry-run`: the plan.
+    ApplyPlan(ApplyPlan),
+    /// `member apply`: the steps taken and the membership at the end.
+    Applied(Applied),
 }
 
 /// What `snapshot save|status|restore` did.
@@ -272,3 +278,48 @@ fn added_headline(a: &AddedMember) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// One line per step of an `apply` plan.
+fn apply_plan_lines(p: &ApplyPlan) -> Vec<String> {
+    let mut lines: Vec<String> = p
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            format!(
+                "{}: {} {}: voters={} quorum={} fault_tolerance={}",
+                i + 1,
+                s.action.name(),
+                s.action.member(),
+                s.voters_after,
+                s.quorum_after,
+                s.fault_tolerance_after
+            )
+        })
+        .collect();
+    if p.steps.is_empty() {
+        lines.push("nothing to do: the cluster has the target membership".into());
+    }
+    if let Some(w) = &p.warning {
+        lines.push(format!("warning: {w}"));
+    }
+    lines
+}
+
+/// What an `apply` did, in one line.
+fn applied_headline(a: &Applied) -> String {
+    if a.steps.is_empty() {
+        return "nothing to do: the cluster has the target membership".into();
+    }
+    let steps: Vec<String> = a
+        .steps
+        .iter()
+        .map(|s| format!("{} {}", s.action, s.member))
+        .collect();
+    format!(
+        "target reached in {} step{}: {}",
+        a.steps.len(),
+        if a.steps.len() == 1 { "" } else { "s" },
+        steps.join(", ")
+    )
+}

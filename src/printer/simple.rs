@@ -128,6 +128,13 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             }
         }
         Report::Replaced(r) => writeln!(out, "{}", replaced_headline(r))?,
+        Report::ApplyPlan(p) => {
+            for line in super::apply_plan_lines(p) {
+                writeln!(out, "{line}")?;
+            }
+            writeln!(out, "dry run: nothing was changed")?;
+        }
+        Report::Applied(a) => writeln!(out, "{}", super::applied_headline(a))?,
         Report::Config(c) => {
             writeln!(out, "joint: {}", c.is_joint())?;
             for (name, ids) in config_rows(c) {

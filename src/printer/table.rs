@@ -169,6 +169,39 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                 writeln!(out, "{line}")?;
             }
         }
+        Report::ApplyPlan(p) => {
+            let mut t = table(&[
+                "STEP",
+                "ACTION",
+                "MEMBER",
+                "VOTERS AFTER",
+                "QUORUM AFTER",
+                "FAULT TOLERANCE AFTER",
+            ]);
+            for (i, s) in p.steps.iter().enumerate() {
+                t.add_row(vec![
+                    (i + 1).to_string(),
+                    s.action.name().to_string(),
+                    s.action.member(),
+                    s.voters_after.to_string(),
+                    s.quorum_after.to_string(),
+                    s.fault_tolerance_after.to_string(),
+                ]);
+            }
+            if p.steps.is_empty() {
+                writeln!(out, "Nothing to do: the cluster has the target membership.")?;
+            } else {
+                writeln!(out, "{t}")?;
+            }
+            if let Some(w) = &p.warning {
+                writeln!(out, "Warning: {w}")?;
+            }
+            writeln!(out, "Dry run: nothing was changed.")?;
+        }
+        Report::Applied(a) => {
+            writeln!(out, "{}", super::applied_headline(a))?;
+            writeln!(out, "{}", members_table(&a.list.members))?;
+        }
         Report::Replaced(r) => {
             writeln!(out, "{}", replaced_headline(r))?;
             writeln!(out, "{}", members_table(&r.list.members))?;

@@ -3,6 +3,8 @@
 //! domain types so they run the same against etcd, the embedded node or a fake.
 
 pub mod add;
+pub mod apply;
+pub mod apply_plan;
 pub mod catch_up;
 pub mod health;
 pub mod joint;

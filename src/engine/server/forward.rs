@@ -88,7 +88,8 @@ impl Shared {
 
     /// Runs the write `req` where it must go (here, or at the leader) and,
     /// when it was certainly not applied because leadership was moving (raft
-    /// did not append it, or it reached a member that no longer leads), runs
+    /// did not append it, it reached a member that no longer leads, or the
+    /// leader it was sent to refused the connection: it died), runs
     /// it again once the view changes, within [`REQUEST_TIMEOUT`]: a client
     /// sees no error for a leadership transfer. A request that was itself
     /// forwarded is tried once; the member that forwarded it tries again.
@@ -141,8 +142,9 @@ impl Shared {
                 }
                 Err(e) => Err(e),
             };
+            let unsent = |e: &Status| errors::is_not_applied(e) || (at_leader && never_sent(e));
             match result {
-                Err(e) if !forwarded && errors::is_not_applied(&e) && Instant::now() < deadline => {
+                Err(e) if !forwarded && unsent(&e) && Instant::now() < deadline => {
                     let mut watch = self.node.watch();
                     let _ = tokio::time::timeout(RETRY_WAIT, watch.changed()).await;
                 }
@@ -196,6 +198,13 @@ impl Shared {
         };
         self.channel_to(leader)
     }
+}
+
+/// Whether forwarding failed before the request left this member: the
+/// leader's peer URL refused the connection (it has just died, and no new
+/// leader is known yet). Such a request was certainly not applied.
+fn never_sent(e: &Status) -> bool {
+    e.code() == tonic::Code::Unavailable && e.message().contains("tcp connect error")
 }
 
 /// Wraps a request body for forwarding, marked so it is not forwarded

@@ -1,0 +1,318 @@
+//! `member apply`: reach a target membership in one resumable command. Each
+//! step looks at the cluster first and plans again from what it finds, so a
+//! run that was interrupted (Ctrl-C, kill -9, a lost answer) continues where
+//! the cluster is, and a finished one reports that nothing is left to do.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::add::{self, AddOutcome, AddRequest};
+use super::apply_plan::{self, Action, ApplyPlan, TargetMember};
+use super::health::Health;
+use super::joint;
+use super::promote::wait_ready;
+use super::remove::{self, RemoveRequest};
+use super::validate::{self, Resolver};
+use super::{ApiErrorKind, MembershipApi, Observer};
+use crate::error::{Error, ErrorKind};
+use crate::model::{Member, MemberList};
+
+/// Where to go and how.
+#[derive(Clone, Debug)]
+pub struct ApplyRequest {
+    /// The voters wanted.
+    pub target: Vec<TargetMember>,
+    /// Only print the plan.
+    pub dry_run: bool,
+    /// Allow a target of one member when the cluster has more.
+    pub force: bool,
+    /// How long to wait for each new member to start and catch up.
+    pub timeout: Duration,
+    /// Time between catch-up polls.
+    pub poll_interval: Duration,
+    /// Per-request timeout.
+    pub command_timeout: Duration,
+}
+
+/// A step that was taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Taken {
+    /// The action's name (as in plans).
+    pub action: &'static str,
+    /// The member it acted on.
+    pub member: String,
+}
+
+/// A finished `apply`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied {
+    /// The steps taken by this run (none: nothing was left to do).
+    pub steps: Vec<Taken>,
+    /// The membership at the end.
+    pub list: MemberList,
+}
+
+/// What `member apply` did.
+#[derive(Clone, Debug)]
+pub enum ApplyOutcome {
+    /// `--dry-run`: the plan.
+    Plan(ApplyPlan),
+    /// The target was reached.
+    Applied(Applied),
+}
+
+/// How a new member gets started once it was added.
+#[allow(async_fn_in_trait)]
+pub trait StartMember {
+    /// Starts (or has the operator start) member `name`, added as `member`
+    /// with `initial_cluster`.
+    async fn start(
+        &self,
+        name: &str,
+        member: &Member,
+        initial_cluster: &str,
+        observer: &dyn Observer,
+    ) -> Result<(), Error>;
+}
+
+/// The operator starts new members: memberctl says how, then waits.
+pub struct Manual;
+
+impl StartMember for Manual {
+    async fn start(
+        &self,
+        name: &str,
+        member: &Member,
+        initial_cluster: &str,
+        observer: &dyn Observer,
+    ) -> Result<(), Error> {
+        observer.notice(&format!(
+            "start the new member {name} ({}) now, with --name {name} \
+             --initial-advertise-peer-urls {} --initial-cluster {initial_cluster} \
+             --initial-cluster-state existing (ETCD_NAME, ETCD_INITIAL_CLUSTER, … for etcd; on \
+             the local test cluster: `memberctl cluster start-node {name}`, or pass \
+             --start-local); waiting for it",
+            member.id,
+            member.peer_urls.join(","),
+        ));
+        Ok(())
+    }
+}
+
+/// The refusals that need no cluster: an empty target, duplicate names or
+/// URLs, URLs that are not `scheme://host:port`, a target of one without
+/// `--force`.
+fn check_target(req: &ApplyRequest, resolver: Resolver<'_>) -> Result<(), Error> {
+    if req.target.is_empty() {
+        return Err(Error::refused(
+            "the target is empty: give the voters wanted with --target NAME=URL,… or \
+             --target-file",
+        ));
+    }
+    let mut problems = Vec::new();
+    let mut names = HashSet::new();
+    for t in &req.target {
+        problems.extend(
+            validate::check_name(&t.name, &[])
+                .into_iter()
+                .map(|p| format!("{}: {p}", t.name)),
+        );
+        if !names.insert(t.name.as_str()) {
+            problems.push(format!(
+                "member name {} is given twice; every member needs its own name",
+                validate::quoted(&t.name)
+            ));
+        }
+    }
+    let all: Vec<String> = req
+        .target
+        .iter()
+        .flat_map(|t| t.peer_urls.clone())
+        .collect();
+    problems.extend(validate::check_peer_urls(&all, &[], None, resolver));
+    validate::refuse_problems(problems)
+}
+
+/// Plans from what the cluster is now.
+async fn plan_now<A: MembershipApi>(
+    api: &A,
+    target: &[TargetMember],
+) -> Result<(MemberList, ApplyPlan), Error> {
+    let list = api.member_list().await?;
+    let health = Health::gather(api, list.clone()).await;
+    let plan = apply_plan::plan(&list, target, &health.reachable(), health.leader());
+    Ok((list, plan))
+}
+
+/// Runs `member apply`.
+pub async fn run<A: MembershipApi, S: StartMember>(
+    api: &A,
+    observer: &dyn Observer,
+    req: &ApplyRequest,
+    resolver: Resolver<'_>,
+    starter: &S,
+) -> Result<ApplyOutcome, Error> {
+    check_target(req, resolver)?;
+    let (list, plan) = plan_now(api, &req.target).await?;
+    if req.target.len() == 1 && list.voters().count() > 1 && !req.force {
+        return Err(Error::refused(format!(
+            "a target of one member would leave the cluster of {} voters without fault \
+             tolerance; pass --force if that is what you want",
+            list.voters().count()
+        )));
+    }
+    if let Some(step) = apply_plan::needs_unreachable(&plan) {
+        return Err(Error::refused(format!(
+            "the plan would need an unreachable member to vote: after {} {}, {} of {} voters \
+             answer and a quorum is {}; bring the unreachable members back or leave them out \
+             of the target",
+            step.action.name(),
+            step.action.member(),
+            step.healthy_after,
+            step.voters_after,
+            step.quorum_after
+        )));
+    }
+    if req.dry_run {
+        return Ok(ApplyOutcome::Plan(plan));
+    }
+    if let Some(w) = &plan.warning {
+        observer.notice(w);
+    }
+    // A joint configuration left open (by an interrupted change) is left first.
+    if api.get_config().await.is_ok_and(|c| c.is_joint()) {
+        observer.notice("a joint configuration is open: leaving it first");
+        joint::leave(api, observer, req.command_timeout).await?;
+    }
+    let mut taken = Vec::new();
+    let mut started_here = HashSet::new();
+    // Each step changes one member; a plan never has more steps than twice
+    // the members involved, and a step repeated means it did not take.
+    let limit = 4 * (list.members.len() + req.target.len()) + 4;
+    for _ in 0..limit {
+        let (list, plan) = plan_now(api, &req.target).await?;
+        let Some(step) = plan.steps.first() else {
+            return Ok(ApplyOutcome::Applied(Applied { steps: taken, list }));
+        };
+        observer.notice(&format!(
+            "step {}: {} {} (voters after: {}, quorum {}, fault tolerance {})",
+            taken.len() + 1,
+            step.action.name(),
+            step.action.member(),
+            step.voters_after,
+            step.quorum_after,
+            step.fault_tolerance_after
+        ));
+        let ctx = StepContext {
+            req,
+            resolver,
+            list: &list,
+        };
+        take(
+            api,
+            observer,
+            starter,
+            &ctx,
+            &step.action,
+            &mut started_here,
+        )
+        .await?;
+        taken.push(Taken {
+            action: step.action.name(),
+            member: step.action.member(),
+        });
+    }
+    Err(Error::new(
+        ErrorKind::Internal,
+        "the target was not reached after as many steps as the plan allows; run \
+         `memberctl member apply` again, or look at `memberctl member list`",
+    ))
+}
+
+/// What a step is taken with.
+struct StepContext<'a> {
+    req: &'a ApplyRequest,
+    resolver: Resolver<'a>,
+    list: &'a MemberList,
+}
+
+/// Takes one step; `started_here` are the members this run started (or told
+/// the operator to start), which are not started again.
+async fn take<A: MembershipApi, S: StartMember>(
+    api: &A,
+    observer: &dyn Observer,
+    starter: &S,
+    ctx: &StepContext<'_>,
+    action: &Action,
+    started_here: &mut HashSet<crate::model::MemberId>,
+) -> Result<(), Error> {
+    let (req, resolver, list) = (ctx.req, ctx.resolver, ctx.list);
+    match action {
+        Action::Update { member, peer_urls } => {
+            super::update::update(
+                api,
+                observer,
+                &member.id.to_string(),
+                peer_urls,
+                resolver,
+                req.command_timeout,
+            )
+            .await?;
+        }
+        Action::AddLearner(t) => {
+            let add_req = AddRequest {
+                name: t.name.clone(),
+                peer_urls: t.peer_urls.clone(),
+                learner: true,
+                dry_run: false,
+            };
+            match add::add(api, observer, &add_req, resolver, req.command_timeout).await? {
+                AddOutcome::Added(a) => {
+                    started_here.insert(a.member.id);
+                    starter
+                        .start(&a.name, &a.member, &a.initial_cluster, observer)
+                        .await?;
+                }
+                AddOutcome::Plan(_) => {
+                    return Err(Error::new(
+                        ErrorKind::Internal,
+                        "add returned a plan without --dry-run",
+                    ))
+                }
+            }
+        }
+        Action::Promote { member, name } => {
+            // Added by an earlier run that did not see it start.
+            if !member.started() && started_here.insert(member.id) {
+                let initial = add::initial_cluster(list, member, name);
+                starter.start(name, member, &initial, observer).await?;
+            }
+            let deadline = Instant::now() + req.timeout;
+            let timing = (req.timeout, req.poll_interval);
+            let waited = wait_ready(api, observer, member, timing, deadline, true).await;
+            observer.catch_up_done();
+            waited?;
+        }
+        Action::MoveLeader { from, to } => {
+            if let Err(e) = api.move_leader(from, to.id).await {
+                // Leadership may have moved on its own: the next look decides.
+                if e.kind != ApiErrorKind::Refused {
+                    return Err(e.into());
+                }
+            }
+        }
+        Action::Remove(member) => {
+            let remove_req = RemoveRequest {
+                target: member.id.to_string(),
+                dry_run: false,
+                force: false,
+                timeout: req.timeout,
+                command_timeout: req.command_timeout,
+            };
+            remove::remove(api, observer, &remove_req).await?;
+        }
+    }
+    Ok(())
+}

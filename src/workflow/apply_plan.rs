@@ -1,0 +1,304 @@
+//! `member apply`'s plan: from the membership there is to the target voters,
+//! one change at a time, in an order that keeps fault tolerance, with the
+//! voters, quorum and fault tolerance after each step. Pure: no I/O.
+
+use std::collections::HashSet;
+
+use super::quorum::{fault_tolerance, quorum};
+use super::validate;
+use crate::model::{Member, MemberId, MemberList};
+
+/// One member of the target: its name and peer URLs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetMember {
+    /// The name it runs (or will run) under.
+    pub name: String,
+    /// Its peer URLs.
+    pub peer_urls: Vec<String>,
+}
+
+/// One change of a plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Give a member the target's peer URLs.
+    Update {
+        /// The member.
+        member: Member,
+        /// Its new peer URLs.
+        peer_urls: Vec<String>,
+    },
+    /// Add a target member as a learner (it is then started and caught up).
+    AddLearner(TargetMember),
+    /// Wait for a learner to start and catch up, then promote it.
+    Promote {
+        /// The learner (ID 0 while it is yet to be added).
+        member: Member,
+        /// The name it starts under.
+        name: String,
+    },
+    /// Hand leadership from a member that is to be removed to a voter that stays.
+    MoveLeader {
+        /// The leader, to be removed.
+        from: Member,
+        /// The voter that takes over.
+        to: Member,
+    },
+    /// Remove a member (learner or voter) that is not in the target.
+    Remove(Member),
+}
+
+impl Action {
+    /// The action's name in plans and reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::Update { .. } => "update",
+            Action::AddLearner(_) => "add-learner",
+            Action::Promote { .. } => "promote",
+            Action::MoveLeader { .. } => "move-leader",
+            Action::Remove(_) => "remove",
+        }
+    }
+
+    /// The member it acts on, as the operator knows it.
+    pub fn member(&self) -> String {
+        match self {
+            Action::Update { member, .. } | Action::Remove(member) => member.label(),
+            Action::AddLearner(t) => t.name.clone(),
+            Action::Promote { member, name } if member.id.0 == 0 => name.clone(),
+            Action::Promote { member, name } => format!("{name} ({})", member.id),
+            Action::MoveLeader { to, .. } => to.label(),
+        }
+    }
+}
+
+/// A step of the plan: the action and the configuration after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApplyStep {
+    /// What is done.
+    pub action: Action,
+    /// Voters after the step.
+    pub voters_after: usize,
+    /// The votes a decision needs after the step.
+    pub quorum_after: usize,
+    /// How many more voters may fail after the step (unreachable ones count as failed).
+    pub fault_tolerance_after: usize,
+    /// Voters after the step that answer (new ones counted once promoted).
+    pub healthy_after: usize,
+}
+
+/// The whole plan, and what it keeps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApplyPlan {
+    /// The steps, in order.
+    pub steps: Vec<ApplyStep>,
+    /// Fault tolerance before the first step.
+    pub fault_tolerance_before: usize,
+    /// The lowest fault tolerance along the way.
+    pub lowest_fault_tolerance: usize,
+    /// Why fault tolerance must drop below min(now, target), when it must.
+    pub warning: Option<String>,
+}
+
+/// How the target lines up with the members.
+struct Matched {
+    /// Target members that exist (by name, or by peer URLs before they started).
+    kept: Vec<(TargetMember, Member)>,
+    /// Target members to add.
+    added: Vec<TargetMember>,
+    /// Members not in the target.
+    removed: Vec<Member>,
+}
+
+fn match_target(list: &MemberList, target: &[TargetMember]) -> Matched {
+    let mut kept = Vec::new();
+    let mut added = Vec::new();
+    let mut used = HashSet::new();
+    for t in target {
+        let found = list
+            .members
+            .iter()
+            .find(|m| m.started() && m.name == t.name)
+            .or_else(|| {
+                list.members
+                    .iter()
+                    .find(|m| !m.started() && validate::same_urls(&m.peer_urls, &t.peer_urls))
+            });
+        match found {
+            Some(m) if used.insert(m.id) => kept.push((t.clone(), m.clone())),
+            _ => added.push(t.clone()),
+        }
+    }
+    let removed = list
+        .members
+        .iter()
+        .filter(|m| !used.contains(&m.id))
+        .cloned()
+        .collect();
+    Matched {
+        kept,
+        added,
+        removed,
+    }
+}
+
+/// A configuration being walked through: voters with whether they answer.
+struct Walk {
+    voters: Vec<(String, bool)>,
+    steps: Vec<ApplyStep>,
+}
+
+impl Walk {
+    fn push(&mut self, action: Action) {
+        let n = self.voters.len();
+        let healthy = self.voters.iter().filter(|(_, h)| *h).count();
+        self.steps.push(ApplyStep {
+            action,
+            voters_after: n,
+            quorum_after: quorum(n),
+            fault_tolerance_after: fault_tolerance(n, healthy),
+            healthy_after: healthy,
+        });
+    }
+
+    fn drop_voter(&mut self, key: &str) {
+        self.voters.retain(|(k, _)| k != key);
+    }
+}
+
+/// Plans the way from `list` to `target` (the voters wanted), one change at a
+/// time: peer URL updates; learners not in the target and unreachable voters
+/// removed first (they add no fault tolerance); then each new member added as
+/// a learner and promoted, followed by one removal while some are left, so
+/// the cluster never shrinks before it has grown; the leader removed last,
+/// after leadership moved to a voter that stays. `reachable` are the members
+/// that answer now; `leader` the current leader.
+pub fn plan(
+    list: &MemberList,
+    target: &[TargetMember],
+    reachable: &HashSet<MemberId>,
+    leader: Option<MemberId>,
+) -> ApplyPlan {
+    let m = match_target(list, target);
+    let mut walk = Walk {
+        voters: list
+            .voters()
+            .map(|v| (v.id.to_string(), reachable.contains(&v.id)))
+            .collect(),
+        steps: Vec::new(),
+    };
+    let before = {
+        let n = walk.voters.len();
+        fault_tolerance(n, walk.voters.iter().filter(|(_, h)| *h).count())
+    };
+    for (t, member) in &m.kept {
+        if member.started() && !validate::same_urls(&member.peer_urls, &t.peer_urls) {
+            walk.push(Action::Update {
+                member: member.clone(),
+                peer_urls: t.peer_urls.clone(),
+            });
+        }
+    }
+    // Learners that go, and voters that do not answer, first.
+    let (early, mut later): (Vec<Member>, Vec<Member>) = m
+        .removed
+        .iter()
+        .cloned()
+        .partition(|r| r.is_learner || !reachable.contains(&r.id));
+    for r in early {
+        walk.drop_voter(&r.id.to_string());
+        walk.push(Action::Remove(r));
+    }
+    // The leader goes last.
+    later.sort_by_key(|r| Some(r.id) == leader);
+    let mut later = later.into_iter().peekable();
+    type Later = std::iter::Peekable<std::vec::IntoIter<Member>>;
+    let remove_one = |walk: &mut Walk, later: &mut Later| {
+        let Some(r) = later.next() else {
+            return;
+        };
+        if Some(r.id) == leader {
+            // A voter that stays, or (in a plan shown before they exist) a new one.
+            let stays = m
+                .kept
+                .iter()
+                .map(|(_, k)| k.clone())
+                .find(|k| k.is_voter() && reachable.contains(&k.id))
+                .or_else(|| {
+                    m.added.first().map(|t| Member {
+                        name: t.name.clone(),
+                        peer_urls: t.peer_urls.clone(),
+                        ..Default::default()
+                    })
+                });
+            if let Some(to) = stays {
+                walk.push(Action::MoveLeader {
+                    from: r.clone(),
+                    to,
+                });
+            }
+        }
+        walk.drop_voter(&r.id.to_string());
+        walk.push(Action::Remove(r));
+    };
+    // Learners that stay are promoted before new members are added.
+    for (t, member) in m.kept.iter().filter(|(_, k)| k.is_learner) {
+        walk.voters.push((member.id.to_string(), true));
+        walk.push(Action::Promote {
+            member: member.clone(),
+            name: t.name.clone(),
+        });
+        remove_one(&mut walk, &mut later);
+    }
+    for t in &m.added {
+        walk.push(Action::AddLearner(t.clone()));
+        walk.voters.push((format!("new:{}", t.name), true));
+        let placeholder = Member {
+            peer_urls: t.peer_urls.clone(),
+            is_learner: true,
+            ..Default::default()
+        };
+        walk.push(Action::Promote {
+            member: placeholder,
+            name: t.name.clone(),
+        });
+        remove_one(&mut walk, &mut later);
+    }
+    while later.peek().is_some() {
+        remove_one(&mut walk, &mut later);
+    }
+    let lowest = walk
+        .steps
+        .iter()
+        .map(|s| s.fault_tolerance_after)
+        .min()
+        .unwrap_or(before)
+        .min(before);
+    let after = walk
+        .steps
+        .last()
+        .map_or(before, |s| s.fault_tolerance_after);
+    let warning = (lowest < before.min(after)).then(|| {
+        format!(
+            "fault tolerance drops to {lowest} on the way (it is {before} now and will be \
+             {after}): no order of single changes avoids it"
+        )
+    });
+    ApplyPlan {
+        steps: walk.steps,
+        fault_tolerance_before: before,
+        lowest_fault_tolerance: lowest,
+        warning,
+    }
+}
+
+/// The first step whose voters that answer cannot form a quorum: the plan
+/// would need an unreachable member to vote.
+pub fn needs_unreachable(plan: &ApplyPlan) -> Option<&ApplyStep> {
+    plan.steps
+        .iter()
+        .find(|s| s.voters_after > 0 && s.healthy_after < s.quorum_after)
+}
+
+#[cfg(test)]
+#[path = "apply_plan_tests.rs"]
+mod tests;
