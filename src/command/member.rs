@@ -48,6 +48,10 @@ impl StartMember for LocalStartMember {
         _: &dyn Observer,
     ) -> Result<(), Error> {
         let dir = crate::testcluster::cluster_dir(None);
+        // An interrupted earlier run may have started it already.
+        if crate::testcluster::node_running(&dir, name)? {
+            return Ok(());
+        }
         let url = member.peer_urls.first().map(String::as_str);
         crate::testcluster::start_node(&dir, name, url)
             .await

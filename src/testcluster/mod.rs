@@ -313,6 +313,17 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
     Ok(report(&dir, &state, Some(started.elapsed().as_millis())).await)
 }
 
+/// Whether node `name` of the local cluster in `dir` is running.
+pub fn node_running(dir: &Path, name: &str) -> Result<bool, Error> {
+    let dir = absolute(dir)?;
+    Ok(ClusterState::load(&dir)?.is_some_and(|state| {
+        state
+            .nodes
+            .iter()
+            .any(|n| n.name == name && n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)))
+    }))
+}
+
 /// `cluster start-node NAME`: starts the process of a member that `member add`
 /// added to this cluster (it has not started yet, so it has no name: the only
 /// unstarted member, or the one with `peer_url`).

@@ -2,6 +2,8 @@
 
 /// etcd's KV, Txn, Watch and Lease on the engine, etcdctl's outputs compared with real etcd's; lock and elect.
 mod api;
+/// `member apply` on the engine: grow, shrink, replace two, move hosts; kill -9 and rerun; refusals.
+mod apply;
 /// Authentication: against etcd per version; the engine's Auth service with etcdctl (vs etcd 3.4) and memberctl's --user.
 mod auth;
 /// Malformed and hostile arguments against etcd 3.4 and the engine; the member list stays byte-identical.

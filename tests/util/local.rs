@@ -18,13 +18,17 @@ pub struct Local {
     env: Vec<(String, String)>,
 }
 
-fn run_in(dir: &Path, env: &[(String, String)], args: &[&str]) -> Run {
+fn command_in(dir: &Path, env: &[(String, String)], args: &[&str]) -> std::process::Command {
     let mut cmd = super::memberctl_command(args);
     cmd.env("MEMBERCTL_CLUSTER_DIR", dir);
     for (k, v) in env {
         cmd.env(k, v);
     }
-    super::run(&mut cmd)
+    cmd
+}
+
+fn run_in(dir: &Path, env: &[(String, String)], args: &[&str]) -> Run {
+    super::run(&mut command_in(dir, env, args))
 }
 
 impl Local {
@@ -63,6 +67,12 @@ impl Local {
     /// The cluster directory.
     pub fn dir(&self) -> &Path {
         self.dir.path()
+    }
+
+    /// memberctl with this cluster as the default, for the caller to run
+    /// (and perhaps kill) itself.
+    pub fn command(&self, args: &[&str]) -> std::process::Command {
+        command_in(self.dir.path(), &self.env, args)
     }
 
     /// Runs memberctl with this cluster as the default (no --endpoints).

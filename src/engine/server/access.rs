@@ -22,12 +22,33 @@ pub const FORWARDED: &str = "memberctl-forwarded";
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Caller(pub Option<String>);
 
-/// The caller of `req`, as the listener's interceptor resolved it.
-pub fn caller<T>(req: &Request<T>) -> Caller {
-    req.extensions()
-        .get::<Caller>()
-        .cloned()
-        .unwrap_or_default()
+/// What the listener's interceptor found in a request's metadata.
+#[derive(Clone, Debug)]
+enum Resolved {
+    /// The caller is known.
+    Known(Caller),
+    /// A token this member does not know (yet).
+    Unknown(String),
+}
+
+impl Shared {
+    /// The caller of `req`. A token this member does not know may have been
+    /// issued a moment ago through raft and not be applied here yet: this
+    /// member catches up with the leader once before refusing it as etcd
+    /// does (`invalid auth token`).
+    pub async fn caller<T>(&self, req: &Request<T>) -> Result<Caller, Status> {
+        match req.extensions().get::<Resolved>() {
+            None => Ok(Caller(None)),
+            Some(Resolved::Known(c)) => Ok(c.clone()),
+            Some(Resolved::Unknown(token)) => {
+                self.catch_up().await;
+                match self.node.tokens().user(token) {
+                    Some(user) => Ok(Caller(Some(user))),
+                    None => Err(errors::invalid_auth_token()),
+                }
+            }
+        }
+    }
 }
 
 /// The listeners' interceptor. On the client listener clients cannot
@@ -51,16 +72,16 @@ impl Access {
 impl tonic::service::Interceptor for Access {
     fn call(&mut self, mut req: Request<()>) -> Result<Request<()>, Status> {
         let caller = if self.peer && req.metadata().contains_key(FORWARDED) {
-            Caller(
+            Resolved::Known(Caller(
                 req.metadata()
                     .get(FORWARDED_USER)
                     .and_then(|v| v.to_str().ok())
                     .map(str::to_string),
-            )
+            ))
         } else {
             req.metadata_mut().remove(FORWARDED);
             req.metadata_mut().remove(FORWARDED_USER);
-            from_token(&self.shared, req.metadata())?
+            from_token(&self.shared, req.metadata())
         };
         req.extensions_mut().insert(caller);
         Ok(req)
@@ -69,20 +90,20 @@ impl tonic::service::Interceptor for Access {
 
 /// The caller named by a request's token: etcd clients send it as `token`
 /// (newer ones also as `authorization`).
-fn from_token(s: &Shared, md: &MetadataMap) -> Result<Caller, Status> {
+fn from_token(s: &Shared, md: &MetadataMap) -> Resolved {
     let token = md
         .get("token")
         .or_else(|| md.get("authorization"))
         .and_then(|v| v.to_str().ok());
     let Some(token) = token else {
-        return Ok(Caller(None));
+        return Resolved::Known(Caller(None));
     };
     if !s.node.store().auth().enabled {
-        return Ok(Caller(None));
+        return Resolved::Known(Caller(None));
     }
     match s.node.tokens().user(token) {
-        Some(user) => Ok(Caller(Some(user))),
-        None => Err(errors::invalid_auth_token()),
+        Some(user) => Resolved::Known(Caller(Some(user))),
+        None => Resolved::Unknown(token.to_string()),
     }
 }
 

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use tonic::transport::Channel;
 use tonic::{Request, Response, Status};
 
-use super::access::{caller, Caller};
+use super::access::Caller;
 use super::forward::{forwarded, Route};
 use super::kv::{internal, unexpected};
 use super::{errors, password, Shared};
@@ -58,7 +58,7 @@ where
     HFut: Future<Output = Result<Resp, Status>>,
 {
     s.refuse_learner()?;
-    let caller = &caller(&req);
+    let caller = &s.caller(&req).await?;
     let (forward, here) = (&forward, &here);
     let run = |route: Route, r: Req| async move {
         match route {

@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
 
-use super::access::caller;
 use super::forward::{forwarded, Route};
 use super::{errors, etcd_member, Shared};
 use crate::engine::node::{Applied, Change, ConfView};
@@ -153,7 +152,7 @@ impl Cluster for ClusterService {
         req: Request<epb::MemberAddRequest>,
     ) -> Result<Response<epb::MemberAddResponse>, Status> {
         let s = &self.0;
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         caller.admin(s)?;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
@@ -219,7 +218,7 @@ impl Cluster for ClusterService {
         req: Request<epb::MemberRemoveRequest>,
     ) -> Result<Response<epb::MemberRemoveResponse>, Status> {
         let s = &self.0;
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         caller.admin(s)?;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
@@ -278,7 +277,7 @@ impl Cluster for ClusterService {
         req: Request<epb::MemberUpdateRequest>,
     ) -> Result<Response<epb::MemberUpdateResponse>, Status> {
         let s = &self.0;
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         caller.admin(s)?;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
@@ -308,7 +307,7 @@ impl Cluster for ClusterService {
         req: Request<epb::MemberListRequest>,
     ) -> Result<Response<epb::MemberListResponse>, Status> {
         let s = &self.0;
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         s.refuse_learner()?;
         // etcd 3.5's linearizable list: confirmed by the leader, never stale.
         if req.get_ref().linearizable {
@@ -330,7 +329,7 @@ impl Cluster for ClusterService {
         req: Request<epb::MemberPromoteRequest>,
     ) -> Result<Response<epb::MemberPromoteResponse>, Status> {
         let s = &self.0;
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         caller.admin(s)?;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {

@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
 
-use super::access::caller;
 use super::forward::{forwarded, Route};
 use super::{convert, errors, validate, Shared};
 use crate::engine::node::Applied;
@@ -111,7 +110,7 @@ impl Kv for KvService {
             let header = s.header(found.revision);
             Ok(Response::new(convert::range_response(found, header)))
         };
-        let caller = &caller(&req);
+        let caller = &s.caller(&req).await?;
         if req.get_ref().serializable {
             caller.may_range(s, req.get_ref())?;
             return local(req.into_inner());
@@ -137,7 +136,7 @@ impl Kv for KvService {
         let s = &self.0;
         validate::put(req.get_ref())?;
         s.refuse_learner()?;
-        let caller = &caller(&req);
+        let caller = &s.caller(&req).await?;
         s.write(req, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return KvClient::new(ch).put(forwarded(r, caller)).await;
@@ -162,7 +161,7 @@ impl Kv for KvService {
         let s = &self.0;
         validate::delete(req.get_ref())?;
         s.refuse_learner()?;
-        let caller = &caller(&req);
+        let caller = &s.caller(&req).await?;
         s.write(req, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return KvClient::new(ch).delete_range(forwarded(r, caller)).await;
@@ -189,7 +188,7 @@ impl Kv for KvService {
     ) -> Result<Response<epb::TxnResponse>, Status> {
         let s = &self.0;
         validate::txn(req.get_ref())?;
-        let caller = &caller(&req);
+        let caller = &s.caller(&req).await?;
         if validate::read_only(req.get_ref()) {
             let local = |t: epb::TxnRequest| {
                 let r = s
@@ -236,7 +235,7 @@ impl Kv for KvService {
     ) -> Result<Response<epb::CompactionResponse>, Status> {
         let s = &self.0;
         s.refuse_learner()?;
-        let caller = &caller(&req);
+        let caller = &s.caller(&req).await?;
         s.write(req, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return KvClient::new(ch).compact(forwarded(r, caller)).await;

@@ -8,7 +8,7 @@ use futures_util::{Stream, StreamExt};
 use tokio::sync::mpsc;
 use tonic::{Request, Response, Status, Streaming};
 
-use super::access::{caller, Caller, Need};
+use super::access::{Caller, Need};
 use super::forward::{forwarded, Route};
 use super::kv::{internal, unexpected};
 use super::lessor::{min_ttl, MAX_TTL};
@@ -144,7 +144,7 @@ impl Lease for LeaseService {
         if req.get_ref().ttl > MAX_TTL {
             return Err(errors::lease_ttl_too_large());
         }
-        let caller = &caller(&req);
+        let caller = &s.caller(&req).await?;
         s.write(req, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return LeaseClient::new(ch).lease_grant(forwarded(r, caller)).await;
@@ -177,7 +177,7 @@ impl Lease for LeaseService {
     ) -> Result<Response<epb::LeaseRevokeResponse>, Status> {
         let s = &self.0;
         s.refuse_learner()?;
-        let caller = &caller(&req);
+        let caller = &s.caller(&req).await?;
         s.write(req, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return LeaseClient::new(ch)
@@ -210,7 +210,7 @@ impl Lease for LeaseService {
         // The stream's metadata (whether a follower passed it on), for routing.
         let mut stream = Request::new(());
         *stream.metadata_mut() = req.metadata().clone();
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         let mut inbound = req.into_inner();
         let (tx, rx) = mpsc::channel(KEEP_ALIVE_QUEUE);
         tokio::spawn(async move {
@@ -241,7 +241,7 @@ impl Lease for LeaseService {
         s.refuse_learner()?;
         // Retried like a write when leadership moves on its way (a read is
         // always safe to repeat).
-        let caller = &caller(&req);
+        let caller = &s.caller(&req).await?;
         s.confirmed_read(req, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return LeaseClient::new(ch)
@@ -278,7 +278,7 @@ impl Lease for LeaseService {
         let s = &self.0;
         s.refuse_learner()?;
         let leases = s.node.store().leases().map_err(internal)?;
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         for l in &leases {
             caller.may_lease_keys(s, l.id, Need::Read)?;
         }

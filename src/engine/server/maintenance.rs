@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
 
-use super::access::caller;
 use super::forward::{forwarded, Route};
 use super::kv::{internal, unexpected};
 use super::{errors, Shared, REQUEST_TIMEOUT};
@@ -89,7 +88,7 @@ impl Maintenance for MaintenanceService {
     ) -> Result<Response<epb::AlarmResponse>, Status> {
         use epb::alarm_request::AlarmAction;
         let s = &self.0;
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         let r = req.get_ref();
         let action = AlarmAction::try_from(r.action)
             .map_err(|_| Status::invalid_argument("etcdserver: unknown alarm action"))?;
@@ -145,7 +144,7 @@ impl Maintenance for MaintenanceService {
         req: Request<epb::HashRequest>,
     ) -> Result<Response<epb::HashResponse>, Status> {
         let s = &self.0;
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         caller.admin(s).map_err(errors::raw_auth)?;
         let hash = on_store(s, |store| store.hash()).await?;
         Ok(Response::new(epb::HashResponse {
@@ -161,7 +160,7 @@ impl Maintenance for MaintenanceService {
         req: Request<epb::HashKvRequest>,
     ) -> Result<Response<epb::HashKvResponse>, Status> {
         let s = &self.0;
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         caller.admin(s).map_err(errors::raw_auth)?;
         let revision = req.into_inner().revision;
         let h = on_store(s, move |store| store.hash_kv(revision))
@@ -180,7 +179,7 @@ impl Maintenance for MaintenanceService {
         req: Request<epb::DefragmentRequest>,
     ) -> Result<Response<epb::DefragmentResponse>, Status> {
         let s = &self.0;
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         caller.admin(s).map_err(errors::raw_auth)?;
         on_store(s, |store| store.defragment()).await?;
         Ok(Response::new(epb::DefragmentResponse {
@@ -199,7 +198,7 @@ impl Maintenance for MaintenanceService {
         req: Request<epb::SnapshotRequest>,
     ) -> Result<Response<Self::SnapshotStream>, Status> {
         let s = self.0.clone();
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         caller.admin(&s).map_err(errors::raw_auth)?;
         let store = s.node.store().clone();
         let (tx, rx) = tokio::sync::mpsc::channel::<Result<epb::SnapshotResponse, Status>>(4);
@@ -230,7 +229,7 @@ impl Maintenance for MaintenanceService {
         req: Request<epb::MoveLeaderRequest>,
     ) -> Result<Response<epb::MoveLeaderResponse>, Status> {
         let s = &self.0;
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         caller.admin(s).map_err(errors::raw_auth)?;
         let target = req.into_inner().target_id;
         let view = s.node.view();

@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use tonic::{Code, Request, Response, Status};
 
-use super::access::caller;
 use super::forward::{forwarded, Route};
 use super::{errors, Shared};
 use crate::engine::node::{Applied, Change, ConfView};
@@ -58,7 +57,7 @@ impl Membership for MembershipService {
         // Answered by the leader once it has applied everything committed:
         // a lagging member (a learner still joining) would answer a stale one.
         let s = &self.0;
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         match s.route(&req).await? {
             Route::Leader(ch) => {
                 return MembershipClient::new(ch)
@@ -75,7 +74,7 @@ impl Membership for MembershipService {
         req: Request<pb::GetProgressRequest>,
     ) -> Result<Response<pb::Progress>, Status> {
         let s = &self.0;
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         if let Route::Leader(ch) = s.route(&req).await? {
             return MembershipClient::new(ch)
                 .get_progress(forwarded(req.into_inner(), &caller))
@@ -108,7 +107,7 @@ impl Membership for MembershipService {
         req: Request<pb::JointEnterRequest>,
     ) -> Result<Response<pb::Config>, Status> {
         let s = &self.0;
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         caller.admin(s)?;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
@@ -187,7 +186,7 @@ impl Membership for MembershipService {
         req: Request<pb::JointLeaveRequest>,
     ) -> Result<Response<pb::Config>, Status> {
         let s = &self.0;
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         caller.admin(s)?;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {

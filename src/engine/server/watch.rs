@@ -15,7 +15,7 @@ use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
 use tonic::{Request, Response, Status, Streaming};
 
-use super::access::{caller, Caller, Need};
+use super::access::{Caller, Need};
 use super::{convert, receiver_stream, Shared};
 use crate::engine::node::EventBatch;
 use crate::engine::storage::mvcc::{bounds, Change, Refusal};
@@ -404,7 +404,7 @@ impl Watch for WatchService {
         s.refuse_learner()?;
         s.require_leader(&req)?;
         let (tx, rx) = mpsc::channel(STREAM_QUEUE);
-        let caller = caller(&req);
+        let caller = s.caller(&req).await?;
         tokio::spawn(serve_stream(s, caller, req.into_inner(), tx));
         Ok(Response::new(Box::pin(receiver_stream(rx))))
     }

@@ -1,0 +1,238 @@
+//! `member apply` on the engine: grow, shrink, replace two at once and move
+//! to new hosts under a steady writer; kill -9 of memberctl between steps and
+//! a rerun; the refusals, with the cluster unchanged.
+
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::util::faults::kill9_all;
+use crate::util::local::Local;
+use crate::util::writer::SteadyWriter;
+use crate::util::{self, free_port, Run};
+
+/// The members as (name, first peer URL, is learner).
+fn members(local: &Local) -> Vec<(String, String, bool)> {
+    let v = local
+        .ctl(&["member", "list", "-w", "json"])
+        .expect(0)
+        .json();
+    let mut out: Vec<(String, String, bool)> = v["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["name"].as_str().unwrap_or_default().to_string(),
+                m["peer_urls"][0].as_str().unwrap_or_default().to_string(),
+                m["is_learner"].as_bool().unwrap_or(false),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// `--target` for the members named `keep` (as they are) and new ones.
+fn target(local: &Local, keep: &[&str], new: &[&str]) -> String {
+    let mut items: Vec<String> = members(local)
+        .into_iter()
+        .filter(|(n, _, _)| keep.contains(&n.as_str()))
+        .map(|(n, u, _)| format!("{n}={u}"))
+        .collect();
+    assert_eq!(items.len(), keep.len(), "{keep:?} are not all members");
+    for n in new {
+        items.push(format!("{n}=http://127.0.0.1:{}", free_port()));
+    }
+    items.join(",")
+}
+
+/// The voters' names, sorted (asserting there is no learner left).
+fn voters(local: &Local) -> Vec<String> {
+    let m = members(local);
+    assert!(m.iter().all(|(_, _, l)| !l), "a learner is left: {m:?}");
+    m.into_iter().map(|(n, _, _)| n).collect()
+}
+
+fn apply(local: &Local, target: &str, extra: &[&str]) -> Run {
+    let mut args = vec!["member", "apply", "--target", target, "--timeout", "60s"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["-w", "json"]);
+    local.ctl(&args)
+}
+
+/// 3 → 5 (dry run first), 5 → 3, two replaced at once, a rerun with nothing
+/// to do, and a move to three new hosts; a writer on the member that stays
+/// through the first four sees no failed write.
+#[test]
+fn apply_grows_shrinks_replaces_and_moves_the_engine() {
+    let local = Local::up(&[]);
+    let n3 = local
+        .client_url("n3")
+        .trim_start_matches("http://")
+        .to_string();
+    let writer = SteadyWriter::start(vec![n3], "apply/", Duration::from_millis(10));
+
+    let grow = target(&local, &["n1", "n2", "n3"], &["n4", "n5"]);
+    let plan = apply(&local, &grow, &["--dry-run"]).expect(0).json();
+    let steps: Vec<(String, i64, i64)> = plan["plan"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                format!(
+                    "{} {}",
+                    s["action"].as_str().unwrap(),
+                    s["member"].as_str().unwrap()
+                ),
+                s["voters_after"].as_i64().unwrap(),
+                s["fault_tolerance_after"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            ("add-learner n4".to_string(), 3, 1),
+            ("promote n4".to_string(), 4, 1),
+            ("add-learner n5".to_string(), 4, 1),
+            ("promote n5".to_string(), 5, 2),
+        ]
+    );
+    assert_eq!(voters(&local).len(), 3, "the dry run changed the cluster");
+    let r = apply(&local, &grow, &["--start-local"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
+    assert_eq!(r.json()["steps"].as_array().unwrap().len(), 4);
+    assert_eq!(voters(&local), ["n1", "n2", "n3", "n4", "n5"]);
+
+    let shrink = target(&local, &["n3", "n4", "n5"], &[]);
+    let r = apply(&local, &shrink, &[]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
+    assert_eq!(voters(&local), ["n3", "n4", "n5"]);
+
+    let two = target(&local, &["n3"], &["n6", "n7"]);
+    let r = apply(&local, &two, &["--start-local"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
+    assert_eq!(voters(&local), ["n3", "n6", "n7"]);
+    let again = apply(&local, &two, &[]).expect(0).json();
+    assert_eq!(again["nothing_to_do"], true, "{again}");
+    writer.wait_for_more(20, Duration::from_secs(10));
+    let written = writer.finish();
+    assert_eq!(written.failed, 0, "failed writes during apply");
+    assert!(written.acked.len() > 20);
+
+    let moved = target(&local, &[], &["n8", "n9", "n10"]);
+    let r = apply(&local, &moved, &["--start-local"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
+    assert_eq!(voters(&local), ["n10", "n8", "n9"]);
+}
+
+/// memberctl killed (-9) as it begins its second step, three times in a
+/// row, then run to the end: the same membership as an uninterrupted run.
+#[test]
+fn apply_resumes_after_kill_9_at_each_step() {
+    let local = Local::up(&[]);
+    let grow = target(&local, &["n1", "n2", "n3"], &["n4", "n5"]);
+    for round in 0..3 {
+        let mut child = local
+            .command(&[
+                "member",
+                "apply",
+                "--target",
+                &grow,
+                "--start-local",
+                "--timeout",
+                "60s",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start memberctl");
+        let stderr = child.stderr.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        // Each run plans afresh, so each kill falls one step further into
+        // the whole change; a run with one step left ends by itself.
+        let killed = util::wait_for(
+            "memberctl to begin its second step or end",
+            Duration::from_secs(90),
+            || match rx.recv_timeout(Duration::from_millis(200)) {
+                Ok(l) if l.contains("step 2:") => Some(true),
+                Err(RecvTimeoutError::Disconnected) => Some(false),
+                _ => None,
+            },
+        );
+        if killed {
+            kill9_all(&[child.id()]);
+        }
+        let status = child.wait().expect("memberctl ends");
+        assert!(killed || status.success(), "round {round}: {status}");
+    }
+    let r = apply(&local, &grow, &["--start-local"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
+    assert_eq!(voters(&local), ["n1", "n2", "n3", "n4", "n5"]);
+    let again = apply(&local, &grow, &[]).expect(0).json();
+    assert_eq!(again["nothing_to_do"], true);
+}
+
+/// Each refusal exits 3, names its rule and leaves the cluster as it was.
+#[test]
+fn apply_refusals_change_nothing() {
+    let local = Local::up(&[]);
+    let before = members(&local);
+    let all = target(&local, &["n1", "n2", "n3"], &[]);
+    let one = target(&local, &["n1"], &[]);
+    let p = free_port();
+    let duplicate = format!("{all},n1=http://127.0.0.1:{p}");
+    let bad_url = format!("{all},n4=127.0.0.1:{p}");
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("empty target", String::new(), "the target is empty"),
+        ("target of one", one, "--force"),
+        ("duplicate name", duplicate, "given twice"),
+        ("invalid URL", bad_url, "rule 1"),
+    ];
+    for (what, t, text) in &cases {
+        let r = apply(&local, t, &[]);
+        assert_eq!(r.code, 3, "{what}: {}", r.stderr);
+        assert!(r.stderr.contains(text), "{what}: {}", r.stderr);
+        let v: Value = r.json();
+        assert_eq!(v["error"]["kind"], "refused", "{what}: {v}");
+        assert_eq!(members(&local), before, "{what} changed the cluster");
+    }
+    // Two of three voters down: growing would need them to vote.
+    let pids: Vec<u32> = local
+        .pids()
+        .into_iter()
+        .filter(|(n, _)| n != "n1")
+        .map(|(_, p)| p)
+        .collect();
+    kill9_all(&pids);
+    let n1 = local.client_url("n1");
+    let grow = format!("{all},n4=http://127.0.0.1:{}", free_port());
+    let r = local.ctl(&[
+        "--endpoints",
+        &n1,
+        "member",
+        "apply",
+        "--target",
+        &grow,
+        "-w",
+        "json",
+    ]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("unreachable member to vote"),
+        "{}",
+        r.stderr
+    );
+}
