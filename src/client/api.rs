@@ -36,7 +36,9 @@ impl MembershipApi for Client {
             }
             Err(e) => return Err(e),
         };
-        Ok(convert::member_list(r.header, r.members))
+        let list = convert::member_list(r.header, r.members);
+        self.learn(&list.members);
+        Ok(list)
     }
 
     async fn member_add(&self, peer_urls: &[String], is_learner: bool) -> Result<Added, ApiError> {

@@ -128,12 +128,18 @@ impl Client {
         F: Fn(AuthChannel) -> Fut,
         Fut: Future<Output = Result<T, tonic::Status>>,
     {
-        let n = self.endpoints.len();
-        let start = *self.preferred.lock().unwrap_or_else(|p| p.into_inner());
+        let learned = self
+            .learned
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        let endpoints: Vec<&String> = self.endpoints.iter().chain(&learned).collect();
+        let n = endpoints.len();
+        let start = *self.preferred.lock().unwrap_or_else(|p| p.into_inner()) % n.max(1);
         let mut errors = Vec::new();
         for k in 0..n {
             let i = (start + k) % n;
-            let url = &self.endpoints[i];
+            let url = endpoints[i];
             match self.once(url, idempotent, &call).await {
                 Ok(v) => {
                     *self.preferred.lock().unwrap_or_else(|p| p.into_inner()) = i;

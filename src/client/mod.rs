@@ -51,6 +51,10 @@ pub struct Client {
     command_timeout: Duration,
     channels: Mutex<HashMap<String, AuthChannel>>,
     preferred: Mutex<usize>,
+    /// Client URLs of members seen in member lists, tried after `endpoints`:
+    /// a command outlives the removal of every endpoint it was given (a
+    /// move to new hosts).
+    learned: Mutex<Vec<String>>,
     credentials: Option<Credentials>,
     tls: Option<ClientTlsConfig>,
     insecure: bool,
@@ -88,6 +92,7 @@ impl Client {
             command_timeout: config.command_timeout,
             channels: Mutex::new(HashMap::new()),
             preferred: Mutex::new(0),
+            learned: Mutex::new(Vec::new()),
             credentials: config.credentials,
             tls: loaded.as_ref().map(|l| l.config.clone()),
             insecure: config.tls.insecure_skip_verify,
@@ -98,6 +103,25 @@ impl Client {
     /// The endpoints, normalised.
     pub fn endpoints(&self) -> &[String] {
         &self.endpoints
+    }
+
+    /// Remembers the client URLs of `members` as endpoints to try after the
+    /// given ones.
+    fn learn(&self, members: &[crate::model::Member]) {
+        let scheme = if self.tls.is_some() || self.insecure {
+            "https"
+        } else {
+            "http"
+        };
+        let mut learned = self.learned.lock().unwrap_or_else(|p| p.into_inner());
+        for url in members.iter().flat_map(|m| &m.client_urls) {
+            let Ok(url) = normalize_with(url, scheme) else {
+                continue;
+            };
+            if !self.endpoints.contains(&url) && !learned.contains(&url) {
+                learned.push(url);
+            }
+        }
     }
 }
 

@@ -9,9 +9,9 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::add::{self, AddOutcome, AddRequest};
-use super::apply_plan::{self, Action, ApplyPlan, TargetMember};
+use super::apply_plan::{self, Action, ApplyPlan, Engine, TargetMember};
 use super::health::Health;
-use super::joint;
+use super::joint::{self, JointRequest};
 use super::promote::wait_ready;
 use super::remove::{self, RemoveRequest};
 use super::validate::{self, Resolver};
@@ -135,27 +135,42 @@ fn check_target(req: &ApplyRequest, resolver: Resolver<'_>) -> Result<(), Error>
     validate::refuse_problems(problems)
 }
 
-/// Plans from what the cluster is now.
+/// Whether the server is the memberctl engine (it answers GetConfig), and
+/// then whether a joint configuration is open.
+async fn engine_mode<A: MembershipApi>(api: &A) -> Result<Option<Engine>, Error> {
+    match api.get_config().await {
+        Ok(c) => Ok(Some(Engine {
+            joint: c.is_joint(),
+            learner_limit: usize::MAX,
+            caught_up: HashSet::new(),
+        })),
+        Err(e) if e.kind == ApiErrorKind::Unimplemented => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Plans from what the cluster is now (on the engine, with joint changes).
 async fn plan_now<A: MembershipApi>(
     api: &A,
     target: &[TargetMember],
+    engine: Option<&mut Engine>,
 ) -> Result<(MemberList, ApplyPlan), Error> {
     let list = api.member_list().await?;
+    let engine = match engine {
+        Some(e) => {
+            e.joint = api.get_config().await?.is_joint();
+            Some(&*e)
+        }
+        None => None,
+    };
     let health = Health::gather(api, list.clone()).await;
-    let plan = apply_plan::plan(&list, target, &health.reachable(), health.leader());
+    let plan = apply_plan::plan(&list, target, &health.reachable(), health.leader(), engine);
     Ok((list, plan))
 }
 
-/// Runs `member apply`.
-pub async fn run<A: MembershipApi, S: StartMember>(
-    api: &A,
-    observer: &dyn Observer,
-    req: &ApplyRequest,
-    resolver: Resolver<'_>,
-    starter: &S,
-) -> Result<ApplyOutcome, Error> {
-    check_target(req, resolver)?;
-    let (list, plan) = plan_now(api, &req.target).await?;
+/// The refusals that depend on the cluster: a target of one without
+/// `--force`, and a plan that needs an unreachable member to vote.
+fn refuse(req: &ApplyRequest, list: &MemberList, plan: &ApplyPlan) -> Result<(), Error> {
     if req.target.len() == 1 && list.voters().count() > 1 && !req.force {
         return Err(Error::refused(format!(
             "a target of one member would leave the cluster of {} voters without fault \
@@ -163,7 +178,7 @@ pub async fn run<A: MembershipApi, S: StartMember>(
             list.voters().count()
         )));
     }
-    if let Some(step) = apply_plan::needs_unreachable(&plan) {
+    if let Some(step) = apply_plan::needs_unreachable(plan) {
         return Err(Error::refused(format!(
             "the plan would need an unreachable member to vote: after {} {}, {} of {} voters \
              answer and a quorum is {}; bring the unreachable members back or leave them out \
@@ -175,16 +190,45 @@ pub async fn run<A: MembershipApi, S: StartMember>(
             step.quorum_after
         )));
     }
+    Ok(())
+}
+
+/// What taking a step came to.
+enum Took {
+    /// The step was taken.
+    Done,
+    /// The cluster takes no more learners now: plan with fewer at once.
+    LearnerLimit,
+    /// The learner has caught up.
+    CaughtUp(crate::model::MemberId),
+}
+
+/// Runs `member apply`.
+pub async fn run<A: MembershipApi, S: StartMember>(
+    api: &A,
+    observer: &dyn Observer,
+    req: &ApplyRequest,
+    resolver: Resolver<'_>,
+    starter: &S,
+) -> Result<ApplyOutcome, Error> {
+    check_target(req, resolver)?;
+    let mut engine = match engine_mode(api).await {
+        Ok(e) => e,
+        Err(e) => {
+            // The engine answers nothing without a leader: a plan that needs
+            // members that are down is refused for that, not for this.
+            let (list, plan) = plan_now(api, &req.target, None).await?;
+            refuse(req, &list, &plan)?;
+            return Err(e);
+        }
+    };
+    let (list, plan) = plan_now(api, &req.target, engine.as_mut()).await?;
+    refuse(req, &list, &plan)?;
     if req.dry_run {
         return Ok(ApplyOutcome::Plan(plan));
     }
     if let Some(w) = &plan.warning {
         observer.notice(w);
-    }
-    // A joint configuration left open (by an interrupted change) is left first.
-    if api.get_config().await.is_ok_and(|c| c.is_joint()) {
-        observer.notice("a joint configuration is open: leaving it first");
-        joint::leave(api, observer, req.command_timeout).await?;
     }
     let mut taken = Vec::new();
     let mut started_here = HashSet::new();
@@ -192,7 +236,7 @@ pub async fn run<A: MembershipApi, S: StartMember>(
     // the members involved, and a step repeated means it did not take.
     let limit = 4 * (list.members.len() + req.target.len()) + 4;
     for _ in 0..limit {
-        let (list, plan) = plan_now(api, &req.target).await?;
+        let (list, plan) = plan_now(api, &req.target, engine.as_mut()).await?;
         let Some(step) = plan.steps.first() else {
             return Ok(ApplyOutcome::Applied(Applied { steps: taken, list }));
         };
@@ -210,7 +254,7 @@ pub async fn run<A: MembershipApi, S: StartMember>(
             resolver,
             list: &list,
         };
-        take(
+        let took = take(
             api,
             observer,
             starter,
@@ -219,6 +263,20 @@ pub async fn run<A: MembershipApi, S: StartMember>(
             &mut started_here,
         )
         .await?;
+        match (took, engine.as_mut()) {
+            (Took::LearnerLimit, Some(e)) => {
+                e.learner_limit = list.members.iter().filter(|m| m.is_learner).count();
+                observer.notice(&format!(
+                    "the cluster takes {} learner(s) at once: promoting those first",
+                    e.learner_limit
+                ));
+                continue;
+            }
+            (Took::CaughtUp(id), Some(e)) => {
+                e.caught_up.insert(id);
+            }
+            _ => {}
+        }
         taken.push(Taken {
             action: step.action.name(),
             member: step.action.member(),
@@ -247,7 +305,7 @@ async fn take<A: MembershipApi, S: StartMember>(
     ctx: &StepContext<'_>,
     action: &Action,
     started_here: &mut HashSet<crate::model::MemberId>,
-) -> Result<(), Error> {
+) -> Result<Took, Error> {
     let (req, resolver, list) = (ctx.req, ctx.resolver, ctx.list);
     match action {
         Action::Update { member, peer_urls } => {
@@ -268,14 +326,20 @@ async fn take<A: MembershipApi, S: StartMember>(
                 learner: true,
                 dry_run: false,
             };
-            match add::add(api, observer, &add_req, resolver, req.command_timeout).await? {
-                AddOutcome::Added(a) => {
+            let added = add::add(api, observer, &add_req, resolver, req.command_timeout).await;
+            let learners = list.members.iter().any(|m| m.is_learner);
+            match added {
+                Err(e) if learners && e.message.contains("too many learner") => {
+                    return Ok(Took::LearnerLimit)
+                }
+                Err(e) => return Err(e),
+                Ok(AddOutcome::Added(a)) => {
                     started_here.insert(a.member.id);
                     starter
                         .start(&a.name, &a.member, &a.initial_cluster, observer)
                         .await?;
                 }
-                AddOutcome::Plan(_) => {
+                Ok(AddOutcome::Plan(_)) => {
                     return Err(Error::new(
                         ErrorKind::Internal,
                         "add returned a plan without --dry-run",
@@ -283,7 +347,7 @@ async fn take<A: MembershipApi, S: StartMember>(
                 }
             }
         }
-        Action::Promote { member, name } => {
+        Action::Promote { member, name } | Action::CatchUp { member, name } => {
             // Added by an earlier run that did not see it start.
             if !member.started() && started_here.insert(member.id) {
                 let initial = add::initial_cluster(list, member, name);
@@ -291,9 +355,25 @@ async fn take<A: MembershipApi, S: StartMember>(
             }
             let deadline = Instant::now() + req.timeout;
             let timing = (req.timeout, req.poll_interval);
-            let waited = wait_ready(api, observer, member, timing, deadline, true).await;
+            let promote = matches!(action, Action::Promote { .. });
+            let waited = wait_ready(api, observer, member, timing, deadline, promote).await;
             observer.catch_up_done();
             waited?;
+            if !promote {
+                return Ok(Took::CaughtUp(member.id));
+            }
+        }
+        Action::JointEnter { promote, remove } => {
+            let joint_req = JointRequest {
+                promote: promote.iter().map(|(m, _)| m.id.to_string()).collect(),
+                remove: remove.iter().map(|m| m.id.to_string()).collect(),
+                timeout: req.timeout,
+                ..Default::default()
+            };
+            joint::enter(api, observer, &joint_req, resolver, req.command_timeout).await?;
+        }
+        Action::JointLeave => {
+            joint::leave(api, observer, req.command_timeout).await?;
         }
         Action::MoveLeader { from, to } => {
             if let Err(e) = api.move_leader(from, to.id).await {
@@ -314,5 +394,5 @@ async fn take<A: MembershipApi, S: StartMember>(
             remove::remove(api, observer, &remove_req).await?;
         }
     }
-    Ok(())
+    Ok(Took::Done)
 }

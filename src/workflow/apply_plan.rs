@@ -45,6 +45,24 @@ pub enum Action {
     },
     /// Remove a member (learner or voter) that is not in the target.
     Remove(Member),
+    /// Wait for a learner to start and catch up (the engine: it is promoted
+    /// in the joint change that follows).
+    CatchUp {
+        /// The learner (ID 0 while it is yet to be added).
+        member: Member,
+        /// The name it starts under.
+        name: String,
+    },
+    /// Enter one joint configuration: every learner promoted and every
+    /// member removed at once (memberctl engine).
+    JointEnter {
+        /// Learners that become voters (ID 0: added earlier in the plan).
+        promote: Vec<(Member, String)>,
+        /// Voters and learners that go.
+        remove: Vec<Member>,
+    },
+    /// Leave the joint configuration (memberctl engine).
+    JointLeave,
 }
 
 impl Action {
@@ -56,6 +74,9 @@ impl Action {
             Action::Promote { .. } => "promote",
             Action::MoveLeader { .. } => "move-leader",
             Action::Remove(_) => "remove",
+            Action::CatchUp { .. } => "catch-up",
+            Action::JointEnter { .. } => "joint-enter",
+            Action::JointLeave => "joint-leave",
         }
     }
 
@@ -67,6 +88,20 @@ impl Action {
             Action::Promote { member, name } if member.id.0 == 0 => name.clone(),
             Action::Promote { member, name } => format!("{name} ({})", member.id),
             Action::MoveLeader { to, .. } => to.label(),
+            Action::CatchUp { member, name } if member.id.0 == 0 => name.clone(),
+            Action::CatchUp { member, name } => format!("{name} ({})", member.id),
+            Action::JointEnter { promote, remove } => {
+                let mut parts: Vec<String> = promote
+                    .iter()
+                    .map(|(m, n)| match m.id.0 {
+                        0 => format!("+{n}"),
+                        _ => format!("+{n} ({})", m.id),
+                    })
+                    .collect();
+                parts.extend(remove.iter().map(|m| format!("-{}", m.label())));
+                parts.join(" ")
+            }
+            Action::JointLeave => String::new(),
         }
     }
 }
@@ -160,9 +195,40 @@ impl Walk {
         });
     }
 
+    /// A joint step: `outgoing` must also keep a quorum, so the step shows
+    /// the configuration with less room.
+    fn push_joint(&mut self, action: Action, outgoing: &[(String, bool)]) {
+        let margin = |v: &[(String, bool)]| {
+            let healthy = v.iter().filter(|(_, h)| *h).count();
+            (healthy as i64 - quorum(v.len()) as i64, v.len(), healthy)
+        };
+        let (new, old) = (margin(&self.voters), margin(outgoing));
+        let (_, n, healthy) = if old.0 < new.0 { old } else { new };
+        self.steps.push(ApplyStep {
+            action,
+            voters_after: self.voters.len(),
+            quorum_after: quorum(n),
+            fault_tolerance_after: fault_tolerance(n, healthy),
+            healthy_after: healthy,
+        });
+    }
+
     fn drop_voter(&mut self, key: &str) {
         self.voters.retain(|(k, _)| k != key);
     }
+}
+
+/// The memberctl engine's way: learners added and caught up, then one joint
+/// change for all promotions and removals, then leave.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Engine {
+    /// A joint configuration is open (it is left first).
+    pub joint: bool,
+    /// How many learners the cluster takes at once (`usize::MAX` until a
+    /// refusal tells).
+    pub learner_limit: usize,
+    /// Learners seen caught up already (not waited for again).
+    pub caught_up: HashSet<MemberId>,
 }
 
 /// Plans the way from `list` to `target` (the voters wanted), one change at a
@@ -172,11 +238,17 @@ impl Walk {
 /// the cluster never shrinks before it has grown; the leader removed last,
 /// after leadership moved to a voter that stays. `reachable` are the members
 /// that answer now; `leader` the current leader.
+///
+/// With `engine`, after the same first steps, new members are added as
+/// learners and caught up (as many at once as the cluster takes), then one
+/// joint change promotes every learner of the target and removes every
+/// member that goes (the removals wait for the last batch), then it is left.
 pub fn plan(
     list: &MemberList,
     target: &[TargetMember],
     reachable: &HashSet<MemberId>,
     leader: Option<MemberId>,
+    engine: Option<&Engine>,
 ) -> ApplyPlan {
     let m = match_target(list, target);
     let mut walk = Walk {
@@ -207,6 +279,14 @@ pub fn plan(
     for r in early {
         walk.drop_voter(&r.id.to_string());
         walk.push(Action::Remove(r));
+    }
+    if let Some(e) = engine {
+        if e.joint {
+            walk.push(Action::JointLeave);
+        } else {
+            joint_steps(&mut walk, &m, list, later, e, leader);
+        }
+        return finish(walk, before);
     }
     // The leader goes last.
     later.sort_by_key(|r| Some(r.id) == leader);
@@ -266,6 +346,97 @@ pub fn plan(
     while later.peek().is_some() {
         remove_one(&mut walk, &mut later);
     }
+    finish(walk, before)
+}
+
+/// The engine's steps after the first ones: batches of learners, each ended
+/// by one joint change and its leave.
+fn joint_steps(
+    walk: &mut Walk,
+    m: &Matched,
+    list: &MemberList,
+    later: Vec<Member>,
+    e: &Engine,
+    leader: Option<MemberId>,
+) {
+    // The leader can hand over to a voter that stays only if one is there
+    // before the joint change: with none (a move to new hosts), the new
+    // members are promoted in a change of their own first.
+    let voter_stays = m.kept.iter().any(|(_, k)| k.is_voter());
+    let leader_goes = later.iter().any(|r| Some(r.id) == leader);
+    let split = leader_goes && !voter_stays;
+    let mut learners = list
+        .members
+        .iter()
+        .filter(|x| x.is_learner && m.kept.iter().any(|(_, k)| k.id == x.id))
+        .count();
+    let mut promote: Vec<(Member, String)> = Vec::new();
+    for (t, member) in m.kept.iter().filter(|(_, k)| k.is_learner) {
+        if !e.caught_up.contains(&member.id) {
+            walk.push(Action::CatchUp {
+                member: member.clone(),
+                name: t.name.clone(),
+            });
+        }
+        promote.push((member.clone(), t.name.clone()));
+    }
+    let mut added = m.added.iter().peekable();
+    loop {
+        while learners < e.learner_limit {
+            let Some(t) = added.next() else { break };
+            walk.push(Action::AddLearner(t.clone()));
+            let placeholder = Member {
+                peer_urls: t.peer_urls.clone(),
+                is_learner: true,
+                ..Default::default()
+            };
+            walk.push(Action::CatchUp {
+                member: placeholder.clone(),
+                name: t.name.clone(),
+            });
+            promote.push((placeholder, t.name.clone()));
+            learners += 1;
+        }
+        let last = added.peek().is_none();
+        // When split, the removals wait until the new members were promoted.
+        let remove = if last && (!split || promote.is_empty()) {
+            later.clone()
+        } else {
+            Vec::new()
+        };
+        if promote.is_empty() && remove.is_empty() {
+            return;
+        }
+        let removing = !remove.is_empty();
+        // Both majorities decide while joint: the tolerance is the lower one.
+        let outgoing = walk.voters.clone();
+        for (p, name) in &promote {
+            let key = match p.id.0 {
+                0 => format!("new:{name}"),
+                _ => p.id.to_string(),
+            };
+            walk.voters.push((key, true));
+        }
+        for r in &remove {
+            walk.drop_voter(&r.id.to_string());
+        }
+        walk.push_joint(
+            Action::JointEnter {
+                promote: std::mem::take(&mut promote),
+                remove,
+            },
+            &outgoing,
+        );
+        walk.push(Action::JointLeave);
+        learners = 0;
+        if removing || (last && !split) || e.learner_limit == 0 {
+            return;
+        }
+    }
+}
+
+/// The plan with its tolerances, from the walk and the tolerance before it.
+fn finish(walk: Walk, before: usize) -> ApplyPlan {
     let lowest = walk
         .steps
         .iter()

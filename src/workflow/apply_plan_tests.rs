@@ -55,6 +55,7 @@ fn growing_3_to_5_adds_learners_then_promotes_each() {
         &target(&[1, 2, 3, 4, 5]),
         &all(&[1, 2, 3]),
         Some(MemberId(1)),
+        None,
     );
     assert_eq!(
         shown(&p),
@@ -76,6 +77,7 @@ fn shrinking_5_to_3_removes_the_leader_last_after_moving_leadership() {
         &target(&[1, 2, 3]),
         &all(&[1, 2, 3, 4, 5]),
         Some(MemberId(4)),
+        None,
     );
     let s = shown(&p);
     assert_eq!(s.len(), 3, "{s:?}");
@@ -95,6 +97,7 @@ fn moving_to_new_hosts_alternates_adds_and_removes() {
         &target(&[4, 5, 6]),
         &all(&[1, 2, 3]),
         Some(MemberId(1)),
+        None,
     );
     let s = shown(&p);
     let actions: Vec<&str> = p.steps.iter().map(|s| s.action.name()).collect();
@@ -130,6 +133,7 @@ fn no_op_learners_updates_and_unreachable_members() {
         &target(&[1, 2, 3]),
         &all(&[1, 2, 3]),
         None,
+        None,
     );
     assert!(same.steps.is_empty());
     // A learner in the target is promoted; one that is not goes first; a
@@ -141,6 +145,7 @@ fn no_op_learners_updates_and_unreachable_members() {
         &t,
         &all(&[1, 2, 4, 5]),
         Some(MemberId(1)),
+        None,
     );
     let s = shown(&p);
     assert!(s[0].starts_with("update n2 ("), "{s:?}");
@@ -159,6 +164,7 @@ fn a_plan_that_needs_an_unreachable_voter_is_found() {
         &target(&[1, 2, 3, 4]),
         &all(&[1]),
         None,
+        None,
     );
     assert!(needs_unreachable(&p).is_some(), "{:?}", shown(&p));
     // 2 → 1: fault tolerance is 0 either way; no warning, but no tolerance.
@@ -167,6 +173,7 @@ fn a_plan_that_needs_an_unreachable_voter_is_found() {
         &target(&[1]),
         &all(&[1, 2]),
         Some(MemberId(1)),
+        None,
     );
     assert_eq!(shown(&p), ["remove n2 (0000000000000002) 1/1/0"]);
 }
@@ -177,7 +184,124 @@ fn an_unstarted_member_added_by_an_earlier_run_is_matched_by_its_urls() {
     let mut added = member(4, true);
     added.name.clear();
     l.members.push(added);
-    let p = plan(&l, &target(&[1, 2, 3, 4]), &all(&[1, 2, 3]), None);
+    let p = plan(&l, &target(&[1, 2, 3, 4]), &all(&[1, 2, 3]), None, None);
     let s = shown(&p);
     assert_eq!(s, ["promote n4 (0000000000000004) 4/3/1"]);
+}
+
+#[test]
+fn the_engine_adds_learners_then_makes_one_joint_change() {
+    let engine = Some(Engine {
+        joint: false,
+        learner_limit: usize::MAX,
+        caught_up: HashSet::new(),
+    });
+    let p = plan(
+        &list(&[1, 2, 3], &[]),
+        &target(&[3, 4, 5]),
+        &all(&[1, 2, 3]),
+        Some(MemberId(1)),
+        engine.as_ref(),
+    );
+    let s = shown(&p);
+    assert_eq!(
+        s[..4],
+        [
+            "add-learner n4 3/2/1",
+            "catch-up n4 3/2/1",
+            "add-learner n5 3/2/1",
+            "catch-up n5 3/2/1"
+        ],
+        "{s:?}"
+    );
+    assert!(s[4].starts_with("joint-enter +n4 +n5 -n1 ("), "{s:?}");
+    assert!(s[4].ends_with("3/2/1"), "{s:?}");
+    assert_eq!(s[5], "joint-leave  3/2/1");
+    assert_eq!(s.len(), 6);
+    // One learner at a time: promoted in a joint change of its own first,
+    // the removals wait for the last batch.
+    let one = Some(Engine {
+        joint: false,
+        learner_limit: 1,
+        caught_up: HashSet::new(),
+    });
+    let p = plan(
+        &list(&[1, 2, 3], &[]),
+        &target(&[3, 4, 5]),
+        &all(&[1, 2, 3]),
+        None,
+        one.as_ref(),
+    );
+    let actions: Vec<&str> = p.steps.iter().map(|s| s.action.name()).collect();
+    assert_eq!(
+        actions,
+        [
+            "add-learner",
+            "catch-up",
+            "joint-enter",
+            "joint-leave",
+            "add-learner",
+            "catch-up",
+            "joint-enter",
+            "joint-leave"
+        ]
+    );
+    assert_eq!(shown(&p)[2], "joint-enter +n4 4/3/1");
+    assert!(
+        p.steps.iter().all(|s| s.fault_tolerance_after >= 1),
+        "{:?}",
+        shown(&p)
+    );
+    // An open joint configuration is left first, and nothing else is planned yet.
+    let open = Some(Engine {
+        joint: true,
+        learner_limit: 1,
+        caught_up: HashSet::new(),
+    });
+    let p = plan(
+        &list(&[1, 2, 3], &[]),
+        &target(&[1, 2]),
+        &all(&[1, 2, 3]),
+        None,
+        open.as_ref(),
+    );
+    assert_eq!(p.steps.len(), 1);
+    assert_eq!(p.steps[0].action, Action::JointLeave);
+}
+
+#[test]
+fn a_move_to_new_hosts_on_the_engine_promotes_before_it_removes_the_leader() {
+    let engine = Engine {
+        joint: false,
+        learner_limit: usize::MAX,
+        caught_up: HashSet::from([MemberId(9)]),
+    };
+    let p = plan(
+        &list(&[1, 2, 3], &[]),
+        &target(&[4, 5, 6]),
+        &all(&[1, 2, 3]),
+        Some(MemberId(2)),
+        Some(&engine),
+    );
+    let s = shown(&p);
+    assert_eq!(s.len(), 10, "{s:?}");
+    assert_eq!(s[6], "joint-enter +n4 +n5 +n6 6/2/1", "{s:?}");
+    assert!(s[8].starts_with("joint-enter -n1 ("), "{s:?}");
+    assert!(s[8].ends_with("3/2/1"), "{s:?}");
+    assert_eq!(s[9], "joint-leave  3/2/1");
+    // A learner already seen caught up is not waited for again.
+    let mut l = list(&[1, 2, 3], &[9]);
+    l.members[3].name = "n9".into();
+    let p = plan(
+        &l,
+        &target(&[1, 2, 3, 9]),
+        &all(&[1, 2, 3, 9]),
+        None,
+        Some(&engine),
+    );
+    assert!(
+        shown(&p)[0].starts_with("joint-enter +n9 ("),
+        "{:?}",
+        shown(&p)
+    );
 }
