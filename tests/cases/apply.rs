@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::util::faults::kill9_all;
 use crate::util::local::Local;
+use crate::util::operator::{apply_args, run_starting_members};
 use crate::util::versions::{etcd_server, per_etcd_version};
 use crate::util::writer::SteadyWriter;
 use crate::util::{self, free_port, Etcd, Run};
@@ -244,85 +245,6 @@ fn apply_refusals_change_nothing() {
     );
 }
 
-/// Runs `member apply` against `etcd` as an operator would: every new member
-/// is started with the settings memberctl prints, while it waits for it.
-fn apply_on_etcd(etcd: &mut Etcd, target: &str) -> (i32, Value, String) {
-    let endpoints = etcd.endpoints();
-    let args = [
-        "--endpoints",
-        &endpoints,
-        "--command-timeout",
-        "20s",
-        "member",
-        "apply",
-        "--target",
-        target,
-        "--timeout",
-        "60s",
-        "-w",
-        "json",
-    ];
-    let mut child = util::memberctl_command(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start memberctl");
-    let mut stdout = child.stdout.take().unwrap();
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = std::io::Read::read_to_string(&mut stdout, &mut s);
-        s
-    });
-    let (tx, rx) = std::sync::mpsc::channel();
-    let stderr = child.stderr.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                return;
-            }
-        }
-    });
-    let mut log = String::new();
-    let deadline = std::time::Instant::now() + util::COMMAND_LIMIT;
-    loop {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        let line = match rx.recv_timeout(left) {
-            Ok(l) => l,
-            Err(RecvTimeoutError::Disconnected) => break,
-            Err(RecvTimeoutError::Timeout) => {
-                kill9_all(&[child.id()]);
-                panic!(
-                    "member apply did not end within {:?}:\n{log}",
-                    util::COMMAND_LIMIT
-                );
-            }
-        };
-        log.push_str(&line);
-        log.push('\n');
-        if line.contains("start the new member ") {
-            let after = |flag: &str| {
-                line.split(flag)
-                    .nth(1)
-                    .and_then(|r| r.split_whitespace().next())
-                    .unwrap_or_default()
-                    .to_string()
-            };
-            let (name, peer, initial) = (
-                after("--name "),
-                after("--initial-advertise-peer-urls "),
-                after("--initial-cluster "),
-            );
-            let port: u16 = peer.rsplit(':').next().unwrap().parse().unwrap();
-            etcd.start_added(&name, port, &initial);
-        }
-    }
-    let status = child.wait().expect("memberctl ends");
-    let stdout = out.join().unwrap_or_default();
-    let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
-    (status.code().unwrap_or(-1), json, log)
-}
-
 /// The voters of `etcd`, by name, sorted (asserting there is no learner).
 fn etcd_voters(etcd: &Etcd) -> Vec<String> {
     let v = etcd.list();
@@ -386,7 +308,8 @@ fn apply_against_etcd(version: &'static str) {
         (vec!["m3"], vec!["m6", "m7"], vec!["m3", "m6", "m7"]),
     ] {
         let t = etcd_target(&etcd, &keep, &new);
-        let (code, v, log) = apply_on_etcd(&mut etcd, &t);
+        let args = apply_args(&etcd, &t);
+        let (code, v, log) = run_starting_members(&mut etcd, &args);
         assert_eq!(code, 0, "{log}");
         assert_eq!(etcd_voters(&etcd), want, "{log}");
         transfers += v["steps"]
@@ -395,7 +318,8 @@ fn apply_against_etcd(version: &'static str) {
             .iter()
             .filter(|s| s["action"] == "move-leader")
             .count();
-        let (code, again, log) = apply_on_etcd(&mut etcd, &t);
+        let args = apply_args(&etcd, &t);
+        let (code, again, log) = run_starting_members(&mut etcd, &args);
         assert_eq!(code, 0, "{log}");
         assert_eq!(again["nothing_to_do"], true, "{again}");
     }

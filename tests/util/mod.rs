@@ -5,6 +5,7 @@
 pub mod faults;
 pub mod local;
 pub mod members;
+pub mod operator;
 pub mod tls;
 pub mod versions;
 pub mod writer;

@@ -1,0 +1,98 @@
+//! An operator for real etcd clusters: runs memberctl and starts each new
+//! member with the settings it prints, while it waits for the member.
+
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::sync::mpsc::RecvTimeoutError;
+
+use serde_json::Value;
+
+use super::faults::kill9_all;
+use super::Etcd;
+
+/// The arguments of `member apply --target TARGET` against `etcd`, JSON out.
+pub fn apply_args(etcd: &Etcd, target: &str) -> Vec<String> {
+    [
+        "--endpoints",
+        &etcd.endpoints(),
+        "--command-timeout",
+        "20s",
+        "member",
+        "apply",
+        "--target",
+        target,
+        "--timeout",
+        "60s",
+        "-w",
+        "json",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// Runs memberctl with `args` against `etcd` as an operator would: every new
+/// member is started with the settings memberctl prints while it waits for
+/// it. The exit code, stdout as JSON (null when it is not) and stderr.
+pub fn run_starting_members(etcd: &mut Etcd, args: &[String]) -> (i32, Value, String) {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut child = super::memberctl_command(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start memberctl");
+    let mut stdout = child.stdout.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut stdout, &mut s);
+        s
+    });
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stderr = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let mut log = String::new();
+    let deadline = std::time::Instant::now() + super::COMMAND_LIMIT;
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let line = match rx.recv_timeout(left) {
+            Ok(l) => l,
+            Err(RecvTimeoutError::Disconnected) => break,
+            Err(RecvTimeoutError::Timeout) => {
+                kill9_all(&[child.id()]);
+                panic!(
+                    "member apply did not end within {:?}:\n{log}",
+                    super::COMMAND_LIMIT
+                );
+            }
+        };
+        log.push_str(&line);
+        log.push('\n');
+        if line.contains("start the new member ") {
+            let after = |flag: &str| {
+                line.split(flag)
+                    .nth(1)
+                    .and_then(|r| r.split_whitespace().next())
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let (name, peer, initial) = (
+                after("--name "),
+                after("--initial-advertise-peer-urls "),
+                after("--initial-cluster "),
+            );
+            let port: u16 = peer.rsplit(':').next().unwrap().parse().unwrap();
+            etcd.start_added(&name, port, &initial);
+        }
+    }
+    let status = child.wait().expect("memberctl ends");
+    let stdout = out.join().unwrap_or_default();
+    let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    (status.code().unwrap_or(-1), json, log)
+}
