@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::util::faults::kill9_all;
 use crate::util::local::Local;
-use crate::util::operator::{apply_args, run_starting_members};
+use crate::util::operator::{apply_args, run_starting_members, run_starting_members_until};
 use crate::util::versions::{etcd_server, per_etcd_version};
 use crate::util::writer::SteadyWriter;
 use crate::util::{self, free_port, Etcd, Run};
@@ -333,3 +333,49 @@ fn apply_against_etcd(version: &'static str) {
 }
 
 per_etcd_version!(apply_against_etcd);
+
+/// Against etcd 3.4: memberctl killed (-9) as it begins its second step,
+/// twice, then run to the end; and the refusals, with the member list
+/// byte-identical after each.
+#[test]
+fn apply_against_etcd_resumes_after_kill_9_and_refuses() {
+    let Some(bin) = etcd_server("3.4", "apply_against_etcd_resumes_after_kill_9_and_refuses")
+    else {
+        return;
+    };
+    let mut etcd = Etcd::start(bin, 3);
+    let before = etcd.ctl(&["member", "list", "-w", "json"]).expect(0).stdout;
+    let all = etcd_target(&etcd, &["m1", "m2", "m3"], &[]);
+    let one = etcd_target(&etcd, &["m1"], &[]);
+    let p = free_port();
+    for (what, t, text) in [
+        ("target of one", one, "--force"),
+        (
+            "duplicate name",
+            format!("{all},m1=http://127.0.0.1:{p}"),
+            "given twice",
+        ),
+        ("invalid URL", format!("{all},m4=127.0.0.1:{p}"), "rule 1"),
+    ] {
+        let args = apply_args(&etcd, &t);
+        let (code, v, log) = run_starting_members(&mut etcd, &args);
+        assert_eq!(code, 3, "{what}: {log}");
+        assert!(log.contains(text), "{what}: {log}");
+        assert_eq!(v["error"]["kind"], "refused", "{what}: {v}");
+        let now = etcd.ctl(&["member", "list", "-w", "json"]).expect(0).stdout;
+        assert_eq!(now, before, "{what} changed the cluster");
+    }
+    let grow = etcd_target(&etcd, &["m1", "m2", "m3"], &["m4", "m5"]);
+    for _ in 0..2 {
+        let args = apply_args(&etcd, &grow);
+        let (code, _, log) = run_starting_members_until(&mut etcd, &args, Some("step 2:"));
+        assert!(code == -9 || code == 0, "{log}");
+    }
+    let args = apply_args(&etcd, &grow);
+    let (code, _, log) = run_starting_members(&mut etcd, &args);
+    assert_eq!(code, 0, "{log}");
+    assert_eq!(etcd_voters(&etcd), ["m1", "m2", "m3", "m4", "m5"], "{log}");
+    let (code, again, log) = run_starting_members(&mut etcd, &args);
+    assert_eq!(code, 0, "{log}");
+    assert_eq!(again["nothing_to_do"], true, "{again}");
+}

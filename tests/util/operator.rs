@@ -35,6 +35,16 @@ pub fn apply_args(etcd: &Etcd, target: &str) -> Vec<String> {
 /// member is started with the settings memberctl prints while it waits for
 /// it. The exit code, stdout as JSON (null when it is not) and stderr.
 pub fn run_starting_members(etcd: &mut Etcd, args: &[String]) -> (i32, Value, String) {
+    run_starting_members_until(etcd, args, None)
+}
+
+/// [`run_starting_members`], memberctl killed (-9) as soon as a line of its
+/// stderr contains `kill_at` (exit code -9 then).
+pub fn run_starting_members_until(
+    etcd: &mut Etcd,
+    args: &[String],
+    kill_at: Option<&str>,
+) -> (i32, Value, String) {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let mut child = super::memberctl_command(&args)
         .stdin(Stdio::null())
@@ -74,6 +84,11 @@ pub fn run_starting_members(etcd: &mut Etcd, args: &[String]) -> (i32, Value, St
         };
         log.push_str(&line);
         log.push('\n');
+        if kill_at.is_some_and(|k| line.contains(k)) {
+            kill9_all(&[child.id()]);
+            let _ = child.wait();
+            return (-9, Value::Null, log);
+        }
         if line.contains("start the new member ") {
             let after = |flag: &str| {
                 line.split(flag)
@@ -88,7 +103,10 @@ pub fn run_starting_members(etcd: &mut Etcd, args: &[String]) -> (i32, Value, St
                 after("--initial-cluster "),
             );
             let port: u16 = peer.rsplit(':').next().unwrap().parse().unwrap();
-            etcd.start_added(&name, port, &initial);
+            // A rerun after an interruption asks again for a member that runs.
+            if !etcd.members.iter().any(|m| m.name == name) {
+                etcd.start_added(&name, port, &initial);
+            }
         }
     }
     let status = child.wait().expect("memberctl ends");
