@@ -14,8 +14,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::{memberctl, publish, window_stats};
-use serde_json::Value;
-use util::operator::{apply_args, run_starting_members};
+use util::operator::{apply_args, run_starting_members, target_of as target};
 use util::writer::SteadyWriter;
 
 /// One measured change.
@@ -25,28 +24,6 @@ struct Measured {
     failed: usize,
     worst_ms: f64,
     p99_ms: f64,
-}
-
-/// `NAME=PEER_URL` of the members named in `keep` in a member list, and new
-/// members on free ports.
-fn target(list: &Value, keep: &[&str], new: &[&str]) -> String {
-    let mut items: Vec<String> = list["members"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| keep.contains(&m["name"].as_str().unwrap_or_default()))
-        .map(|m| {
-            format!(
-                "{}={}",
-                m["name"].as_str().unwrap(),
-                m["peer_urls"][0].as_str().unwrap()
-            )
-        })
-        .collect();
-    for n in new {
-        items.push(format!("{n}=http://127.0.0.1:{}", util::free_port()));
-    }
-    items.join(",")
 }
 
 /// Runs `change` under a writer on `endpoints`; its time and the writer's puts.

@@ -108,9 +108,11 @@ pub fn api_error(s: &tonic::Status) -> ApiError {
     } else if msg.contains("rpc not supported for learner")
         || msg.starts_with("transport error")
         || msg.contains("leader transfer took too long")
+        || msg == "raft: stopped"
     {
         // "transport error": the connection broke (or a TLS peer refused us);
-        // a leader transfer that took too long comes as Unknown from etcd.
+        // a leader transfer that took too long comes as Unknown from etcd, and
+        // so does "raft: stopped" from a member that was just removed.
         ApiErrorKind::Unavailable
     } else {
         match s.code() {

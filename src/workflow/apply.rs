@@ -19,6 +19,9 @@ use super::{ApiErrorKind, MembershipApi, Observer};
 use crate::error::{Error, ErrorKind};
 use crate::model::{Member, MemberList};
 
+/// How many lost answers a run looks past before it gives up.
+const MAX_LOST_ANSWERS: usize = 5;
+
 /// Where to go and how.
 #[derive(Clone, Debug)]
 pub struct ApplyRequest {
@@ -232,6 +235,7 @@ pub async fn run<A: MembershipApi, S: StartMember>(
     }
     let mut taken = Vec::new();
     let mut started_here = HashSet::new();
+    let mut lost_answers = 0;
     // Each step changes one member; a plan never has more steps than twice
     // the members involved, and a step repeated means it did not take.
     let limit = 4 * (list.members.len() + req.target.len()) + 4;
@@ -254,7 +258,7 @@ pub async fn run<A: MembershipApi, S: StartMember>(
             resolver,
             list: &list,
         };
-        let took = take(
+        let took = match take(
             api,
             observer,
             starter,
@@ -262,7 +266,19 @@ pub async fn run<A: MembershipApi, S: StartMember>(
             &step.action,
             &mut started_here,
         )
-        .await?;
+        .await
+        {
+            Ok(took) => took,
+            // A lost answer (the member that took the change was just
+            // removed, or the connection broke): the step may have been
+            // taken; look at the cluster again.
+            Err(e) if e.kind == ErrorKind::Unavailable && lost_answers < MAX_LOST_ANSWERS => {
+                lost_answers += 1;
+                observer.notice(&format!("{e}; looking at the cluster again"));
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         match (took, engine.as_mut()) {
             (Took::LearnerLimit, Some(e)) => {
                 e.learner_limit = list.members.iter().filter(|m| m.is_learner).count();

@@ -320,6 +320,11 @@ pub fn plan(
         walk.drop_voter(&r.id.to_string());
         walk.push(Action::Remove(r));
     };
+    // A cluster larger than the target (it grew by one in an earlier step)
+    // shrinks by one before it grows again.
+    if walk.voters.len() > target.len() {
+        remove_one(&mut walk, &mut later);
+    }
     // Learners that stay are promoted before new members are added.
     for (t, member) in m.kept.iter().filter(|(_, k)| k.is_learner) {
         walk.voters.push((member.id.to_string(), true));

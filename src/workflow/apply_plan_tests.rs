@@ -305,3 +305,20 @@ fn a_move_to_new_hosts_on_the_engine_promotes_before_it_removes_the_leader() {
         shown(&p)
     );
 }
+
+#[test]
+fn a_replan_after_a_promotion_removes_before_it_adds_again() {
+    // A move to new hosts, one new member already in: the cluster is one
+    // larger than the target, so the next step is a removal.
+    let p = plan(
+        &list(&[1, 2, 3, 4], &[]),
+        &target(&[4, 5, 6]),
+        &all(&[1, 2, 3, 4]),
+        Some(MemberId(1)),
+        None,
+    );
+    let s = shown(&p);
+    assert!(s[0].starts_with("remove n2 ("), "{s:?}");
+    assert!(s[0].ends_with("3/2/1"), "{s:?}");
+    assert!(p.steps.iter().all(|s| s.voters_after <= 4), "{s:?}");
+}

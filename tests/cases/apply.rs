@@ -12,7 +12,9 @@ use serde_json::Value;
 
 use crate::util::faults::kill9_all;
 use crate::util::local::Local;
-use crate::util::operator::{apply_args, run_starting_members, run_starting_members_until};
+use crate::util::operator::{
+    apply_args, run_starting_members, run_starting_members_until, target_of,
+};
 use crate::util::versions::{etcd_server, per_etcd_version};
 use crate::util::writer::SteadyWriter;
 use crate::util::{self, free_port, Etcd, Run};
@@ -41,16 +43,11 @@ fn members(local: &Local) -> Vec<(String, String, bool)> {
 
 /// `--target` for the members named `keep` (as they are) and new ones.
 fn target(local: &Local, keep: &[&str], new: &[&str]) -> String {
-    let mut items: Vec<String> = members(local)
-        .into_iter()
-        .filter(|(n, _, _)| keep.contains(&n.as_str()))
-        .map(|(n, u, _)| format!("{n}={u}"))
-        .collect();
-    assert_eq!(items.len(), keep.len(), "{keep:?} are not all members");
-    for n in new {
-        items.push(format!("{n}=http://127.0.0.1:{}", free_port()));
-    }
-    items.join(",")
+    let list = local
+        .ctl(&["member", "list", "-w", "json"])
+        .expect(0)
+        .json();
+    target_of(&list, keep, new)
 }
 
 /// The voters' names, sorted (asserting there is no learner left).
@@ -263,25 +260,7 @@ fn etcd_voters(etcd: &Etcd) -> Vec<String> {
 
 /// `--target` for the etcd members named `keep` and new ones.
 fn etcd_target(etcd: &Etcd, keep: &[&str], new: &[&str]) -> String {
-    let v = etcd.list();
-    let mut items: Vec<String> = v["members"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| keep.contains(&m["name"].as_str().unwrap_or_default()))
-        .map(|m| {
-            format!(
-                "{}={}",
-                m["name"].as_str().unwrap(),
-                m["peer_urls"][0].as_str().unwrap()
-            )
-        })
-        .collect();
-    assert_eq!(items.len(), keep.len(), "{keep:?} are not all members: {v}");
-    for n in new {
-        items.push(format!("{n}=http://127.0.0.1:{}", free_port()));
-    }
-    items.join(",")
+    target_of(&etcd.list(), keep, new)
 }
 
 /// Against etcd: 3 → 5, 5 → 3, two replaced at once, a rerun with nothing to
@@ -334,9 +313,9 @@ fn apply_against_etcd(version: &'static str) {
 
 per_etcd_version!(apply_against_etcd);
 
-/// Against etcd 3.4: memberctl killed (-9) as it begins its second step,
-/// twice, then run to the end; and the refusals, with the member list
-/// byte-identical after each.
+/// Against etcd 3.4: the refusals, with the member list byte-identical
+/// after each; memberctl killed (-9) as it begins its second step, twice,
+/// then run to the end; then a move to three new hosts.
 #[test]
 fn apply_against_etcd_resumes_after_kill_9_and_refuses() {
     let Some(bin) = etcd_server("3.4", "apply_against_etcd_resumes_after_kill_9_and_refuses")
@@ -378,4 +357,10 @@ fn apply_against_etcd_resumes_after_kill_9_and_refuses() {
     let (code, again, log) = run_starting_members(&mut etcd, &args);
     assert_eq!(code, 0, "{log}");
     assert_eq!(again["nothing_to_do"], true, "{again}");
+    // A move to three new hosts: every member the command was given goes.
+    let moved = etcd_target(&etcd, &[], &["m6", "m7", "m8"]);
+    let args = apply_args(&etcd, &moved);
+    let (code, _, log) = run_starting_members(&mut etcd, &args);
+    assert_eq!(code, 0, "{log}");
+    assert_eq!(etcd_voters(&etcd), ["m6", "m7", "m8"], "{log}");
 }

@@ -114,3 +114,30 @@ pub fn run_starting_members_until(
     let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
     (status.code().unwrap_or(-1), json, log)
 }
+
+/// `--target` for the members named in `keep` of a `member list -w json`
+/// document, as they are, and for new members on free loopback ports.
+pub fn target_of(list: &Value, keep: &[&str], new: &[&str]) -> String {
+    let mut items: Vec<String> = list["members"]
+        .as_array()
+        .expect("a member list")
+        .iter()
+        .filter(|m| keep.contains(&m["name"].as_str().unwrap_or_default()))
+        .map(|m| {
+            format!(
+                "{}={}",
+                m["name"].as_str().unwrap_or_default(),
+                m["peer_urls"][0].as_str().unwrap_or_default()
+            )
+        })
+        .collect();
+    assert_eq!(
+        items.len(),
+        keep.len(),
+        "{keep:?} are not all members: {list}"
+    );
+    for n in new {
+        items.push(format!("{n}=http://127.0.0.1:{}", super::free_port()));
+    }
+    items.join(",")
+}
