@@ -270,8 +270,10 @@ impl Driver {
                 self.track(proposed, tag, reply);
             }
             Request::ReadIndex(reply) => {
-                if let Some(e) = self.not_leader() {
-                    let _ = reply.send(Err(e));
+                // A follower asks its leader (raft forwards the request);
+                // without a leader there is nobody to ask.
+                if self.raw.raft.leader_id == raft::INVALID_ID {
+                    let _ = reply.send(Err(NodeError::NotLeader { leader: 0 }));
                     return;
                 }
                 let ctx = self.pending.tag().to_be_bytes().to_vec();

@@ -314,8 +314,10 @@ impl Node {
         }
     }
 
-    /// Waits until this node (the leader) has confirmed its leadership and applied
-    /// everything committed before the call: a linearizable read may then be served.
+    /// Waits until this node has applied everything the leader had committed
+    /// when asked (the leader confirms its leadership first; a follower asks
+    /// its leader): a linearizable read may then be served here. Refused
+    /// while no leader is known.
     pub async fn read_index(&self) -> Result<(), NodeError> {
         self.ask(Request::ReadIndex).await
     }
