@@ -407,7 +407,14 @@ async fn take<A: MembershipApi, S: StartMember>(
                 timeout: req.timeout,
                 command_timeout: req.command_timeout,
             };
-            remove::remove(api, observer, &remove_req).await?;
+            if let Err(e) = remove::remove(api, observer, &remove_req).await {
+                // Gone already: an earlier answer that was lost had removed it
+                // (the member that took it stopped), and a member list read
+                // a moment later still showed it.
+                if api.member_list().await?.get(member.id).is_some() {
+                    return Err(e);
+                }
+            }
         }
     }
     Ok(Took::Done)
