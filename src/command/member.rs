@@ -16,9 +16,19 @@ use crate::workflow::replace::{self, InProgress, ReplaceOutcome, ReplaceRequest,
 use crate::workflow::validate::system_resolver;
 use crate::workflow::{status, update, MembershipApi, Observer};
 
-/// `member replace --start-local`: the new member is started on the local
-/// test cluster, as `cluster start-node` does.
+/// `--start-local` of `member replace` and `member apply`: new members are
+/// started on the local test cluster, as `cluster start-node` does.
 struct LocalStart;
+
+impl LocalStart {
+    async fn start_node(name: &str, peer_urls: &[String]) -> Result<(), Error> {
+        let dir = crate::testcluster::cluster_dir(None);
+        let url = peer_urls.first().map(String::as_str);
+        crate::testcluster::start_node(&dir, name, url)
+            .await
+            .map(|_| ())
+    }
+}
 
 impl StartNew for LocalStart {
     async fn start(
@@ -27,19 +37,11 @@ impl StartNew for LocalStart {
         req: &ReplaceRequest,
         _: &dyn Observer,
     ) -> Result<(), Error> {
-        let dir = crate::testcluster::cluster_dir(None);
-        let url = req.peer_urls.first().map(String::as_str);
-        crate::testcluster::start_node(&dir, &state.new.name, url)
-            .await
-            .map(|_| ())
+        Self::start_node(&state.new.name, &req.peer_urls).await
     }
 }
 
-/// `member apply --start-local`: new members are started on the local test
-/// cluster, as `cluster start-node` does.
-struct LocalStartMember;
-
-impl StartMember for LocalStartMember {
+impl StartMember for LocalStart {
     async fn start(
         &self,
         name: &str,
@@ -47,15 +49,11 @@ impl StartMember for LocalStartMember {
         _: &str,
         _: &dyn Observer,
     ) -> Result<(), Error> {
-        let dir = crate::testcluster::cluster_dir(None);
         // An interrupted earlier run may have started it already.
-        if crate::testcluster::node_running(&dir, name)? {
+        if crate::testcluster::node_running(&crate::testcluster::cluster_dir(None), name)? {
             return Ok(());
         }
-        let url = member.peer_urls.first().map(String::as_str);
-        crate::testcluster::start_node(&dir, name, url)
-            .await
-            .map(|_| ())
+        Self::start_node(name, &member.peer_urls).await
     }
 }
 
@@ -197,7 +195,7 @@ pub(super) async fn member<A: MembershipApi>(
                 command_timeout: timeout,
             };
             let done = if a.start_local {
-                apply::run(api, observer, &req, &system_resolver, &LocalStartMember).await
+                apply::run(api, observer, &req, &system_resolver, &LocalStart).await
             } else {
                 apply::run(api, observer, &req, &system_resolver, &apply::Manual).await
             };

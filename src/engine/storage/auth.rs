@@ -227,20 +227,12 @@ fn change_state(
 
 /// The user named `name`.
 pub fn user<'s>(state: &'s spb::AuthState, name: &str) -> Option<&'s spb::AuthUser> {
-    let i = state
-        .users
-        .binary_search_by(|u| u.name.as_str().cmp(name))
-        .ok()?;
-    Some(&state.users[i])
+    user_at(state, name).ok().map(|i| &state.users[i])
 }
 
 /// The role named `name`.
 pub fn role<'s>(state: &'s spb::AuthState, name: &str) -> Option<&'s spb::AuthRole> {
-    let i = state
-        .roles
-        .binary_search_by(|r| r.name.as_str().cmp(name))
-        .ok()?;
-    Some(&state.roles[i])
+    role_at(state, name).ok().map(|i| &state.roles[i])
 }
 
 fn user_at(state: &spb::AuthState, name: &str) -> std::result::Result<usize, AuthRefusal> {
