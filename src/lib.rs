@@ -21,6 +21,8 @@
 //! [`engine`] never imports the client half; the client half uses of the
 //! engine only [`engine::startup`], for `memberctl node run`. [`rules`] holds
 //! what both halves check, defined once; [`error`] decides exit codes.
+//! [`history`] stands apart: the linearizability checker of the robustness
+//! tests, over histories any etcd-API server produced.
 
 #![warn(missing_docs)]
 
@@ -29,6 +31,7 @@ pub mod client;
 pub mod command;
 pub mod engine;
 pub mod error;
+pub mod history;
 pub mod model;
 pub mod printer;
 pub mod proto;

@@ -52,6 +52,12 @@ pub struct UpArgs {
     /// Test clusters only: start every node with --fault-injection (kept in the cluster's state, so start-node and restarts use it too)
     #[arg(long)]
     pub fault_injection: bool,
+    /// Test clusters only, a deliberate bug: start every node with --fault-stale-reads (local linearizable reads)
+    #[arg(long, requires = "fault_injection")]
+    pub fault_stale_reads: bool,
+    /// Test clusters only, a deliberate bug: start every node with --fault-ack-before-fsync (acknowledged log writes held in memory)
+    #[arg(long, requires = "fault_injection")]
+    pub fault_ack_before_fsync: bool,
 }
 
 /// Arguments of `cluster start-node`.

@@ -97,4 +97,10 @@ pub struct RunArgs {
     /// Test clusters only: serve the fault-injection service (memberctl.v1.Fault) on the client and peer URLs, with which any client can make this node drop the raft traffic to and from chosen peers, as a network partition would, and heal it
     #[arg(long)]
     pub fault_injection: bool,
+    /// Test clusters only, a deliberate bug: serve linearizable reads from this node's state without asking the leader (ReadIndex), so they may be stale; for showing that the linearizability checker catches it
+    #[arg(long, requires = "fault_injection")]
+    pub fault_stale_reads: bool,
+    /// Test clusters only, a deliberate bug: acknowledge raft log writes before they are written and fsync'd (they are held in memory, as a disk's volatile cache would hold them), so a kill loses acknowledged writes; for showing that the linearizability checker catches it
+    #[arg(long, requires = "fault_injection")]
+    pub fault_ack_before_fsync: bool,
 }

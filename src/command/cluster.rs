@@ -19,6 +19,8 @@ pub(super) async fn cluster(cmd: &ClusterCommand) -> anyhow::Result<Report> {
                 heartbeat_ms: a.heartbeat_interval,
                 election_timeout_ms: a.election_timeout,
                 fault_injection: a.fault_injection,
+                fault_stale_reads: a.fault_stale_reads,
+                fault_ack_before_fsync: a.fault_ack_before_fsync,
             };
             tc::up(&dir, &options).await.context("cluster up")?
         }

@@ -81,6 +81,8 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
             "peer-",
         )?,
         fault_injection: a.fault_injection,
+        fault_stale_reads: a.fault_stale_reads,
+        fault_ack_before_fsync: a.fault_ack_before_fsync,
     };
     startup::run(opts).await
 }

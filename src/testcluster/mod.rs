@@ -223,6 +223,10 @@ pub struct UpOptions {
     pub election_timeout_ms: u64,
     /// `--fault-injection` on every node (test clusters only).
     pub fault_injection: bool,
+    /// `--fault-stale-reads` on every node (a deliberate bug, for tests).
+    pub fault_stale_reads: bool,
+    /// `--fault-ack-before-fsync` on every node (a deliberate bug, for tests).
+    pub fault_ack_before_fsync: bool,
 }
 
 /// `cluster up`: starts a new cluster as `options` say, or restarts the
@@ -266,6 +270,8 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
                 heartbeat_ms: options.heartbeat_ms,
                 election_timeout_ms: options.election_timeout_ms,
                 fault_injection: options.fault_injection,
+                fault_stale_reads: options.fault_stale_reads,
+                fault_ack_before_fsync: options.fault_ack_before_fsync,
                 nodes: vec![],
             };
             let ports = process::free_ports(2 * nodes)?;

@@ -141,6 +141,12 @@ pub fn spawn(exe: &Path, node: &NodeRecord, cluster: &ClusterState) -> Result<u3
     if cluster.fault_injection {
         cmd.arg("--fault-injection");
     }
+    if cluster.fault_stale_reads {
+        cmd.arg("--fault-stale-reads");
+    }
+    if cluster.fault_ack_before_fsync {
+        cmd.arg("--fault-ack-before-fsync");
+    }
     let child = cmd
         .stdin(Stdio::null())
         .stdout(log)

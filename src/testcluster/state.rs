@@ -59,6 +59,12 @@ pub struct ClusterState {
     /// `--fault-injection` on every node (test clusters only).
     #[serde(default)]
     pub fault_injection: bool,
+    /// `--fault-stale-reads` on every node (a deliberate bug, for tests).
+    #[serde(default)]
+    pub fault_stale_reads: bool,
+    /// `--fault-ack-before-fsync` on every node (a deliberate bug, for tests).
+    #[serde(default)]
+    pub fault_ack_before_fsync: bool,
     /// The nodes, in the order they were started.
     pub nodes: Vec<NodeRecord>,
 }

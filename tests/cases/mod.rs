@@ -30,6 +30,10 @@ mod offline;
 mod partition;
 /// `member replace` on the engine (resumable) and against etcd, per version.
 mod replace;
+/// Linearizability on the engine: histories recorded under kill -9, partitions, membership changes and disk faults; the deliberate bugs caught.
+mod robustness;
+/// Linearizability against real etcd (3.4, and newer in the long profile): the same recorder and checker.
+mod robustness_etcd;
 /// Storage faults on the engine: kill -9 during a snapshot stream and during compaction and purge, a torn log tail.
 mod storage;
 /// add → start → promote → remove cycles on the engine under a steady writer.

@@ -99,6 +99,20 @@ pub fn heal(endpoint: &str) -> Vec<u64> {
     fault(endpoint, &[], false)
 }
 
+/// Makes the raft log's disk of the node at `endpoint` fail (`kind`: 1 fsync
+/// fails, 2 the disk is full; 0 heals).
+pub fn disk_fault(endpoint: &str, kind: i32) {
+    runtime()
+        .block_on(async {
+            let mut c = FaultClient::new(channel(endpoint).await?);
+            c.disk(memberctl::proto::memberctl_v1::DiskFault { kind })
+                .await
+                .map(|_| ())
+                .map_err(|s| s.message().to_string())
+        })
+        .unwrap_or_else(|e| panic!("disk fault injection at {endpoint}: {e}"))
+}
+
 fn fault(endpoint: &str, peers: &[u64], isolate: bool) -> Vec<u64> {
     runtime()
         .block_on(async {

@@ -6,6 +6,8 @@ pub mod faults;
 pub mod local;
 pub mod members;
 pub mod operator;
+pub mod recorder;
+pub mod robustness;
 pub mod tls;
 pub mod versions;
 pub mod writer;

@@ -145,6 +145,14 @@ fn run_on_own_thread(
             }));
             let _ = done_tx.send(run.unwrap_or_else(|panic| {
                 let what = crate::error::panic_message(panic.as_ref(), "an internal error");
+                if crate::engine::storage::faults::sync_failed() {
+                    return Err(StoreError(format!(
+                        "raft log: fsync failed in {} ({what}): this member stopped so that it \
+                         acknowledges nothing it did not persist; check the disk, then start \
+                         the member again",
+                        dir.display()
+                    )));
+                }
                 Err(StoreError(format!(
                     "raft stopped this member ({what}): its raft log lacks entries it had \
                      written, so its data directory {} is damaged",

@@ -65,6 +65,25 @@ impl Fault for FaultService {
         Ok(self.state(isolated))
     }
 
+    async fn disk(&self, req: Request<pb::DiskFault>) -> Result<Response<pb::DiskFault>, Status> {
+        use crate::engine::storage::faults::{self, DiskFault};
+        let kind = req.into_inner().kind();
+        let (fault, what) = match kind {
+            pb::disk_fault::Kind::None => (DiskFault::None, "the raft log's disk works again"),
+            pb::disk_fault::Kind::FsyncFails => (
+                DiskFault::FsyncFails,
+                "fsync of the raft log fails from now on",
+            ),
+            pb::disk_fault::Kind::DiskFull => (
+                DiskFault::DiskFull,
+                "the raft log's disk is full from now on",
+            ),
+        };
+        faults::set_disk(fault);
+        eprintln!("memberctl node: fault injection: {what}");
+        Ok(Response::new(pb::DiskFault { kind: kind as i32 }))
+    }
+
     async fn heal(&self, req: Request<pb::FaultPeers>) -> Result<Response<pb::FaultState>, Status> {
         let peers = req.into_inner().peer_ids;
         let isolated = self.partition.heal(&peers);

@@ -111,7 +111,8 @@ impl Kv for KvService {
             Ok(Response::new(convert::range_response(found, header)))
         };
         let caller = &s.caller(&req).await?;
-        if req.get_ref().serializable {
+        if req.get_ref().serializable || s.stale_reads {
+            // (--fault-stale-reads, a bug on purpose: no ReadIndex.)
             caller.may_range(s, req.get_ref())?;
             return local(req.into_inner());
         }
@@ -200,7 +201,7 @@ impl Kv for KvService {
                 let header = s.header(r.revision);
                 Ok(Response::new(convert::txn_response(r, header)))
             };
-            if validate::serializable(req.get_ref()) {
+            if validate::serializable(req.get_ref()) || s.stale_reads {
                 caller.may_txn(s, req.get_ref())?;
                 return local(req.into_inner());
             }

@@ -64,6 +64,14 @@ pub struct ServeTls {
     pub peer_client: Option<tonic::transport::ClientTlsConfig>,
 }
 
+/// What fault injection (`--fault-injection`) serves and switches on.
+pub struct Faults {
+    /// The peers whose raft traffic is dropped.
+    pub partition: Arc<Partition>,
+    /// `--fault-stale-reads`.
+    pub stale_reads: bool,
+}
+
 /// What every service shares.
 pub struct Shared {
     /// The node.
@@ -74,6 +82,8 @@ pub struct Shared {
     pub cluster_id: u64,
     /// With fault injection on: the peers whose raft traffic is dropped.
     pub partition: Option<Arc<Partition>>,
+    /// `--fault-stale-reads`: linearizable reads served locally (a bug on purpose).
+    pub stale_reads: bool,
     /// The leader's lease clock.
     pub lessor: lessor::Lessor,
     /// Becomes true when the server stops (streams end with an error).
@@ -139,7 +149,7 @@ pub async fn serve(
     cluster_id: u64,
     (client, peer): (TcpListener, TcpListener),
     tls: ServeTls,
-    partition: Option<Arc<Partition>>,
+    faults: Option<Faults>,
     quota_bytes: u64,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), tonic::transport::Error> {
@@ -148,7 +158,8 @@ pub async fn serve(
         node,
         forward: forward::Forwarder::new(tls.peer_client.clone()),
         cluster_id,
-        partition,
+        stale_reads: faults.as_ref().is_some_and(|f| f.stale_reads),
+        partition: faults.map(|f| f.partition),
         lessor: lessor::Lessor::default(),
         stopping: stop_rx.clone(),
         quota_bytes,

@@ -213,6 +213,24 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
         "memberctl node {} ({id:016x}) of cluster {cluster_id:016x}: clients on {client_addr}, peers on {peer_addr}",
         opts.name
     );
+    crate::engine::storage::faults::set_ack_before_fsync(opts.fault_ack_before_fsync);
+    for (on, bug) in [
+        (
+            opts.fault_stale_reads,
+            "--fault-stale-reads: linearizable reads are served locally",
+        ),
+        (
+            opts.fault_ack_before_fsync,
+            "--fault-ack-before-fsync: raft log writes are acknowledged before they are written",
+        ),
+    ] {
+        if on {
+            eprintln!(
+                "memberctl node {}: DELIBERATE BUG {bug}; for testing the checker only",
+                opts.name
+            );
+        }
+    }
     if opts.fault_injection {
         eprintln!(
             "memberctl node {}: fault injection is on (--fault-injection): any client can cut \
@@ -245,7 +263,10 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
         cluster_id,
         (client, peer),
         tls,
-        opts.fault_injection.then_some(partition),
+        opts.fault_injection.then_some(server::Faults {
+            partition,
+            stale_reads: opts.fault_stale_reads,
+        }),
         opts.quota_backend_bytes,
         async move {
             tokio::select! {
@@ -265,6 +286,13 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
             let stopped = stopped.map_err(|e| {
                 if e.0.contains("is damaged") {
                     anyhow!("{e}; {}", rebuild_advice(&opts))
+                } else if e.0.starts_with("raft log:") && !e.0.contains("stopped") {
+                    anyhow!(
+                        "{e}: this member stopped so that it acknowledges nothing it did not \
+                         persist; make room on (or repair) the disk of {}, then start the member \
+                         again",
+                        opts.data_dir.display()
+                    )
                 } else {
                     anyhow!(e)
                 }

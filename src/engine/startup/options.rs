@@ -43,6 +43,11 @@ pub struct NodeOptions {
     pub peer_tls: Option<ListenerTls>,
     /// --fault-injection: serve the fault-injection service (test clusters only).
     pub fault_injection: bool,
+    /// --fault-stale-reads: a deliberate bug, linearizable reads served locally.
+    pub fault_stale_reads: bool,
+    /// --fault-ack-before-fsync: a deliberate bug, log writes acknowledged
+    /// before they are written.
+    pub fault_ack_before_fsync: bool,
 }
 
 /// etcd's default space quota: 2 GiB.

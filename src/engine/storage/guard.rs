@@ -6,13 +6,16 @@
 //! entries). The guard lets a cut happen only when what it removes is a torn
 //! tail: one batch cut short by the end of the written data (or the zeros a
 //! file is preallocated with). Otherwise the open fails and the file is left
-//! as it was.
+//! as it was. Injected disk faults ([`super::faults`]) fail its writes and
+//! fsyncs.
 
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use raft_engine::env::{DefaultFileSystem, FileSystem, Handle, Permission};
+use raft_engine::env::{DefaultFileSystem, FileSystem, Handle, Permission, WriteExt};
+
+use super::faults;
 
 /// Bytes of a batch header in raft-engine's log files: the batch length
 /// shifted left by 8 with the compression type in the low byte, then the
@@ -52,7 +55,47 @@ impl Handle for GuardedHandle {
     }
 
     fn sync(&self) -> std::io::Result<()> {
+        if let Some(e) = faults::fsync_error() {
+            return Err(e);
+        }
         self.inner.sync()
+    }
+}
+
+/// A log file's writer, through which an injected full disk fails writes.
+pub struct GuardedWriter {
+    inner: <DefaultFileSystem as FileSystem>::Writer,
+}
+
+impl Write for GuardedWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Some(e) = faults::write_error() {
+            return Err(e);
+        }
+        self.inner.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl Seek for GuardedWriter {
+    fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
+        self.inner.seek(pos)
+    }
+}
+
+impl WriteExt for GuardedWriter {
+    fn truncate(&mut self, offset: usize) -> std::io::Result<()> {
+        self.inner.truncate(offset)
+    }
+
+    fn allocate(&mut self, offset: usize, size: usize) -> std::io::Result<()> {
+        if let Some(e) = faults::write_error() {
+            return Err(e);
+        }
+        self.inner.allocate(offset, size)
     }
 }
 
@@ -94,7 +137,7 @@ pub fn is_torn_tail(rest: &[u8]) -> bool {
 impl FileSystem for GuardedFs {
     type Handle = GuardedHandle;
     type Reader = <DefaultFileSystem as FileSystem>::Reader;
-    type Writer = <DefaultFileSystem as FileSystem>::Writer;
+    type Writer = GuardedWriter;
 
     fn create<P: AsRef<Path>>(&self, path: P) -> std::io::Result<GuardedHandle> {
         Ok(GuardedHandle {
@@ -123,7 +166,9 @@ impl FileSystem for GuardedFs {
     }
 
     fn new_writer(&self, handle: Arc<GuardedHandle>) -> std::io::Result<Self::Writer> {
-        self.inner.new_writer(handle.inner.clone())
+        Ok(GuardedWriter {
+            inner: self.inner.new_writer(handle.inner.clone())?,
+        })
     }
 }
 

@@ -21,6 +21,7 @@ use raft_engine::{Command, Config, LogBatch, MessageExt, ReadableSize, RecoveryM
 pub type Engine = raft_engine::Engine<GuardedFs>;
 
 use super::cache::EntryCache;
+use super::faults;
 use super::guard::GuardedFs;
 use super::{Result, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
@@ -37,6 +38,8 @@ const DEFAULT_FILE_BYTES: u64 = 32 << 20;
 const PURGE_FILES: u64 = 4;
 /// Most entries read from the file at once.
 const MAX_FILE_READ: u64 = 8192;
+/// Most writes `--fault-ack-before-fsync` holds back (then it writes them).
+const MAX_UNSYNCED: usize = 4096;
 /// Test knob: the segment file size (small files make purges happen sooner).
 pub const FILE_BYTES_ENV: &str = "MEMBERCTL_ENGINE_LOG_FILE_BYTES";
 
@@ -101,6 +104,9 @@ pub struct RaftLog {
     /// the commit index may be: it is written with the next write).
     hard_state_dirty: bool,
     cache: EntryCache,
+    /// Writes held back under `--fault-ack-before-fsync` (a test cluster's
+    /// deliberate bug; see [`super::faults`]): written by [`RaftLog::sync`].
+    unsynced: Vec<LogBatch>,
 }
 
 impl RaftLog {
@@ -134,6 +140,7 @@ impl RaftLog {
             state,
             hard_state_dirty: false,
             cache: EntryCache::new(CACHE_BYTES),
+            unsynced: Vec::new(),
         })
     }
 
@@ -185,8 +192,26 @@ impl RaftLog {
             self.state.last_index = last.index;
         }
         self.put_state(&mut batch)?;
-        self.engine.write(&mut batch, sync)?;
+        if faults::ack_before_fsync() && self.unsynced.len() < MAX_UNSYNCED {
+            // The deliberate bug: reported as written, kept in memory.
+            self.unsynced.push(batch);
+        } else {
+            self.sync()?;
+            self.engine.write(&mut batch, sync)?;
+        }
         self.cache.append(entries);
+        Ok(())
+    }
+
+    /// Writes and fsyncs what `--fault-ack-before-fsync` held back (nothing
+    /// otherwise): before the state machine is made durable, so that it
+    /// never gets ahead of the log.
+    pub fn sync(&mut self) -> Result<()> {
+        let held = std::mem::take(&mut self.unsynced);
+        let n = held.len();
+        for (i, mut batch) in held.into_iter().enumerate() {
+            self.engine.write(&mut batch, i + 1 == n)?;
+        }
         Ok(())
     }
 
@@ -197,6 +222,7 @@ impl RaftLog {
             return Ok(());
         }
         let term = self.term(index)?;
+        self.sync()?;
         self.state.trunc_index = index;
         self.state.trunc_term = term;
         let mut batch = LogBatch::default();
@@ -210,6 +236,7 @@ impl RaftLog {
     /// Empties the log after a snapshot at `index` (`term`) was installed,
     /// with the hard state raft has then.
     pub fn reset(&mut self, index: u64, term: u64, hs: &HardState) -> Result<()> {
+        self.sync()?;
         self.state = LogState {
             hard_state: hs.clone(),
             trunc_index: index,

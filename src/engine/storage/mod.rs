@@ -15,6 +15,7 @@
 pub mod auth;
 pub mod backup;
 pub mod cache;
+pub mod faults;
 pub mod guard;
 pub mod layout;
 pub mod log;
@@ -405,6 +406,9 @@ impl Store {
         f: impl FnOnce(&WriteTransaction) -> Result<T>,
     ) -> Result<T> {
         let _writer = lock(&self.inner.writer);
+        if durable {
+            self.log().sync()?;
+        }
         let db = self.db();
         let mut txn = db.begin_write()?;
         if durable {

@@ -1,0 +1,82 @@
+//! Faults of the raft log's disk and the unsafe durability switch, for test
+//! clusters only (`--fault-injection`): a failing fsync, a full disk, and
+//! `--fault-ack-before-fsync`, which holds log writes in memory as a disk's
+//! volatile cache would, so a kill loses what was acknowledged. One node runs
+//! per process, so the switches are the process's.
+
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+
+/// A fault of the raft log's disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiskFault {
+    /// The disk works.
+    None,
+    /// fsync fails with EIO.
+    FsyncFails,
+    /// Writes fail with ENOSPC.
+    DiskFull,
+}
+
+static DISK: AtomicU8 = AtomicU8::new(0);
+static SYNC_FAILED: AtomicBool = AtomicBool::new(false);
+static ACK_BEFORE_FSYNC: AtomicBool = AtomicBool::new(false);
+
+/// Makes the raft log's disk fail (or work again) from now on.
+pub fn set_disk(fault: DiskFault) {
+    let v = match fault {
+        DiskFault::None => 0,
+        DiskFault::FsyncFails => 1,
+        DiskFault::DiskFull => 2,
+    };
+    DISK.store(v, Ordering::SeqCst);
+}
+
+/// The disk fault in force.
+pub fn disk() -> DiskFault {
+    match DISK.load(Ordering::SeqCst) {
+        1 => DiskFault::FsyncFails,
+        2 => DiskFault::DiskFull,
+        _ => DiskFault::None,
+    }
+}
+
+/// The error an fsync of the log returns now, if it must fail; remembered,
+/// so that the node can say why raft-engine stopped (it panics on a failed
+/// fsync rather than go on with data it cannot vouch for).
+pub fn fsync_error() -> Option<std::io::Error> {
+    (disk() == DiskFault::FsyncFails).then(|| {
+        SYNC_FAILED.store(true, Ordering::SeqCst);
+        std::io::Error::new(
+            std::io::ErrorKind::Other,
+            "fsync failed: input/output error (injected disk fault)",
+        )
+    })
+}
+
+/// The error a write to the log returns now, if it must fail.
+pub fn write_error() -> Option<std::io::Error> {
+    (disk() == DiskFault::DiskFull).then(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::StorageFull,
+            "no space left on device (injected disk fault)",
+        )
+    })
+}
+
+/// Whether an fsync of the log has failed in this process.
+pub fn sync_failed() -> bool {
+    SYNC_FAILED.load(Ordering::SeqCst)
+}
+
+/// Turns on `--fault-ack-before-fsync`: log writes are kept in memory and
+/// written (and fsync'd) only before the state machine is made durable, so
+/// the node acknowledges entries a kill loses. A deliberate bug, for showing
+/// that the linearizability checker catches it.
+pub fn set_ack_before_fsync(on: bool) {
+    ACK_BEFORE_FSYNC.store(on, Ordering::SeqCst);
+}
+
+/// Whether `--fault-ack-before-fsync` is on.
+pub fn ack_before_fsync() -> bool {
+    ACK_BEFORE_FSYNC.load(Ordering::SeqCst)
+}

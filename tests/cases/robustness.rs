@@ -1,0 +1,251 @@
+//! Robustness on the engine: sequential clients record a history while a
+//! fault is injected (kill -9, a partitioned leader, membership changes,
+//! disk faults), and the linearizability checker must accept it; with one of
+//! the engine's deliberate bugs switched on, it must not.
+
+use std::time::Duration;
+
+use crate::util::faults::{heal, isolate, kill9_all, leader_among, leader_and_others, restart};
+use crate::util::free_port;
+use crate::util::local::Local;
+use crate::util::members::add_and_start;
+use crate::util::robustness::{Checked, Run};
+use crate::util::wait_for;
+
+/// A 3-node test cluster with fault injection and `extra` flags, clients
+/// recording on every member, `fault` applied once per round (it must leave
+/// the cluster serving), then the history checked.
+fn scenario(name: &str, extra: &[&str], fault: impl Fn(&Local, &Run)) -> (Checked, Local) {
+    let mut args = vec!["--fault-injection"];
+    args.extend_from_slice(extra);
+    let local = Local::up(&args);
+    let run = Run::start(name, local.endpoints());
+    for _ in 0..run.profile.rounds {
+        fault(&local, &run);
+        run.settle();
+    }
+    (run.finish(), local)
+}
+
+/// Asserts the scenario's history is linearizable.
+fn passes(name: &str, extra: &[&str], fault: impl Fn(&Local, &Run)) {
+    let (checked, local) = scenario(name, extra, fault);
+    checked.assert_linearizable(|| local.logs());
+    let (answered, _) = checked.counts();
+    assert!(answered > 0, "no operation was answered");
+}
+
+fn kill_leader(local: &Local, _: &Run) {
+    let (leader, _) = leader_and_others(local);
+    local.kill9(leader.pid.expect("the leader's pid"));
+    restart(local);
+}
+
+fn kill_follower(local: &Local, _: &Run) {
+    let (_, others) = leader_and_others(local);
+    local.kill9(others[0].pid.expect("a follower's pid"));
+    restart(local);
+}
+
+fn kill_all(local: &Local, _: &Run) {
+    let pids: Vec<u32> = local.pids().into_iter().map(|(_, p)| p).collect();
+    kill9_all(&pids);
+    restart(local);
+}
+
+/// The leader cut off from both followers while clients run on all three
+/// (those on the old leader time out and move on); healed once the majority
+/// has elected a new leader and served the profile's operations.
+fn partition_leader(local: &Local, run: &Run) {
+    let (old, others) = leader_and_others(local);
+    let ids: Vec<u64> = others.iter().map(|n| n.id).collect();
+    isolate(&old.client_url, &ids);
+    for n in &others {
+        isolate(&n.client_url, &[old.id]);
+    }
+    let majority: Vec<String> = others.iter().map(|n| n.client_url.clone()).collect();
+    wait_for(
+        "the majority to elect a new leader",
+        Duration::from_secs(15),
+        || leader_among(&majority).filter(|s| s.member_id != old.id),
+    );
+    run.settle();
+    for n in others.iter().chain([&old]) {
+        heal(&n.client_url);
+    }
+}
+
+#[test]
+fn robustness_kill_leader() {
+    passes("engine-kill-leader", &[], kill_leader);
+}
+
+#[test]
+fn robustness_kill_follower() {
+    passes("engine-kill-follower", &[], kill_follower);
+}
+
+#[test]
+fn robustness_kill_all() {
+    passes("engine-kill-all", &[], kill_all);
+}
+
+#[test]
+fn robustness_partitioned_leader() {
+    passes("engine-partitioned-leader", &[], partition_leader);
+}
+
+/// A learner joins after the log was compacted (a snapshot catches it up),
+/// is promoted, and clients use it.
+#[test]
+fn robustness_learner_by_snapshot_then_promoted() {
+    passes(
+        "engine-learner-snapshot",
+        &["--snapshot-count", "50"],
+        |local, run| {
+            let name = format!("l{}", free_port());
+            add_and_start(local, &name);
+            let p = local.ctl(&["member", "promote", &name, "--timeout", "60s"]);
+            assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());
+            let mut eps = local.endpoints();
+            eps.rotate_left(1);
+            run.recorder.set_endpoints(eps);
+        },
+    );
+}
+
+/// A follower removed, then the leader (memberctl moves leadership first).
+#[test]
+fn robustness_voters_removed_leader_too() {
+    let (checked, local) = scenario("engine-remove-voters", &["--nodes", "5"], |local, run| {
+        let (_, others) = leader_and_others(local);
+        let r = local.ctl(&["member", "remove", &others[0].name]);
+        assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
+        run.settle();
+        let (leader, _) = leader_and_others(local);
+        let r = local.ctl(&["member", "remove", &leader.name]);
+        assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
+        run.recorder.set_endpoints(local.endpoints());
+    });
+    checked.assert_linearizable(|| local.logs());
+}
+
+/// A joint change (a learner promoted, a voter demoted) entered and left.
+#[test]
+fn robustness_joint_enter_leave() {
+    passes("engine-joint", &[], |local, run| {
+        let name = format!("j{}", free_port());
+        add_and_start(local, &name);
+        let (_, others) = leader_and_others(local);
+        local.joint_enter(&["--promote", &name, "--demote", &others[0].name]);
+        run.settle();
+        let r = local.ctl(&["member", "joint", "leave"]);
+        assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
+    });
+}
+
+/// A member replaced (`member replace --start-local`: learner, catch-up,
+/// one joint swap).
+#[test]
+fn robustness_member_replaced() {
+    passes("engine-replace", &[], |local, run| {
+        let (_, others) = leader_and_others(local);
+        let name = format!("r{}", free_port());
+        let peer = format!("http://127.0.0.1:{}", free_port());
+        let r = local.ctl(&[
+            "member",
+            "replace",
+            &others[0].name,
+            "--name",
+            &name,
+            "--peer-urls",
+            &peer,
+            "--start-local",
+            "--timeout",
+            "60s",
+        ]);
+        assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
+        run.recorder.set_endpoints(local.endpoints());
+    });
+}
+
+/// A disk fault on one member's raft log (`kind`): the member stops with a
+/// clear error instead of acknowledging what it did not persist; restarted
+/// (which clears the fault), it rejoins and nothing acknowledged is lost.
+fn disk_fault(name: &str, kind: i32, leader: bool, says: &'static str) {
+    passes(name, &[], move |local, _| {
+        let (l, others) = leader_and_others(local);
+        let victim = if leader { l } else { others[0].clone() };
+        crate::util::faults::disk_fault(&victim.client_url, kind);
+        let pid = victim.pid.expect("the victim's pid");
+        wait_for(
+            "the member with the failing disk to stop",
+            Duration::from_secs(20),
+            || {
+                (!std::path::Path::new(&format!("/proc/{pid}/cmdline")).exists()
+                    || std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                        .is_ok_and(|s| s.contains(") Z")))
+                .then_some(())
+            },
+        );
+        let logs = local.logs();
+        assert!(
+            logs.contains(says) && logs.contains("acknowledges nothing it did not persist"),
+            "the stopped member says why:\n{logs}"
+        );
+        restart(local);
+    });
+}
+
+#[test]
+fn robustness_fsync_fails_on_the_leader() {
+    disk_fault("engine-fsync-fails", 1, true, "fsync failed");
+}
+
+#[test]
+fn robustness_full_disk_on_a_follower() {
+    disk_fault("engine-disk-full", 2, false, "no space left on device");
+}
+
+/// The deliberate bugs: the checker must refuse the histories they produce.
+fn fails(name: &str, extra: &[&str], fault: impl Fn(&Local, &Run)) -> Checked {
+    let (checked, local) = scenario(name, extra, fault);
+    assert!(
+        !checked.report.passed(),
+        "the checker accepted a history recorded with {extra:?} on: {}\nlogs:\n{}",
+        checked.report,
+        local.logs()
+    );
+    eprintln!(
+        "robustness {name}: caught as it must be:\n{}",
+        checked.report
+    );
+    checked
+}
+
+/// Linearizable reads served locally (no ReadIndex) by a leader cut off in a
+/// minority: stale reads, which the checker must find.
+#[test]
+fn robustness_catches_stale_local_reads() {
+    fails(
+        "bug-stale-reads",
+        &["--fault-stale-reads"],
+        partition_leader,
+    );
+}
+
+/// Log writes acknowledged before they are written: every member killed at
+/// once loses acknowledged writes, which the checker must find.
+#[test]
+fn robustness_catches_ack_before_fsync() {
+    fails(
+        "bug-ack-before-fsync",
+        &["--fault-ack-before-fsync"],
+        |local, run| {
+            for _ in 0..3 {
+                kill_all(local, run);
+                run.settle();
+            }
+        },
+    );
+}
