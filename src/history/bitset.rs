@@ -31,6 +31,24 @@ pub(crate) struct Snapshot {
     pub tail: Box<[u64]>,
 }
 
+impl Snapshot {
+    /// Word `i` of the set this snapshot stands for.
+    fn word(&self, i: usize) -> u64 {
+        let low = self.low as usize;
+        if i < low {
+            u64::MAX
+        } else {
+            self.tail.get(i - low).copied().unwrap_or(0)
+        }
+    }
+
+    /// Whether every member of `self` is a member of `other`.
+    pub(crate) fn is_subset(&self, other: &Snapshot) -> bool {
+        let end = self.low as usize + self.tail.len();
+        (0..end).all(|i| self.word(i) & !other.word(i) == 0)
+    }
+}
+
 impl Bits {
     /// An empty set able to hold positions `0..n`.
     pub(crate) fn new(n: usize) -> Self {
@@ -40,13 +58,6 @@ impl Bits {
             high: 0,
             hash: 0,
         }
-    }
-
-    /// Whether position `i` is in the set.
-    pub(crate) fn contains(&self, i: usize) -> bool {
-        self.words
-            .get(i / 64)
-            .is_some_and(|w| w & (1u64 << (i % 64)) != 0)
     }
 
     /// Hash of the current set, maintained incrementally.

@@ -1,10 +1,10 @@
-//! Nondeterministic single-key register model as a powerset: a state is a sorted set of
-//! possible key values, and each operation maps it to the outcomes its response allows.
+//! Single-key register model: interned key states and what each operation does to them.
+//! Answered operations are deterministic; the nondeterminism of operations with unknown
+//! outcome (took effect or not) is resolved by the search.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use super::describe::quoted;
-use super::op::{Operation, Request, Response};
 
 /// Encoded key state: 0 means absent, `id + 1` means the interned value `id`.
 pub(crate) type KeyState = u32;
@@ -17,6 +17,7 @@ pub(crate) const ABSENT: KeyState = 0;
 pub(crate) struct Values {
     names: Vec<String>,
     ids: HashMap<String, KeyState>,
+    anon: Option<KeyState>,
 }
 
 impl Values {
@@ -31,32 +32,38 @@ impl Values {
         id
     }
 
+    /// Encoded state standing for any value written by a failed write and never read or
+    /// compared against (all such values behave alike).
+    pub(crate) fn anon(&mut self) -> KeyState {
+        if let Some(id) = self.anon {
+            return id;
+        }
+        self.names.push(String::new());
+        let id = KeyState::try_from(self.names.len()).unwrap_or(KeyState::MAX);
+        self.anon = Some(id);
+        id
+    }
+
     /// Encoded state for an optional value (`None`: absent).
     pub(crate) fn state(&mut self, value: Option<&str>) -> KeyState {
         value.map_or(ABSENT, |v| self.id(v))
     }
 
-    /// Renders a set of states, e.g. `"v2"` or `{absent, "v1"}`.
-    pub(crate) fn describe(&self, states: &[KeyState]) -> String {
-        let names: Vec<String> = states
-            .iter()
-            .map(|&s| {
-                let name = s
-                    .checked_sub(1)
-                    .and_then(|i| self.names.get(i as usize))
-                    .map(String::as_str);
-                quoted(name)
-            })
-            .collect();
-        match names.len() {
-            1 => names.join(""),
-            _ => format!("{{{}}}", names.join(", ")),
+    /// Renders a state, e.g. `"v2"` or `absent`.
+    pub(crate) fn describe(&self, state: KeyState) -> String {
+        if Some(state) == self.anon {
+            return "a value of a failed write that nobody read".to_string();
         }
+        let name = state
+            .checked_sub(1)
+            .and_then(|i| self.names.get(i as usize))
+            .map(String::as_str);
+        quoted(name)
     }
 }
 
 /// What one operation does to the set of possible states.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Step {
     /// Answered put: the key now holds the value.
     Put(KeyState),
@@ -93,137 +100,28 @@ pub(crate) enum Step {
     },
 }
 
-/// One operation of a key history, compiled for the search.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct KeyOp {
-    /// Index into the full history.
-    pub idx: usize,
-    /// Call time.
-    pub call: u64,
-    /// Return time; `u64::MAX` when the outcome is unknown.
-    pub ret: u64,
-    /// Effect on the state set.
-    pub step: Step,
-}
-
-/// The operations of one key, ordered by call time.
-#[derive(Debug)]
-pub(crate) struct KeyHistory {
-    /// The key.
-    pub key: String,
-    /// Operations ordered by (call time, history index); failed gets are dropped.
-    pub ops: Vec<KeyOp>,
-    /// Interned values of this key.
-    pub values: Values,
-}
-
-/// Compiles an operation; `None` when it says nothing (a failed get) or, defensively, when
-/// its response does not match its request (validation rejects those beforehand).
-fn compile(op: &Operation, values: &mut Values) -> Option<Step> {
-    let answered = op.answered();
-    let step = match (&op.request, &op.response) {
-        (Request::Get, Response::Get { value, .. }) if answered => Step::Read {
-            read: values.state(value.as_deref()),
-            not: None,
-        },
-        (Request::Get, _) => return None,
-        (Request::Put { value }, Response::Put { .. }) if answered => Step::Put(values.id(value)),
-        (Request::Put { value }, _) => Step::MaybePut(values.id(value)),
-        (Request::Delete, Response::Delete { deleted, .. }) if answered => Step::Delete {
-            existed: *deleted >= 1,
-        },
-        (Request::Delete, _) => Step::MaybeDelete,
-        (
-            Request::Cas { expect, value },
-            Response::Cas {
-                succeeded,
-                value: read,
-                ..
-            },
-        ) if answered => {
-            let expect = values.state(expect.as_deref());
-            if *succeeded {
-                Step::Cas {
-                    expect,
-                    value: values.id(value),
-                }
-            } else {
-                Step::Read {
-                    read: values.state(read.as_deref()),
-                    not: Some(expect),
-                }
-            }
-        }
-        (Request::Cas { expect, value }, _) => Step::MaybeCas {
-            expect: values.state(expect.as_deref()),
-            value: values.id(value),
-        },
-    };
-    op.response_matches().then_some(step)
-}
-
-/// Splits a history into per-key histories, keys in sorted order.
-pub(crate) fn split_by_key(history: &[Operation]) -> Vec<KeyHistory> {
-    let mut by_key: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (i, op) in history.iter().enumerate() {
-        by_key.entry(op.key.as_str()).or_default().push(i);
+impl Step {
+    /// Whether this is the step of an operation whose outcome is unknown.
+    pub(crate) fn is_maybe(self) -> bool {
+        matches!(
+            self,
+            Step::MaybePut(_) | Step::MaybeDelete | Step::MaybeCas { .. }
+        )
     }
-    by_key
-        .into_iter()
-        .map(|(key, idxs)| {
-            let mut values = Values::default();
-            let mut ops: Vec<KeyOp> = idxs
-                .into_iter()
-                .filter_map(|idx| {
-                    let op = &history[idx];
-                    let step = compile(op, &mut values)?;
-                    let ret = if op.answered() {
-                        op.ret.unwrap_or(u64::MAX)
-                    } else {
-                        u64::MAX
-                    };
-                    Some(KeyOp {
-                        idx,
-                        call: op.call,
-                        ret,
-                        step,
-                    })
-                })
-                .collect();
-            ops.sort_by_key(|o| (o.call, o.idx));
-            KeyHistory {
-                key: key.to_string(),
-                ops,
-                values,
-            }
-        })
-        .collect()
 }
 
-fn with(states: &[KeyState], extra: KeyState) -> Vec<KeyState> {
-    let mut out = states.to_vec();
-    if let Err(pos) = out.binary_search(&extra) {
-        out.insert(pos, extra);
-    }
-    out
-}
-
-/// Applies one operation to a sorted, deduplicated state set; `None` when no state allows
-/// the operation's response.
-pub(crate) fn apply(step: Step, states: &[KeyState]) -> Option<Vec<KeyState>> {
-    let has = |s: KeyState| states.binary_search(&s).is_ok();
+/// The state after running `step` from `state`, or `None` when the step cannot run there.
+/// An answered operation's response fixes the state after it, whatever it was before.
+/// For an operation of unknown outcome this is the outcome if it took effect (not taking
+/// effect is the search's other choice).
+pub(crate) fn transition(step: Step, state: KeyState) -> Option<KeyState> {
     match step {
-        Step::Put(v) => Some(vec![v]),
-        Step::MaybePut(v) => Some(with(states, v)),
-        Step::Read { read, not } => (has(read) && not != Some(read)).then(|| vec![read]),
-        Step::Delete { existed: true } => states.iter().any(|&s| s != ABSENT).then(|| vec![ABSENT]),
-        Step::Delete { existed: false } => has(ABSENT).then(|| vec![ABSENT]),
-        Step::MaybeDelete => Some(with(states, ABSENT)),
-        Step::Cas { expect, value } => has(expect).then(|| vec![value]),
-        Step::MaybeCas { expect, value } => Some(if has(expect) {
-            with(states, value)
-        } else {
-            states.to_vec()
-        }),
+        Step::Put(v) | Step::MaybePut(v) => Some(v),
+        Step::Read { read, not } => (state == read && not != Some(read)).then_some(read),
+        Step::Delete { existed } => ((state != ABSENT) == existed).then_some(ABSENT),
+        Step::MaybeDelete => Some(ABSENT),
+        Step::Cas { expect, value } | Step::MaybeCas { expect, value } => {
+            (state == expect).then_some(value)
+        }
     }
 }

@@ -1,11 +1,19 @@
 //! Wing–Gong / Lowe linearizability search with memoisation over one key's operations.
+//!
+//! Answered operations are walked as call/return events in a linked list: the earliest
+//! pending calls are tried, an accepted one is lifted out and pushed on a stack, and
+//! reaching the return of an operation not yet linearized backtracks. Operations of
+//! unknown outcome are not in the list: the [`Pool`] applies them lazily, right before
+//! an answered operation that needs them.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::time::Instant;
 
-use super::bitset::{mix, Bits, Snapshot};
-use super::model::{apply, KeyOp, KeyState, ABSENT};
+use super::bitset::Bits;
+use super::events::{build_list, first_return, lift, unlift, Node, NIL};
+use super::keyed::KeyOp;
+use super::memo::Memo;
+use super::model::{transition, KeyState, ABSENT};
+use super::pool::{Alternative, Pool};
 
 /// Stop conditions for one search.
 #[derive(Debug, Clone, Copy)]
@@ -27,15 +35,61 @@ pub(crate) enum Outcome {
     OutOfBudget,
 }
 
-/// The longest partial linearization met during a search.
+/// One linearized answered operation with the unknown-outcome ones applied before it.
 #[derive(Debug, Clone)]
+struct Frame {
+    call: usize,
+    prev: KeyState,
+    alternative: usize,
+    taken: Vec<(usize, usize)>,
+}
+
+/// The longest partial linearization met during a search.
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Deepest {
-    /// Which operations (positions in the searched slice) it linearized.
-    pub linearized: Bits,
-    /// How many operations it linearized.
-    pub depth: usize,
-    /// The possible key states after it.
-    pub states: Vec<KeyState>,
+    /// Operations it linearized, in order (positions in the searched slice).
+    pub order: Vec<usize>,
+    /// The key state after it.
+    pub state: KeyState,
+    /// Answered operations it linearized.
+    depth: usize,
+    /// Stack frames known to match the start of `order`, and the length they cover.
+    agree: usize,
+    agree_len: usize,
+}
+
+impl Deepest {
+    /// Number of operations with a known return it placed.
+    pub(crate) fn placed(&self) -> usize {
+        self.depth
+    }
+
+    /// Whether the operation at `pos` is part of it.
+    pub(crate) fn covers(&self, pos: usize) -> bool {
+        self.order.contains(&pos)
+    }
+
+    fn pushed(&mut self, nodes: &[Node], stack: &[Frame], state: KeyState) {
+        if stack.len() <= self.depth {
+            return;
+        }
+        self.order.truncate(self.agree_len);
+        for frame in &stack[self.agree..] {
+            self.order.extend(frame.taken.iter().map(|&(_, m)| m));
+            self.order.push(nodes[frame.call].op);
+        }
+        self.depth = stack.len();
+        self.agree = stack.len();
+        self.agree_len = self.order.len();
+        self.state = state;
+    }
+
+    fn popped(&mut self, stack: &[Frame]) {
+        if stack.len() < self.agree {
+            self.agree = stack.len();
+            self.agree_len = stack.iter().map(|f| f.taken.len() + 1).sum();
+        }
+    }
 }
 
 /// Result and cost of one search.
@@ -45,131 +99,58 @@ pub(crate) struct SearchResult {
     pub outcome: Outcome,
     /// Model steps taken.
     pub steps: u64,
-    /// Entries in the memo cache at the end (its peak).
+    /// States recorded in the memo (its peak).
     pub cache_entries: usize,
-    /// Estimated bytes held by the memo cache at its peak.
+    /// Estimated bytes held by the memo at its peak.
     pub cache_bytes: usize,
     /// The longest partial linearization, when tracking was asked for.
     pub deepest: Option<Deepest>,
 }
 
-const NIL: usize = usize::MAX;
-
-/// Node of the doubly linked event list; node 0 is the head sentinel.
-#[derive(Debug, Clone, Copy)]
-struct Node {
-    prev: usize,
-    next: usize,
-    op: usize,
-    /// For a call node, its return node; `NIL` for return nodes and the head.
-    ret: usize,
+/// Ways to run the operation at call node `cur` from `state`: directly if possible
+/// (that dominates any other way), else after unknown-outcome operations.
+fn alternatives(
+    ops: &[KeyOp],
+    nodes: &[Node],
+    cur: usize,
+    state: KeyState,
+    pool: &Pool,
+) -> Vec<Alternative> {
+    let step = ops[nodes[cur].op].step;
+    if transition(step, state).is_some() {
+        return vec![Alternative {
+            path: Vec::new(),
+            state,
+        }];
+    }
+    if pool.is_empty() {
+        return Vec::new();
+    }
+    pool.alternatives(ops, state, step, first_return(nodes, cur))
 }
 
-/// Memo key: which operations are linearized plus the resulting state set.
-#[derive(Debug, PartialEq, Eq)]
-struct CacheKey {
-    hash: u64,
-    bits: Snapshot,
-    states: Box<[KeyState]>,
-}
-
-impl Hash for CacheKey {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        h.write_u64(self.hash);
-    }
-}
-
-/// Hasher for keys that are already well mixed.
-#[derive(Default)]
-struct PassHasher(u64);
-
-impl Hasher for PassHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = mix(self.0 ^ u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = mix(self.0 ^ v);
-    }
-}
-
-fn states_hash(states: &[KeyState]) -> u64 {
-    states
-        .iter()
-        .fold(0x51_7C_C1_B7_27_22_0A_95, |h, &s| mix(h ^ u64::from(s)))
-}
-
-/// Builds the event list: calls and returns sorted by time, a call before a return at
-/// equal times.
-fn build_list(ops: &[KeyOp]) -> Vec<Node> {
-    let mut events: Vec<(u64, u8, usize)> = Vec::with_capacity(ops.len() * 2);
-    for (i, op) in ops.iter().enumerate() {
-        events.push((op.call, 0, i));
-        events.push((op.ret, 1, i));
-    }
-    events.sort_unstable();
-    let mut ret_node = vec![NIL; ops.len()];
-    for (k, &(_, kind, op)) in events.iter().enumerate() {
-        if kind == 1 {
-            ret_node[op] = k + 1;
-        }
-    }
-    let mut nodes = Vec::with_capacity(events.len() + 1);
-    nodes.push(Node {
-        prev: NIL,
-        next: if events.is_empty() { NIL } else { 1 },
-        op: NIL,
-        ret: NIL,
-    });
-    for (k, &(_, kind, op)) in events.iter().enumerate() {
-        let idx = k + 1;
-        nodes.push(Node {
-            prev: idx - 1,
-            next: if idx == events.len() { NIL } else { idx + 1 },
-            op,
-            ret: if kind == 0 { ret_node[op] } else { NIL },
-        });
-    }
-    nodes
-}
-
-fn unlink(nodes: &mut [Node], x: usize) {
-    let Node { prev, next, .. } = nodes[x];
-    nodes[prev].next = next;
-    if next != NIL {
-        nodes[next].prev = prev;
-    }
-}
-
-fn relink(nodes: &mut [Node], x: usize) {
-    let Node { prev, next, .. } = nodes[x];
-    nodes[prev].next = x;
-    if next != NIL {
-        nodes[next].prev = x;
-    }
-}
-
-/// Searches for a linearization of `ops` starting from an absent key.
+/// Searches for a linearization of `ops` (ordered by call time) from an absent key.
 pub(crate) fn search(ops: &[KeyOp], limits: &Limits, track: bool) -> SearchResult {
-    let mut nodes = build_list(ops);
-    let mut bits = Bits::new(ops.len());
-    let mut states: Vec<KeyState> = vec![ABSENT];
-    let mut stack: Vec<(usize, Vec<KeyState>)> = Vec::new();
-    let mut cache: HashSet<CacheKey, BuildHasherDefault<PassHasher>> = HashSet::default();
-    let mut cache_bytes = 0usize;
+    let (unknown, answered): (Vec<usize>, Vec<usize>) =
+        (0..ops.len()).partition(|&i| ops[i].ret == u64::MAX && ops[i].step.is_maybe());
+    let mut pool = Pool::new(ops, &unknown);
+    let mut nodes = build_list(ops, &answered);
+    // Answered operations get consecutive bits so the linearized set stays compact.
+    let mut slot = vec![0; ops.len()];
+    for (k, &i) in answered.iter().enumerate() {
+        slot[i] = k;
+    }
+    let mut main = Bits::new(answered.len());
+    let mut extra = Bits::new(pool.size);
+    let mut state = ABSENT;
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut memo = Memo::default();
     let mut steps = 0u64;
-    let mut deepest = track.then(|| Deepest {
-        linearized: bits.clone(),
-        depth: 0,
-        states: states.clone(),
-    });
+    let mut deepest = track.then(Deepest::default);
     let mut cur = nodes[0].next;
+    let mut resume = 0;
 
-    let outcome = loop {
+    let outcome = 'search: loop {
         if nodes[0].next == NIL {
             break Outcome::Linearizable;
         }
@@ -177,57 +158,60 @@ pub(crate) fn search(ops: &[KeyOp], limits: &Limits, track: bool) -> SearchResul
             // Unreachable: a pending operation's return node always ends the scan.
             break Outcome::NotLinearizable;
         };
-        if node.ret != NIL {
-            steps += 1;
-            if steps > limits.max_steps
-                || (steps % 1024 == 0 && limits.deadline.is_some_and(|d| Instant::now() >= d))
-            {
-                break Outcome::OutOfBudget;
-            }
-            if let Some(next_states) = apply(ops[node.op].step, &states) {
-                bits.insert(node.op);
-                let key = CacheKey {
-                    hash: bits.hash() ^ states_hash(&next_states),
-                    bits: bits.snapshot(),
-                    states: next_states.as_slice().into(),
-                };
-                let size = std::mem::size_of::<CacheKey>()
-                    + key.bits.tail.len() * 8
-                    + key.states.len() * 4
-                    + 33;
-                if cache.insert(key) {
-                    cache_bytes += size;
-                    stack.push((cur, std::mem::replace(&mut states, next_states)));
-                    unlink(&mut nodes, cur);
-                    unlink(&mut nodes, node.ret);
-                    if let Some(d) = deepest.as_mut().filter(|d| stack.len() > d.depth) {
-                        d.linearized = bits.clone();
-                        d.depth = stack.len();
-                        d.states = states.clone();
-                    }
-                    cur = nodes[0].next;
-                    continue;
-                }
-                bits.remove(node.op);
-            }
-            cur = node.next;
-        } else {
-            let Some((call, prev)) = stack.pop() else {
+        if node.ret == NIL {
+            let Some(frame) = stack.pop() else {
                 break Outcome::NotLinearizable;
             };
-            let call_node = nodes[call];
-            bits.remove(call_node.op);
-            states = prev;
-            relink(&mut nodes, call_node.ret);
-            relink(&mut nodes, call);
-            cur = call_node.next;
+            main.remove(slot[nodes[frame.call].op]);
+            pool.give_back(&frame.taken, &mut extra);
+            state = frame.prev;
+            unlift(&mut nodes, frame.call);
+            if let Some(d) = deepest.as_mut() {
+                d.popped(&stack);
+            }
+            cur = frame.call;
+            resume = frame.alternative + 1;
+            continue;
         }
+        let alts = alternatives(ops, &nodes, cur, state, &pool);
+        for (k, alt) in alts.iter().enumerate().skip(resume) {
+            steps += 1;
+            if steps > limits.max_steps
+                || (steps & 0x3FF == 0 && limits.deadline.is_some_and(|d| Instant::now() >= d))
+            {
+                break 'search Outcome::OutOfBudget;
+            }
+            let Some(next) = transition(ops[node.op].step, alt.state) else {
+                continue;
+            };
+            main.insert(slot[node.op]);
+            let taken = pool.take(&alt.path, &mut extra);
+            if memo.visit(&main, &extra, next) {
+                stack.push(Frame {
+                    call: cur,
+                    prev: std::mem::replace(&mut state, next),
+                    alternative: k,
+                    taken,
+                });
+                lift(&mut nodes, cur);
+                if let Some(d) = deepest.as_mut() {
+                    d.pushed(&nodes, &stack, state);
+                }
+                cur = nodes[0].next;
+                resume = 0;
+                continue 'search;
+            }
+            pool.give_back(&taken, &mut extra);
+            main.remove(slot[node.op]);
+        }
+        resume = 0;
+        cur = node.next;
     };
     SearchResult {
         outcome,
         steps,
-        cache_entries: cache.len(),
-        cache_bytes: cache_bytes + cache.capacity(),
+        cache_entries: memo.entries(),
+        cache_bytes: memo.bytes(),
         deepest,
     }
 }

@@ -13,14 +13,19 @@ use crate::util::robustness::{Checked, Run};
 use crate::util::wait_for;
 
 /// A 3-node test cluster with fault injection and `extra` flags, clients
-/// recording on every member, `fault` applied once per round (it must leave
-/// the cluster serving), then the history checked.
-fn scenario(name: &str, extra: &[&str], fault: impl Fn(&Local, &Run)) -> (Checked, Local) {
+/// recording on every member, `fault` applied `rounds` times (the profile's
+/// when None; it must leave the cluster serving), then the history checked.
+fn scenario(
+    name: &str,
+    extra: &[&str],
+    rounds: Option<usize>,
+    fault: impl Fn(&Local, &Run),
+) -> (Checked, Local) {
     let mut args = vec!["--fault-injection"];
     args.extend_from_slice(extra);
     let local = Local::up(&args);
     let run = Run::start(name, local.endpoints());
-    for _ in 0..run.profile.rounds {
+    for _ in 0..rounds.unwrap_or(run.profile.rounds) {
         fault(&local, &run);
         run.settle();
     }
@@ -29,7 +34,7 @@ fn scenario(name: &str, extra: &[&str], fault: impl Fn(&Local, &Run)) -> (Checke
 
 /// Asserts the scenario's history is linearizable.
 fn passes(name: &str, extra: &[&str], fault: impl Fn(&Local, &Run)) {
-    let (checked, local) = scenario(name, extra, fault);
+    let (checked, local) = scenario(name, extra, None, fault);
     checked.assert_linearizable(|| local.logs());
     let (answered, _) = checked.counts();
     assert!(answered > 0, "no operation was answered");
@@ -107,6 +112,12 @@ fn robustness_learner_by_snapshot_then_promoted() {
             add_and_start(local, &name);
             let p = local.ctl(&["member", "promote", &name, "--timeout", "60s"]);
             assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());
+            let log = std::fs::read_to_string(local.dir().join(format!("{name}.log")))
+                .unwrap_or_default();
+            assert!(
+                log.contains("installed a snapshot from the leader"),
+                "the learner was caught up by a snapshot:\n{log}"
+            );
             let mut eps = local.endpoints();
             eps.rotate_left(1);
             run.recorder.set_endpoints(eps);
@@ -117,30 +128,41 @@ fn robustness_learner_by_snapshot_then_promoted() {
 /// A follower removed, then the leader (memberctl moves leadership first).
 #[test]
 fn robustness_voters_removed_leader_too() {
-    let (checked, local) = scenario("engine-remove-voters", &["--nodes", "5"], |local, run| {
-        let (_, others) = leader_and_others(local);
-        let r = local.ctl(&["member", "remove", &others[0].name]);
-        assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
-        run.settle();
-        let (leader, _) = leader_and_others(local);
-        let r = local.ctl(&["member", "remove", &leader.name]);
-        assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
-        run.recorder.set_endpoints(local.endpoints());
-    });
+    let (checked, local) = scenario(
+        "engine-remove-voters",
+        &["--nodes", "5"],
+        Some(1),
+        |local, run| {
+            let (_, others) = leader_and_others(local);
+            let r = local.ctl(&["member", "remove", &others[0].name]);
+            assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
+            run.settle();
+            let (leader, _) = leader_and_others(local);
+            let r = local.ctl(&["member", "remove", &leader.name]);
+            assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
+            run.recorder.set_endpoints(local.endpoints());
+        },
+    );
     checked.assert_linearizable(|| local.logs());
 }
 
-/// A joint change (a learner promoted, a voter demoted) entered and left.
+/// A joint change (a learner promoted, a voter demoted) entered and left;
+/// the demoted learner is then removed (the learner slot is free again for
+/// the next round).
 #[test]
 fn robustness_joint_enter_leave() {
     passes("engine-joint", &[], |local, run| {
         let name = format!("j{}", free_port());
         add_and_start(local, &name);
         let (_, others) = leader_and_others(local);
-        local.joint_enter(&["--promote", &name, "--demote", &others[0].name]);
+        let demoted = &others[0].name;
+        local.joint_enter(&["--promote", &name, "--demote", demoted]);
         run.settle();
         let r = local.ctl(&["member", "joint", "leave"]);
         assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
+        let r = local.ctl(&["member", "remove", demoted]);
+        assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
+        run.recorder.set_endpoints(local.endpoints());
     });
 }
 
@@ -209,7 +231,7 @@ fn robustness_full_disk_on_a_follower() {
 
 /// The deliberate bugs: the checker must refuse the histories they produce.
 fn fails(name: &str, extra: &[&str], fault: impl Fn(&Local, &Run)) -> Checked {
-    let (checked, local) = scenario(name, extra, fault);
+    let (checked, local) = scenario(name, extra, Some(1), fault);
     assert!(
         !checked.report.passed(),
         "the checker accepted a history recorded with {extra:?} on: {}\nlogs:\n{}",
@@ -220,6 +242,17 @@ fn fails(name: &str, extra: &[&str], fault: impl Fn(&Local, &Run)) -> Checked {
         "robustness {name}: caught as it must be:\n{}",
         checked.report
     );
+    // The per-key search over values alone (no revision invariant) must find
+    // it too: the bug is visible in what clients read, not only in revisions.
+    let values = memberctl::history::check_values(&checked.ops, &Default::default());
+    assert!(
+        matches!(
+            values.verdict,
+            memberctl::history::Verdict::NotLinearizable { .. }
+        ),
+        "the per-key search accepted a history recorded with {extra:?} on: {values}"
+    );
+    eprintln!("robustness {name}: the per-key search alone:\n{values}");
     checked
 }
 

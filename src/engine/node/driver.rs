@@ -418,6 +418,10 @@ impl Driver {
             // The entries the snapshot replaced may have issued or ended tokens.
             self.tokens.apply(vec![TokenEvent::Cleared]);
             let index = rd.snapshot().get_metadata().index;
+            eprintln!(
+                "memberctl node: installed a snapshot from the leader at index {index} (term {})",
+                rd.snapshot().get_metadata().term
+            );
             self.applied = index;
             self.last_compaction = index;
             self.pending.snapshot_applied(index);

@@ -46,10 +46,7 @@ pub fn disk() -> DiskFault {
 pub fn fsync_error() -> Option<std::io::Error> {
     (disk() == DiskFault::FsyncFails).then(|| {
         SYNC_FAILED.store(true, Ordering::SeqCst);
-        std::io::Error::new(
-            std::io::ErrorKind::Other,
-            "fsync failed: input/output error (injected disk fault)",
-        )
+        std::io::Error::other("fsync failed: input/output error (injected disk fault)")
     })
 }
 
