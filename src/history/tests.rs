@@ -4,6 +4,19 @@ mod brute;
 mod rules;
 mod sim;
 
+/// Linear congruential generator (Knuth's MMIX constants): reproducible histories.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n.max(1)
+    }
+}
+
 use super::*;
 
 const MS: u64 = 1_000_000;

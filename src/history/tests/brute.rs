@@ -7,17 +7,7 @@ use super::super::keyed::split_by_key;
 use super::super::search::{search, Limits, Outcome};
 use super::super::*;
 
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n.max(1)
-    }
-}
+use super::Lcg;
 
 /// Runs `op` on a concrete state; `None` when it cannot run there. Unknown-outcome
 /// operations are run as "took effect".
