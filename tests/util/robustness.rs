@@ -82,18 +82,29 @@ impl Run {
     /// Waits until the profile's operations around a fault have been
     /// recorded; panics when the clients make no progress in 60 s.
     pub fn settle(&self) {
+        if let Err(e) = self.try_settle() {
+            panic!("{e}");
+        }
+    }
+
+    /// [`Run::settle`], saying so instead of panicking when the clients do
+    /// not get the operations answered in 60 s (a cluster a deliberate bug
+    /// broke).
+    pub fn try_settle(&self) -> Result<(), String> {
         let before = self.recorder.answered();
         let deadline = Instant::now() + Duration::from_secs(60);
         while self.recorder.answered() < before + self.profile.ops_around {
-            assert!(
-                Instant::now() < deadline,
-                "robustness {}: the clients answered {} operations in 60 s (wanted {})",
-                self.name,
-                self.recorder.answered() - before,
-                self.profile.ops_around
-            );
+            if Instant::now() >= deadline {
+                return Err(format!(
+                    "robustness {}: the clients answered {} operations in 60 s (wanted {})",
+                    self.name,
+                    self.recorder.answered() - before,
+                    self.profile.ops_around
+                ));
+            }
             std::thread::sleep(Duration::from_millis(10));
         }
+        Ok(())
     }
 
     /// Stops the clients and checks the history.
