@@ -25,6 +25,12 @@ pub struct State {
     pub move_errors: VecDeque<ApiError>,
     /// The changes that reached the fake, in order ("add", "promote", …).
     pub calls: Vec<String>,
+    /// The next removal is applied, but its answer is lost (`server
+    /// stopped`), and this many member lists read after it still show the
+    /// member (answered by members that have not applied it yet).
+    pub lost_removal: Option<usize>,
+    /// The list stale readers see, while `lost_removal` counts down.
+    stale_list: Option<MemberList>,
     next_id: u64,
 }
 
@@ -87,7 +93,12 @@ fn unavailable(id: MemberId) -> ApiError {
 
 impl MembershipApi for Fake {
     async fn member_list(&self) -> Result<MemberList, ApiError> {
-        Ok(self.state().list.clone())
+        let mut s = self.state();
+        if let (Some(n @ 1..), Some(stale)) = (s.lost_removal, s.stale_list.clone()) {
+            s.lost_removal = Some(n - 1);
+            return Ok(stale);
+        }
+        Ok(s.list.clone())
     }
 
     async fn member_add(&self, peer_urls: &[String], is_learner: bool) -> Result<Added, ApiError> {
@@ -117,7 +128,15 @@ impl MembershipApi for Fake {
         if let Some(e) = s.remove_errors.pop_front() {
             return Err(e);
         }
+        let before = s.list.clone();
         s.list.members.retain(|m| m.id != id);
+        if s.lost_removal.is_some() && s.stale_list.is_none() {
+            s.stale_list = Some(before);
+            return Err(ApiError::new(
+                ApiErrorKind::Unavailable,
+                "etcdserver: server stopped",
+            ));
+        }
         Ok(s.list.clone())
     }
 

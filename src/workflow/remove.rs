@@ -103,11 +103,15 @@ pub async fn remove<A: MembershipApi>(
     .await;
     let list = match result {
         Ok(list) => list,
-        // The answer may have been lost after the server applied the removal.
-        Err(e) if e.kind == crate::ErrorKind::Unavailable => match api.member_list().await {
-            Ok(list) if list.get(member.id).is_none() => list,
-            _ => return Err(e),
-        },
+        // The answer may have been lost after the server applied the removal
+        // (the member that took it stopped first: `server stopped`).
+        Err(e) if e.kind == crate::ErrorKind::Unavailable => {
+            let deadline = Instant::now() + req.command_timeout;
+            match confirm_gone(api, member.id, deadline).await {
+                Some(list) => list,
+                None => return Err(e),
+            }
+        }
         Err(e) => return Err(e),
     };
     Ok(RemoveOutcome::Removed {
@@ -115,4 +119,29 @@ pub async fn remove<A: MembershipApi>(
         list,
         moved,
     })
+}
+
+/// How often [`confirm_gone`] reads the member list.
+const GONE_POLL: Duration = Duration::from_millis(100);
+
+/// After a lost answer to a removal: reads the member list (through any
+/// member that answers) until member `id` is gone from it, or `deadline`
+/// passes (None: the removal may not have happened). A member that has not
+/// applied the removal yet may still list it for a moment.
+async fn confirm_gone<A: MembershipApi>(
+    api: &A,
+    id: crate::model::MemberId,
+    deadline: Instant,
+) -> Option<MemberList> {
+    loop {
+        if let Ok(list) = api.member_list().await {
+            if list.get(id).is_none() {
+                return Some(list);
+            }
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        tokio::time::sleep(GONE_POLL.min(deadline - Instant::now())).await;
+    }
 }

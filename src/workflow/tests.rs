@@ -212,6 +212,40 @@ async fn remove_into_quorum_loss_sends_nothing_unless_forced() {
     assert_eq!(fake.calls(), vec!["remove"]);
 }
 
+/// The member that took the removal stopped before answering (`server
+/// stopped`), and the next member lists still show it: the removal is
+/// confirmed by polling the list, not reported as failed (robustness tests
+/// found this against etcd 3.4 when the leader was removed).
+#[tokio::test]
+async fn remove_confirms_a_lost_answer_from_the_member_list() {
+    let fake = Fake::three();
+    fake.state().lost_removal = Some(3);
+    let out = remove(&fake, &Silent, &rm("m2", false, false, T))
+        .await
+        .unwrap();
+    let RemoveOutcome::Removed { removed, list, .. } = out else {
+        panic!("not removed: {out:?}");
+    };
+    assert_eq!(removed.id, MemberId(2));
+    assert!(list.get(MemberId(2)).is_none());
+    assert_eq!(fake.calls(), vec!["remove"]);
+    // A removal that did not happen stays an error once the time is up.
+    let fake = Fake::three();
+    fake.state().remove_errors.push_back(ApiError::new(
+        ApiErrorKind::Unavailable,
+        "etcdserver: server stopped",
+    ));
+    let err = remove(
+        &fake,
+        &Silent,
+        &rm("m2", false, false, Duration::from_millis(300)),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Unavailable);
+    assert!(fake.state().list.get(MemberId(2)).is_some());
+}
+
 #[tokio::test]
 async fn update_validates_and_skips_a_no_op() {
     let fake = Fake::three();

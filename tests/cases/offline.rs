@@ -19,6 +19,18 @@ fn usage_errors_exit_2_and_json_reports_them() {
     assert!(r.stderr.contains("duration"), "{}", r.stderr);
 }
 
+/// The deliberate bugs of the robustness tests exist only on test clusters:
+/// without `--fault-injection` they are refused before anything starts.
+#[test]
+fn deliberate_bugs_need_fault_injection() {
+    for bug in ["--fault-stale-reads", "--fault-ack-before-fsync"] {
+        let r = memberctl(&["cluster", "up", "--dir", "/nonexistent/never", bug]).expect(2);
+        assert!(r.stderr.contains("--fault-injection"), "{}", r.stderr);
+        let r = memberctl(&["node", "run", "--name", "n1", bug]).expect(2);
+        assert!(r.stderr.contains("--fault-injection"), "{}", r.stderr);
+    }
+}
+
 #[test]
 fn unreachable_cluster_exits_5_with_a_json_error() {
     let port = free_port().to_string();
