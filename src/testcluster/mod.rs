@@ -434,6 +434,12 @@ pub async fn start_node(
         initial_cluster: initial.join(","),
         initial_cluster_state: "existing".into(),
     };
+    // A command interrupted between starting the node and recording it
+    // (kill -9) leaves it running unrecorded, holding its ports and data
+    // directory: stopped, so that the node starts as recorded.
+    if let Some(orphan) = process::running_on(&record.data_dir) {
+        process::stop(orphan, &record.data_dir);
+    }
     let pid = process::spawn(&exe()?, &record, &state)?;
     match state.node_mut(name) {
         Some(n) => {

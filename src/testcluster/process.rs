@@ -92,6 +92,15 @@ pub fn is_running(pid: u32, data_dir: &Path) -> bool {
         .unwrap_or(false)
 }
 
+/// The pid of a node process running on `data_dir`, recorded or not (one
+/// that an interrupted command started before it could record it).
+pub fn running_on(data_dir: &Path) -> Option<u32> {
+    std::fs::read_dir("/proc")
+        .ok()?
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .find(|&pid| is_running(pid, data_dir))
+}
+
 /// Starts a node detached from this process (its own process group, output
 /// appended to its log) with the cluster's settings; returns its pid.
 pub fn spawn(exe: &Path, node: &NodeRecord, cluster: &ClusterState) -> Result<u32, Error> {

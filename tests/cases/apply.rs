@@ -168,11 +168,16 @@ fn apply_resumes_after_kill_9_at_each_step() {
         });
         // Each run plans afresh, so each kill falls one step further into
         // the whole change; a run with one step left ends by itself.
+        let mut said = Vec::new();
         let killed = util::wait_for(
             "memberctl to begin its second step or end",
             Duration::from_secs(90),
             || match rx.recv_timeout(Duration::from_millis(200)) {
                 Ok(l) if l.contains("step 2:") => Some(true),
+                Ok(l) => {
+                    said.push(l);
+                    None
+                }
                 Err(RecvTimeoutError::Disconnected) => Some(false),
                 _ => None,
             },
@@ -181,7 +186,12 @@ fn apply_resumes_after_kill_9_at_each_step() {
             kill9_all(&[child.id()]);
         }
         let status = child.wait().expect("memberctl ends");
-        assert!(killed || status.success(), "round {round}: {status}");
+        assert!(
+            killed || status.success(),
+            "round {round}: {status}\n{}\nlogs:\n{}",
+            said.join("\n"),
+            local.logs()
+        );
     }
     let r = apply(&local, &grow, &["--start-local"]);
     assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());

@@ -359,3 +359,35 @@ fn leader_killed_while_joint_and_during_leave() {
         r.code
     );
 }
+
+/// memberctl killed between starting a node and recording it leaves the node
+/// running unrecorded (holding its ports and data directory); the next
+/// `cluster start-node` (as a resumed `member apply --start-local` runs it)
+/// stops that orphan and starts the node as recorded.
+#[test]
+fn start_node_replaces_an_unrecorded_orphan() {
+    let local = Local::up(&["--nodes", "1"]);
+    add_and_start(&local, "n2");
+    let orphan = recorded(&local, "n2")
+        .and_then(|(_, pid)| pid)
+        .expect("n2 is recorded with a pid");
+    // Forget the pid, as a kill -9 right after the spawn would.
+    let path = local.dir().join("cluster.json");
+    let mut state: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for n in state["nodes"].as_array_mut().unwrap() {
+        if n["name"] == "n2" {
+            n["pid"] = Value::Null;
+        }
+    }
+    std::fs::write(&path, state.to_string()).unwrap();
+    let r = local.ctl(&["cluster", "start-node", "n2"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
+    let (_, pid) = recorded(&local, "n2").expect("n2 is recorded");
+    assert!(pid.is_some_and(|p| p != orphan), "n2 runs as a new process");
+    assert!(
+        !std::path::Path::new(&format!("/proc/{orphan}/cmdline")).exists()
+            || std::fs::read_to_string(format!("/proc/{orphan}/stat"))
+                .is_ok_and(|s| s.contains(") Z")),
+        "the orphan was stopped"
+    );
+}
