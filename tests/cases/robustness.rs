@@ -210,12 +210,7 @@ fn disk_fault(name: &str, kind: i32, leader: bool, says: &'static str) {
         wait_for(
             "the member with the failing disk to stop",
             Duration::from_secs(20),
-            || {
-                (!std::path::Path::new(&format!("/proc/{pid}/cmdline")).exists()
-                    || std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                        .is_ok_and(|s| s.contains(") Z")))
-                .then_some(())
-            },
+            || crate::util::faults::exited(pid).then_some(()),
         );
         let logs = local.logs();
         assert!(

@@ -222,7 +222,7 @@ pub fn kill9_all(pids: &[u32]) {
 }
 
 /// Whether process `pid` is gone or a zombie.
-fn exited(pid: u32) -> bool {
+pub fn exited(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .map(|s| {
             s.rsplit(')')
