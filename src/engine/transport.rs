@@ -357,7 +357,7 @@ async fn send_snapshot(
             .is_ok()
         });
         match read {
-            Ok(Some(keys)) => tx
+            Some(keys) => tx
                 .blocking_send(SnapshotPart {
                     last: true,
                     keys,

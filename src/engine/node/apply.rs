@@ -1,233 +1,229 @@
-//! Applies committed entries to the state machine: commands, and configuration changes through `apply_conf_change`.
+//! The apply stage: a thread of its own that takes the committed entries the
+//! raft thread hands it, applies them to the state machine in batches (as
+//! many as are waiting), publishes the state after each batch, and then
+//! tells watchers, answers the proposals and reads waiting for it, tells
+//! raft how far it applied and has checkpoints written. Nothing it does
+//! holds up the raft thread, and nothing on it waits for a disk.
 
-use std::collections::HashSet;
+use std::sync::mpsc::Receiver;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use prost::Message as _;
-use protobuf::Message as _;
-use raft::eraftpb::{ConfChange, ConfChangeV2, ConfState, Entry, EntryType};
-use raft::RawNode;
-use raft_proto::ConfChangeI;
+use tokio::sync::{broadcast, mpsc};
 
-use super::conf::conf_view;
-use super::pending::Pending;
-use super::tokens::TokenEvent;
-use super::Applied;
-use crate::engine::storage::maintenance::adds_data;
-use crate::engine::storage::mvcc::{Change, Refusal};
-use crate::engine::storage::state::Apply;
-use crate::engine::storage::{Result, Store, StoreError};
-use crate::proto::memberctl_store_v1 as spb;
+use super::checkpointer::Checkpointer;
+use super::commands::{apply_entries, Committed, EventBatch};
+use super::outbox::{peer_list, Outbox};
+use super::pending::{Pending, ReadReply, Reply};
+use super::tokens::{TokenEvent, Tokens};
+use super::Request;
+use crate::engine::storage::faults;
+use crate::engine::storage::state::State;
+use crate::engine::storage::Store;
 
-fn apply_command(
-    a: &mut Apply<'_>,
-    cmd: spb::Command,
-    tokens: &mut Vec<TokenEvent>,
-    auth_changed: &mut bool,
-) -> Result<Applied> {
-    use spb::command::Op;
-    let revision_or = |a: &Apply<'_>, r: std::result::Result<(), Refusal>| match r {
-        Ok(()) => Applied::Revision(a.revision()),
-        Err(e) => Applied::Refused(e),
-    };
-    if cmd.op.as_ref().is_some_and(adds_data) && a.no_space()? {
-        return Ok(Applied::Refused(Refusal::NoSpace));
-    }
-    Ok(match cmd.op {
-        Some(Op::Alarm(alarm)) => Applied::Alarm(a.alarm(&alarm)?),
-        Some(Op::Auth(change)) => match a.auth(&change)? {
-            Ok(state) => {
-                *auth_changed = true;
-                use spb::auth_change::Change as C;
-                match change.change {
-                    Some(C::UserDelete(user)) => tokens.push(TokenEvent::UserChanged(user)),
-                    Some(C::UserChangePassword(u)) => tokens.push(TokenEvent::UserChanged(u.name)),
-                    Some(C::Disable(_)) => tokens.push(TokenEvent::Cleared),
-                    _ => {}
-                }
-                Applied::Auth(Ok(state.revision))
-            }
-            Err(e) => Applied::Auth(Err(e)),
-        },
-        Some(Op::IssueToken(t)) => {
-            tokens.push(TokenEvent::Issued {
-                token: t.token,
-                user: t.user,
-            });
-            Applied::Done
-        }
-        Some(Op::Txn(t)) => match a.txn(&t)? {
-            Ok(r) => Applied::Txn(r),
-            Err(e) => Applied::Refused(e),
-        },
-        Some(Op::Compact(c)) => {
-            let r = a.compact(c.revision)?;
-            revision_or(a, r)
-        }
-        Some(Op::LeaseGrant(g)) => {
-            let r = a.grant(g.id, g.ttl)?;
-            revision_or(a, r)
-        }
-        Some(Op::LeaseRevoke(r)) => {
-            let r = a.revoke(r.id)?;
-            revision_or(a, r)
-        }
-        Some(Op::UpdateMember(u)) => {
-            if let Some(mut m) = a.member(u.id)? {
-                m.peer_urls = u.peer_urls;
-                a.put_member(&m)?;
-            }
-            Applied::Done
-        }
-        Some(Op::Publish(p)) => {
-            if let Some(mut m) = a.member(p.id)? {
-                m.name = p.name;
-                m.client_urls = p.client_urls;
-                a.put_member(&m)?;
-            }
-            Applied::Done
-        }
-        None => Applied::Done,
-    })
+/// Entries applied in one batch at most (then the state is published).
+const MAX_BATCH: usize = 8192;
+/// Longest a paused apply stage (fault injection) stays paused.
+const MAX_PAUSE: Duration = Duration::from_secs(120);
+
+/// What the raft thread hands the apply stage, in log order.
+pub enum Task {
+    /// A proposal appended at `index` with `tag`, and who waits for it.
+    Proposed {
+        /// Its log index.
+        index: u64,
+        /// Its tag.
+        tag: u64,
+        /// Who waits.
+        reply: Reply,
+    },
+    /// Committed entries, in index order.
+    Committed(Vec<Committed>),
+    /// A read raft confirmed at `index`: answered once applied that far.
+    Read {
+        /// The read index.
+        index: u64,
+        /// Who waits.
+        reply: ReadReply,
+    },
+    /// A snapshot raft installed: its state replaces the state machine.
+    Install(Box<State>),
 }
 
-/// Brings member metadata in line with a new conf state: new members from the
-/// change's context, learner flags, removed members gone.
-fn reconcile_members(
-    a: &mut Apply<'_>,
-    store_members: Vec<spb::MemberMeta>,
-    ctx: &spb::ConfContext,
-    cs: &ConfState,
-) -> Result<()> {
-    let all: HashSet<u64> = cs
-        .voters
-        .iter()
-        .chain(&cs.voters_outgoing)
-        .chain(&cs.learners)
-        .chain(&cs.learners_next)
-        .copied()
-        .collect();
-    let learners: HashSet<u64> = cs.learners.iter().copied().collect();
-    for m in store_members {
-        if !all.contains(&m.id) {
-            a.remove_member(m.id)?;
-        }
-    }
-    for added in &ctx.added {
-        if all.contains(&added.id) && a.member(added.id)?.is_none() {
-            a.put_member(added)?;
-        }
-    }
-    for id in &all {
-        if let Some(mut m) = a.member(*id)? {
-            let learner = learners.contains(id);
-            if m.is_learner != learner {
-                m.is_learner = learner;
-                a.put_member(&m)?;
-            }
-        }
-    }
-    Ok(())
+/// The apply stage's own state.
+pub struct ApplyStage {
+    /// The state machine being written.
+    pub state: State,
+    /// Where it is published.
+    pub store: Store,
+    /// The raft thread's mailbox (weak: the raft thread stops when every
+    /// handle on the node is gone).
+    pub raft: mpsc::WeakSender<Request>,
+    /// Applied key changes, for watchers.
+    pub events: broadcast::Sender<Arc<EventBatch>>,
+    /// The simple tokens, followed as batches are applied.
+    pub tokens: Arc<Tokens>,
+    /// The transport, told when members' peer URLs change.
+    pub outbox: Arc<dyn Outbox>,
+    /// Applied entries between two checkpoints at least.
+    pub snapshot_count: u64,
 }
 
-/// The key changes of one applied batch, for watchers: the store's revision
-/// before and after, and every change in between in order. A batch whose
-/// `before` is not where a watcher stands (a snapshot was installed, or it
-/// missed batches) sends it to the store's history instead.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct EventBatch {
-    /// The revision before the batch.
-    pub before: i64,
-    /// The revision after it.
-    pub after: i64,
-    /// The changes, in revision order.
-    pub changes: Vec<Change>,
+/// When the last checkpoint was asked for, and what has been applied since.
+struct Since {
+    index: u64,
+    bytes: i64,
+    applied_bytes: u64,
 }
 
-/// What applying a batch of entries did.
-pub struct AppliedBatch {
-    /// Whether the configuration changed.
-    pub conf_changed: bool,
-    /// The key changes (None when the revision did not move).
-    pub events: Option<EventBatch>,
-    /// What the batch did to the simple tokens.
-    pub tokens: Vec<TokenEvent>,
-}
+impl ApplyStage {
+    /// Runs the stage on a thread of its own until the raft thread goes away.
+    pub fn start(self, tasks: Receiver<Task>) -> std::io::Result<()> {
+        std::thread::Builder::new()
+            .name("apply".into())
+            .spawn(move || self.run(tasks))?;
+        Ok(())
+    }
 
-/// Applies `entries` in one transaction, resolving waiters after it commits;
-/// each entry is applied once, in index order, and its index recorded with it.
-/// The transaction is fsync'd when `durable` (before compaction may rely on it).
-pub fn apply_entries(
-    raw: &mut RawNode<Store>,
-    store: &Store,
-    entries: Vec<Entry>,
-    pending: &mut Pending,
-    durable: bool,
-) -> Result<AppliedBatch> {
-    let Some(last) = entries.last() else {
-        return Ok(AppliedBatch {
-            conf_changed: false,
-            events: None,
-            tokens: Vec::new(),
-        });
-    };
-    let (last_index, last_term) = (last.index, last.term);
-    let mut results: Vec<(u64, u64, Applied)> = Vec::with_capacity(entries.len());
-    let mut new_conf: Option<ConfState> = None;
-    let mut events = EventBatch::default();
-    let mut tokens = Vec::new();
-    let mut auth_changed = false;
-    store.apply_with(durable, |txn| {
-        let mut a = Apply::begin(txn)?;
-        events.before = a.revision();
-        for e in entries {
-            if e.index <= a.applied_before() {
-                results.push((e.index, 0, Applied::Done));
-                continue;
-            }
-            match e.get_entry_type() {
-                EntryType::EntryNormal => {
-                    if e.data.is_empty() {
-                        results.push((e.index, 0, Applied::Done));
-                        continue;
+    fn run(mut self, tasks: Receiver<Task>) {
+        let checkpointer = match Checkpointer::start(self.store.clone(), self.raft.clone()) {
+            Ok(c) => c,
+            Err(e) => return self.fail(format!("checkpoint thread: {e}")),
+        };
+        let mut pending = Pending::default();
+        let (applied, _) = self.state.applied();
+        let mut since = Since {
+            index: applied,
+            bytes: self.state.bytes(),
+            applied_bytes: 0,
+        };
+        let mut published = self.store.state();
+        while let Ok(first) = tasks.recv() {
+            let mut batch: Vec<Committed> = Vec::new();
+            let mut next = Some(first);
+            while let Some(task) = next.take() {
+                match task {
+                    Task::Proposed { index, tag, reply } => pending.proposed(index, tag, reply),
+                    Task::Read { index, reply } => pending.read_at(index, reply),
+                    Task::Committed(mut entries) => batch.append(&mut entries),
+                    Task::Install(state) => {
+                        if let Err(e) = self.apply(&mut batch, &mut pending, &mut published) {
+                            return self.fail(e);
+                        }
+                        published = self.install(*state, &mut pending);
+                        since = Since {
+                            index: self.state.applied().0,
+                            bytes: self.state.bytes(),
+                            applied_bytes: 0,
+                        };
                     }
-                    let cmd = spb::Command::decode(e.data.as_ref())?;
-                    let tag = cmd.tag;
-                    let applied = apply_command(&mut a, cmd, &mut tokens, &mut auth_changed)?;
-                    results.push((e.index, tag, applied));
                 }
-                EntryType::EntryConfChange | EntryType::EntryConfChangeV2 => {
-                    let cc: ConfChangeV2 = if e.get_entry_type() == EntryType::EntryConfChange {
-                        ConfChange::parse_from_bytes(&e.data)?.into_v2()
-                    } else {
-                        ConfChangeV2::parse_from_bytes(&e.data)?
-                    };
-                    let ctx = spb::ConfContext::decode(cc.get_context()).unwrap_or_default();
-                    let cs = raw
-                        .apply_conf_change(&cc)
-                        .map_err(|err| StoreError(format!("apply_conf_change: {err}")))?;
-                    let members = a.members()?;
-                    reconcile_members(&mut a, members, &ctx, &cs)?;
-                    results.push((e.index, ctx.tag, Applied::Conf(conf_view(&cs))));
-                    new_conf = Some(cs);
+                if batch.len() < MAX_BATCH {
+                    next = tasks.try_recv().ok();
                 }
             }
+            since.applied_bytes += batch.iter().map(|c| c.entry.data.len() as u64).sum::<u64>();
+            if let Err(e) = self.apply(&mut batch, &mut pending, &mut published) {
+                return self.fail(e);
+            }
+            // A checkpoint once enough was applied since the last, and the
+            // log since then holds at least half as much as the state: the
+            // checkpoints then write at most twice what the log does.
+            let (applied, _) = self.state.applied();
+            if applied >= since.index + self.snapshot_count
+                && since.applied_bytes.saturating_mul(2) >= since.bytes.max(0) as u64
+                && checkpointer.write(published.clone())
+            {
+                since = Since {
+                    index: applied,
+                    bytes: self.state.bytes(),
+                    applied_bytes: 0,
+                };
+            }
         }
-        events.after = a.revision();
-        events.changes = a.take_changes();
-        a.finish(last_index, last_term, new_conf.as_ref())
-    })?;
-    if let Some(cs) = &new_conf {
-        store.set_cached_conf_state(cs.clone());
     }
-    if auth_changed {
-        store.refresh_auth()?;
+
+    /// Applies `batch` (emptying it) and publishes the state, then answers
+    /// what waited for it.
+    fn apply(
+        &mut self,
+        batch: &mut Vec<Committed>,
+        pending: &mut Pending,
+        published: &mut Arc<State>,
+    ) -> Result<(), String> {
+        if batch.is_empty() {
+            pending.applied_to(self.state.applied().0);
+            return Ok(());
+        }
+        wait_while_paused();
+        let done = apply_entries(&mut self.state, std::mem::take(batch))
+            .map_err(|e| format!("applying committed entries: {}", e.0))?;
+        *published = Arc::new(self.state.clone());
+        self.store.publish(published.clone());
+        if let Some(events) = done.events {
+            // No receiver is fine; a lagging one reads the history.
+            let _ = self.events.send(Arc::new(events));
+        }
+        if !done.tokens.is_empty() {
+            self.tokens.apply(done.tokens);
+        }
+        if done.peers_changed {
+            self.outbox.peers(peer_list(&self.state.members()));
+        }
+        for (index, tag, result) in done.results {
+            pending.applied(index, tag, result);
+        }
+        let (applied, _) = self.state.applied();
+        pending.applied_to(applied);
+        self.tell(Request::Applied(applied));
+        Ok(())
     }
-    for (index, tag, result) in results {
-        pending.applied(index, tag, result);
+
+    /// Replaces the state machine with a snapshot's state.
+    fn install(&mut self, state: State, pending: &mut Pending) -> Arc<State> {
+        self.state = state;
+        let (index, _) = self.state.applied();
+        let published = Arc::new(self.state.clone());
+        self.store.publish(published.clone());
+        pending.snapshot_applied(index);
+        pending.applied_to(index);
+        // The entries the snapshot replaced may have issued or ended tokens.
+        self.tokens.apply(vec![TokenEvent::Cleared]);
+        // The revision jumped: watchers read what they missed from the
+        // history the snapshot brought.
+        let revision = self.state.revision();
+        let _ = self.events.send(Arc::new(EventBatch {
+            before: revision,
+            after: revision,
+            changes: vec![],
+        }));
+        self.outbox.peers(peer_list(&self.state.members()));
+        self.tell(Request::Applied(index));
+        published
     }
-    Ok(AppliedBatch {
-        conf_changed: new_conf.is_some(),
-        events: (events.after != events.before).then_some(events),
-        tokens,
-    })
+
+    /// Tells the raft thread, while it runs.
+    fn tell(&self, req: Request) {
+        if let Some(raft) = self.raft.upgrade() {
+            let _ = raft.blocking_send(req);
+        }
+    }
+
+    /// The state machine cannot go on: the raft thread stops the member.
+    fn fail(self, why: String) {
+        self.tell(Request::Failed(why));
+    }
+}
+
+/// Waits while fault injection pauses the apply stage (at most [`MAX_PAUSE`]).
+fn wait_while_paused() {
+    if !faults::apply_paused() {
+        return;
+    }
+    eprintln!("memberctl node: fault injection: the apply stage is paused");
+    let start = Instant::now();
+    while faults::apply_paused() && start.elapsed() < MAX_PAUSE {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    eprintln!("memberctl node: the apply stage goes on");
 }

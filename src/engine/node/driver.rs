@@ -1,7 +1,10 @@
-//! The raft loop: one task owns the `RawNode`, ticks it, feeds it requests and
-//! messages, and handles each `Ready` (send, snapshot, persist entries and
-//! hard state, send persisted messages, apply committed, advance, apply,
-//! advance_apply).
+//! The raft thread: it owns the `RawNode`, ticks it, feeds it requests and
+//! messages, and handles each `Ready` doing only raft's own work — send,
+//! install a snapshot, persist entries and hard state (one write, at most
+//! one fsync), send persisted messages, hand committed entries to the apply
+//! stage (configuration changes applied to raft on the way), advance. The
+//! apply stage reports how far it applied (`advance_apply_to`), the
+//! checkpointer when the log may be compacted.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -9,17 +12,19 @@ use std::time::Instant;
 
 use prost::Message as _;
 use protobuf::Message as _;
-use raft::eraftpb::Message;
+use raft::eraftpb::{ConfChange, ConfChangeV2, ConfState, Entry, EntryType, Message};
 use raft::{Config, ProgressState, RawNode, SnapshotStatus, StateRole};
+use raft_proto::ConfChangeI;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::MissedTickBehavior;
 
-use super::apply::{apply_entries, EventBatch};
+use super::apply::{ApplyStage, Task};
+use super::commands::Committed;
 use super::conf::{conf_change, conf_view};
 use super::outbox::{encode, peer_list, Outbox};
-use super::pending::Pending;
-use super::tokens::{TokenEvent, Tokens};
+use super::pending::Reads;
+use super::tokens::Tokens;
 use super::{Applied, Node, NodeConfig, NodeError, PeerProgress, Request, Role, View};
 use crate::engine::storage::{Store, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
@@ -34,15 +39,6 @@ const MAX_SIZE_PER_MSG: u64 = 1024 * 1024;
 const MAX_INFLIGHT_MSGS: usize = 4;
 /// Mailbox size; senders wait when it is full.
 const MAILBOX: usize = 4096;
-/// Applied entries between two fsync'd applies (which bound what is applied
-/// again after a crash, and let the log be compacted up to them).
-const DURABLE_EVERY_ENTRIES: u64 = 1000;
-/// Longest time between two fsync'd applies while entries are applied: redb
-/// frees no page until a commit is fsync'd, so a long stretch of unsynced
-/// commits piles up new pages that the next fsync then writes at once (5 s
-/// of puts every 5 ms gave a 30 ms stall); like etcd's backend, which
-/// commits every 100 ms.
-const DURABLE_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Why the driver stopped.
 #[derive(Debug)]
@@ -59,7 +55,7 @@ pub fn start(
     store: Store,
     outbox: Arc<dyn Outbox>,
 ) -> Result<(Node, JoinHandle<Result<Stopped, StoreError>>), StoreError> {
-    let applied = store.applied()?;
+    let applied = store.applied();
     let raft_config = Config {
         id: config.id,
         election_tick: config.election_ticks,
@@ -86,8 +82,15 @@ pub fn start(
             raw.tick();
         }
     }
-    outbox.peers(peer_list(&store)?);
+    let state = store.state();
+    outbox.peers(peer_list(&state.members()));
     let (tx, rx) = mpsc::channel(MAILBOX);
+    let notify = tx.downgrade();
+    store.set_fetch_notify(Box::new(move |context| {
+        if let Some(raft) = notify.upgrade() {
+            let _ = raft.blocking_send(Request::EntriesFetched(context));
+        }
+    }));
     let (view_tx, view_rx) = watch::channel(View::default());
     let (events, _) = tokio::sync::broadcast::channel(super::EVENT_BATCHES);
     let config = Arc::new(config);
@@ -100,18 +103,30 @@ pub fn start(
         config: config.clone(),
         tokens: tokens.clone(),
     };
+    let (apply_tx, apply_rx) = std::sync::mpsc::channel();
+    let stage = ApplyStage {
+        state: (*state).clone(),
+        store: store.clone(),
+        raft: node.tx.downgrade(),
+        events,
+        tokens,
+        outbox: outbox.clone(),
+        snapshot_count: config.snapshot_count,
+    };
+    stage
+        .start(apply_rx)
+        .map_err(|e| StoreError(format!("apply thread: {e}")))?;
     let driver = Driver {
         raw,
+        conf: state.conf_state().clone(),
         store,
         outbox,
         config,
-        pending: Pending::new(),
+        reads: Reads::new(),
+        apply: apply_tx,
         applied,
-        last_compaction: applied,
-        last_durable: Instant::now(),
+        removed_at: None,
         view: view_tx,
-        events,
-        tokens,
         heard: HashMap::new(),
         published: false,
         ticks_since_publish: usize::MAX / 2,
@@ -170,25 +185,32 @@ fn run_on_own_thread(
 
 struct Driver {
     raw: RawNode<Store>,
+    /// Raft's configuration, as committed entries reached it.
+    conf: ConfState,
     store: Store,
     outbox: Arc<dyn Outbox>,
     config: Arc<NodeConfig>,
-    pending: Pending,
+    /// Read-index requests raft has not confirmed, and proposal tags.
+    reads: Reads,
+    /// The apply stage's queue.
+    apply: std::sync::mpsc::Sender<Task>,
+    /// How far the apply stage has applied.
     applied: u64,
-    last_compaction: u64,
-    /// When an applied transaction was last fsync'd.
-    last_durable: Instant,
+    /// The index of the configuration change that removed this member.
+    removed_at: Option<u64>,
     view: watch::Sender<View>,
-    /// Applied key changes, for watchers.
-    events: tokio::sync::broadcast::Sender<Arc<EventBatch>>,
-    /// The simple tokens, followed as batches are applied.
-    tokens: Arc<Tokens>,
     /// When a message last arrived from each peer.
     heard: HashMap<u64, Instant>,
     /// Whether the cluster has this member's name and client URLs.
     published: bool,
     /// Ticks since this member last proposed its name and client URLs.
     ticks_since_publish: usize,
+}
+
+/// What handling a request says about the loop.
+enum Next {
+    Go,
+    Stop(Result<Stopped, StoreError>),
 }
 
 impl Driver {
@@ -203,31 +225,35 @@ impl Driver {
                     // Until the cluster has it: at once, then once per election
                     // timeout (a learner still catching up cannot see it applied).
                     if !self.published && self.ticks_since_publish >= self.config.election_ticks {
-                        self.maybe_publish()?;
+                        self.maybe_publish();
                     }
                 }
                 req = rx.recv() => {
                     let Some(req) = req else {
-                        self.store.flush()?;
+                        self.store.sync_log()?;
                         return Ok(Stopped::Shutdown);
                     };
-                    self.handle(req);
+                    if let Next::Stop(why) = self.handle(req)? {
+                        return why;
+                    }
                     // Take what else is waiting, boundedly, before the next ready.
                     for _ in 0..256 {
                         match rx.try_recv() {
-                            Ok(req) => self.handle(req),
+                            Ok(req) => {
+                                if let Next::Stop(why) = self.handle(req)? {
+                                    return why;
+                                }
+                            }
                             Err(_) => break,
                         }
                     }
                 }
             }
             let was_leader = self.view.borrow().is_leader();
-            if self.on_ready()? {
-                return Ok(Stopped::Removed);
-            }
+            self.on_ready()?;
             self.publish_view();
             if was_leader && !self.view.borrow().is_leader() {
-                self.pending.lost_leadership(self.raw.raft.leader_id);
+                self.reads.lost_leadership(self.raw.raft.leader_id);
             }
         }
     }
@@ -246,14 +272,14 @@ impl Driver {
         })
     }
 
-    fn handle(&mut self, req: Request) {
+    fn handle(&mut self, req: Request) -> Result<Next, StoreError> {
         match req {
             Request::Propose(op, reply) => {
                 if let Some(e) = self.not_leader() {
                     let _ = reply.send(Err(e));
-                    return;
+                    return Ok(Next::Go);
                 }
-                let tag = self.pending.tag();
+                let tag = self.reads.tag();
                 let data = spb::Command { tag, op: Some(op) }.encode_to_vec();
                 let proposed = self.raw.propose(vec![], data);
                 self.track(proposed, tag, reply);
@@ -266,13 +292,13 @@ impl Driver {
             } => {
                 if let Some(e) = self.not_leader() {
                     let _ = reply.send(Err(e));
-                    return;
+                    return Ok(Next::Go);
                 }
                 if self.raw.raft.has_pending_conf() {
                     let _ = reply.send(Err(NodeError::ChangeInProgress));
-                    return;
+                    return Ok(Next::Go);
                 }
-                let tag = self.pending.tag();
+                let tag = self.reads.tag();
                 let cc = conf_change(&changes, explicit, spb::ConfContext { tag, added });
                 let proposed = self.raw.propose_conf_change(vec![], cc);
                 self.track(proposed, tag, reply);
@@ -282,16 +308,16 @@ impl Driver {
                 // without a leader there is nobody to ask.
                 if self.raw.raft.leader_id == raft::INVALID_ID {
                     let _ = reply.send(Err(NodeError::NotLeader { leader: 0 }));
-                    return;
+                    return Ok(Next::Go);
                 }
-                let ctx = self.pending.tag().to_be_bytes().to_vec();
+                let ctx = self.reads.tag().to_be_bytes().to_vec();
                 self.raw.read_index(ctx.clone());
-                self.pending.read_requested(ctx, reply);
+                self.reads.requested(ctx, reply);
             }
             Request::Progress(reply) => {
                 if let Some(e) = self.not_leader() {
                     let _ = reply.send(Err(e));
-                    return;
+                    return Ok(Next::Go);
                 }
                 let _ = reply.send(Ok(self.progress()));
             }
@@ -316,7 +342,25 @@ impl Driver {
                 };
                 self.raw.report_snapshot(peer, status);
             }
+            Request::EntriesFetched(context) => self.raw.on_entries_fetched(context),
+            Request::Applied(index) => {
+                if index > self.applied {
+                    self.applied = index;
+                    self.raw.advance_apply_to(index);
+                }
+                if self.removed_at.is_some_and(|at| self.applied >= at) {
+                    return Ok(Next::Stop(Ok(Stopped::Removed)));
+                }
+            }
+            Request::Checkpointed(index) => {
+                // Up to the checkpoint, keeping a stretch for followers
+                // slightly behind.
+                let keep = KEEP_AFTER_COMPACTION.min(self.config.snapshot_count);
+                self.store.compact(index.saturating_sub(keep))?;
+            }
+            Request::Failed(why) => return Ok(Next::Stop(Err(StoreError(why)))),
         }
+        Ok(Next::Go)
     }
 
     /// Records a proposal just appended at the log's end, or fails its waiter.
@@ -329,7 +373,7 @@ impl Driver {
         match proposed {
             Ok(()) => {
                 let index = self.raw.raft.raft_log.last_index();
-                self.pending.proposed(index, tag, reply);
+                let _ = self.apply.send(Task::Proposed { index, tag, reply });
             }
             Err(_) => {
                 let _ = reply.send(Err(NodeError::NotAppended));
@@ -338,7 +382,7 @@ impl Driver {
     }
 
     fn progress(&self) -> Vec<PeerProgress> {
-        let learners = self.store.conf_state().learners;
+        let learners = &self.conf.learners;
         let mut out: Vec<PeerProgress> = self
             .raw
             .raft
@@ -365,17 +409,17 @@ impl Driver {
     }
 
     /// Publishes this member's name and client URLs (each tick, until the cluster has them).
-    fn maybe_publish(&mut self) -> Result<(), StoreError> {
+    fn maybe_publish(&mut self) {
         if self.raw.raft.leader_id == 0 {
-            return Ok(());
+            return;
         }
-        let members = self.store.members()?;
+        let members = self.store.members();
         let Some(me) = members.iter().find(|m| m.id == self.config.id) else {
-            return Ok(());
+            return;
         };
         if me.name == self.config.name && me.client_urls == self.config.client_urls {
             self.published = true;
-            return Ok(());
+            return;
         }
         let op = spb::command::Op::Publish(spb::Publish {
             id: self.config.id,
@@ -391,7 +435,6 @@ impl Driver {
         if self.raw.propose(vec![], data).is_ok() {
             self.ticks_since_publish = 0;
         }
-        Ok(())
     }
 
     fn send(&mut self, messages: Vec<Message>) {
@@ -405,112 +448,100 @@ impl Driver {
         }
     }
 
-    /// Handles one Ready; returns true when this member was removed.
-    fn on_ready(&mut self) -> Result<bool, StoreError> {
+    /// Handles one Ready.
+    fn on_ready(&mut self) -> Result<(), StoreError> {
         if !self.raw.has_ready() {
-            return Ok(false);
+            return Ok(());
         }
         let mut rd = self.raw.ready();
         self.send(rd.take_messages());
-        let mut peers_changed = false;
         if !rd.snapshot().is_empty() {
-            self.store.apply_snapshot(rd.snapshot())?;
-            // The entries the snapshot replaced may have issued or ended tokens.
-            self.tokens.apply(vec![TokenEvent::Cleared]);
-            let index = rd.snapshot().get_metadata().index;
+            let state = self.store.apply_snapshot(rd.snapshot())?;
+            let md = rd.snapshot().get_metadata();
             eprintln!(
-                "memberctl node: installed a snapshot from the leader at index {index} (term {})",
-                rd.snapshot().get_metadata().term
+                "memberctl node: installed a snapshot from the leader at index {} (term {})",
+                md.index, md.term
             );
-            self.applied = index;
-            self.last_compaction = index;
-            self.pending.snapshot_applied(index);
-            peers_changed = true;
-            // The revision jumped: watchers read what they missed from the
-            // history the snapshot brought.
-            let revision = self.store.revision()?;
-            let _ = self.events.send(Arc::new(EventBatch {
-                before: revision,
-                after: revision,
-                changes: vec![],
-            }));
+            self.conf = md.get_conf_state().clone();
+            self.hand(Task::Install(Box::new(state)));
         }
         for rs in rd.take_read_states() {
-            self.pending
-                .read_confirmed(&rs.request_ctx, rs.index, self.applied);
+            if let Some(reply) = self.reads.confirmed(&rs.request_ctx) {
+                self.hand(Task::Read {
+                    index: rs.index,
+                    reply,
+                });
+            }
         }
-        // Persist and acknowledge first, then apply: the peers' answers are
-        // on the write path, applying is not (committed entries handed out
-        // here are already on this member's disk).
+        // Persist and acknowledge first, then hand over what committed: the
+        // peers' answers are on the write path, applying is not (committed
+        // entries handed out here are already on this member's disk).
         let committed = rd.take_committed_entries();
         self.store.persist(rd.entries(), rd.hs(), rd.must_sync())?;
         self.send(rd.take_persisted_messages());
-        peers_changed |= self.apply(committed)?;
-        let mut light = self.raw.advance(rd);
+        self.hand_off(committed)?;
+        let mut light = self.raw.advance_append(rd);
         if let Some(commit) = light.commit_index() {
             self.store.set_commit(commit)?;
         }
         self.send(light.take_messages());
-        peers_changed |= self.apply(light.take_committed_entries())?;
-        self.raw.advance_apply();
-        if peers_changed {
-            self.outbox.peers(peer_list(&self.store)?);
-            let cs = self.store.conf_state();
-            let me = self.config.id;
-            let member = cs
-                .voters
-                .iter()
-                .chain(&cs.voters_outgoing)
-                .chain(&cs.learners)
-                .chain(&cs.learners_next)
-                .any(|&id| id == me);
-            if !member
-                && self.store.member_id()? == Some(me)
-                && self.applied > 1
-                && !cs.voters.is_empty()
-            {
-                return Ok(true);
-            }
-        }
-        Ok(false)
+        self.hand_off(light.take_committed_entries())?;
+        Ok(())
     }
 
-    fn apply(&mut self, entries: Vec<raft::eraftpb::Entry>) -> Result<bool, StoreError> {
-        let Some(last) = entries.last().map(|e| e.index) else {
-            return Ok(false);
-        };
-        let compact = last >= self.last_compaction + self.config.snapshot_count;
-        let durable = compact
-            || last >= self.store.durable_applied() + DURABLE_EVERY_ENTRIES
-            || self.last_durable.elapsed() >= DURABLE_EVERY;
-        let batch = apply_entries(
-            &mut self.raw,
-            &self.store,
-            entries,
-            &mut self.pending,
-            durable,
-        )?;
-        if let Some(events) = batch.events {
-            // No receiver is fine; a lagging one reads the history.
-            let _ = self.events.send(Arc::new(events));
+    fn hand(&self, task: Task) {
+        // The stage ends only after this thread (it stops when we do).
+        let _ = self.apply.send(task);
+    }
+
+    /// Hands committed entries to the apply stage; a configuration change is
+    /// applied to raft on the way (in log order, once: committed entries are
+    /// handed out once), its resulting conf state going with it.
+    fn hand_off(&mut self, entries: Vec<Entry>) -> Result<(), StoreError> {
+        if entries.is_empty() {
+            return Ok(());
         }
-        if !batch.tokens.is_empty() {
-            self.tokens.apply(batch.tokens);
+        let mut out = Vec::with_capacity(entries.len());
+        for entry in entries {
+            let conf = match entry.get_entry_type() {
+                EntryType::EntryNormal => None,
+                EntryType::EntryConfChange | EntryType::EntryConfChangeV2 => {
+                    let cc: ConfChangeV2 = if entry.get_entry_type() == EntryType::EntryConfChange
+                    {
+                        ConfChange::parse_from_bytes(&entry.data)?.into_v2()
+                    } else {
+                        ConfChangeV2::parse_from_bytes(&entry.data)?
+                    };
+                    let cs = self
+                        .raw
+                        .apply_conf_change(&cc)
+                        .map_err(|err| StoreError(format!("apply_conf_change: {err}")))?;
+                    self.conf = cs.clone();
+                    self.note_removal(entry.index);
+                    Some(cs)
+                }
+            };
+            out.push(Committed { entry, conf });
         }
-        let changed = batch.conf_changed;
-        self.applied = last;
-        self.pending.applied_to(last);
-        if durable {
-            self.last_durable = Instant::now();
+        self.hand(Task::Committed(out));
+        Ok(())
+    }
+
+    /// Notes when the configuration reached at `index` no longer holds this
+    /// member: it stops once that entry is applied.
+    fn note_removal(&mut self, index: u64) {
+        let cs = &self.conf;
+        let me = self.config.id;
+        let member = cs
+            .voters
+            .iter()
+            .chain(&cs.voters_outgoing)
+            .chain(&cs.learners)
+            .chain(&cs.learners_next)
+            .any(|&id| id == me);
+        if !member && self.store.member_id() == Some(me) && index > 1 && !cs.voters.is_empty() {
+            self.removed_at.get_or_insert(index);
         }
-        if compact {
-            // Up to what is durably applied (this very batch), keeping a
-            // stretch for followers slightly behind.
-            let keep = KEEP_AFTER_COMPACTION.min(self.config.snapshot_count);
-            self.store.compact(self.applied.saturating_sub(keep))?;
-            self.last_compaction = self.applied;
-        }
-        Ok(changed)
     }
 
     fn publish_view(&self) {
@@ -523,7 +554,7 @@ impl Driver {
             commit: r.raft_log.committed,
             applied: self.applied,
             last_index: r.raft_log.last_index(),
-            conf: conf_view(&self.store.conf_state()),
+            conf: conf_view(&self.conf),
         };
         self.view.send_if_modified(|v| {
             if *v == view {

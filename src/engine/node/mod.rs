@@ -1,9 +1,14 @@
-//! The embedded Raft node: the only owner of raft-rs's `RawNode`. A driver
-//! task runs the raft loop (`driver`); this handle talks to it through a
-//! mailbox and publishes a read-only [`View`]. raft-rs types stop here: the
-//! rest of the program sees plain domain types and bytes.
+//! The embedded Raft node: the only owner of raft-rs's `RawNode`. The raft
+//! thread runs the raft loop (`driver`) and hands committed entries to the
+//! apply stage (`apply`, applying `commands` to the state machine), which
+//! has checkpoints written (`checkpointer`); this handle talks to the raft
+//! thread through a mailbox and publishes a read-only [`View`]. raft-rs
+//! types stop here: the rest of the program sees plain domain types and
+//! bytes.
 
 mod apply;
+mod checkpointer;
+mod commands;
 mod conf;
 mod driver;
 mod outbox;
@@ -22,7 +27,7 @@ use crate::engine::storage::txn::TxnResult;
 use crate::engine::storage::{Store, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
-pub use apply::EventBatch;
+pub use commands::EventBatch;
 pub use driver::{start, Stopped};
 pub use outbox::{Outbox, Outgoing};
 pub use tokens::{TokenEvent, Tokens, TOKEN_TTL};
@@ -213,6 +218,14 @@ pub(crate) enum Request {
     Step(Vec<u8>),
     Unreachable(u64),
     SnapshotDone(u64, bool),
+    /// Old entries raft asked for were read (see the store's fetcher).
+    EntriesFetched(raft::GetEntriesContext),
+    /// The apply stage applied (and published) up to this index.
+    Applied(u64),
+    /// A checkpoint at this index is durable: the log may be compacted.
+    Checkpointed(u64),
+    /// The apply stage or the checkpointer cannot go on: the member stops.
+    Failed(String),
 }
 
 /// The sender of an encoded raft message, if it decodes (the bytes stay

@@ -5,7 +5,8 @@ use protobuf::Message as _;
 use raft::eraftpb::{Message, MessageType};
 
 use crate::engine::storage::snapshot::SnapshotSource;
-use crate::engine::storage::{Store, StoreError};
+use crate::engine::storage::Store;
+use crate::proto::memberctl_store_v1 as spb;
 
 /// A raft message on its way to a peer, encoded.
 pub struct Outgoing {
@@ -58,10 +59,9 @@ pub fn encode(store: &Store, messages: Vec<Message>) -> (Vec<Outgoing>, Vec<u64>
 }
 
 /// The members and their peer URLs, for the transport.
-pub fn peer_list(store: &Store) -> Result<Vec<(u64, Vec<String>)>, StoreError> {
-    Ok(store
-        .members()?
-        .into_iter()
-        .map(|m| (m.id, m.peer_urls))
-        .collect())
+pub fn peer_list(members: &[spb::MemberMeta]) -> Vec<(u64, Vec<String>)> {
+    members
+        .iter()
+        .map(|m| (m.id, m.peer_urls.clone()))
+        .collect()
 }

@@ -1,4 +1,7 @@
-//! Proposals and reads waiting for the driver: tagged proposals by log index, read-index requests.
+//! What waits for the log to move: tagged proposals by log index and reads
+//! confirmed at an index (the apply stage answers both once it has applied
+//! that far), and read-index requests raft has not confirmed yet (the raft
+//! thread's).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -6,26 +9,32 @@ use tokio::sync::oneshot;
 
 use super::{Applied, NodeError};
 
-type Reply = oneshot::Sender<Result<Applied, NodeError>>;
-type ReadReply = oneshot::Sender<Result<(), NodeError>>;
+pub(super) type Reply = oneshot::Sender<Result<Applied, NodeError>>;
+pub(super) type ReadReply = oneshot::Sender<Result<(), NodeError>>;
 
-/// Everything that waits for the log to move.
+/// Proposals and confirmed reads waiting to be applied (the apply stage's).
 #[derive(Default)]
 pub struct Pending {
-    next_tag: u64,
     /// Log index → (tag of the proposal placed there, who waits).
     proposals: BTreeMap<u64, (u64, Reply)>,
-    /// Read-index requests sent to raft, by context.
-    reads: HashMap<Vec<u8>, ReadReply>,
     /// Reads that raft confirmed, waiting for the applied index to reach theirs.
     confirmed: Vec<(u64, ReadReply)>,
 }
 
-impl Pending {
-    /// A pending set whose tags start at a random point (tags from an earlier
-    /// run of this node must not match new proposals).
+/// Read-index requests raft has not confirmed yet, and the tags of
+/// proposals (the raft thread's).
+#[derive(Default)]
+pub struct Reads {
+    next_tag: u64,
+    /// Read-index requests sent to raft, by context.
+    reads: HashMap<Vec<u8>, ReadReply>,
+}
+
+impl Reads {
+    /// Requests whose tags start at a random point (tags from an earlier run
+    /// of this node must not match new proposals).
     pub fn new() -> Self {
-        Pending {
+        Reads {
             next_tag: rand::random::<u64>() | 1,
             ..Default::default()
         }
@@ -36,6 +45,26 @@ impl Pending {
         self.next_tag = self.next_tag.wrapping_add(1).max(1);
         self.next_tag
     }
+
+    /// Records a read-index request sent with `ctx`.
+    pub fn requested(&mut self, ctx: Vec<u8>, reply: ReadReply) {
+        self.reads.insert(ctx, reply);
+    }
+
+    /// Raft confirmed the read `ctx`: who waits for it.
+    pub fn confirmed(&mut self, ctx: &[u8]) -> Option<ReadReply> {
+        self.reads.remove(ctx)
+    }
+
+    /// Leadership was lost: reads raft has not confirmed will never be.
+    pub fn lost_leadership(&mut self, leader: u64) {
+        for (_, r) in self.reads.drain() {
+            let _ = r.send(Err(NodeError::NotLeader { leader }));
+        }
+    }
+}
+
+impl Pending {
 
     /// Records that the proposal `tag` was appended at `index`.
     pub fn proposed(&mut self, index: u64, tag: u64, reply: Reply) {
@@ -73,37 +102,23 @@ impl Pending {
         }
     }
 
-    /// Records a read-index request sent with `ctx`.
-    pub fn read_requested(&mut self, ctx: Vec<u8>, reply: ReadReply) {
-        self.reads.insert(ctx, reply);
+    /// A read raft confirmed at `index`: answered once applied that far.
+    pub fn read_at(&mut self, index: u64, reply: ReadReply) {
+        self.confirmed.push((index, reply));
     }
 
-    /// Raft confirmed the read `ctx` at `index`.
-    pub fn read_confirmed(&mut self, ctx: &[u8], index: u64, applied: u64) {
-        if let Some(reply) = self.reads.remove(ctx) {
-            if index <= applied {
-                let _ = reply.send(Ok(()));
-            } else {
-                self.confirmed.push((index, reply));
-            }
-        }
-    }
-
-    /// The applied index moved: release the reads it covers.
+    /// The applied index moved (and its state is published): release the
+    /// reads it covers.
     pub fn applied_to(&mut self, applied: u64) {
+        if self.confirmed.iter().all(|(i, _)| *i > applied) {
+            return;
+        }
         let (done, wait): (Vec<_>, Vec<_>) = std::mem::take(&mut self.confirmed)
             .into_iter()
             .partition(|(i, _)| *i <= applied);
         self.confirmed = wait;
         for (_, r) in done {
             let _ = r.send(Ok(()));
-        }
-    }
-
-    /// Leadership was lost: reads raft has not confirmed will never be.
-    pub fn lost_leadership(&mut self, leader: u64) {
-        for (_, r) in self.reads.drain() {
-            let _ = r.send(Err(NodeError::NotLeader { leader }));
         }
     }
 }
@@ -114,13 +129,14 @@ mod tests {
 
     #[test]
     fn proposals_resolve_by_index_and_tag() {
-        let mut p = Pending::new();
+        let mut p = Pending::default();
+        let mut r = Reads::new();
         let (t1, mut r1) = oneshot::channel();
         let (t2, mut r2) = oneshot::channel();
         let (t3, mut r3) = oneshot::channel();
-        let a = p.tag();
-        let b = p.tag();
-        let c = p.tag();
+        let a = r.tag();
+        let b = r.tag();
+        let c = r.tag();
         p.proposed(5, a, t1);
         p.proposed(6, b, t2);
         p.proposed(8, c, t3);
@@ -136,12 +152,16 @@ mod tests {
 
     #[test]
     fn reads_wait_for_the_applied_index() {
-        let mut p = Pending::new();
+        let mut reads = Reads::new();
+        let mut p = Pending::default();
         let (t, mut r) = oneshot::channel();
-        p.read_requested(b"x".to_vec(), t);
-        p.read_confirmed(b"x", 10, 7);
+        reads.requested(b"x".to_vec(), t);
+        let reply = reads.confirmed(b"x").unwrap();
+        p.read_at(10, reply);
+        p.applied_to(7);
         assert!(r.try_recv().is_err());
         p.applied_to(10);
         assert_eq!(r.try_recv().unwrap(), Ok(()));
+        assert!(reads.confirmed(b"x").is_none());
     }
 }

@@ -310,7 +310,6 @@ impl Caller {
             .node
             .store()
             .lease(lease, true)
-            .map_err(|e| Status::internal(e.to_string()))?
             .map(|l| l.keys)
             .unwrap_or_default();
         for k in keys {

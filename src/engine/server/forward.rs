@@ -170,8 +170,7 @@ impl Shared {
         let members = self
             .node
             .store()
-            .members()
-            .map_err(|e| Status::internal(e.to_string()))?;
+            .members();
         let url = members
             .iter()
             .find(|m| m.id == id)

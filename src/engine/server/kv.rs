@@ -57,7 +57,7 @@ impl Shared {
         if store.db_size() as u64 + op.encoded_len() as u64 <= self.quota_bytes {
             return Ok(());
         }
-        if !store.no_space().map_err(internal)? {
+        if !store.no_space() {
             let raise = spb::command::Op::Alarm(spb::Alarm {
                 activate: true,
                 member_id: self.node.view().id,
@@ -105,7 +105,6 @@ impl Kv for KvService {
                 .node
                 .store()
                 .range(&convert::range(&r))
-                .map_err(internal)?
                 .map_err(|e| errors::from_refusal(&e))?;
             let header = s.header(found.revision);
             Ok(Response::new(convert::range_response(found, header)))

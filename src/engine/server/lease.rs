@@ -10,7 +10,7 @@ use tonic::{Request, Response, Status, Streaming};
 
 use super::access::{Caller, Need};
 use super::forward::{forwarded, Route};
-use super::kv::{internal, unexpected};
+use super::kv::unexpected;
 use super::lessor::{min_ttl, MAX_TTL};
 use super::{errors, receiver_stream, Shared};
 use crate::engine::node::Applied;
@@ -45,7 +45,7 @@ impl Shared {
 
     /// Renews a lease at the leader: its TTL, or 0 when it does not exist.
     fn renew(&self, id: i64) -> Result<i64, Status> {
-        match self.node.store().lease(id, false).map_err(internal)? {
+        match self.node.store().lease(id, false) {
             Some(l) => {
                 self.lessor.renew(id, l.ttl);
                 Ok(l.ttl)
@@ -250,7 +250,7 @@ impl Lease for LeaseService {
             }
             caller.may_lease_keys(s, r.id, Need::Read)?;
             let header = s.header(s.revision());
-            let found = s.node.store().lease(r.id, r.keys).map_err(internal)?;
+            let found = s.node.store().lease(r.id, r.keys);
             Ok(Response::new(match found {
                 Some(l) => epb::LeaseTimeToLiveResponse {
                     header,
@@ -277,7 +277,7 @@ impl Lease for LeaseService {
     ) -> Result<Response<epb::LeaseLeasesResponse>, Status> {
         let s = &self.0;
         s.refuse_learner()?;
-        let leases = s.node.store().leases().map_err(internal)?;
+        let leases = s.node.store().leases();
         let caller = s.caller(&req).await?;
         for l in &leases {
             caller.may_lease_keys(s, l.id, Need::Read)?;

@@ -86,9 +86,7 @@ pub async fn run(shared: Arc<Shared>) {
             clock.expiries.clear();
             continue;
         }
-        let Ok(leases) = shared.node.store().leases() else {
-            continue;
-        };
+        let leases = shared.node.store().leases();
         let now = Instant::now();
         let expired: Vec<i64> = {
             let mut clock = lessor.clock();

@@ -61,7 +61,6 @@ impl Maintenance for MaintenanceService {
         let db_size = store.db_size();
         let errors = store
             .alarms()
-            .map_err(internal)?
             .into_iter()
             .map(|(member, alarm)| format!("memberID:{member} alarm:{} ", alarm_name(alarm)))
             .collect();
@@ -74,7 +73,7 @@ impl Maintenance for MaintenanceService {
             raft_term: view.term,
             raft_applied_index: view.applied,
             errors,
-            db_size_in_use: store.db_size_in_use().unwrap_or(db_size),
+            db_size_in_use: store.db_size_in_use(),
             is_learner: view.is_learner(),
         }))
     }
@@ -110,7 +109,6 @@ impl Maintenance for MaintenanceService {
                 s.node
                     .store()
                     .alarms()
-                    .map_err(internal)?
                     .into_iter()
                     .filter(|(m, a)| {
                         (r.member_id == 0 || *m == r.member_id) && (r.alarm == 0 || *a == r.alarm)
@@ -146,7 +144,7 @@ impl Maintenance for MaintenanceService {
         let s = &self.0;
         let caller = s.caller(&req).await?;
         caller.admin(s).map_err(errors::raw_auth)?;
-        let hash = on_store(s, |store| store.hash()).await?;
+        let hash = on_store(s, |store| Ok(store.hash())).await?;
         Ok(Response::new(epb::HashResponse {
             header: s.header(s.revision()),
             hash,
@@ -163,7 +161,7 @@ impl Maintenance for MaintenanceService {
         let caller = s.caller(&req).await?;
         caller.admin(s).map_err(errors::raw_auth)?;
         let revision = req.into_inner().revision;
-        let h = on_store(s, move |store| store.hash_kv(revision))
+        let h = on_store(s, move |store| Ok(store.hash_kv(revision)))
             .await?
             .map_err(|r| errors::from_refusal(&r))?;
         Ok(Response::new(epb::HashKvResponse {
@@ -204,7 +202,8 @@ impl Maintenance for MaintenanceService {
         let (tx, rx) = tokio::sync::mpsc::channel::<Result<epb::SnapshotResponse, Status>>(4);
         let header = s.header(s.revision());
         tokio::task::spawn_blocking(move || {
-            let sent = store.backup(|blob, remaining| {
+            // A receiver that went away ends it; nothing else can fail.
+            store.backup(|blob, remaining| {
                 let resp = epb::SnapshotResponse {
                     header,
                     remaining_bytes: remaining,
@@ -212,9 +211,6 @@ impl Maintenance for MaintenanceService {
                 };
                 tx.blocking_send(Ok(resp)).is_ok()
             });
-            if let Err(e) = sent {
-                let _ = tx.blocking_send(Err(internal(e)));
-            }
         });
         Ok(Response::new(Box::pin(super::receiver_stream(rx))))
     }

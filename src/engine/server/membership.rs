@@ -124,8 +124,7 @@ impl Membership for MembershipService {
         let members = s
             .node
             .store()
-            .members()
-            .map_err(|e| Status::internal(e.to_string()))?;
+            .members();
         let known = |id: u64| members.iter().find(|m| m.id == id);
         let mut changes = Vec::new();
         let mut added = Vec::new();

@@ -104,9 +104,9 @@ impl Shared {
         })
     }
 
-    /// The store's revision now (1 when it cannot be read).
+    /// The store's revision now.
     pub fn revision(&self) -> i64 {
-        self.node.store().revision().unwrap_or(1)
+        self.node.store().revision()
     }
 
     /// Waits for a proposal's outcome, at most [`REQUEST_TIMEOUT`].

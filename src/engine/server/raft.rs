@@ -137,8 +137,7 @@ impl Raft for RaftService {
             .0
             .node
             .store()
-            .members()
-            .map_err(|e| Status::internal(e.to_string()))?;
+            .members();
         Ok(Response::new(pb::MembersResponse {
             cluster_id: self.0.cluster_id,
             members,

@@ -127,13 +127,9 @@ impl Watcher {
             let prev = self.spec.prev_kv;
             let read = tokio::task::spawn_blocking(move || -> Result<_, String> {
                 match store.changes_since(from, CATCH_UP_PAGE, prev) {
-                    Ok(Ok(found)) => Ok(Ok(found)),
-                    Ok(Err(Refusal::Compacted)) => store
-                        .revisions()
-                        .map(|r| Err(r.1))
-                        .map_err(|e| e.to_string()),
-                    Ok(Err(other)) => Err(other.to_string()),
-                    Err(e) => Err(e.to_string()),
+                    Ok(found) => Ok(Ok(found)),
+                    Err(Refusal::Compacted) => Ok(Err(store.revisions().1)),
+                    Err(other) => Err(other.to_string()),
                 }
             })
             .await

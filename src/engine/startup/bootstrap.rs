@@ -95,8 +95,8 @@ pub(super) async fn prepare(
     store: &Store,
     peer_tls: Option<&ClientTlsConfig>,
 ) -> anyhow::Result<(u64, u64, Option<usize>)> {
-    if let Some(id) = store.member_id()? {
-        return Ok((store.cluster_id()?, id, None));
+    if let Some(id) = store.member_id() {
+        return Ok((store.cluster_id(), id, None));
     }
     let members = initial_members(&opts.initial_cluster);
     let mut own_urls = opts.initial_advertise_peer_urls.clone();

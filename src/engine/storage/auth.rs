@@ -1,18 +1,12 @@
 //! The state machine's authentication state (users, roles, permissions,
-//! enabled) as etcd's auth store keeps it: changes applied with etcd's rules,
-//! the state kept whole in META under "auth", and a cached copy for checks.
+//! enabled) as etcd's auth store keeps it: changes applied with etcd's
+//! rules to the state kept whole in the state machine.
 
 use std::sync::Arc;
 
-use prost::Message as _;
-use redb::ReadableTable;
-
-use super::state::Apply;
-use super::{Result, Store, META};
+use super::writes::Apply;
+use super::Store;
 use crate::proto::memberctl_store_v1 as spb;
-
-/// The META key the state is kept under.
-pub(super) const AUTH_KEY: &str = "auth";
 
 /// etcd's root user and role.
 pub const ROOT: &str = "root";
@@ -72,24 +66,16 @@ pub fn valid_permission_range(key: &[u8], range_end: &[u8]) -> bool {
 impl Apply<'_> {
     /// Applies an auth change with etcd's rules; the state after it, or why
     /// it was refused (nothing changed then).
-    pub fn auth(
-        &mut self,
-        change: &spb::AuthChange,
-    ) -> Result<std::result::Result<spb::AuthState, AuthRefusal>> {
-        let mut state = read_state(&self.write_txn().open_table(META)?)?;
+    pub fn auth(&mut self, change: &spb::AuthChange) -> Result<Arc<spb::AuthState>, AuthRefusal> {
         let Some(c) = &change.change else {
-            return Ok(Ok(state));
+            return Ok(self.state.auth.clone());
         };
-        match change_state(&mut state, c) {
-            Ok(true) => {
-                state.revision += 1;
-                let mut meta = self.write_txn().open_table(META)?;
-                meta.insert(AUTH_KEY, state.encode_to_vec().as_slice())?;
-                Ok(Ok(state))
-            }
-            Ok(false) => Ok(Ok(state)),
-            Err(e) => Ok(Err(e)),
+        let mut state = (*self.state.auth).clone();
+        if change_state(&mut state, c)? {
+            state.revision += 1;
+            self.state.auth = Arc::new(state);
         }
+        Ok(self.state.auth.clone())
     }
 }
 
@@ -249,27 +235,9 @@ fn role_at(state: &spb::AuthState, name: &str) -> std::result::Result<usize, Aut
         .map_err(|_| AuthRefusal::RoleNotFound)
 }
 
-/// The auth state in a META table (the default, off and empty, when none).
-pub(super) fn read_state(
-    meta: &impl ReadableTable<&'static str, &'static [u8]>,
-) -> Result<spb::AuthState> {
-    Ok(match meta.get(AUTH_KEY)? {
-        Some(v) => spb::AuthState::decode(v.value())?,
-        None => spb::AuthState::default(),
-    })
-}
-
 impl Store {
-    /// The auth state as last applied (cached: read on every request).
+    /// The auth state as last applied.
     pub fn auth(&self) -> Arc<spb::AuthState> {
-        super::lock(&self.inner.auth).clone()
-    }
-
-    /// Reads the auth state again from the state machine: after a batch
-    /// that changed it, and when a snapshot was installed.
-    pub(crate) fn refresh_auth(&self) -> Result<()> {
-        let state = read_state(&self.db().begin_read()?.open_table(META)?)?;
-        *super::lock(&self.inner.auth) = Arc::new(state);
-        Ok(())
+        self.state().auth()
     }
 }

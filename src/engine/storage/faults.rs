@@ -1,5 +1,7 @@
-//! Faults of the raft log's disk and the unsafe durability switch, for test
-//! clusters only (`--fault-injection`): a failing fsync, a full disk, and
+//! Faults of the member's disk, a paused apply stage, and the unsafe
+//! durability switch, for test clusters only (`--fault-injection`): a
+//! failing fsync (of the raft log and of checkpoints), a full disk, an apply
+//! stage that stops applying while raft goes on committing, and
 //! `--fault-ack-before-fsync`, which holds log writes in memory as a disk's
 //! volatile cache would, so a kill loses what was acknowledged. One node runs
 //! per process, so the switches are the process's.
@@ -20,6 +22,8 @@ pub enum DiskFault {
 static DISK: AtomicU8 = AtomicU8::new(0);
 static SYNC_FAILED: AtomicBool = AtomicBool::new(false);
 static ACK_BEFORE_FSYNC: AtomicBool = AtomicBool::new(false);
+static APPLY_PAUSED: AtomicBool = AtomicBool::new(false);
+static CHECKPOINT_SYNC_FAILED: AtomicBool = AtomicBool::new(false);
 
 /// Makes the raft log's disk fail (or work again) from now on.
 pub fn set_disk(fault: DiskFault) {
@@ -58,6 +62,29 @@ pub fn write_error() -> Option<std::io::Error> {
             "no space left on device (injected disk fault)",
         )
     })
+}
+
+/// The error an fsync of a checkpoint returns now, if it must fail; remembered.
+pub fn checkpoint_fsync_error() -> Option<std::io::Error> {
+    (disk() == DiskFault::FsyncFails).then(|| {
+        CHECKPOINT_SYNC_FAILED.store(true, Ordering::SeqCst);
+        std::io::Error::other("fsync failed: input/output error (injected disk fault)")
+    })
+}
+
+/// Whether an fsync of a checkpoint has failed in this process.
+pub fn checkpoint_sync_failed() -> bool {
+    CHECKPOINT_SYNC_FAILED.load(Ordering::SeqCst)
+}
+
+/// Pauses (or resumes) the apply stage: committed entries wait unapplied.
+pub fn set_apply_paused(paused: bool) {
+    APPLY_PAUSED.store(paused, Ordering::SeqCst);
+}
+
+/// Whether the apply stage is paused.
+pub fn apply_paused() -> bool {
+    APPLY_PAUSED.load(Ordering::SeqCst)
 }
 
 /// Whether an fsync of the log has failed in this process.

@@ -1,16 +1,17 @@
 //! The data directory's layout and its storage format version: what is
-//! where, and a clear refusal of a directory written in another format.
+//! where, the member's identity, and a clear refusal of a directory written
+//! in another format.
 //!
-//! Format 3 (this one):
-//! - `FORMAT`: `memberctl storage format 3`, written before anything else;
+//! Format 4 (this one):
+//! - `FORMAT`: `memberctl storage format 4`, written before anything else;
+//! - `member`: the cluster's and this member's IDs, written once;
 //! - `raft/`: the raft log (raft-engine's segment files);
-//! - `state.redb`: the state machine (the MVCC keyspace with its history,
-//!   leases, members, applied index);
-//! - `snap/`: snapshots received from the leader, staged until raft installs them.
+//! - `snap/`: checkpoints of the state machine (snapshot files named by the
+//!   raft index and term they hold), and partial files being written or
+//!   received.
 //!
-//! Format 2 had the same files, with only the live keys in `state.redb`;
-//! format 1 (memberctl before the raft log left redb) kept everything in
-//! `member.redb`.
+//! Format 3 kept the state machine in `state.redb` (redb), format 2 the
+//! same with only the live keys, format 1 everything in `member.redb`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -18,7 +19,7 @@ use std::path::{Path, PathBuf};
 use super::{Result, StoreError};
 
 /// The storage format this build reads and writes.
-pub const FORMAT: u32 = 3;
+pub const FORMAT: u32 = 4;
 /// The version file's name.
 const FORMAT_FILE: &str = "FORMAT";
 /// What the version file says before the number.
@@ -46,14 +47,52 @@ impl Layout {
         self.dir.join("raft")
     }
 
-    /// The state machine's file.
-    pub fn state_file(&self) -> PathBuf {
-        self.dir.join("state.redb")
+    /// The member's identity file.
+    pub fn identity_file(&self) -> PathBuf {
+        self.dir.join("member")
     }
 
-    /// Where received snapshots are staged.
+    /// Where checkpoints live, and snapshots are received.
     pub fn snap_dir(&self) -> PathBuf {
         self.dir.join("snap")
+    }
+
+    /// The cluster's and this member's IDs, once written.
+    pub fn identity(&self) -> Result<Option<Identity>> {
+        let path = self.identity_file();
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(StoreError(format!("{}: {e}", path.display()))),
+        };
+        let field = |name: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+                .and_then(|v| u64::from_str_radix(v.trim(), 16).ok())
+        };
+        match (field("cluster"), field("member")) {
+            (Some(cluster_id), Some(member_id)) => Ok(Some(Identity {
+                cluster_id,
+                member_id,
+            })),
+            _ => Err(StoreError(format!(
+                "{} does not hold a cluster and a member ID ({text:?}): the directory is \
+                 damaged; {WHAT_TO_DO}",
+                path.display()
+            ))),
+        }
+    }
+
+    /// Writes the member's identity (durably, whole or not at all).
+    pub fn write_identity(&self, id: Identity) -> Result<()> {
+        let path = self.identity_file();
+        let tmp = path.with_extension("tmp");
+        let mut f = std::fs::File::create(&tmp)?;
+        writeln!(f, "cluster {:016x}", id.cluster_id)?;
+        writeln!(f, "member {:016x}", id.member_id)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, &path)?;
+        sync_dir(&self.dir)
     }
 
     /// Checks the format of an existing directory, or claims a new (empty or
@@ -73,7 +112,7 @@ impl Layout {
                 "it was written by an earlier memberctl, which kept the raft log inside member.redb",
             ));
         }
-        if self.state_file().exists() || self.raft_dir().exists() {
+        if self.identity_file().exists() || self.raft_dir().exists() {
             return Err(StoreError(format!(
                 "{} holds a member's files but no {FORMAT_FILE} file: the directory is damaged; \
                  {}",
@@ -114,6 +153,15 @@ impl Layout {
             WHAT_TO_DO
         ))
     }
+}
+
+/// Which cluster a data directory belongs to, and which member it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Identity {
+    /// The cluster's ID.
+    pub cluster_id: u64,
+    /// This member's ID.
+    pub member_id: u64,
 }
 
 /// The way out for a member whose directory cannot be read: it is rebuilt

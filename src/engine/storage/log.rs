@@ -107,6 +107,11 @@ pub struct RaftLog {
     /// Writes held back under `--fault-ack-before-fsync` (a test cluster's
     /// deliberate bug; see [`super::faults`]): written by [`RaftLog::sync`].
     unsynced: Vec<LogBatch>,
+    /// A compaction (index and term) waiting to go with the next fsync'd write.
+    pending_compact: Option<(u64, u64)>,
+    /// Changes whenever entries are overwritten or the log is reset, so an
+    /// entry read earlier can be told stale.
+    generation: u64,
 }
 
 impl RaftLog {
@@ -141,6 +146,8 @@ impl RaftLog {
             hard_state_dirty: false,
             cache: EntryCache::new(CACHE_BYTES),
             unsynced: Vec::new(),
+            pending_compact: None,
+            generation: 0,
         })
     }
 
@@ -160,10 +167,28 @@ impl RaftLog {
         Ok(())
     }
 
+    /// The log's generation: it changes whenever entries are overwritten or
+    /// the log is reset.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The first index the in-memory tail holds.
+    pub fn cached_from(&self) -> Option<u64> {
+        self.cache.first_index()
+    }
+
     /// Appends `entries` (replacing any suffix from their first index on) and
     /// the hard state in one write, fdatasync'd when `sync`. A write carrying
-    /// only a newer commit index is kept in memory until the next write.
-    pub fn append(&mut self, entries: &[Entry], hs: Option<&HardState>, sync: bool) -> Result<()> {
+    /// only a newer commit index is kept in memory until the next write; a
+    /// pending compaction goes with the next fsync'd write. Returns whether
+    /// a compaction was written (old files may be purged).
+    pub fn append(
+        &mut self,
+        entries: &[Entry],
+        hs: Option<&HardState>,
+        sync: bool,
+    ) -> Result<bool> {
         if let Some(first) = entries.first() {
             if first.index <= self.state.trunc_index || first.index > self.state.last_index + 1 {
                 return Err(StoreError(format!(
@@ -181,18 +206,36 @@ impl RaftLog {
             self.hard_state_dirty = true;
         }
         if only_commit && !sync {
-            return Ok(());
+            return Ok(false);
         }
         if entries.is_empty() && !self.hard_state_dirty {
-            return Ok(());
+            return Ok(false);
         }
         let mut batch = LogBatch::with_capacity(entries.len());
         if let Some(last) = entries.last() {
+            if entries[0].index <= self.state.last_index {
+                self.generation += 1;
+            }
             batch.add_entries::<EntryExt>(GROUP, entries)?;
             self.state.last_index = last.index;
         }
+        // A compaction is written only where it is fsync'd: segment files
+        // are purged after it, and must never outlive the record of it.
+        let compacted = match self.pending_compact.take() {
+            Some((index, term)) if sync && index > self.state.trunc_index => {
+                self.state.trunc_index = index;
+                self.state.trunc_term = term;
+                batch.add_command(GROUP, Command::Compact { index: index + 1 });
+                self.cache.compact_to(index);
+                true
+            }
+            pending => {
+                self.pending_compact = pending.filter(|(i, _)| *i > self.state.trunc_index);
+                false
+            }
+        };
         self.put_state(&mut batch)?;
-        if faults::ack_before_fsync() && self.unsynced.len() < MAX_UNSYNCED {
+        if faults::ack_before_fsync() && self.unsynced.len() < MAX_UNSYNCED && !compacted {
             // The deliberate bug: reported as written, kept in memory.
             self.unsynced.push(batch);
         } else {
@@ -200,7 +243,7 @@ impl RaftLog {
             self.engine.write(&mut batch, sync)?;
         }
         self.cache.append(entries);
-        Ok(())
+        Ok(compacted)
     }
 
     /// Writes and fsyncs what `--fault-ack-before-fsync` held back (nothing
@@ -215,21 +258,15 @@ impl RaftLog {
         Ok(())
     }
 
-    /// Removes the entries up to `index` (durably applied), keeping its term
-    /// as the truncation point.
+    /// Removes the entries up to `index` (held by a checkpoint), keeping its
+    /// term as the truncation point: with the next fsync'd write, so it
+    /// costs no fsync of its own (until then the entries are still served).
     pub fn compact(&mut self, index: u64) -> Result<()> {
         if index <= self.state.trunc_index || index > self.state.last_index {
             return Ok(());
         }
         let term = self.term(index)?;
-        self.sync()?;
-        self.state.trunc_index = index;
-        self.state.trunc_term = term;
-        let mut batch = LogBatch::default();
-        batch.add_command(GROUP, Command::Compact { index: index + 1 });
-        self.put_state(&mut batch)?;
-        self.engine.write(&mut batch, true)?;
-        self.cache.compact_to(index);
+        self.pending_compact = Some((index, term));
         Ok(())
     }
 
@@ -237,6 +274,8 @@ impl RaftLog {
     /// with the hard state raft has then.
     pub fn reset(&mut self, index: u64, term: u64, hs: &HardState) -> Result<()> {
         self.sync()?;
+        self.generation += 1;
+        self.pending_compact = None;
         self.state = LogState {
             hard_state: hs.clone(),
             trunc_index: index,
@@ -299,6 +338,15 @@ impl RaftLog {
                 self.state.trunc_index, self.state.last_index
             )));
         }
+        Ok(out)
+    }
+
+    /// Reads the entries of `[low, end)` within `max_size` bytes (at least
+    /// one) from the log's files, without the log itself: for a thread that
+    /// reads old entries while the raft thread goes on writing.
+    pub fn read_entries(engine: &Engine, low: u64, end: u64, max_size: u64) -> Result<Vec<Entry>> {
+        let mut out = Vec::new();
+        engine.fetch_entries_to::<EntryExt>(GROUP, low, end, Some(max_size as usize), &mut out)?;
         Ok(out)
     }
 

@@ -1,50 +1,50 @@
 //! Durable storage of the embedded node: the raft log (entries, hard state,
 //! truncation point) in an append-only segmented log ([`log`], raft-engine)
-//! with an in-memory tail ([`cache`]) and a torn-tail guard ([`guard`]); the state machine in redb:
-//! the MVCC keyspace and leases ([`mvcc`], [`txn`]), members, applied index
-//! and conf state ([`state`]); snapshots streamed in
-//! chunks ([`snapshot`]); the directory's layout and format ([`layout`]); and
-//! raft-rs's [`raft::Storage`] over them ([`raft_storage`]).
+//! with an in-memory tail ([`cache`]), a torn-tail guard ([`guard`]) and
+//! reads for lagging followers off the raft thread ([`fetch`]); the state
+//! machine in memory ([`state`]: the MVCC keyspace with its history,
+//! leases, members, auth) with its reads ([`mvcc`]), writes ([`writes`],
+//! [`txn`], [`auth`], [`maintenance`]) and checkpoints ([`checkpoint`]) in
+//! snapshot files ([`snapfile`]), the same files that snapshots stream to
+//! followers ([`snapshot`]) and backups hold ([`backup`]); the directory's
+//! layout and format ([`layout`]); and raft-rs's [`raft::Storage`] over
+//! them ([`raft_storage`]).
 //!
-//! The two stores are kept consistent by index: the state machine records the
-//! index it applied in the same transaction as the change, applied
-//! transactions are made durable now and then, and the log is compacted only
-//! up to what is durably applied. After a crash the state machine is at its
-//! last durable applied index and raft applies the log again from there.
+//! The two are kept consistent by index: every entry is fsync'd to the log
+//! before it is applied, a checkpoint records the index it holds, and the
+//! log is compacted only up to the newest checkpoint. After a crash the
+//! member loads its newest checkpoint and raft applies the log from there.
 
 pub mod auth;
 pub mod backup;
 pub mod cache;
+pub mod checkpoint;
 pub mod faults;
+pub mod fetch;
 pub mod guard;
 pub mod layout;
 pub mod log;
 pub mod maintenance;
 pub mod mvcc;
 pub mod raft_storage;
+pub mod reads;
+pub mod snapfile;
 pub mod snapshot;
 pub mod state;
 pub mod txn;
+pub mod writes;
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
-use protobuf::Message as _;
 use raft::eraftpb::{ConfState, HardState};
-use redb::{Database, Durability, ReadableTable, TableDefinition, WriteTransaction};
 
-use self::layout::Layout;
+use self::layout::{Identity, Layout};
 use self::log::RaftLog;
-use self::snapshot::Outgoing;
+use self::snapshot::{Outgoing, Staged};
+use self::state::State;
 use crate::proto::memberctl_store_v1 as spb;
-
-/// Small named values (conf state, applied index, IDs, revision …).
-pub(crate) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
-/// Member metadata: ID → encoded `MemberMeta`.
-pub(crate) const MEMBERS: TableDefinition<u64, &[u8]> = TableDefinition::new("members");
-/// Memory redb may use for its page cache (the OS caches the file too).
-const DB_CACHE_BYTES: usize = 64 << 20;
 
 /// A storage failure; the node cannot go on safely after one.
 #[derive(Debug, thiserror::Error)]
@@ -60,80 +60,33 @@ macro_rules! from_err {
         }
     )*};
 }
-from_err!(
-    redb::Error,
-    redb::DatabaseError,
-    redb::TransactionError,
-    redb::TableError,
-    redb::StorageError,
-    redb::CommitError,
-    protobuf::ProtobufError,
-    prost::DecodeError,
-    std::io::Error
-);
+from_err!(protobuf::ProtobufError, prost::DecodeError, std::io::Error);
 
 /// Result of storage operations.
 pub type Result<T> = std::result::Result<T, StoreError>;
 
-pub(crate) fn u64_bytes(v: u64) -> [u8; 8] {
-    v.to_be_bytes()
-}
-
-pub(crate) fn bytes_u64(b: &[u8]) -> u64 {
-    let mut a = [0u8; 8];
-    let n = b.len().min(8);
-    a[..n].copy_from_slice(&b[..n]);
-    u64::from_be_bytes(a)
-}
-
-/// A named u64 in a META table, read or written (0 when absent).
-pub(crate) fn meta_u64_in(
-    meta: &impl ReadableTable<&'static str, &'static [u8]>,
-    key: &str,
-) -> Result<u64> {
-    Ok(meta.get(key)?.map_or(0, |v| bytes_u64(v.value())))
-}
-
-/// Opens (or creates) a state-machine database with its tables.
-pub(crate) fn open_db(path: &Path) -> Result<Database> {
-    let db = redb::Builder::new()
-        .set_cache_size(DB_CACHE_BYTES)
-        .create(path)?;
-    let txn = db.begin_write()?;
-    {
-        txn.open_table(META)?;
-        txn.open_table(MEMBERS)?;
-        txn.open_table(mvcc::KV)?;
-        txn.open_table(mvcc::REVS)?;
-        txn.open_table(mvcc::EVENTS)?;
-        txn.open_table(mvcc::LEASES)?;
-        txn.open_table(mvcc::LEASE_KEYS)?;
-        txn.open_table(maintenance::ALARMS)?;
-    }
-    txn.commit()?;
-    Ok(db)
-}
-
 struct Inner {
     layout: Layout,
-    /// The state machine; replaced whole when a snapshot is installed.
-    db: RwLock<Arc<Database>>,
+    /// The cluster's and this member's IDs, once bootstrapped or joined.
+    identity: Mutex<Option<Identity>>,
     log: Mutex<RaftLog>,
-    /// The conf state as last applied.
-    conf_state: Mutex<ConfState>,
-    /// The applied index last made durable: the log is compacted only up to it.
+    /// The state machine as the apply stage last published it.
+    state: RwLock<Arc<State>>,
+    /// The index of the newest checkpoint: the log is compacted only up to it.
     durable_applied: AtomicU64,
-    /// The snapshot last prepared for a follower, with the read it streams from.
+    /// The most the state has held since the start or the last
+    /// defragmentation (etcd's dbSize).
+    high_water: AtomicI64,
+    /// Held while a checkpoint is written (one at a time).
+    checkpointing: Mutex<()>,
+    /// The snapshot last prepared for a follower, with the state it streams.
     outgoing: Mutex<Option<Outgoing>>,
-    /// Whether old log files are being purged.
-    purging: Arc<AtomicBool>,
-    /// Held by whatever writes the state machine (applies, snapshot
-    /// installs, defragmentation), so a file being replaced misses no write.
-    writer: Mutex<()>,
-    /// The bytes of the state machine's file in use, when last counted.
-    in_use: Mutex<Option<(std::time::Instant, i64)>>,
-    /// The auth state as last applied.
-    auth: Mutex<Arc<crate::proto::memberctl_store_v1::AuthState>>,
+    /// A snapshot received from the leader, waiting for raft to install it.
+    staged: Mutex<Option<Staged>>,
+    /// The thread purging old log files, if one was started.
+    purging: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// Reads of old entries for lagging followers, off the raft thread.
+    fetcher: fetch::Fetcher,
 }
 
 /// The node's durable store; cheap to clone.
@@ -148,75 +101,75 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Store {
     /// Opens (or creates) the store in `dir`: checks the directory's format,
-    /// opens the log and the state machine, and brings them in line (a log
-    /// that ends before the applied index starts again after it).
+    /// opens the log, loads the newest checkpoint, and checks that the two
+    /// meet (finishing a snapshot install a crash interrupted).
     pub fn open(dir: &Path) -> Result<Store> {
         let layout = Layout::new(dir);
         layout.check_or_create()?;
         let log = RaftLog::open(&layout.raft_dir())?;
-        let db = open_db(&layout.state_file())?;
+        let identity = layout.identity()?;
+        checkpoint::clear_partial(&layout)?;
+        let fetcher = fetch::Fetcher::new(log.engine());
         let store = Store {
             inner: Arc::new(Inner {
                 layout,
-                db: RwLock::new(Arc::new(db)),
+                identity: Mutex::new(identity),
                 log: Mutex::new(log),
-                conf_state: Mutex::new(ConfState::default()),
+                state: RwLock::new(Arc::new(State::default())),
                 durable_applied: AtomicU64::new(0),
+                high_water: AtomicI64::new(0),
+                checkpointing: Mutex::new(()),
                 outgoing: Mutex::new(None),
-                purging: Arc::new(AtomicBool::new(false)),
-                writer: Mutex::new(()),
-                in_use: Mutex::new(None),
-                auth: Mutex::new(Arc::default()),
+                staged: Mutex::new(None),
+                purging: Mutex::new(None),
+                fetcher,
             }),
         };
-        // What a crash left applied but not durable is gone from redb: make
-        // the state as opened durable, so compaction may rely on it.
-        store.apply_with(true, |_| Ok(()))?;
-        store.reconcile()?;
-        store.refresh_auth()?;
-        snapshot::clear_staged(store.layout())?;
+        if let Some(id) = identity {
+            store.load(id)?;
+        }
         Ok(store)
     }
 
-    /// Loads the conf state and checks that the log and the state machine
-    /// meet: the log holds every entry after the applied index. Entries up to
-    /// it were fsync'd to the log before they were applied, so a log that
-    /// ends before it, or disagrees with it, lost what it had written.
-    fn reconcile(&self) -> Result<()> {
-        let mut applied = self.applied()?;
+    /// Loads the newest checkpoint of a member and checks it against the
+    /// log: the log holds every entry after the checkpoint's index. Entries
+    /// up to it were fsync'd to the log before they were applied, so a log
+    /// that ends before it, or disagrees with it, lost what it had written.
+    fn load(&self, id: Identity) -> Result<()> {
         let st = self.log().state().clone();
-        // Not a member yet (or a crash during bootstrap or join, which run again).
-        let member = self.member_id()?.is_some();
-        if member && applied < st.trunc_index {
+        let mut loaded = checkpoint::load_newest(self.layout()).map_err(|e| self.damaged(e.0))?;
+        let applied = loaded.as_ref().map_or(0, |(_, s)| s.applied().0);
+        if applied < st.trunc_index {
             // A crash while a snapshot was being installed: finish it.
-            if !self.resume_install(st.trunc_index, st.trunc_term)? {
+            if !snapshot::resume_install(self.layout(), st.trunc_index, st.trunc_term)? {
                 return Err(self.damaged(format!(
-                    "the state machine has applied up to {applied}, but the raft log starts \
-                     after {}: the entries in between are lost",
+                    "the newest checkpoint holds the state at index {applied}, but the raft \
+                     log starts after {}: the entries in between are lost",
                     st.trunc_index
                 )));
             }
-            applied = self.applied()?;
+            loaded = checkpoint::load_newest(self.layout()).map_err(|e| self.damaged(e.0))?;
         }
-        *lock(&self.inner.conf_state) = match self.meta("conf_state")? {
-            Some(b) => ConfState::parse_from_bytes(&b)?,
-            None => ConfState::default(),
+        snapshot::clear_received(self.layout())?;
+        let state = match loaded {
+            Some((_, state)) => state,
+            None => State::new(id.cluster_id),
         };
+        let (applied, applied_term) = state.applied();
+        if applied > 0 {
+            let term = self.log().term(applied).ok();
+            if applied > st.last_index || term != Some(applied_term) {
+                return Err(self.damaged(format!(
+                    "the raft log ends at index {} (term {} there), but the newest checkpoint \
+                     holds the state at {applied} (term {applied_term}): the log lost entries \
+                     it had written (a log file truncated or missing)",
+                    st.last_index,
+                    term.map_or("unknown".to_string(), |t| t.to_string()),
+                )));
+            }
+        }
         self.inner.durable_applied.store(applied, Ordering::Release);
-        if !member || applied == 0 {
-            return Ok(());
-        }
-        let applied_term = self.meta_u64("applied_term")?;
-        let term = self.log().term(applied).ok();
-        if applied > st.last_index || term != Some(applied_term) {
-            return Err(self.damaged(format!(
-                "the raft log ends at index {} (term {} there), but the state machine has \
-                 applied up to {applied} (term {applied_term}): the log lost entries it had \
-                 written (a log file truncated or missing)",
-                st.last_index,
-                term.map_or("unknown".to_string(), |t| t.to_string()),
-            )));
-        }
+        self.publish(Arc::new(state));
         Ok(())
     }
 
@@ -231,45 +184,41 @@ impl Store {
         lock(&self.inner.log)
     }
 
-    /// The state machine's database.
-    pub(crate) fn db(&self) -> Arc<Database> {
-        self.inner
-            .db
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-    }
-
     /// The data directory's layout.
     pub fn layout(&self) -> &Layout {
         &self.inner.layout
     }
 
-    /// A named value from META.
-    pub fn meta(&self, key: &str) -> Result<Option<Vec<u8>>> {
-        let r = self.db().begin_read()?;
-        let meta = r.open_table(META)?;
-        Ok(meta.get(key)?.map(|v| v.value().to_vec()))
+    /// The state machine as last published: a fixed state, read without
+    /// holding anything up.
+    pub fn state(&self) -> Arc<State> {
+        self.inner
+            .state
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
-    /// A named u64 from META (0 when absent).
-    pub fn meta_u64(&self, key: &str) -> Result<u64> {
-        Ok(self.meta(key)?.map_or(0, |b| bytes_u64(&b)))
+    /// Publishes the state the apply stage has reached.
+    pub fn publish(&self, state: Arc<State>) {
+        let bytes = state.bytes();
+        *self.inner.state.write().unwrap_or_else(|p| p.into_inner()) = state;
+        self.inner.high_water.fetch_max(bytes, Ordering::AcqRel);
     }
 
     /// This member's ID, once the store has been bootstrapped or joined.
-    pub fn member_id(&self) -> Result<Option<u64>> {
-        Ok(self.meta("member_id")?.map(|b| bytes_u64(&b)))
+    pub fn member_id(&self) -> Option<u64> {
+        lock(&self.inner.identity).map(|i| i.member_id)
     }
 
-    /// The cluster ID.
-    pub fn cluster_id(&self) -> Result<u64> {
-        self.meta_u64("cluster_id")
+    /// The cluster ID (0 before the store was bootstrapped or joined).
+    pub fn cluster_id(&self) -> u64 {
+        lock(&self.inner.identity).map_or(0, |i| i.cluster_id)
     }
 
-    /// The index of the last applied entry.
-    pub fn applied(&self) -> Result<u64> {
-        self.meta_u64("applied")
+    /// The index of the last entry the published state has applied.
+    pub fn applied(&self) -> u64 {
+        self.state().applied().0
     }
 
     /// The last index in the log (or the truncation point when it is empty).
@@ -277,9 +226,9 @@ impl Store {
         self.log().state().last_index
     }
 
-    /// The current conf state as last applied.
+    /// The conf state as of the published state.
     pub fn conf_state(&self) -> ConfState {
-        lock(&self.inner.conf_state).clone()
+        self.state().conf_state().clone()
     }
 
     /// The hard state (its commit index as raft last reported it).
@@ -287,55 +236,66 @@ impl Store {
         self.log().state().hard_state.clone()
     }
 
+    /// Every member's metadata, sorted by ID.
+    pub fn members(&self) -> Vec<spb::MemberMeta> {
+        self.state().members()
+    }
+
     /// Bootstraps a member of a new cluster: every initial member writes the
-    /// same state, a snapshot point at index 1 (term 1) holding the voters.
+    /// same state, a checkpoint at index 1 (term 1) holding the voters.
     pub fn bootstrap(
         &self,
         cluster_id: u64,
         member_id: u64,
         members: &[spb::MemberMeta],
     ) -> Result<()> {
-        let cs = ConfState {
+        let mut state = State::new(cluster_id);
+        state.members = members.iter().map(|m| (m.id, Arc::new(m.clone()))).collect();
+        state.conf_state = Arc::new(ConfState {
             voters: members.iter().map(|m| m.id).collect(),
             ..Default::default()
-        };
+        });
+        self.bootstrap_with(state, member_id)
+    }
+
+    /// Bootstraps a member of a new cluster whose state starts as `state`
+    /// (its members and conf state already the new cluster's): a checkpoint
+    /// of it at index 1 (term 1), a log that starts after it.
+    pub(super) fn bootstrap_with(&self, mut state: State, member_id: u64) -> Result<()> {
+        state.applied = 1;
+        state.applied_term = 1;
         let hs = HardState {
             term: 1,
             commit: 1,
             ..Default::default()
         };
         self.log().reset(1, 1, &hs)?;
-        self.apply_with(true, |txn| {
-            let mut meta = txn.open_table(META)?;
-            meta.insert("cluster_id", u64_bytes(cluster_id).as_slice())?;
-            meta.insert("member_id", u64_bytes(member_id).as_slice())?;
-            meta.insert("conf_state", cs.write_to_bytes()?.as_slice())?;
-            for (k, v) in [("applied", 1u64), ("applied_term", 1)] {
-                meta.insert(k, u64_bytes(v).as_slice())?;
-            }
-            let mut t = txn.open_table(MEMBERS)?;
-            for m in members {
-                t.insert(m.id, prost::Message::encode_to_vec(m).as_slice())?;
-            }
-            Ok(())
-        })?;
-        self.reconcile()
+        self.write_checkpoint(&state)?;
+        self.set_identity(state.cluster_id, member_id)?;
+        self.publish(Arc::new(state));
+        Ok(())
     }
 
     /// Records the IDs of a member joining an existing cluster, and the
     /// members a peer told it of (so it can answer the leader); the state
     /// itself arrives from the leader (a snapshot, then the log).
     pub fn join(&self, cluster_id: u64, member_id: u64, members: &[spb::MemberMeta]) -> Result<()> {
-        self.apply_with(true, |txn| {
-            let mut meta = txn.open_table(META)?;
-            meta.insert("cluster_id", u64_bytes(cluster_id).as_slice())?;
-            meta.insert("member_id", u64_bytes(member_id).as_slice())?;
-            let mut t = txn.open_table(MEMBERS)?;
-            for m in members {
-                t.insert(m.id, prost::Message::encode_to_vec(m).as_slice())?;
-            }
-            Ok(())
-        })
+        let mut state = State::new(cluster_id);
+        state.members = members.iter().map(|m| (m.id, Arc::new(m.clone()))).collect();
+        self.write_checkpoint(&state)?;
+        self.set_identity(cluster_id, member_id)?;
+        self.publish(Arc::new(state));
+        Ok(())
+    }
+
+    fn set_identity(&self, cluster_id: u64, member_id: u64) -> Result<()> {
+        let id = Identity {
+            cluster_id,
+            member_id,
+        };
+        self.layout().write_identity(id)?;
+        *lock(&self.inner.identity) = Some(id);
+        Ok(())
     }
 
     /// Appends `entries` (replacing any conflicting suffix) and the hard
@@ -347,7 +307,11 @@ impl Store {
         hard_state: Option<&HardState>,
         sync: bool,
     ) -> Result<()> {
-        self.log().append(entries, hard_state, sync)
+        let purge = self.log().append(entries, hard_state, sync)?;
+        if purge {
+            self.purge();
+        }
+        Ok(())
     }
 
     /// Notes a new commit index (after a light ready); it is written with
@@ -361,80 +325,78 @@ impl Store {
         self.persist(&[], Some(&hs), false)
     }
 
-    /// The applied index last made durable.
+    /// The index of the newest checkpoint.
     pub fn durable_applied(&self) -> u64 {
         self.inner.durable_applied.load(Ordering::Acquire)
     }
 
-    /// Drops log entries up to `index`, which must be durably applied; old
-    /// segment files are then purged on a thread of their own.
+    /// Drops log entries up to `index` (at most the newest checkpoint's).
+    /// The drop is written with the log's next fsync'd write, and old
+    /// segment files are purged after it on a thread of their own.
     pub fn compact(&self, index: u64) -> Result<()> {
         let index = index.min(self.durable_applied());
-        let engine = {
-            let mut log = self.log();
-            log.compact(index)?;
-            log.engine()
-        };
-        let purging = self.inner.purging.clone();
-        if !purging.swap(true, Ordering::AcqRel) {
-            let spawned = std::thread::Builder::new()
-                .name("raft-log-purge".into())
-                .spawn(move || {
-                    // A failed purge leaves files behind; the next one retries.
-                    let _ = RaftLog::purge(&engine);
-                    purging.store(false, Ordering::Release);
-                });
-            if spawned.is_err() {
-                self.inner.purging.store(false, Ordering::Release);
-            }
+        self.log().compact(index)
+    }
+
+    /// Purges segment files that hold nothing live, on a thread of its own
+    /// (unless one is at it already).
+    fn purge(&self) {
+        let mut purging = lock(&self.inner.purging);
+        if purging.as_ref().is_some_and(|h| !h.is_finished()) {
+            return;
         }
+        let engine = self.log().engine();
+        // A failed purge (or none started) leaves files behind; the next retries.
+        *purging = std::thread::Builder::new()
+            .name("raft-log-purge".into())
+            .spawn(move || {
+                let _ = RaftLog::purge(&engine);
+            })
+            .ok();
+    }
+
+    /// Writes `state` as the newest checkpoint (the log first made durable
+    /// up to it); the log may then be compacted up to its index.
+    pub fn write_checkpoint(&self, state: &State) -> Result<()> {
+        let _one = lock(&self.inner.checkpointing);
+        let index = state.applied().0;
+        if index > 0 && index < self.durable_applied() {
+            // A newer one was written meanwhile.
+            return Ok(());
+        }
+        self.log().sync()?;
+        checkpoint::write(self.layout(), state)?;
+        self.inner.durable_applied.fetch_max(index, Ordering::AcqRel);
         Ok(())
     }
 
-    /// Records a new conf state (applied in the same transaction as the entry).
-    pub(crate) fn set_cached_conf_state(&self, cs: ConfState) {
-        *lock(&self.inner.conf_state) = cs;
-    }
-
-    /// Runs `f` on a new write transaction of the state machine and commits
-    /// it: fsync'd when `durable` (then the applied index it records is the
-    /// new durable one), otherwise not (the log holds what it applied; after
-    /// a crash raft applies it again from the last durable index).
-    pub fn apply_with<T>(
-        &self,
-        durable: bool,
-        f: impl FnOnce(&WriteTransaction) -> Result<T>,
-    ) -> Result<T> {
-        let _writer = lock(&self.inner.writer);
-        if durable {
-            self.log().sync()?;
-        }
-        let db = self.db();
-        let mut txn = db.begin_write()?;
-        if durable {
-            txn.set_durability(Durability::Immediate);
-            // Records the allocator state, so an open after a crash needs no
-            // full repair.
-            txn.set_quick_repair(true);
-        } else {
-            txn.set_durability(Durability::None);
-        }
-        let out = f(&txn)?;
-        let applied = if durable {
-            Some(meta_u64_in(&txn.open_table(META)?, "applied")?)
-        } else {
-            None
-        };
-        txn.commit()?;
-        if let Some(applied) = applied {
-            self.inner.durable_applied.store(applied, Ordering::Release);
-        }
-        Ok(out)
-    }
-
-    /// Makes everything applied durable (before a clean stop).
+    /// Makes everything applied durable: a checkpoint of the published state
+    /// (etcd's physical compaction waits for this).
     pub fn flush(&self) -> Result<()> {
-        self.apply_with(true, |_| Ok(()))
+        let state = self.state();
+        self.write_checkpoint(&state)
+    }
+
+    /// Sets what raft is told when old entries it asked for were read off
+    /// its thread; until then they are read on it.
+    pub fn set_fetch_notify(&self, notify: fetch::Notify) {
+        self.inner.fetcher.set_notify(notify);
+    }
+
+    /// Writes what the log holds back (`--fault-ack-before-fsync`; nothing
+    /// otherwise), before a clean stop.
+    pub fn sync_log(&self) -> Result<()> {
+        self.log().sync()
+    }
+}
+
+impl Drop for Inner {
+    /// The log is closed only once its purge has ended (a store opened
+    /// again on the directory finds it free).
+    fn drop(&mut self) {
+        if let Some(h) = lock(&self.purging).take() {
+            let _ = h.join();
+        }
     }
 }
 

@@ -1,26 +1,12 @@
-//! The MVCC keyspace's tables and reads: live keys, every key's history by
-//! (key, revision), an event index by (revision, sub), and reads at any
-//! revision above the compacted one (etcd's Range, compares, watch replay).
+//! Reads of the MVCC keyspace: live keys, every key's history by (key,
+//! revision), the changes by (revision, sub), and etcd's reads at any
+//! revision above the compacted one (Range, compares, watch replay).
 
 use std::ops::Bound;
+use std::sync::Arc;
 
-use prost::Message as _;
-use redb::{ReadableTable, TableDefinition};
-
-use super::Result;
+use super::state::{Key, State};
 use crate::proto::memberctl_store_v1 as spb;
-
-/// Live keys: key → `KvRecord` without its value (read from [`REVS`]).
-pub(crate) const KV: TableDefinition<&[u8], &[u8]> = TableDefinition::new("kv");
-/// Every kept revision of every key: (key, revision) → whole `KvRecord`
-/// (a deletion is a tombstone record).
-pub(crate) const REVS: TableDefinition<(&[u8], u64), &[u8]> = TableDefinition::new("revs");
-/// The changes in revision order: (revision, sub) → key.
-pub(crate) const EVENTS: TableDefinition<(u64, u32), &[u8]> = TableDefinition::new("events");
-/// Granted leases: ID → `LeaseRecord`.
-pub(crate) const LEASES: TableDefinition<u64, &[u8]> = TableDefinition::new("leases");
-/// Keys attached to leases: (lease ID, key).
-pub(crate) const LEASE_KEYS: TableDefinition<(u64, &[u8]), ()> = TableDefinition::new("lease_keys");
 
 /// A request that is refused when it is applied, the same way on every
 /// member (the state machine is unchanged by it).
@@ -92,45 +78,41 @@ fn empty_range(key: &[u8], range_end: &[u8]) -> bool {
     !range_end.is_empty() && range_end != [0] && range_end <= key
 }
 
-/// The live-keys table, read or written.
-pub(crate) trait KvTable: ReadableTable<&'static [u8], &'static [u8]> {}
-impl<T: ReadableTable<&'static [u8], &'static [u8]>> KvTable for T {}
-/// The history table, read or written.
-pub(crate) trait RevTable: ReadableTable<(&'static [u8], u64), &'static [u8]> {}
-impl<T: ReadableTable<(&'static [u8], u64), &'static [u8]>> RevTable for T {}
-
-/// The live record of `key` (without its value).
-pub(crate) fn live(kv: &impl KvTable, key: &[u8]) -> Result<Option<spb::KvRecord>> {
-    Ok(kv
-        .get(key)?
-        .map(|v| spb::KvRecord::decode(v.value()))
-        .transpose()?)
+/// The live keys of a range with their records, in key order.
+pub(super) fn live_range<'s>(
+    state: &'s State,
+    key: &'s [u8],
+    range_end: &'s [u8],
+) -> impl Iterator<Item = (&'s Key, &'s Arc<spb::KvRecord>)> + 's {
+    let empty = empty_range(key, range_end);
+    state
+        .kv
+        .range::<_, [u8]>(bounds(key, range_end))
+        .filter(move |_| !empty)
+        .map(|(k, v)| (k, v))
 }
 
-/// The whole record of `key` at exactly `revision`.
-pub(crate) fn record(revs: &impl RevTable, key: &[u8], revision: i64) -> Result<spb::KvRecord> {
-    match revs.get((key, revision as u64))? {
-        Some(v) => Ok(spb::KvRecord::decode(v.value())?),
-        None => Err(super::StoreError(format!(
-            "the history lacks revision {revision} of a live key"
-        ))),
-    }
+/// The keys attached to lease `id`.
+pub(super) fn lease_keys(state: &State, id: i64) -> impl Iterator<Item = Key> + '_ {
+    state
+        .lease_keys
+        .range((Bound::Included((id, Key::from(&[][..]))), Bound::Unbounded))
+        .take_while(move |(lease, _)| *lease == id)
+        .map(|(_, k)| k.clone())
 }
 
 /// The newest record of `key` at or below `revision`; None when the key did
 /// not exist then (never written, or deleted).
-pub(crate) fn at(revs: &impl RevTable, key: &[u8], revision: i64) -> Result<Option<spb::KvRecord>> {
-    let last = revs
-        .range((key, 0u64)..=(key, revision.max(0) as u64))?
-        .next_back()
-        .transpose()?;
-    match last {
-        Some((_, v)) => {
-            let r = spb::KvRecord::decode(v.value())?;
-            Ok((!r.tombstone).then_some(r))
-        }
-        None => Ok(None),
-    }
+pub(super) fn at(state: &State, key: &Key, revision: i64) -> Option<Arc<spb::KvRecord>> {
+    let (found, rec) = state
+        .revs
+        .get_prev(&(key.clone(), revision.max(0) as u64))?;
+    (found.0 == *key && !rec.tombstone).then(|| rec.clone())
+}
+
+/// The record of `key` written at exactly `revision`.
+pub(super) fn record(state: &State, key: &Key, revision: u64) -> Option<Arc<spb::KvRecord>> {
+    state.revs.get(&(key.clone(), revision)).cloned()
 }
 
 /// Checks a read revision against the current and compacted ones; 0 (or
@@ -151,74 +133,70 @@ pub fn read_revision(
 }
 
 /// Visits the keys of a range as they were at `revision` (the live table
-/// when it is the current one), in key order, with their records (values
-/// not yet read).
+/// when it is `current`, the newest), in key order.
 fn visit(
-    kv: &impl KvTable,
-    revs: &impl RevTable,
+    state: &State,
     key: &[u8],
     range_end: &[u8],
     revision: i64,
     current: i64,
-    mut f: impl FnMut(spb::KvRecord),
-) -> Result<()> {
+    mut f: impl FnMut(&Arc<spb::KvRecord>),
+) {
     if empty_range(key, range_end) {
-        return Ok(());
+        return;
     }
     if revision == current {
-        for item in kv.range::<&[u8]>(bounds(key, range_end))? {
-            f(spb::KvRecord::decode(item?.1.value())?);
+        for (_, r) in live_range(state, key, range_end) {
+            f(r);
         }
-        return Ok(());
+        return;
     }
     if range_end.is_empty() {
-        if let Some(r) = at(revs, key, revision)? {
-            f(r);
+        if let Some(r) = at(state, &Key::from(key), revision) {
+            f(&r);
         }
-        return Ok(());
+        return;
     }
-    // Key by key: the first entry at or after `next`, then that key's newest
-    // record at or below the revision, then past the key.
-    let mut next: Vec<u8> = key.to_vec();
-    let mut first = true;
+    // Key by key: the first record at or after `next`, then that key's
+    // newest record at or below the revision, then past the key.
+    let mut lower = Bound::Included((Key::from(key), 0u64));
+    let upper = if range_end == [0] {
+        Bound::Unbounded
+    } else {
+        Bound::Excluded((Key::from(range_end), 0u64))
+    };
     loop {
-        let lower = if first {
-            Bound::Included((next.as_slice(), 0u64))
-        } else {
-            Bound::Excluded((next.as_slice(), u64::MAX))
+        let next = state
+            .revs
+            .range((lower, upper.clone()))
+            .next()
+            .map(|((k, _), _)| k.clone());
+        let Some(next) = next else {
+            return;
         };
-        let upper = if range_end == [0] {
-            Bound::Unbounded
-        } else {
-            Bound::Excluded((range_end, 0u64))
-        };
-        let found = revs.range((lower, upper))?.next().transpose()?;
-        let Some((k, _)) = found else {
-            return Ok(());
-        };
-        next = k.value().0.to_vec();
-        first = false;
-        if let Some(r) = at(revs, &next, revision)? {
-            f(r);
+        if let Some(r) = at(state, &next, revision) {
+            f(&r);
         }
+        lower = Bound::Excluded((next, u64::MAX));
     }
 }
 
-/// etcd's Range over the tables: the keys of the range at the requested
+/// etcd's Range over the state: the keys of the range at the requested
 /// revision, filtered, sorted and limited as etcd does (`count` is every key
 /// of the range; `more` says the limit cut the list).
-pub(crate) fn range(
-    kv: &impl KvTable,
-    revs: &impl RevTable,
+pub(crate) fn range(state: &State, r: &spb::Range) -> Result<RangeResult, Refusal> {
+    range_with(state, r, state.revision())
+}
+
+/// [`range`] where the newest revision is `current` (inside a transaction
+/// that wrote, its own revision: the live table holds its writes).
+pub(crate) fn range_with(
+    state: &State,
     r: &spb::Range,
     current: i64,
-    compacted: i64,
-) -> Result<std::result::Result<RangeResult, Refusal>> {
+) -> Result<RangeResult, Refusal> {
     use spb::range::{SortOrder, SortTarget};
-    let revision = match read_revision(r.revision, current, compacted) {
-        Ok(rev) => rev,
-        Err(e) => return Ok(Err(e)),
-    };
+    let revision = read_revision(r.revision, current, state.compacted)?;
     let filtered = r.min_mod_revision != 0
         || r.max_mod_revision != 0
         || r.min_create_revision != 0
@@ -236,41 +214,30 @@ pub(crate) fn range(
         revision: current,
         ..Default::default()
     };
-    let mut kvs = Vec::new();
-    visit(kv, revs, &r.key, &r.range_end, revision, current, |rec| {
+    let mut kvs: Vec<Arc<spb::KvRecord>> = Vec::new();
+    visit(state, &r.key, &r.range_end, revision, current, |rec| {
         out.count += 1;
         if !r.count_only && kvs.len() < fetch {
-            kvs.push(rec);
+            kvs.push(rec.clone());
         }
-    })?;
+    });
     if r.count_only {
-        return Ok(Ok(out));
+        return Ok(out);
     }
-    let keep = |k: &spb::KvRecord| {
+    let keep = |k: &Arc<spb::KvRecord>| {
         (r.min_mod_revision == 0 || k.mod_revision >= r.min_mod_revision)
             && (r.max_mod_revision == 0 || k.mod_revision <= r.max_mod_revision)
             && (r.min_create_revision == 0 || k.create_revision >= r.min_create_revision)
             && (r.max_create_revision == 0 || k.create_revision <= r.max_create_revision)
     };
     kvs.retain(keep);
-    let with_values = |kvs: &mut Vec<spb::KvRecord>| -> Result<()> {
-        for k in kvs.iter_mut() {
-            if k.value.is_empty() && revision == current {
-                k.value = record(revs, &k.key, k.mod_revision)?.value;
-            }
-        }
-        Ok(())
-    };
     let order = if target != SortTarget::Key && order == SortOrder::None {
         SortOrder::Ascend
     } else {
         order
     };
-    if target == SortTarget::Value && !r.keys_only {
-        with_values(&mut kvs)?;
-    }
     if order != SortOrder::None {
-        let key_of = |k: &spb::KvRecord| -> (i64, Vec<u8>) {
+        let key_of = |k: &Arc<spb::KvRecord>| -> (i64, Vec<u8>) {
             match target {
                 SortTarget::Key => (0, k.key.clone()),
                 SortTarget::Version => (k.version, vec![]),
@@ -280,70 +247,58 @@ pub(crate) fn range(
             }
         };
         if order == SortOrder::Descend {
-            kvs.sort_by_key(|k| std::cmp::Reverse(key_of(k)));
+            kvs.sort_by_cached_key(|k| std::cmp::Reverse(key_of(k)));
         } else {
-            kvs.sort_by_key(key_of);
+            kvs.sort_by_cached_key(key_of);
         }
     }
     if r.limit > 0 && kvs.len() > r.limit as usize {
         kvs.truncate(r.limit as usize);
         out.more = true;
     }
-    if r.keys_only {
-        for k in &mut kvs {
-            k.value.clear();
-        }
-    } else {
-        with_values(&mut kvs)?;
-    }
-    for k in &mut kvs {
-        k.sub = 0;
-        k.tombstone = false;
-    }
-    out.kvs = kvs;
-    Ok(Ok(out))
+    out.kvs = kvs
+        .into_iter()
+        .map(|k| spb::KvRecord {
+            key: k.key.clone(),
+            value: if r.keys_only {
+                Vec::new()
+            } else {
+                k.value.clone()
+            },
+            create_revision: k.create_revision,
+            mod_revision: k.mod_revision,
+            version: k.version,
+            lease: k.lease,
+            sub: 0,
+            tombstone: false,
+        })
+        .collect();
+    Ok(out)
 }
 
 /// Whether every comparison holds (etcd's rule: all of them, in order).
-pub(crate) fn all_hold(
-    kv: &impl KvTable,
-    revs: &impl RevTable,
-    compares: &[spb::Compare],
-    current: i64,
-) -> Result<bool> {
-    for c in compares {
-        if !compare(kv, revs, c, current)? {
-            return Ok(false);
-        }
-    }
-    Ok(true)
+pub(crate) fn all_hold(state: &State, compares: &[spb::Compare]) -> bool {
+    compares.iter().all(|c| compare(state, c))
 }
 
 /// Whether a comparison holds, as etcd decides it: on every key of its
 /// range; a missing key compares as zeroes, except that a value comparison
 /// on a missing key fails.
-fn compare(
-    kv: &impl KvTable,
-    revs: &impl RevTable,
-    c: &spb::Compare,
-    current: i64,
-) -> Result<bool> {
+fn compare(state: &State, c: &spb::Compare) -> bool {
     use spb::compare::{Result as Cmp, Target};
     let target = Target::try_from(c.target).unwrap_or(Target::Version);
-    let mut found = Vec::new();
-    visit(kv, revs, &c.key, &c.range_end, current, current, |r| {
-        found.push(r)
-    })?;
+    let mut found: Vec<Arc<spb::KvRecord>> = Vec::new();
+    let current = state.revision();
+    visit(state, &c.key, &c.range_end, current, current, |r| {
+        found.push(r.clone())
+    });
     if found.is_empty() {
         if target == Target::Value {
-            return Ok(false);
+            return false;
         }
-        found.push(spb::KvRecord::default());
+        found.push(Arc::default());
     }
-    for k in &mut found {
-        if target == Target::Value && k.mod_revision != 0 {
-            k.value = record(revs, &k.key, k.mod_revision)?.value;
-        }
+    found.iter().all(|k| {
         let ord = match target {
             Target::Version => k.version.cmp(&c.number),
             Target::Create => k.create_revision.cmp(&c.number),
@@ -351,43 +306,51 @@ fn compare(
             Target::Lease => k.lease.cmp(&c.number),
             Target::Value => k.value.as_slice().cmp(c.value.as_slice()),
         };
-        let holds = match Cmp::try_from(c.result).unwrap_or(Cmp::Equal) {
+        match Cmp::try_from(c.result).unwrap_or(Cmp::Equal) {
             Cmp::Equal => ord.is_eq(),
             Cmp::NotEqual => ord.is_ne(),
             Cmp::Greater => ord.is_gt(),
             Cmp::Less => ord.is_lt(),
-        };
-        if !holds {
-            return Ok(false);
         }
-    }
-    Ok(true)
+    })
 }
 
-/// The changes from revision `from` on (at most about `max` of them, whole
-/// revisions), with the previous record of each key when `prev`.
+/// The changes from revision `from` on (about `max` of them, whole
+/// revisions), and the revision they cover up to; `Err(Compacted)` when
+/// `from` is below the compacted revision (etcd's rule: from the compacted
+/// revision itself, the records kept at it are replayed).
 pub(crate) fn changes_since(
-    events: &impl ReadableTable<(u64, u32), &'static [u8]>,
-    revs: &impl RevTable,
+    state: &State,
     from: i64,
     max: usize,
     prev: bool,
-) -> Result<Vec<Change>> {
+) -> Result<(Vec<Change>, i64), Refusal> {
+    let current = state.revision();
+    if from < state.compacted {
+        return Err(Refusal::Compacted);
+    }
     let mut out: Vec<Change> = Vec::new();
-    for item in events.range((from.max(1) as u64, 0u32)..)? {
-        let (k, key) = item?;
-        let (rev, _) = k.value();
+    for (&(rev, _), key) in state.events.range((from.max(1) as u64, 0u32)..) {
         if out.len() >= max && out.last().is_some_and(|c| c.revision() as u64 != rev) {
             break;
         }
-        let key = key.value();
-        let kv = record(revs, key, rev as i64)?;
+        let Some(kv) = record(state, key, rev) else {
+            continue;
+        };
         let prev = if prev {
-            at(revs, key, rev as i64 - 1)?
+            at(state, key, rev as i64 - 1).map(|r| (*r).clone())
         } else {
             None
         };
-        out.push(Change { kv, prev });
+        out.push(Change {
+            kv: (*kv).clone(),
+            prev,
+        });
     }
-    Ok(out)
+    let upto = if out.len() >= max {
+        out.last().map_or(current, |c| c.revision())
+    } else {
+        current
+    };
+    Ok((out, upto))
 }

@@ -1,6 +1,7 @@
 //! raft-rs's [`raft::Storage`] over the store: the log's bounds and entries
-//! (the in-memory tail first), the initial state, and snapshots prepared
-//! without copying the state (see [`super::snapshot`]).
+//! (the in-memory tail first; older ones read off the raft thread, see
+//! [`super::fetch`]), the initial state, and snapshots prepared without
+//! copying the state (see [`super::snapshot`]).
 
 use raft::eraftpb::{Entry, Snapshot};
 use raft::{GetEntriesContext, RaftState, StorageError};
@@ -15,7 +16,7 @@ impl raft::Storage for Store {
     /// The hard state, its commit index at least the applied index (the
     /// commit index is written lazily; what was applied was committed).
     fn initial_state(&self) -> raft::Result<RaftState> {
-        let applied = self.applied().map_err(store_err)?;
+        let applied = self.applied();
         let mut hs = self.hard_state();
         hs.commit = hs.commit.max(applied).min(self.last_index());
         Ok(RaftState::new(hs, self.conf_state()))
@@ -26,7 +27,7 @@ impl raft::Storage for Store {
         low: u64,
         high: u64,
         max_size: impl Into<Option<u64>>,
-        _context: GetEntriesContext,
+        context: GetEntriesContext,
     ) -> raft::Result<Vec<Entry>> {
         let max_size = max_size.into().unwrap_or(u64::MAX);
         let log = self.log();
@@ -40,7 +41,34 @@ impl raft::Storage for Store {
         if low >= high {
             return Ok(Vec::new());
         }
-        log.entries(low, high, max_size).map_err(store_err)
+        let cached_from = log.cached_from();
+        let in_memory = cached_from.is_some_and(|f| f <= low);
+        let fetcher = &self.inner.fetcher;
+        if in_memory || !context.can_async() || !fetcher.is_async() {
+            return log.entries(low, high, max_size).map_err(store_err);
+        }
+        // Older than the tail, for a follower's append: read off this thread.
+        let generation = log.generation();
+        drop(log);
+        if let Some(mut entries) = fetcher.take(low, generation) {
+            entries.retain(|e| e.index < high);
+            let mut size = 0u64;
+            let keep = entries
+                .iter()
+                .take_while(|e| {
+                    size += protobuf::Message::compute_size(*e) as u64;
+                    size <= max_size
+                })
+                .count()
+                .max(1);
+            entries.truncate(keep);
+            if entries.first().map(|e| e.index) == Some(low) {
+                return Ok(entries);
+            }
+        }
+        let end = cached_from.map_or(high, |f| f.min(high));
+        fetcher.request(low, end, max_size, generation, context);
+        Err(raft::Error::Store(StorageError::LogTemporarilyUnavailable))
     }
 
     fn term(&self, idx: u64) -> raft::Result<u64> {

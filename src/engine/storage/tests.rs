@@ -1,10 +1,11 @@
 //! Unit tests of the store: log append/overwrite/compaction, reads from the
-//! tail and the file, snapshots streamed chunk by chunk, restart, format checks.
+//! tail and the file, checkpoints, snapshots streamed piece by piece,
+//! restart, format checks.
 
 use raft::eraftpb::{Entry, HardState};
 use raft::{GetEntriesContext, Storage};
 
-use super::state::Apply;
+use super::writes::Apply;
 use super::*;
 
 fn entry(index: u64, term: u64, size: usize) -> Entry {
@@ -36,18 +37,29 @@ fn rng(s: &Store, key: &[u8], end: &[u8], limit: i64, count_only: bool) -> mvcc:
         count_only,
         ..Default::default()
     };
-    s.range(&r).unwrap().unwrap()
+    s.range(&r).unwrap()
+}
+
+/// Applies `f` to the published state as the apply stage would, records
+/// `applied` (term 2) and publishes the result.
+fn write<T>(s: &Store, applied: u64, f: impl FnOnce(&mut Apply<'_>) -> T) -> T {
+    let mut state = (*s.state()).clone();
+    let mut a = Apply::begin(&mut state);
+    let out = f(&mut a);
+    a.finish(applied, 2, None);
+    s.publish(std::sync::Arc::new(state));
+    out
 }
 
 fn apply(s: &Store, durable: bool, applied: u64, puts: &[(&str, &str)]) {
-    s.apply_with(durable, |txn| {
-        let mut a = Apply::begin(txn)?;
+    write(s, applied, |a| {
         for (k, v) in puts {
-            a.put(k.as_bytes(), v.as_bytes())?;
+            a.put(k.as_bytes(), v.as_bytes());
         }
-        a.finish(applied, 2, None)
-    })
-    .unwrap();
+    });
+    if durable {
+        s.flush().unwrap();
+    }
 }
 
 #[test]
@@ -83,9 +95,9 @@ fn bootstrap_append_overwrite_and_reopen() {
     assert_eq!(state.hard_state.vote, 1);
     assert_eq!(state.hard_state.commit, 3);
     assert_eq!(state.conf_state.voters, vec![1, 2]);
-    assert_eq!(s.member_id().unwrap(), Some(1));
-    assert_eq!(s.cluster_id().unwrap(), 9);
-    assert_eq!(s.applied().unwrap(), 1);
+    assert_eq!(s.member_id(), Some(1));
+    assert_eq!(s.cluster_id(), 9);
+    assert_eq!(s.applied(), 1);
 }
 
 #[test]
@@ -114,7 +126,7 @@ fn entries_stop_at_the_size_limit_from_memory_and_from_the_file() {
 }
 
 #[test]
-fn compaction_waits_for_durable_apply() {
+fn compaction_waits_for_a_checkpoint_and_an_fsynced_write() {
     let dir = tempfile::tempdir().unwrap();
     let s = Store::open(dir.path()).unwrap();
     s.bootstrap(9, 1, &[member(1)]).unwrap();
@@ -125,18 +137,26 @@ fn compaction_waits_for_durable_apply() {
     )
     .unwrap();
     apply(&s, false, 10, &[("a", "1")]);
-    // Applied but not durably: the log keeps what a crash would apply again.
+    // Applied but in no checkpoint: the log keeps what a crash would apply again.
     s.compact(8).unwrap();
+    s.persist(&[entry(11, 2, 10)], None, true).unwrap();
     assert_eq!(s.first_index().unwrap(), 2);
     apply(&s, true, 10, &[]);
+    assert_eq!(s.durable_applied(), 10);
     s.compact(8).unwrap();
+    // Not before a write that is fsync'd anyway: none of its own.
+    s.persist(&[], Some(&HardState { term: 2, commit: 9, ..Default::default() }), false).unwrap();
+    assert_eq!(s.first_index().unwrap(), 2);
+    s.persist(&[entry(12, 2, 10)], None, true).unwrap();
     assert_eq!(s.first_index().unwrap(), 9);
     assert!(s.entries(5, 9, None, ctx()).is_err());
     assert_eq!(s.term(8).unwrap(), 2);
     drop(s);
     let s = Store::open(dir.path()).unwrap();
     assert_eq!(s.first_index().unwrap(), 9);
-    assert_eq!(s.entries(9, 11, None, ctx()).unwrap().len(), 2);
+    assert_eq!(s.entries(9, 13, None, ctx()).unwrap().len(), 4);
+    assert_eq!(s.applied(), 10);
+    assert_eq!(rng(&s, b"a", b"", 0, false).kvs[0].value, b"1");
 }
 
 #[test]
@@ -150,7 +170,7 @@ fn a_log_that_lost_applied_entries_is_refused() {
         true,
     )
     .unwrap();
-    // As if the log had lost entries the state machine applied.
+    // As if the log had lost entries a checkpoint holds.
     apply(&s, true, 8, &[("a", "1")]);
     drop(s);
     let e = Store::open(dir.path()).err().expect("refused").0;
@@ -186,20 +206,18 @@ fn snapshot_streams_in_chunks_and_installs() {
         .snapshot_source(10, snap.get_metadata().term)
         .expect("the prepared snapshot");
     let mut chunks = Vec::new();
-    let keys = source
-        .read(|c| {
-            chunks.push(c);
-            true
-        })
-        .unwrap();
+    let keys = source.read(|c| {
+        chunks.push(c);
+        true
+    });
     // Every kept revision goes: 3000 keys and both of a's.
     assert_eq!(keys, Some(3002));
     assert!(chunks.len() >= 3, "{} chunks", chunks.len());
     assert!(chunks
         .iter()
-        .all(|c| c.len() <= snapshot::CHUNK_BYTES + 2048));
-    // Once the stream ends, nothing holds the read open (it would keep redb
-    // from reusing pages): the next request prepares a new snapshot.
+        .all(|c| c.len() <= snapfile::CHUNK_BYTES + 2048));
+    // Once the stream ends, nothing holds the old state (it would keep
+    // memory from being shared): the next request prepares a new snapshot.
     drop(source);
     apply(&s, true, 11, &[("c", "4")]);
     assert_eq!(s.snapshot(8, 2).unwrap().get_metadata().index, 11);
@@ -208,13 +226,37 @@ fn snapshot_streams_in_chunks_and_installs() {
     let other = tempfile::tempdir().unwrap();
     let t = Store::open(other.path()).unwrap();
     t.join(9, 3, &[member(1)]).unwrap();
+    let files = |t: &Store| {
+        let mut names: Vec<String> = std::fs::read_dir(t.layout().snap_dir())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let joined = files(&t);
     // A stream cut short leaves nothing behind.
     {
         let mut staging = t.stage_snapshot(&snap).unwrap();
         staging.write(&chunks[0]).unwrap();
     }
-    assert_eq!(std::fs::read_dir(t.layout().snap_dir()).unwrap().count(), 0);
+    assert_eq!(files(&t), joined);
     assert!(t.apply_snapshot(&snap).is_err());
+    // A damaged stream is refused at its end, and leaves nothing behind.
+    let mut bad = t.stage_snapshot(&snap).unwrap();
+    for (i, c) in chunks.iter().enumerate() {
+        let mut c = c.clone();
+        if i == 1 {
+            let n = c.len() / 2;
+            c[n] ^= 0x55;
+        }
+        // A flipped byte in a value is found by the hash; in a frame, sooner.
+        if bad.write(&c).is_err() {
+            break;
+        }
+    }
+    assert!(bad.finish().is_err());
+    assert_eq!(files(&t), joined);
     let mut staging = t.stage_snapshot(&snap).unwrap();
     for c in &chunks {
         staging.write(c).unwrap();
@@ -227,7 +269,8 @@ fn snapshot_streams_in_chunks_and_installs() {
         .unwrap();
     drop(t);
     let t = Store::open(other.path()).unwrap();
-    assert_eq!(t.applied().unwrap(), 10);
+    assert_eq!(t.applied(), 10);
+    assert_eq!(rng(&t, b"k", b"l", 0, true).count, 3000);
     drop(t);
     let other2 = tempfile::tempdir().unwrap();
     let t = Store::open(other2.path()).unwrap();
@@ -237,7 +280,9 @@ fn snapshot_streams_in_chunks_and_installs() {
         staging.write(c).unwrap();
     }
     staging.finish().unwrap();
-    t.apply_snapshot(&snap).unwrap();
+    let state = t.apply_snapshot(&snap).unwrap();
+    assert_eq!(state.applied(), (10, 2));
+    t.publish(std::sync::Arc::new(state));
     let r = rng(&t, b"a", b"", 0, false);
     assert_eq!(r.kvs[0].value, b"2");
     // The history came too: a at its first revision.
@@ -246,23 +291,24 @@ fn snapshot_streams_in_chunks_and_installs() {
         revision: r.kvs[0].mod_revision - 1,
         ..Default::default()
     };
-    assert_eq!(t.range(&past).unwrap().unwrap().kvs[0].value, b"1");
+    assert_eq!(t.range(&past).unwrap().kvs[0].value, b"1");
     assert_eq!(r.kvs[0].version, 2);
     assert_eq!(r.revision, 3003);
     assert!(rng(&t, b"b", b"", 0, false).kvs.is_empty());
     assert_eq!(rng(&t, b"k", b"l", 0, true).count, 3000);
-    assert_eq!(t.applied().unwrap(), 10);
     assert_eq!(t.first_index().unwrap(), 11);
-    assert_eq!(t.conf_state().voters, vec![1, 2]);
-    assert_eq!(t.members().unwrap().len(), 2);
-    assert_eq!(t.member_id().unwrap(), Some(3));
+    assert_eq!(t.member_id(), Some(3));
+    // Installed, the state is the apply stage's to publish.
     drop(t);
-    // Durable: the same after a restart.
+    // Durable: the snapshot is the newest checkpoint after a restart.
     let t = Store::open(other2.path()).unwrap();
-    assert_eq!(t.applied().unwrap(), 10);
+    assert_eq!(t.applied(), 10);
     assert_eq!(rng(&t, b"k", b"l", 0, true).count, 3000);
-    assert_eq!(t.member_id().unwrap(), Some(3));
+    assert_eq!(t.conf_state().voters, vec![1, 2]);
+    assert_eq!(t.members().len(), 2);
+    assert_eq!(t.member_id(), Some(3));
     assert_eq!(Storage::last_index(&t).unwrap(), 10);
+    assert_eq!(files(&t), vec![checkpoint::file_name(10, 2)]);
 }
 
 #[test]
@@ -275,9 +321,15 @@ fn other_storage_formats_are_refused_with_the_directory_named() {
     assert!(e.contains("memberctl member remove"), "{e}");
 
     let newer = tempfile::tempdir().unwrap();
-    std::fs::write(newer.path().join("FORMAT"), "memberctl storage format 4\n").unwrap();
-    let e = Store::open(newer.path()).err().expect("format 4 refused").0;
+    std::fs::write(newer.path().join("FORMAT"), "memberctl storage format 5\n").unwrap();
+    let e = Store::open(newer.path()).err().expect("format 5 refused").0;
     assert!(e.contains("newer memberctl"), "{e}");
+
+    let redb = tempfile::tempdir().unwrap();
+    std::fs::write(redb.path().join("FORMAT"), "memberctl storage format 3\n").unwrap();
+    let e = Store::open(redb.path()).err().expect("format 3 refused").0;
+    assert!(e.contains("storage format 3"), "{e}");
+    assert!(e.contains("earlier memberctl"), "{e}");
 
     let fresh = tempfile::tempdir().unwrap();
     drop(Store::open(fresh.path()).unwrap());
@@ -299,16 +351,13 @@ fn ranges_follow_etcd_conventions() {
     let dir = tempfile::tempdir().unwrap();
     let s = Store::open(dir.path()).unwrap();
     s.bootstrap(9, 1, &[member(1)]).unwrap();
-    s.apply_with(false, |txn| {
-        let mut a = Apply::begin(txn)?;
+    write(&s, 2, |a| {
         for k in ["a", "ab", "abc", "b"] {
-            a.put(k.as_bytes(), b"v")?;
+            a.put(k.as_bytes(), b"v");
         }
-        let (deleted, _) = a.delete_range(b"zz", b"")?;
+        let (deleted, _) = a.delete_range(b"zz", b"");
         assert_eq!(deleted, 0);
-        a.finish(2, 1, None)
-    })
-    .unwrap();
+    });
     assert_eq!(rng(&s, b"ab", b"", 0, false).kvs.len(), 1);
     assert_eq!(rng(&s, b"a", b"b", 0, false).kvs.len(), 3);
     assert_eq!(rng(&s, b"a", &[0], 0, false).count, 4);
@@ -317,7 +366,7 @@ fn ranges_follow_etcd_conventions() {
         (limited.kvs.len(), limited.more, limited.count),
         (2, true, 4)
     );
-    assert_eq!(s.revision().unwrap(), 5);
+    assert_eq!(s.revision(), 5);
 }
 
 fn txn_of(
@@ -355,23 +404,20 @@ fn history_compaction_transactions_and_leases() {
             revision: rev,
             ..Default::default()
         };
-        s.range(&r).unwrap()
+        s.range(&r)
     };
     // Revisions 2..=5: a=1, a=2, b=1, delete a.
-    s.apply_with(false, |txn| {
-        let mut a = Apply::begin(txn)?;
-        a.put(b"a", b"1")?;
-        a.put(b"a", b"2")?;
-        a.put(b"b", b"1")?;
-        assert_eq!(a.delete_range(b"a", b"")?, (1, 5));
-        a.finish(2, 1, None)
-    })
-    .unwrap();
+    write(&s, 2, |a| {
+        a.put(b"a", b"1");
+        a.put(b"a", b"2");
+        a.put(b"b", b"1");
+        assert_eq!(a.delete_range(b"a", b""), (1, 5));
+    });
     assert_eq!(at(2, "a").unwrap().kvs[0].value, b"1");
     assert_eq!(at(3, "a").unwrap().kvs[0].version, 2);
     assert!(at(5, "a").unwrap().kvs.is_empty());
     assert_eq!(at(6, "a"), Err(mvcc::Refusal::FutureRevision));
-    let changes = s.changes_since(2, 100, true).unwrap().unwrap();
+    let changes = s.changes_since(2, 100, true).unwrap();
     assert_eq!(changes.1, 5);
     let revs: Vec<i64> = changes.0.iter().map(|c| c.revision()).collect();
     assert_eq!(revs, vec![2, 3, 4, 5]);
@@ -379,13 +425,11 @@ fn history_compaction_transactions_and_leases() {
     assert_eq!(changes.0[3].prev.as_ref().unwrap().value, b"2");
 
     // A transaction: compare, put with a lease, one revision for all of it.
-    let outcome = s
-        .apply_with(false, |txn| {
-            let mut a = Apply::begin(txn)?;
-            assert_eq!(a.grant(7, 10)?, Ok(()));
-            assert_eq!(a.grant(7, 10)?, Err(mvcc::Refusal::LeaseExists));
+    let outcome = write(&s, 3, |a| {
+            assert_eq!(a.grant(7, 10), Ok(()));
+            assert_eq!(a.grant(7, 10), Err(mvcc::Refusal::LeaseExists));
             let unknown = txn_of(vec![], vec![put_op("c", "x", 8)], vec![]);
-            assert_eq!(a.txn(&unknown)?, Err(mvcc::Refusal::LeaseNotFound));
+            assert_eq!(a.txn(&unknown), Err(mvcc::Refusal::LeaseNotFound));
             let cas = txn_of(
                 vec![spb::Compare {
                     result: Cmp::Equal as i32,
@@ -397,36 +441,29 @@ fn history_compaction_transactions_and_leases() {
                 vec![put_op("b", "2", 7), put_op("c", "3", 7)],
                 vec![],
             );
-            let r = a.txn(&cas)?;
-            a.finish(3, 1, None)?;
-            Ok(r)
+            a.txn(&cas)
         })
-        .unwrap()
         .unwrap();
     assert!(outcome.succeeded);
     assert_eq!(outcome.revision, 6);
-    assert_eq!(s.lease(7, true).unwrap().unwrap().keys.len(), 2);
+    assert_eq!(s.lease(7, true).unwrap().keys.len(), 2);
 
     // Compaction at 4 keeps each key's newest record there (a's at 3, b's
     // at 4) and drops the older ones.
-    s.apply_with(false, |txn| {
-        let mut a = Apply::begin(txn)?;
-        assert_eq!(a.compact(4)?, Ok(()));
-        assert_eq!(a.compact(4)?, Err(mvcc::Refusal::Compacted));
-        assert_eq!(a.revoke(7)?, Ok(()));
-        a.finish(4, 1, None)
-    })
-    .unwrap();
+    write(&s, 4, |a| {
+        assert_eq!(a.compact(4), Ok(()));
+        assert_eq!(a.compact(4), Err(mvcc::Refusal::Compacted));
+        assert_eq!(a.revoke(7), Ok(()));
+    });
     assert_eq!(at(3, "a"), Err(mvcc::Refusal::Compacted));
     assert_eq!(at(4, "b").unwrap().kvs[0].value, b"1");
     assert_eq!(at(4, "a").unwrap().kvs[0].value, b"2");
     assert_eq!(
-        s.changes_since(3, 100, false).unwrap(),
+        s.changes_since(3, 100, false),
         Err(mvcc::Refusal::Compacted)
     );
     let after: Vec<i64> = s
         .changes_since(4, 100, false)
-        .unwrap()
         .unwrap()
         .0
         .iter()
@@ -434,15 +471,20 @@ fn history_compaction_transactions_and_leases() {
         .collect();
     // b at 4 (kept), a's deletion at 5, b and c at 6, their revoke at 7.
     assert_eq!(after, vec![4, 5, 6, 6, 7, 7]);
-    assert!(s.lease(7, false).unwrap().is_none());
+    assert!(s.lease(7, false).is_none());
     assert!(at(0, "b").unwrap().kvs.is_empty());
-    assert_eq!(s.revisions().unwrap(), (7, 4));
-    // The compacted revision is in the state machine's file, which survives
-    // a restart (this store has no log to reopen with: read the file).
+    assert_eq!(s.revisions(), (7, 4));
+    // The compacted history is what a checkpoint holds (this store has no
+    // log to reopen with: read the checkpoint).
     s.flush().unwrap();
-    let file = s.layout().state_file();
+    let layout = s.layout().clone();
+    let before = s.hash_kv(0).unwrap();
     drop(s);
-    let db = open_db(&file).unwrap();
-    let read = db.begin_read().unwrap();
-    assert_eq!(state::revisions(&read).unwrap(), (7, 4));
+    let (_, state) = checkpoint::load_newest(&layout).unwrap().unwrap();
+    assert_eq!((state.revision(), state.compacted()), (7, 4));
+    assert_eq!(state.records(), 7);
+    let other = tempfile::tempdir().unwrap();
+    let t = Store::open(other.path()).unwrap();
+    t.publish(std::sync::Arc::new(state));
+    assert_eq!(t.hash_kv(0).unwrap(), before);
 }

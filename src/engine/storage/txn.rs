@@ -4,8 +4,8 @@
 //! operations run, all writes at one revision.
 
 use super::mvcc::{self, RangeResult, Refusal};
-use super::state::{Apply, At};
-use super::Result;
+use super::state::State;
+use super::writes::{Apply, At};
 use crate::proto::memberctl_store_v1 as spb;
 
 /// What one operation of a transaction produced.
@@ -44,38 +44,32 @@ pub struct TxnResult {
     pub revision: i64,
 }
 
-type Outcome<T> = Result<std::result::Result<T, Refusal>>;
+type Outcome<T> = Result<T, Refusal>;
 
 impl Apply<'_> {
     /// Applies a transaction; a refusal leaves the state machine unchanged.
     pub fn txn(&mut self, t: &spb::Txn) -> Outcome<TxnResult> {
         let mut path = Vec::new();
-        self.path(t, &mut path)?;
-        if let Err(r) = self.check(t, &path, &mut 0)? {
-            return Ok(Err(r));
-        }
+        self.path(t, &mut path);
+        self.check(t, &path, &mut 0)?;
         let mut at = self.at();
         let result = self.run(t, &path, &mut 0, &mut at);
         self.close(at);
-        let mut result = match result? {
-            Ok(r) => r,
-            Err(r) => return Ok(Err(r)),
-        };
+        let mut result = result?;
         result.revision = self.revision();
-        Ok(Ok(result))
+        Ok(result)
     }
 
     /// The branch each transaction takes (this one, then its nested ones on
     /// the chosen branch, depth first), decided before anything is written.
-    fn path(&self, t: &spb::Txn, path: &mut Vec<bool>) -> Result<()> {
-        let ok = self.all_hold(&t.compare)?;
+    fn path(&self, t: &spb::Txn, path: &mut Vec<bool>) {
+        let ok = self.all_hold(&t.compare);
         path.push(ok);
         for op in if ok { &t.success } else { &t.failure } {
             if let Some(spb::op::Op::Txn(n)) = &op.op {
-                self.path(n, path)?;
+                self.path(n, path);
             }
         }
-        Ok(())
     }
 
     /// etcd's checks of the chosen branch before it runs.
@@ -85,30 +79,21 @@ impl Apply<'_> {
         for op in if ok { &t.success } else { &t.failure } {
             match &op.op {
                 Some(spb::op::Op::Put(p)) => {
-                    if (p.ignore_value || p.ignore_lease) && mvcc::live(&self.kv, &p.key)?.is_none()
-                    {
-                        return Ok(Err(Refusal::KeyNotFound));
+                    if (p.ignore_value || p.ignore_lease) && self.current(&p.key).is_none() {
+                        return Err(Refusal::KeyNotFound);
                     }
-                    if p.lease != 0 && !self.lease_exists(p.lease)? {
-                        return Ok(Err(Refusal::LeaseNotFound));
+                    if p.lease != 0 && !self.lease_exists(p.lease) {
+                        return Err(Refusal::LeaseNotFound);
                     }
                 }
                 Some(spb::op::Op::Range(r)) => {
-                    if let Err(e) =
-                        mvcc::read_revision(r.revision, self.revision(), self.compacted())
-                    {
-                        return Ok(Err(e));
-                    }
+                    mvcc::read_revision(r.revision, self.revision(), self.compacted())?;
                 }
-                Some(spb::op::Op::Txn(n)) => {
-                    if let Err(e) = self.check(n, path, i)? {
-                        return Ok(Err(e));
-                    }
-                }
+                Some(spb::op::Op::Txn(n)) => self.check(n, path, i)?,
                 Some(spb::op::Op::DeleteRange(_)) | None => {}
             }
         }
-        Ok(Ok(()))
+        Ok(())
     }
 
     /// The revision reads see inside the transaction: its own once it wrote.
@@ -137,13 +122,10 @@ impl Apply<'_> {
             let result = match &op.op {
                 Some(spb::op::Op::Range(r)) => {
                     let now = self.now(at);
-                    match mvcc::range(&self.kv, &self.revs, r, now, self.compacted())? {
-                        Ok(found) => OpResult::Range(found),
-                        Err(e) => return Ok(Err(e)),
-                    }
+                    OpResult::Range(mvcc::range_with(self.state, r, now)?)
                 }
                 Some(spb::op::Op::Put(p)) => {
-                    let prev = self.current(&p.key)?;
+                    let prev = self.current(&p.key);
                     let value = match (&prev, p.ignore_value) {
                         (Some(prev), true) => prev.value.clone(),
                         _ => p.value.clone(),
@@ -152,71 +134,59 @@ impl Apply<'_> {
                         (Some(prev), true) => prev.lease,
                         _ => p.lease,
                     };
-                    let prev = self.write(at, &p.key, value, lease)?;
+                    let prev = self.write(at, &p.key, value, lease);
                     OpResult::Put {
                         revision: at.revision,
                         prev: prev.filter(|_| p.prev_kv),
                     }
                 }
                 Some(spb::op::Op::DeleteRange(d)) => {
-                    let prev = self.delete(at, &d.key, &d.range_end)?;
+                    let prev = self.delete(at, &d.key, &d.range_end);
                     OpResult::Delete {
                         revision: self.now(at),
                         deleted: prev.len() as i64,
                         prev: if d.prev_kv { prev } else { vec![] },
                     }
                 }
-                Some(spb::op::Op::Txn(n)) => match self.run(n, path, i, at)? {
-                    Ok(mut r) => {
-                        r.revision = self.now(at);
-                        OpResult::Txn(r)
-                    }
-                    Err(e) => return Ok(Err(e)),
-                },
+                Some(spb::op::Op::Txn(n)) => {
+                    let mut r = self.run(n, path, i, at)?;
+                    r.revision = self.now(at);
+                    OpResult::Txn(r)
+                }
                 None => continue,
             };
             out.responses.push(result);
         }
-        Ok(Ok(out))
+        Ok(out)
     }
 }
 
 /// A transaction that only reads (every operation a range), decided and
-/// read against one consistent read of the store.
-fn read_only(
-    kv: &impl mvcc::KvTable,
-    revs: &impl mvcc::RevTable,
-    t: &spb::Txn,
-    current: i64,
-    compacted: i64,
-) -> Outcome<TxnResult> {
-    let ok = mvcc::all_hold(kv, revs, &t.compare, current)?;
+/// read against one state; None when it holds a write.
+fn read_only(state: &State, t: &spb::Txn) -> Option<Outcome<TxnResult>> {
+    let ok = mvcc::all_hold(state, &t.compare);
     let mut out = TxnResult {
         succeeded: ok,
         responses: vec![],
-        revision: current,
+        revision: state.revision(),
     };
     for op in if ok { &t.success } else { &t.failure } {
-        let Some(spb::op::Op::Range(r)) = &op.op else {
-            return Err(super::StoreError(
-                "a transaction served as a read holds a write".into(),
-            ));
+        let spb::op::Op::Range(r) = op.op.as_ref()? else {
+            return None;
         };
-        match mvcc::range(kv, revs, r, current, compacted)? {
+        match mvcc::range(state, r) {
             Ok(found) => out.responses.push(OpResult::Range(found)),
-            Err(e) => return Ok(Err(e)),
+            Err(e) => return Some(Err(e)),
         }
     }
-    Ok(Ok(out))
+    Some(Ok(out))
 }
 
 impl super::Store {
     /// Serves a transaction that only reads from the local state machine.
-    pub fn read_txn(&self, t: &spb::Txn) -> Outcome<TxnResult> {
-        let read = self.db().begin_read()?;
-        let (current, compacted) = super::state::revisions(&read)?;
-        let kv = read.open_table(mvcc::KV)?;
-        let revs = read.open_table(mvcc::REVS)?;
-        read_only(&kv, &revs, t, current, compacted)
+    pub fn read_txn(&self, t: &spb::Txn) -> super::Result<Outcome<TxnResult>> {
+        read_only(&self.state(), t).ok_or_else(|| {
+            super::StoreError("a transaction served as a read holds a write".into())
+        })
     }
 }
