@@ -121,6 +121,17 @@ fn truncate_half(file: &Path) {
     f.sync_all().unwrap();
 }
 
+/// The newest checkpoint (snapshot file) in a node's data directory.
+fn newest_checkpoint(data: &Path) -> std::path::PathBuf {
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(data.join("snap"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "snap"))
+        .collect();
+    files.sort();
+    files.pop().expect("a checkpoint")
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {
@@ -133,13 +144,13 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// A node's data dir damaged after a crash (its state machine or its raft
-/// log truncated to half, or overwritten in the middle): `node run` exits
+/// A node's data dir damaged after a crash (its newest checkpoint or its
+/// raft log truncated to half, or overwritten in the middle): `node run` exits
 /// non-zero within seconds, naming the directory and what to do. The
 /// undamaged original opens.
 #[test]
 fn damaged_store_file_is_reported_not_served() {
-    let local = Local::up(&["--nodes", "1"]);
+    let local = Local::up(&["--nodes", "1", "--snapshot-count", "100"]);
     let ep = local.endpoints()[0].clone();
     let data = load(&ep, "data/", 300, 1024);
     let (_, pid) = local.pids()[0].clone();
@@ -153,11 +164,11 @@ fn damaged_store_file_is_reported_not_served() {
     let scratch = tempfile::tempdir().unwrap();
     type Damage = fn(&Path);
     let damages: [(&str, Damage); 4] = [
-        ("state truncated to half", |d| {
-            truncate_half(&d.join("state.redb"))
+        ("checkpoint truncated to half", |d| {
+            truncate_half(&newest_checkpoint(d))
         }),
-        ("state overwritten in the middle", |d| {
-            overwrite_middle(&d.join("state.redb"))
+        ("checkpoint overwritten in the middle", |d| {
+            overwrite_middle(&newest_checkpoint(d))
         }),
         ("log overwritten in the middle", |d| {
             overwrite_middle(&log_files(d)[0])

@@ -364,6 +364,11 @@ impl Node {
                 m.get_msg_type()
             )));
         }
+        let md = m.get_snapshot().get_metadata();
+        eprintln!(
+            "memberctl node: receiving a snapshot from the leader at index {} (term {})",
+            md.index, md.term
+        );
         self.store.stage_snapshot(m.get_snapshot())
     }
 

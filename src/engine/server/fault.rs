@@ -78,10 +78,27 @@ impl Fault for FaultService {
                 DiskFault::DiskFull,
                 "the raft log's disk is full from now on",
             ),
+            pb::disk_fault::Kind::CheckpointFsyncFails => (
+                DiskFault::CheckpointFsyncFails,
+                "fsync of checkpoints fails from now on",
+            ),
         };
         faults::set_disk(fault);
         eprintln!("memberctl node: fault injection: {what}");
         Ok(Response::new(pb::DiskFault { kind: kind as i32 }))
+    }
+
+    async fn apply(
+        &self,
+        req: Request<pb::ApplyFault>,
+    ) -> Result<Response<pb::ApplyFault>, Status> {
+        let paused = req.into_inner().paused;
+        crate::engine::storage::faults::set_apply_paused(paused);
+        eprintln!(
+            "memberctl node: fault injection: the apply stage is {} from now on",
+            if paused { "paused" } else { "resumed" }
+        );
+        Ok(Response::new(pb::ApplyFault { paused }))
     }
 
     async fn heal(&self, req: Request<pb::FaultPeers>) -> Result<Response<pb::FaultState>, Status> {

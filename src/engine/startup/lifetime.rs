@@ -13,7 +13,7 @@ use super::bootstrap::prepare;
 use super::{ListenerTls, NodeOptions};
 use crate::engine::node::{self, NodeConfig, Stopped};
 use crate::engine::server;
-use crate::engine::storage::Store;
+use crate::engine::storage::{Store, StoreError};
 use crate::engine::transport::{Partition, Transport};
 use crate::error::panic_message;
 
@@ -207,12 +207,34 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
         peer_client_tls.clone(),
         partition.clone(),
     ));
-    let (node, driver) = node::start(config, store, transport.clone())?;
+    // What this member had committed when it stopped: applied before it
+    // serves, so that it never answers from a state older than it had.
+    let replay_to = store.hard_state().commit.min(store.last_index());
+    let (node, mut driver) = node::start(config, store, transport.clone())?;
     transport.attach(node.clone());
     eprintln!(
         "memberctl node {} ({id:016x}) of cluster {cluster_id:016x}: clients on {client_addr}, peers on {peer_addr}",
         opts.name
     );
+    let applied = node.view().applied;
+    if applied < replay_to {
+        eprintln!(
+            "memberctl node {}: applying its raft log from index {} to {replay_to} before serving",
+            opts.name,
+            applied + 1
+        );
+        let started = std::time::Instant::now();
+        let mut watch = node.watch();
+        tokio::select! {
+            _ = watch.wait_for(|v| v.applied >= replay_to) => {}
+            r = &mut driver => return stopped(r, &opts),
+        }
+        eprintln!(
+            "memberctl node {}: applied up to {replay_to} in {:.2}s",
+            opts.name,
+            started.elapsed().as_secs_f64()
+        );
+    }
     crate::engine::storage::faults::set_ack_before_fsync(opts.fault_ack_before_fsync);
     for (on, bug) in [
         (
@@ -282,26 +304,7 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
             // request may still be waiting for this member's answer).
             let _ = removed_tx.send(());
             let _ = tokio::time::timeout(DRAIN, &mut server).await;
-            let stopped = r.context("the raft driver failed")?;
-            let stopped = stopped.map_err(|e| {
-                if e.0.contains("is damaged") {
-                    anyhow!("{e}; {}", rebuild_advice(&opts))
-                } else if e.0.starts_with("raft log:") && !e.0.contains("stopped") {
-                    anyhow!(
-                        "{e}: this member stopped so that it acknowledges nothing it did not \
-                         persist; make room on (or repair) the disk of {}, then start the member \
-                         again",
-                        opts.data_dir.display()
-                    )
-                } else {
-                    anyhow!(e)
-                }
-            })?;
-            match stopped {
-                Stopped::Removed => eprintln!("memberctl node {}: this member was removed from the cluster; exiting", opts.name),
-                Stopped::Shutdown => {}
-            }
-            Ok(())
+            stopped(r, &opts)
         }
         r = &mut server => {
             r.context("the server panicked")?.context("the server failed")?;
@@ -309,6 +312,36 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// What the member says when its raft thread stopped.
+fn stopped(
+    r: Result<Result<Stopped, StoreError>, tokio::task::JoinError>,
+    opts: &NodeOptions,
+) -> anyhow::Result<()> {
+    let stopped = r.context("the raft driver failed")?;
+    let stopped = stopped.map_err(|e| {
+        if e.0.contains("is damaged") {
+            anyhow!("{e}; {}", rebuild_advice(opts))
+        } else if e.0.starts_with("raft log:") && !e.0.contains("stopped") {
+            anyhow!(
+                "{e}: this member stopped so that it acknowledges nothing it did not \
+                 persist; make room on (or repair) the disk of {}, then start the member \
+                 again",
+                opts.data_dir.display()
+            )
+        } else {
+            anyhow!(e)
+        }
+    })?;
+    match stopped {
+        Stopped::Removed => eprintln!(
+            "memberctl node {}: this member was removed from the cluster; exiting",
+            opts.name
+        ),
+        Stopped::Shutdown => {}
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -63,6 +63,7 @@ pub fn check(path: &Path) -> Result<BackupInfo> {
     let size = std::fs::metadata(path)
         .map_err(|e| StoreError(format!("cannot open {}: {e}", path.display())))?
         .len();
+    snapfile::verify_hash(open(path)?, size).map_err(|e| named(path, e))?;
     let d = snapfile::read_with(Decoder::checking(), open(path)?).map_err(|e| named(path, e))?;
     let sha256 = d.sha256().unwrap_or_default();
     let records = d.records();

@@ -17,6 +17,8 @@ pub enum DiskFault {
     FsyncFails,
     /// Writes fail with ENOSPC.
     DiskFull,
+    /// Only checkpoints' fsync fails with EIO.
+    CheckpointFsyncFails,
 }
 
 static DISK: AtomicU8 = AtomicU8::new(0);
@@ -31,6 +33,7 @@ pub fn set_disk(fault: DiskFault) {
         DiskFault::None => 0,
         DiskFault::FsyncFails => 1,
         DiskFault::DiskFull => 2,
+        DiskFault::CheckpointFsyncFails => 3,
     };
     DISK.store(v, Ordering::SeqCst);
 }
@@ -40,6 +43,7 @@ pub fn disk() -> DiskFault {
     match DISK.load(Ordering::SeqCst) {
         1 => DiskFault::FsyncFails,
         2 => DiskFault::DiskFull,
+        3 => DiskFault::CheckpointFsyncFails,
         _ => DiskFault::None,
     }
 }
@@ -66,7 +70,7 @@ pub fn write_error() -> Option<std::io::Error> {
 
 /// The error an fsync of a checkpoint returns now, if it must fail; remembered.
 pub fn checkpoint_fsync_error() -> Option<std::io::Error> {
-    (disk() == DiskFault::FsyncFails).then(|| {
+    matches!(disk(), DiskFault::FsyncFails | DiskFault::CheckpointFsyncFails).then(|| {
         CHECKPOINT_SYNC_FAILED.store(true, Ordering::SeqCst);
         std::io::Error::other("fsync failed: input/output error (injected disk fault)")
     })

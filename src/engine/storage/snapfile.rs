@@ -492,6 +492,33 @@ fn next_record<'a>(rest: &mut &'a [u8]) -> Result<&'a [u8]> {
     Ok(record)
 }
 
+/// Checks a whole snapshot file's SHA-256 (its last bytes) against what
+/// comes before them, reading `r` of `size` bytes once, before anything
+/// else is read of it (a damaged file is called damaged, whatever part of
+/// it is). Returns the hash in hex.
+pub fn verify_hash(mut r: impl std::io::Read, size: u64) -> Result<String> {
+    if size < (PREFIX + HASH_LEN) as u64 || size % ALIGN != HASH_LEN as u64 {
+        return Err(malformed(
+            "its size is not that of a snapshot file (a cut-short copy?)",
+        ));
+    }
+    let mut sha = ring::digest::Context::new(&ring::digest::SHA256);
+    let mut buf = vec![0u8; 1 << 20];
+    let mut left = size - HASH_LEN as u64;
+    while left > 0 {
+        let n = (buf.len() as u64).min(left) as usize;
+        r.read_exact(&mut buf[..n])?;
+        sha.update(&buf[..n]);
+        left -= n as u64;
+    }
+    let mut want = [0u8; HASH_LEN];
+    r.read_exact(&mut want)?;
+    if sha.finish().as_ref() != want {
+        return Err(malformed("its SHA-256 does not match (the file is damaged)"));
+    }
+    Ok(want.iter().map(|b| format!("{b:02x}")).collect())
+}
+
 /// Reads a whole snapshot file from `r` (in pieces of 1 MiB) with `d`.
 pub fn read_with(mut d: Decoder, mut r: impl std::io::Read) -> Result<Decoder> {
     let mut buf = vec![0u8; 1 << 20];
