@@ -5,7 +5,9 @@
 
 use std::time::Duration;
 
-use crate::util::faults::{heal, isolate, kill9_all, leader_among, leader_and_others, restart};
+use crate::util::faults::{
+    apply_fault, heal, isolate, kill9_all, leader_among, leader_and_others, node_status, restart,
+};
 use crate::util::free_port;
 use crate::util::local::Local;
 use crate::util::members::add_and_start;
@@ -196,6 +198,108 @@ fn robustness_member_replaced() {
         assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
         run.recorder.set_endpoints(local.endpoints());
     });
+}
+
+/// A follower whose apply stage is paused while the others go on: its
+/// applied index falls 1000 entries behind its commit index, then it is
+/// killed (-9) and restarted. It applies its log again before it serves.
+#[test]
+fn robustness_kill_while_the_apply_stage_lags() {
+    passes("engine-apply-lag", &[], |local, _| {
+        let (_, others) = leader_and_others(local);
+        let victim = &others[0];
+        apply_fault(&victim.client_url, true);
+        let lag = wait_for(
+            "the paused follower's applied index to fall 1000 entries behind",
+            Duration::from_secs(120),
+            || {
+                let s = node_status(&victim.client_url).ok()?;
+                let lag = s.raft_index.saturating_sub(s.applied);
+                (lag >= 1000).then_some(lag)
+            },
+        );
+        eprintln!("engine-apply-lag: the follower lags {lag} entries; killed");
+        local.kill9(victim.pid.expect("the follower's pid"));
+        restart(local);
+        let log = std::fs::read_to_string(local.dir().join(format!("{}.log", victim.name)))
+            .unwrap_or_default();
+        assert!(
+            log.contains("before serving"),
+            "the restarted follower applied its log before serving:\n{log}"
+        );
+    });
+}
+
+/// A learner killed (-9) while a snapshot of 30 MB streams into it and is
+/// installed: started again, it receives the snapshot again, catches up and
+/// is promoted; nothing half-received is used.
+#[test]
+fn robustness_learner_killed_while_installing_a_snapshot() {
+    let (checked, local) = scenario(
+        "engine-learner-install-killed",
+        &["--snapshot-count", "50"],
+        (Some(1), false),
+        |local, run| {
+            crate::util::writer::load(&local.endpoints()[0], "bulk/", 30_000, 1024);
+            let name = format!("s{}", free_port());
+            add_and_start(local, &name);
+            let log_path = local.dir().join(format!("{name}.log"));
+            let log = || std::fs::read_to_string(&log_path).unwrap_or_default();
+            crate::util::wait_for_every(
+                "the learner to start receiving a snapshot",
+                Duration::from_secs(30),
+                Duration::from_millis(1),
+                || log().contains("receiving a snapshot").then_some(()),
+            );
+            let (_, pid) = crate::util::faults::recorded(local, &name).expect("the learner");
+            local.kill9(pid.expect("the learner's pid"));
+            let before = log();
+            assert!(
+                !before.contains("installed a snapshot"),
+                "the learner was killed after the snapshot was installed:\n{before}"
+            );
+            restart(local);
+            let p = local.ctl(&["member", "promote", &name, "--timeout", "60s"]);
+            assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());
+            assert!(
+                log().contains("installed a snapshot from the leader"),
+                "the restarted learner was caught up by a snapshot:\n{}",
+                log()
+            );
+            run.recorder.set_endpoints(local.endpoints());
+        },
+    );
+    checked.assert_linearizable(|| local.logs());
+}
+
+/// A checkpoint's fsync fails on a follower: it stops with a clear error
+/// (its log is never compacted past what is not on disk); restarted, it
+/// rejoins and nothing acknowledged is lost.
+#[test]
+fn robustness_checkpoint_fsync_fails() {
+    passes(
+        "engine-checkpoint-fsync-fails",
+        &["--snapshot-count", "50"],
+        |local, _| {
+            let (_, others) = leader_and_others(local);
+            let victim = &others[0];
+            crate::util::faults::disk_fault(&victim.client_url, 3);
+            let pid = victim.pid.expect("the victim's pid");
+            wait_for(
+                "the member whose checkpoint fsync fails to stop",
+                Duration::from_secs(60),
+                || crate::util::faults::exited(pid).then_some(()),
+            );
+            let logs = local.logs();
+            assert!(
+                logs.contains("checkpoint at index")
+                    && logs.contains("fsync failed")
+                    && logs.contains("check the disk"),
+                "the stopped member says why:\n{logs}"
+            );
+            restart(local);
+        },
+    );
 }
 
 /// A disk fault on one member's raft log (`kind`): the member stops with a

@@ -113,6 +113,19 @@ pub fn disk_fault(endpoint: &str, kind: i32) {
         .unwrap_or_else(|e| panic!("disk fault injection at {endpoint}: {e}"))
 }
 
+/// Pauses (or resumes) the apply stage of the node at `endpoint`.
+pub fn apply_fault(endpoint: &str, paused: bool) {
+    runtime()
+        .block_on(async {
+            let mut c = FaultClient::new(channel(endpoint).await?);
+            c.apply(memberctl::proto::memberctl_v1::ApplyFault { paused })
+                .await
+                .map(|_| ())
+                .map_err(|s| s.message().to_string())
+        })
+        .unwrap_or_else(|e| panic!("apply fault injection at {endpoint}: {e}"))
+}
+
 fn fault(endpoint: &str, peers: &[u64], isolate: bool) -> Vec<u64> {
     runtime()
         .block_on(async {
