@@ -1,8 +1,9 @@
 //! Put latency and throughput through a 3-member cluster, the bundled engine
 //! vs etcd 3.4 with the same Rust client, and the floor measured in the same
 //! run: fdatasync of a small write plus a loopback round trip. Single writer
-//! (p50, p99) and 64 concurrent writers (puts/s). Markdown to stdout and
-//! target/bench-report.md.
+//! (p50, p99, p99.9) and 64 concurrent writers (puts/s, p99 of their puts).
+//! `MEMBERCTL_BENCH_ROUNDS` rounds (default 1), each with fresh clusters and
+//! its own floor. Markdown to stdout and target/bench-report.md.
 
 mod common;
 #[path = "../tests/util/mod.rs"]
@@ -15,9 +16,19 @@ use std::time::{Duration, Instant};
 use common::{client, cluster_up, leader_and_follower, median, memberctl, runtime};
 use memberctl::proto::etcdserverpb::PutRequest;
 
-const SINGLE: usize = 400;
+const SINGLE: usize = 2000;
 const BATCH_WRITERS: usize = 64;
-const BATCH_PUTS: usize = 6400;
+const BATCH_PUTS: usize = 12800;
+
+/// What one cluster did.
+#[derive(Clone, Copy)]
+struct Figures {
+    p50: f64,
+    p99: f64,
+    p999: f64,
+    rate: f64,
+    batch_p99: f64,
+}
 
 /// p50 of writing 4 KiB then fdatasync, in ms.
 fn fsync_p50(dir: &std::path::Path) -> f64 {
@@ -62,8 +73,8 @@ fn rtt_p50() -> f64 {
     median(&mut t)
 }
 
-/// (p50 ms, p99 ms, batched puts/s) through `url`.
-fn measure(rt: &tokio::runtime::Runtime, url: &str) -> (f64, f64, f64) {
+/// A single writer's latencies and the 64 writers' rate and p99 through `url`.
+fn measure(rt: &tokio::runtime::Runtime, url: &str) -> Figures {
     rt.block_on(async {
         let mut c = client(url).await;
         let mut lat = Vec::new();
@@ -85,63 +96,94 @@ fn measure(rt: &tokio::runtime::Runtime, url: &str) -> (f64, f64, f64) {
         for w in 0..BATCH_WRITERS {
             let mut c = client(url).await;
             tasks.push(tokio::spawn(async move {
+                let mut lat = Vec::new();
                 for i in (w..BATCH_PUTS).step_by(BATCH_WRITERS) {
                     let req = PutRequest {
                         key: format!("batch/{i}").into_bytes(),
                         value: vec![1; 64],
                         ..Default::default()
                     };
+                    let s = Instant::now();
                     c.put(req).await.expect("put");
+                    lat.push(s.elapsed().as_secs_f64() * 1000.0);
                 }
+                lat
             }));
         }
+        let mut batch = Vec::new();
         for t in tasks {
-            t.await.unwrap();
+            batch.extend(t.await.unwrap());
         }
         let rate = BATCH_PUTS as f64 / start.elapsed().as_secs_f64();
-        let p50 = util::percentile(&mut lat, 0.5).unwrap_or(0.0);
-        let p99 = util::percentile(&mut lat, 0.99).unwrap_or(0.0);
-        (p50, p99, rate)
+        Figures {
+            p50: util::percentile(&mut lat, 0.5).unwrap_or(0.0),
+            p99: util::percentile(&mut lat, 0.99).unwrap_or(0.0),
+            p999: util::percentile(&mut lat, 0.999).unwrap_or(0.0),
+            rate,
+            batch_p99: util::percentile(&mut batch, 0.99).unwrap_or(0.0),
+        }
     })
 }
 
 fn main() {
+    let rounds: usize = std::env::var("MEMBERCTL_BENCH_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1)
+        .max(1);
     let rt = runtime();
-    let tmp = tempfile::tempdir().unwrap();
-    let (fsync, rtt) = (fsync_p50(tmp.path()), rtt_p50());
-    let floor = fsync + rtt;
-    let dir = tmp.path().join("cluster");
-    let eps = cluster_up(&dir);
-    let engine = measure(&rt, &leader_and_follower(&eps.join(",")).0);
-    memberctl(&dir, &["cluster", "down"]);
-    let etcd = util::etcd_binary().map(|bin| {
-        let c = util::Etcd::start_default_timing(bin, 3);
-        let r = measure(&rt, &leader_and_follower(&c.endpoints()).0);
-        drop(c);
-        r
-    });
     let mut report = format!(
-        "### Put latency and throughput (3 members, one Rust client; floor = fdatasync p50 {fsync:.2} ms + loopback RTT p50 {rtt:.3} ms = {floor:.2} ms)\n\n| | p50 | p99 | p50 ÷ floor | {BATCH_WRITERS} writers |\n|---|---|---|---|---|\n"
+        "### Put latency and throughput (3 members, one Rust client; floor = fdatasync p50 + loopback RTT p50, measured in each round)\n\n| round | server | p50 | p99 | p99.9 | p50 ÷ floor | {BATCH_WRITERS} writers | their p99 |\n|---|---|---|---|---|---|---|---|\n"
     );
-    let row = |name: &str, (p50, p99, rate): (f64, f64, f64)| {
-        format!(
-            "| {name} | {p50:.2} ms | {p99:.2} ms | {:.2} | {rate:.0} puts/s |\n",
-            p50 / floor
-        )
-    };
-    report.push_str(&row("engine", engine));
-    match etcd {
-        Some(e) => {
-            report.push_str(&row("etcd 3.4", e));
-            report.push_str(&format!(
-                "\nengine ÷ etcd: p50 {:.2}, throughput {:.2}\n",
-                engine.0 / e.0,
-                engine.2 / e.2
-            ));
+    let mut ratios = String::new();
+    for round in 1..=rounds {
+        let tmp = tempfile::tempdir().unwrap();
+        let (fsync, rtt) = (fsync_p50(tmp.path()), rtt_p50());
+        let floor = fsync + rtt;
+        let dir = tmp.path().join("cluster");
+        let eps = cluster_up(&dir);
+        let engine = measure(&rt, &leader_and_follower(&eps.join(",")).0);
+        memberctl(&dir, &["cluster", "down"]);
+        let etcd = util::etcd_binary().map(|bin| {
+            let c = util::Etcd::start_default_timing(bin, 3);
+            let r = measure(&rt, &leader_and_follower(&c.endpoints()).0);
+            drop(c);
+            r
+        });
+        let row = |name: &str, f: Figures| {
+            format!(
+                "| {round} | {name} | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} (floor {floor:.2} ms) | {:.0} puts/s | {:.2} ms |\n",
+                f.p50,
+                f.p99,
+                f.p999,
+                f.p50 / floor,
+                f.rate,
+                f.batch_p99
+            )
+        };
+        report.push_str(&row("engine", engine));
+        match etcd {
+            Some(e) => {
+                report.push_str(&row("etcd 3.4", e));
+                ratios.push_str(&format!(
+                    "round {round}: engine ÷ etcd: p50 {:.2}, p99 {:.2}, p99.9 {:.2}, throughput {:.2}, {BATCH_WRITERS} writers' p99 {:.2}\n",
+                    engine.p50 / e.p50,
+                    engine.p99 / e.p99,
+                    engine.p999 / e.p999,
+                    engine.rate / e.rate,
+                    engine.batch_p99 / e.batch_p99
+                ));
+            }
+            None => report.push_str(&format!(
+                "| {round} | etcd | skipped: etcd not installed | | | | | |\n"
+            )),
         }
-        None => report.push_str("| etcd | skipped: etcd not installed | | | |\n"),
+        eprintln!("{report}\n{ratios}");
     }
-    report.push_str("\nTarget: engine p50 ≤ 2 × floor.\n");
+    report.push_str(&format!("\n{ratios}"));
+    report.push_str(
+        "\nTargets: engine p50 ≤ etcd's and ≤ 2 × floor; p99 ≤ etcd's; 64 writers ≥ 1.5 × etcd.\n",
+    );
     println!("{report}");
     common::publish("put", &report);
 }

@@ -506,8 +506,7 @@ impl Driver {
             let conf = match entry.get_entry_type() {
                 EntryType::EntryNormal => None,
                 EntryType::EntryConfChange | EntryType::EntryConfChangeV2 => {
-                    let cc: ConfChangeV2 = if entry.get_entry_type() == EntryType::EntryConfChange
-                    {
+                    let cc: ConfChangeV2 = if entry.get_entry_type() == EntryType::EntryConfChange {
                         ConfChange::parse_from_bytes(&entry.data)?.into_v2()
                     } else {
                         ConfChangeV2::parse_from_bytes(&entry.data)?

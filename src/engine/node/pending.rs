@@ -65,7 +65,6 @@ impl Reads {
 }
 
 impl Pending {
-
     /// Records that the proposal `tag` was appended at `index`.
     pub fn proposed(&mut self, index: u64, tag: u64, reply: Reply) {
         if let Some((_, old)) = self.proposals.insert(index, (tag, reply)) {

@@ -167,10 +167,7 @@ impl Shared {
 
     /// A channel to member `id` over its peer URL.
     fn channel_to(&self, id: u64) -> Result<Channel, Status> {
-        let members = self
-            .node
-            .store()
-            .members();
+        let members = self.node.store().members();
         let url = members
             .iter()
             .find(|m| m.id == id)

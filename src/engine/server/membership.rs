@@ -121,10 +121,7 @@ impl Membership for MembershipService {
                 "a joint configuration is already open; leave it first (joint leave)",
             ));
         }
-        let members = s
-            .node
-            .store()
-            .members();
+        let members = s.node.store().members();
         let known = |id: u64| members.iter().find(|m| m.id == id);
         let mut changes = Vec::new();
         let mut added = Vec::new();

@@ -133,11 +133,7 @@ impl Raft for RaftService {
         &self,
         _: Request<pb::MembersRequest>,
     ) -> Result<Response<pb::MembersResponse>, Status> {
-        let members = self
-            .0
-            .node
-            .store()
-            .members();
+        let members = self.0.node.store().members();
         Ok(Response::new(pb::MembersResponse {
             cluster_id: self.0.cluster_id,
             members,

@@ -189,13 +189,14 @@ pub fn load_newest(layout: &Layout) -> Result<Option<(spb::SnapshotHeader, State
         return Ok(None);
     };
     let file = std::fs::File::open(&path)?;
-    let (header, state) = snapfile::read(std::io::BufReader::with_capacity(1 << 20, file)).map_err(|e| {
-        StoreError(format!(
-            "checkpoint {} (index {index}, term {term}) cannot be read: {}",
-            path.display(),
-            e.0
-        ))
-    })?;
+    let (header, state) = snapfile::read(std::io::BufReader::with_capacity(1 << 20, file))
+        .map_err(|e| {
+            StoreError(format!(
+                "checkpoint {} (index {index}, term {term}) cannot be read: {}",
+                path.display(),
+                e.0
+            ))
+        })?;
     if state.applied() != (index, term) {
         return Err(StoreError(format!(
             "checkpoint {} holds the state at index {} (term {}), not the one its name says",

@@ -70,7 +70,11 @@ pub fn write_error() -> Option<std::io::Error> {
 
 /// The error an fsync of a checkpoint returns now, if it must fail; remembered.
 pub fn checkpoint_fsync_error() -> Option<std::io::Error> {
-    matches!(disk(), DiskFault::FsyncFails | DiskFault::CheckpointFsyncFails).then(|| {
+    matches!(
+        disk(),
+        DiskFault::FsyncFails | DiskFault::CheckpointFsyncFails
+    )
+    .then(|| {
         CHECKPOINT_SYNC_FAILED.store(true, Ordering::SeqCst);
         std::io::Error::other("fsync failed: input/output error (injected disk fault)")
     })

@@ -100,11 +100,18 @@ fn defragmentation_keeps_everything_and_gives_space_back() {
     apply_to(&s, 50, |a| a.compact(a.revision()).unwrap());
     // Compaction frees history, but the size reported stays until a
     // defragmentation (as a database file's does).
-    assert!(s.db_size_in_use() < in_use / 10, "{in_use} -> {}", s.db_size_in_use());
+    assert!(
+        s.db_size_in_use() < in_use / 10,
+        "{in_use} -> {}",
+        s.db_size_in_use()
+    );
     assert!(s.db_size() >= in_use);
     let before = (s.hash(), s.hash_kv(0).unwrap());
     let (size_before, size_after) = s.defragment().unwrap();
-    assert!(size_after < size_before / 10, "{size_before} -> {size_after}");
+    assert!(
+        size_after < size_before / 10,
+        "{size_before} -> {size_after}"
+    );
     assert_eq!(s.db_size() as u64, size_after);
     assert_eq!((s.hash(), s.hash_kv(0).unwrap()), before);
     assert_eq!(s.applied(), 50);
@@ -142,14 +149,17 @@ fn a_snapshot_file_restores_the_keyspace_under_new_ids() {
     assert_eq!(bytes.len() % 512, 32);
     // The bytes that remain are known from the first piece on.
     assert_eq!(remaining.last(), Some(&0));
-    assert_eq!(remaining[0] as usize, bytes.len() - {
-        let mut first = 0;
-        let _ = s.backup(|b, _| {
-            first = b.len();
-            false
-        });
-        first
-    });
+    assert_eq!(
+        remaining[0] as usize,
+        bytes.len() - {
+            let mut first = 0;
+            let _ = s.backup(|b, _| {
+                first = b.len();
+                false
+            });
+            first
+        }
+    );
     let file = files.path().join("s.snap");
     std::fs::write(&file, &bytes).unwrap();
     let info = backup::check(&file).unwrap();

@@ -250,7 +250,10 @@ impl Store {
         members: &[spb::MemberMeta],
     ) -> Result<()> {
         let mut state = State::new(cluster_id);
-        state.members = members.iter().map(|m| (m.id, Arc::new(m.clone()))).collect();
+        state.members = members
+            .iter()
+            .map(|m| (m.id, Arc::new(m.clone())))
+            .collect();
         state.conf_state = Arc::new(ConfState {
             voters: members.iter().map(|m| m.id).collect(),
             ..Default::default()
@@ -281,7 +284,10 @@ impl Store {
     /// itself arrives from the leader (a snapshot, then the log).
     pub fn join(&self, cluster_id: u64, member_id: u64, members: &[spb::MemberMeta]) -> Result<()> {
         let mut state = State::new(cluster_id);
-        state.members = members.iter().map(|m| (m.id, Arc::new(m.clone()))).collect();
+        state.members = members
+            .iter()
+            .map(|m| (m.id, Arc::new(m.clone())))
+            .collect();
         self.write_checkpoint(&state)?;
         self.set_identity(cluster_id, member_id)?;
         self.publish(Arc::new(state));
@@ -366,7 +372,9 @@ impl Store {
         }
         self.log().sync()?;
         checkpoint::write(self.layout(), state)?;
-        self.inner.durable_applied.fetch_max(index, Ordering::AcqRel);
+        self.inner
+            .durable_applied
+            .fetch_max(index, Ordering::AcqRel);
         Ok(())
     }
 

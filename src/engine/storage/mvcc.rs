@@ -89,7 +89,6 @@ pub(super) fn live_range<'s>(
         .kv
         .range::<_, [u8]>(bounds(key, range_end))
         .filter(move |_| !empty)
-        .map(|(k, v)| (k, v))
 }
 
 /// The keys attached to lease `id`.

@@ -62,7 +62,7 @@ pub fn header(state: &State) -> spb::SnapshotHeader {
         revision: state.revision(),
         members: state.members(),
         compact_revision: state.compacted(),
-        leases: state.leases.values().cloned().collect(),
+        leases: state.leases.values().copied().collect(),
         alarms: state
             .alarms
             .iter()
@@ -371,7 +371,9 @@ impl Decoder {
                 }
                 let digest = self.sha.take().map(|s| s.finish());
                 if digest.as_ref().map(|d| d.as_ref()) != Some(&self.rest()[..HASH_LEN]) {
-                    return Err(malformed("its SHA-256 does not match (the file is damaged)"));
+                    return Err(malformed(
+                        "its SHA-256 does not match (the file is damaged)",
+                    ));
                 }
                 let mut trailer = [0u8; HASH_LEN];
                 trailer.copy_from_slice(&self.rest()[..HASH_LEN]);
@@ -406,8 +408,12 @@ impl Decoder {
         } else {
             ConfState::parse_from_bytes(&h.conf_state)?
         });
-        st.members = h.members.iter().map(|m| (m.id, Arc::new(m.clone()))).collect();
-        st.leases = h.leases.iter().map(|l| (l.id, l.clone())).collect();
+        st.members = h
+            .members
+            .iter()
+            .map(|m| (m.id, Arc::new(m.clone())))
+            .collect();
+        st.leases = h.leases.iter().map(|l| (l.id, *l)).collect();
         st.alarms = h.alarms.iter().map(|a| (a.member_id, a.alarm)).collect();
         st.auth = Arc::new(h.auth.clone().unwrap_or_default());
         self.header = Some(h);
@@ -469,9 +475,7 @@ impl Decoder {
         if self.phase != Phase::Done {
             return Err(malformed("it ends early (a cut-short copy?)"));
         }
-        let header = self
-            .header
-            .ok_or_else(|| malformed("it has no header"))?;
+        let header = self.header.ok_or_else(|| malformed("it has no header"))?;
         Ok((header, self.state))
     }
 }
@@ -514,7 +518,9 @@ pub fn verify_hash(mut r: impl std::io::Read, size: u64) -> Result<String> {
     let mut want = [0u8; HASH_LEN];
     r.read_exact(&mut want)?;
     if sha.finish().as_ref() != want {
-        return Err(malformed("its SHA-256 does not match (the file is damaged)"));
+        return Err(malformed(
+            "its SHA-256 does not match (the file is damaged)",
+        ));
     }
     Ok(want.iter().map(|b| format!("{b:02x}")).collect())
 }

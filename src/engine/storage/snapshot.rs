@@ -111,7 +111,10 @@ impl Store {
         }
         let state = self.state();
         let (applied, term) = state.applied();
-        if applied == 0 || applied < request_index || applied < trunc || !holds(state.conf_state(), to)
+        if applied == 0
+            || applied < request_index
+            || applied < trunc
+            || !holds(state.conf_state(), to)
         {
             return Ok(None);
         }

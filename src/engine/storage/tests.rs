@@ -145,7 +145,16 @@ fn compaction_waits_for_a_checkpoint_and_an_fsynced_write() {
     assert_eq!(s.durable_applied(), 10);
     s.compact(8).unwrap();
     // Not before a write that is fsync'd anyway: none of its own.
-    s.persist(&[], Some(&HardState { term: 2, commit: 9, ..Default::default() }), false).unwrap();
+    s.persist(
+        &[],
+        Some(&HardState {
+            term: 2,
+            commit: 9,
+            ..Default::default()
+        }),
+        false,
+    )
+    .unwrap();
     assert_eq!(s.first_index().unwrap(), 2);
     s.persist(&[entry(12, 2, 10)], None, true).unwrap();
     assert_eq!(s.first_index().unwrap(), 9);
@@ -426,24 +435,24 @@ fn history_compaction_transactions_and_leases() {
 
     // A transaction: compare, put with a lease, one revision for all of it.
     let outcome = write(&s, 3, |a| {
-            assert_eq!(a.grant(7, 10), Ok(()));
-            assert_eq!(a.grant(7, 10), Err(mvcc::Refusal::LeaseExists));
-            let unknown = txn_of(vec![], vec![put_op("c", "x", 8)], vec![]);
-            assert_eq!(a.txn(&unknown), Err(mvcc::Refusal::LeaseNotFound));
-            let cas = txn_of(
-                vec![spb::Compare {
-                    result: Cmp::Equal as i32,
-                    target: Target::Value as i32,
-                    key: b"b".to_vec(),
-                    value: b"1".to_vec(),
-                    ..Default::default()
-                }],
-                vec![put_op("b", "2", 7), put_op("c", "3", 7)],
-                vec![],
-            );
-            a.txn(&cas)
-        })
-        .unwrap();
+        assert_eq!(a.grant(7, 10), Ok(()));
+        assert_eq!(a.grant(7, 10), Err(mvcc::Refusal::LeaseExists));
+        let unknown = txn_of(vec![], vec![put_op("c", "x", 8)], vec![]);
+        assert_eq!(a.txn(&unknown), Err(mvcc::Refusal::LeaseNotFound));
+        let cas = txn_of(
+            vec![spb::Compare {
+                result: Cmp::Equal as i32,
+                target: Target::Value as i32,
+                key: b"b".to_vec(),
+                value: b"1".to_vec(),
+                ..Default::default()
+            }],
+            vec![put_op("b", "2", 7), put_op("c", "3", 7)],
+            vec![],
+        );
+        a.txn(&cas)
+    })
+    .unwrap();
     assert!(outcome.succeeded);
     assert_eq!(outcome.revision, 6);
     assert_eq!(s.lease(7, true).unwrap().keys.len(), 2);

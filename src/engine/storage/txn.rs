@@ -185,8 +185,7 @@ fn read_only(state: &State, t: &spb::Txn) -> Option<Outcome<TxnResult>> {
 impl super::Store {
     /// Serves a transaction that only reads from the local state machine.
     pub fn read_txn(&self, t: &spb::Txn) -> super::Result<Outcome<TxnResult>> {
-        read_only(&self.state(), t).ok_or_else(|| {
-            super::StoreError("a transaction served as a read holds a write".into())
-        })
+        read_only(&self.state(), t)
+            .ok_or_else(|| super::StoreError("a transaction served as a read holds a write".into()))
     }
 }
