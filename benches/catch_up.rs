@@ -8,6 +8,8 @@
 //! target/bench-report-catch-up.md). `MEMBERCTL_BENCH_KEYS` sets N,
 //! `MEMBERCTL_BENCH_ROUNDS` how many times it all runs (default 1). etcd 3.4
 //! (when installed) goes through the same steps with the same data.
+//! `MEMBERCTL_BENCH_PATHS` picks some of the four runs (engine-snapshot,
+//! engine-log, etcd-snapshot, etcd-log).
 
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -350,6 +352,12 @@ fn etcd(
     run
 }
 
+/// Whether `path` runs: `MEMBERCTL_BENCH_PATHS` lists those wanted
+/// (engine-snapshot, engine-log, etcd-snapshot, etcd-log; all by default).
+fn wanted(path: &str) -> bool {
+    std::env::var("MEMBERCTL_BENCH_PATHS").map_or(true, |v| v.split(',').any(|p| p.trim() == path))
+}
+
 fn main() {
     // `cargo bench` passes --bench; nothing else is accepted.
     let keys: usize = std::env::var("MEMBERCTL_BENCH_KEYS")
@@ -372,19 +380,26 @@ fn main() {
     for round in 1..=rounds {
         let tmp = tempfile::tempdir().unwrap();
         let disk = disk_bandwidth(tmp.path());
-        let mut runs = vec![
-            engine("engine, via snapshot", Path::Snapshot, keys, &rt),
-            engine("engine, via the log", Path::Log, keys, &rt),
-        ];
+        let mut runs = Vec::new();
+        if wanted("engine-snapshot") {
+            runs.push(engine("engine, via snapshot", Path::Snapshot, keys, &rt));
+        }
+        if wanted("engine-log") {
+            runs.push(engine("engine, via the log", Path::Log, keys, &rt));
+        }
         if let Some(bin) = util::etcd_binary() {
-            runs.push(etcd(
-                "etcd 3.4, via snapshot",
-                "10000",
-                keys,
-                &rt,
-                bin.clone(),
-            ));
-            runs.push(etcd("etcd 3.4, via the log", "10000000", keys, &rt, bin));
+            if wanted("etcd-snapshot") {
+                runs.push(etcd(
+                    "etcd 3.4, via snapshot",
+                    "10000",
+                    keys,
+                    &rt,
+                    bin.clone(),
+                ));
+            }
+            if wanted("etcd-log") {
+                runs.push(etcd("etcd 3.4, via the log", "10000000", keys, &rt, bin));
+            }
         }
         report.push_str(&table(round, disk, &runs));
         if util::etcd_binary().is_none() {

