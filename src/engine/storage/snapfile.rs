@@ -139,8 +139,7 @@ pub fn encode(
     for rec in state.revs.values() {
         prost::encoding::encode_key(1, prost::encoding::WireType::LengthDelimited, &mut chunk);
         prost::encoding::encode_varint(rec.encoded_len() as u64, &mut chunk);
-        // Encoding into a Vec cannot fail.
-        let _ = rec.encode(&mut chunk);
+        rec.encode_raw(&mut chunk);
         records += 1;
         if chunk.len() - 5 >= CHUNK_BYTES
             && !send(close(std::mem::replace(&mut chunk, new_chunk())), &mut sha)
@@ -467,7 +466,7 @@ impl Decoder {
                 continue;
             }
             let rec = Arc::new(rec);
-            self.state.insert_record(key, rec.clone());
+            self.state.insert_sized(key, rec.clone(), bytes.len());
             self.newest = Some(rec);
         }
         Ok(())

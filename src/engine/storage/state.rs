@@ -117,7 +117,13 @@ impl State {
 
     /// Adds a record to the history (and its event), counting its bytes.
     pub(super) fn insert_record(&mut self, key: Key, rec: Arc<spb::KvRecord>) {
-        self.bytes += rec.encoded_len() as i64 + RECORD_FRAMING;
+        let len = rec.encoded_len();
+        self.insert_sized(key, rec, len);
+    }
+
+    /// [`State::insert_record`] for a record whose encoded size is known.
+    pub(super) fn insert_sized(&mut self, key: Key, rec: Arc<spb::KvRecord>, len: usize) {
+        self.bytes += len as i64 + RECORD_FRAMING;
         self.events
             .insert((rec.mod_revision as u64, rec.sub), key.clone());
         if let Some(old) = self.revs.insert((key, rec.mod_revision as u64), rec) {
