@@ -350,6 +350,10 @@ async fn send_snapshot(
             return false;
         }
         let read = source.read(|chunk| {
+            let delay = crate::engine::storage::faults::snapshot_chunk_delay();
+            if !delay.is_zero() {
+                std::thread::sleep(delay);
+            }
             tx.blocking_send(SnapshotPart {
                 chunk,
                 ..Default::default()

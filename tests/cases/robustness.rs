@@ -241,6 +241,10 @@ fn robustness_learner_killed_while_installing_a_snapshot() {
         (Some(1), false),
         |local, run| {
             crate::util::writer::load(&local.endpoints()[0], "bulk/", 30_000, 1024);
+            // The leader sends slowly (50 ms a piece, 1.5 s in all), so
+            // that the kill lands while the snapshot is in flight.
+            let (leader, _) = leader_and_others(local);
+            crate::util::faults::snapshot_fault(&leader.client_url, 50);
             let name = format!("s{}", free_port());
             add_and_start(local, &name);
             let log_path = local.dir().join(format!("{name}.log"));

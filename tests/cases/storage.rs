@@ -13,8 +13,8 @@ use super::durability::seed;
 use crate::util::faults::{kill9_all, log_files, recorded_pids, restart};
 use crate::util::local::Local;
 use crate::util::members::add_and_start;
+use crate::util::wait_for;
 use crate::util::writer::{check_acked, load, missing as missing_writes, SteadyWriter};
-use crate::util::{wait_for, wait_for_every};
 
 /// A node's data directory in a local cluster.
 fn data_dir(local: &Local, name: &str) -> PathBuf {
@@ -32,12 +32,15 @@ fn receiving(data: &Path) -> bool {
 /// Waits (polling every millisecond, at most 30 s) until `name` is receiving a snapshot.
 fn wait_until_receiving(local: &Local, name: &str) {
     let data = data_dir(local, name);
-    wait_for_every(
-        &format!("{name} to be receiving a snapshot"),
-        Duration::from_secs(30),
-        Duration::from_millis(1),
-        || receiving(&data).then_some(()),
-    );
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !receiving(&data) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{name} was not seen receiving a snapshot within 30 s\n{}",
+            local.logs()
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
 }
 
 fn pid_of(local: &Local, name: &str) -> u32 {
@@ -78,12 +81,15 @@ fn wait_for_copy(local: &Local, name: &str, prefix: &str, acked: &[(String, Stri
 /// half-received snapshot is left behind, and a writer loses nothing.
 #[test]
 fn kill_9_during_a_snapshot_stream() {
-    let local = Local::up(&["--snapshot-count", "500"]);
+    let local = Local::up(&["--fault-injection", "--snapshot-count", "500"]);
     let ep = local.endpoints()[0].clone();
     let mut acked = load(&ep, "snap/data/", 8000, 1024);
     let writer = SteadyWriter::start(local.endpoints(), "snap/w/", Duration::from_millis(5));
 
-    // The learner killed while it receives.
+    // The learner killed while it receives: the leader sends slowly (200 ms
+    // a piece), so that the stream is caught in flight.
+    let (leader, _) = crate::util::faults::leader_and_others(&local);
+    crate::util::faults::snapshot_fault(&leader.client_url, 200);
     add_and_start(&local, "l1");
     let l1 = data_dir(&local, "l1");
     wait_until_receiving(&local, "l1");
@@ -98,8 +104,9 @@ fn kill_9_during_a_snapshot_stream() {
         .ctl(&["member", "promote", "l1", "--timeout", "60s"])
         .expect(0);
 
-    // The leader killed while it sends.
+    // The leader killed while it sends (slowly again: a restart cleared it).
     let (leader, _) = crate::util::faults::leader_and_others(&local);
+    crate::util::faults::snapshot_fault(&leader.client_url, 200);
     add_and_start(&local, "l2");
     wait_until_receiving(&local, "l2");
     local.kill9(pid_of(&local, &leader.name));

@@ -126,6 +126,22 @@ pub fn apply_fault(endpoint: &str, paused: bool) {
         .unwrap_or_else(|e| panic!("apply fault injection at {endpoint}: {e}"))
 }
 
+/// Makes the node at `endpoint` wait `delay_ms` before each piece (about
+/// 1 MiB) of every snapshot it sends; 0 ends it.
+pub fn snapshot_fault(endpoint: &str, delay_ms: u32) {
+    runtime()
+        .block_on(async {
+            let mut c = FaultClient::new(channel(endpoint).await?);
+            c.snapshot(memberctl::proto::memberctl_v1::SnapshotFault {
+                chunk_delay_ms: delay_ms,
+            })
+            .await
+            .map(|_| ())
+            .map_err(|s| s.message().to_string())
+        })
+        .unwrap_or_else(|e| panic!("snapshot fault injection at {endpoint}: {e}"))
+}
+
 fn fault(endpoint: &str, peers: &[u64], isolate: bool) -> Vec<u64> {
     runtime()
         .block_on(async {

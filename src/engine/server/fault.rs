@@ -101,6 +101,27 @@ impl Fault for FaultService {
         Ok(Response::new(pb::ApplyFault { paused }))
     }
 
+    async fn snapshot(
+        &self,
+        req: Request<pb::SnapshotFault>,
+    ) -> Result<Response<pb::SnapshotFault>, Status> {
+        let asked = std::time::Duration::from_millis(u64::from(req.into_inner().chunk_delay_ms));
+        let faults = crate::engine::storage::faults::MAX_SNAPSHOT_CHUNK_DELAY;
+        if asked > faults {
+            return Err(Status::invalid_argument(format!(
+                "a snapshot chunk delay of {asked:?} is longer than the {faults:?} allowed; ask for less"
+            )));
+        }
+        crate::engine::storage::faults::set_snapshot_chunk_delay(asked);
+        eprintln!(
+            "memberctl node: fault injection: snapshots sent wait {} ms before each piece from now on",
+            asked.as_millis()
+        );
+        Ok(Response::new(pb::SnapshotFault {
+            chunk_delay_ms: asked.as_millis() as u32,
+        }))
+    }
+
     async fn heal(&self, req: Request<pb::FaultPeers>) -> Result<Response<pb::FaultState>, Status> {
         let peers = req.into_inner().peer_ids;
         let isolated = self.partition.heal(&peers);

@@ -1,4 +1,5 @@
-//! Faults of the member's disk, a paused apply stage, and the unsafe
+//! Faults of the member's disk, a paused apply stage, slowed snapshot
+//! streams, and the unsafe
 //! durability switch, for test clusters only (`--fault-injection`): a
 //! failing fsync (of the raft log and of checkpoints), a full disk, an apply
 //! stage that stops applying while raft goes on committing, and
@@ -6,7 +7,8 @@
 //! volatile cache would, so a kill loses what was acknowledged. One node runs
 //! per process, so the switches are the process's.
 
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, Ordering};
+use std::time::Duration;
 
 /// A fault of the raft log's disk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +28,22 @@ static SYNC_FAILED: AtomicBool = AtomicBool::new(false);
 static ACK_BEFORE_FSYNC: AtomicBool = AtomicBool::new(false);
 static APPLY_PAUSED: AtomicBool = AtomicBool::new(false);
 static CHECKPOINT_SYNC_FAILED: AtomicBool = AtomicBool::new(false);
+static SNAPSHOT_CHUNK_DELAY_MS: AtomicU32 = AtomicU32::new(0);
+
+/// Longest wait before each piece of a snapshot's stream.
+pub const MAX_SNAPSHOT_CHUNK_DELAY: Duration = Duration::from_secs(10);
+
+/// Makes this member wait `delay` (at most [`MAX_SNAPSHOT_CHUNK_DELAY`])
+/// before each piece of every snapshot it sends from now on; zero ends it.
+pub fn set_snapshot_chunk_delay(delay: Duration) {
+    let ms = delay.min(MAX_SNAPSHOT_CHUNK_DELAY).as_millis() as u32;
+    SNAPSHOT_CHUNK_DELAY_MS.store(ms, Ordering::SeqCst);
+}
+
+/// The wait before each piece of a snapshot's stream (zero: none).
+pub fn snapshot_chunk_delay() -> Duration {
+    Duration::from_millis(u64::from(SNAPSHOT_CHUNK_DELAY_MS.load(Ordering::SeqCst)))
+}
 
 /// Makes the raft log's disk fail (or work again) from now on.
 pub fn set_disk(fault: DiskFault) {
