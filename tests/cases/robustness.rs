@@ -221,11 +221,23 @@ fn robustness_kill_while_the_apply_stage_lags() {
         eprintln!("engine-apply-lag: the follower lags {lag} entries; killed");
         local.kill9(victim.pid.expect("the follower's pid"));
         restart(local);
-        let log = std::fs::read_to_string(local.dir().join(format!("{}.log", victim.name)))
-            .unwrap_or_default();
-        assert!(
-            log.contains("before serving"),
-            "the restarted follower applied its log before serving:\n{log}"
+        // `cluster up` returns once there is a leader; the follower may
+        // still be starting.
+        let log_path = local.dir().join(format!("{}.log", victim.name));
+        let log = || std::fs::read_to_string(&log_path).unwrap_or_default();
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        while !log().contains("before serving") {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the restarted follower did not say within 60 s that it applies its log before serving:\n{}",
+                log()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        wait_for(
+            "the restarted follower to answer",
+            Duration::from_secs(60),
+            || node_status(&victim.client_url).ok(),
         );
     });
 }
