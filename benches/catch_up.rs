@@ -110,7 +110,14 @@ fn written_bytes(pid: u32) -> f64 {
 
 /// Milliseconds from `start` until `url` answers a serializable range with
 /// `key` (the last key loaded: the member answers with all of its data).
-fn until_answers(url: &str, key: &str, start: Instant, rt: &tokio::runtime::Runtime) -> f64 {
+/// `log`, when given, is printed if it never does.
+fn until_answers(
+    url: &str,
+    key: &str,
+    start: Instant,
+    rt: &tokio::runtime::Runtime,
+    log: Option<&std::path::Path>,
+) -> f64 {
     rt.block_on(async {
         let deadline = start + Duration::from_secs(120);
         loop {
@@ -132,7 +139,12 @@ fn until_answers(url: &str, key: &str, start: Instant, rt: &tokio::runtime::Runt
             }
             assert!(
                 Instant::now() < deadline,
-                "{url} did not answer within 120 s"
+                "{url} did not answer within 120 s{}",
+                log.map(|p| format!(
+                    "; its log:\n{}",
+                    std::fs::read_to_string(p).unwrap_or_default()
+                ))
+                .unwrap_or_default()
             );
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
@@ -249,7 +261,13 @@ fn engine(label: &'static str, path: Path, keys: usize, rt: &tokio::runtime::Run
             .to_string();
         let t = Instant::now();
         memberctl(&dir, &["cluster", "up"]);
-        run.restart_ms = Some(until_answers(&learner_url, &last_key(keys), t, rt));
+        run.restart_ms = Some(until_answers(
+            &learner_url,
+            &last_key(keys),
+            t,
+            rt,
+            Some(&dir.join("learner.log")),
+        ));
     }
     memberctl(&dir, &["cluster", "down"]);
     run
@@ -346,6 +364,7 @@ fn etcd(
             &last_key(keys),
             t,
             rt,
+            None,
         ));
     }
     drop(c);

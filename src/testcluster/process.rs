@@ -69,27 +69,48 @@ fn hold_free_port() -> Result<TcpListener, Error> {
     })
 }
 
-/// Whether `pid` is a running `memberctl node run` for `data_dir` (a reused pid is not).
+/// Whether `pid` is a running `memberctl node run` for `data_dir` (a reused
+/// pid is not). A memberctl process that is exiting counts as running until
+/// its last thread is gone: its main thread may already be a zombie and its
+/// command line read empty while another thread still tears down its
+/// memory, holding its files, and with them the lock on its data directory.
 pub fn is_running(pid: u32, data_dir: &Path) -> bool {
     let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
         return false;
     };
-    let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
-    let dir = data_dir.as_os_str().as_encoded_bytes();
-    let ours = args.windows(2).any(|w| w[0] == b"run") && args.contains(&dir);
-    if !ours {
+    let Some((comm, _)) = comm_and_state(&format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    // A zombie (exited, not yet reaped) is not running.
+    if !any_thread_alive(pid) {
         return false;
     }
-    // A zombie (exited, not yet reaped) is not running.
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| {
-            !s.rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('Z')
+    if cmdline.is_empty() {
+        return comm == "memberctl";
+    }
+    let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+    let dir = data_dir.as_os_str().as_encoded_bytes();
+    args.windows(2).any(|w| w[0] == b"run") && args.contains(&dir)
+}
+
+/// Whether some thread of `pid` is neither a zombie nor dead.
+fn any_thread_alive(pid: u32) -> bool {
+    std::fs::read_dir(format!("/proc/{pid}/task")).is_ok_and(|threads| {
+        threads.filter_map(Result::ok).any(|t| {
+            comm_and_state(&t.path().join("stat").to_string_lossy())
+                .is_some_and(|(_, state)| !matches!(state, 'Z' | 'X' | 'x'))
         })
-        .unwrap_or(false)
+    })
+}
+
+/// The command name and state letter in a `/proc/…/stat` file.
+fn comm_and_state(stat_path: &str) -> Option<(String, char)> {
+    let stat = std::fs::read_to_string(stat_path).ok()?;
+    let open = stat.find('(')?;
+    let close = stat.rfind(')')?;
+    let comm = stat.get(open + 1..close)?.to_string();
+    let state = stat.get(close + 1..)?.trim_start().chars().next()?;
+    Some((comm, state))
 }
 
 /// The pid of a node process running on `data_dir`, recorded or not (one
@@ -98,7 +119,12 @@ pub fn running_on(data_dir: &Path) -> Option<u32> {
     std::fs::read_dir("/proc")
         .ok()?
         .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .find(|&pid| is_running(pid, data_dir))
+        .find(|&pid| {
+            // Only a process whose command line names the directory: an
+            // exiting process's reads empty and could be anyone's.
+            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| !c.is_empty())
+                && is_running(pid, data_dir)
+        })
 }
 
 /// Starts a node detached from this process (its own process group, output
