@@ -13,6 +13,7 @@ use crate::util::local::Local;
 use crate::util::members::add_and_start;
 use crate::util::robustness::{Checked, Run};
 use crate::util::wait_for;
+use memberctl::history::Request;
 
 /// A 3-node test cluster with fault injection and `extra` flags, clients
 /// recording on every member, `fault` applied `rounds` times (the profile's
@@ -382,14 +383,50 @@ fn fails(name: &str, extra: &[&str], by_values: bool, fault: impl Fn(&Local, &Ru
 }
 
 /// Linearizable reads served locally (no ReadIndex) by a leader cut off in a
-/// minority: stale reads, which the checker must find.
+/// minority: stale reads, which the checker must find. Besides the random
+/// clients (which leave the cut-off member at their first failed write), a
+/// client of its own puts a key through the majority and then reads it from
+/// the cut-off member, so that the stale value is read for certain.
 #[test]
 fn robustness_catches_stale_local_reads() {
     fails(
         "bug-stale-reads",
         &["--fault-stale-reads"],
         true,
-        partition_leader,
+        |local, run| {
+            let (old, others) = leader_and_others(local);
+            let ids: Vec<u64> = others.iter().map(|n| n.id).collect();
+            isolate(&old.client_url, &ids);
+            for n in &others {
+                isolate(&n.client_url, &[old.id]);
+            }
+            let majority: Vec<String> = others.iter().map(|n| n.client_url.clone()).collect();
+            let leader = wait_for(
+                "the majority to elect a new leader",
+                Duration::from_secs(15),
+                || leader_among(&majority).filter(|s| s.member_id != old.id),
+            );
+            let leader_url = others
+                .iter()
+                .find(|n| n.id == leader.member_id)
+                .map(|n| n.client_url.clone())
+                .expect("the new leader is one of the majority");
+            for _ in 0..3 {
+                let put = run.recorder.one(
+                    &leader_url,
+                    0,
+                    Request::Put {
+                        value: String::new(),
+                    },
+                );
+                let read = run.recorder.one(&old.client_url, 0, Request::Get);
+                eprintln!("bug-stale-reads: put {put:?} through the majority, then read {read:?} from the cut-off member");
+            }
+            run.settle();
+            for n in others.iter().chain([&old]) {
+                heal(&n.client_url);
+            }
+        },
     );
 }
 

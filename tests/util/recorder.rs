@@ -25,6 +25,7 @@ pub struct Recorder {
     stop: Arc<AtomicBool>,
     ops: Arc<Mutex<Vec<Operation>>>,
     endpoints: Arc<Mutex<Vec<String>>>,
+    common: Arc<Common>,
     runtime: Option<tokio::runtime::Runtime>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
 }
@@ -71,6 +72,7 @@ impl Recorder {
             stop,
             ops,
             endpoints,
+            common,
             runtime: Some(runtime),
             tasks,
         }
@@ -99,6 +101,52 @@ impl Recorder {
     pub fn answered(&self) -> usize {
         let ops = self.ops.lock().unwrap();
         ops.iter().filter(|o| o.ret.is_some()).count()
+    }
+
+    /// Does one operation on key `k` at `endpoint` as a client of its own,
+    /// records it in the history like the others' and returns its answer (a
+    /// put's value is made unique here).
+    pub fn one(&self, endpoint: &str, k: usize, request: Request) -> Response {
+        let common = self.common.clone();
+        let id = common.next_id.fetch_add(1, Ordering::SeqCst);
+        let key = format!("{KEY_PREFIX}k{}", k % common.keys);
+        let request = match request {
+            Request::Put { .. } => Request::Put {
+                value: format!("o{id}"),
+            },
+            other => other,
+        };
+        let rt = self.runtime.as_ref().expect("the recorder runs");
+        rt.block_on(async {
+            let call = now(&common);
+            let response = match connect(endpoint).await {
+                None => Response::Failed {
+                    error: format!("cannot connect to {endpoint}"),
+                },
+                Some(mut c) => {
+                    match tokio::time::timeout(REQUEST_TIMEOUT, send(&mut c, &key, &request)).await
+                    {
+                        Ok(Ok(r)) => r,
+                        Ok(Err(status)) => Response::Failed {
+                            error: status.message().to_string(),
+                        },
+                        Err(_) => Response::Failed {
+                            error: "timed out".into(),
+                        },
+                    }
+                }
+            };
+            let ret = (!matches!(response, Response::Failed { .. })).then(|| now(&common));
+            common.ops.lock().unwrap().push(Operation {
+                client: id,
+                call,
+                ret,
+                key,
+                request,
+                response: response.clone(),
+            });
+            response
+        })
     }
 
     /// Replaces the endpoints clients move to after a failure (after a
