@@ -7,11 +7,15 @@
 //! (`http://127.0.0.1:2379`). Go's server accepts it; the `h2` crate under
 //! tonic resets the stream with PROTOCOL_ERROR (hyperium/h2#525).
 //!
-//! Every header block the client sends (a HEADERS frame and its
+//! The connection's first header block (a HEADERS frame and its
 //! CONTINUATIONs) is decoded here with the client's HPACK state (dynamic
-//! table, Huffman), the `:authority` is repaired (or dropped when it cannot
-//! be), and the block is re-encoded as literals without indexing, so h2's
-//! own decoder never holds a dynamic entry and both stay in step. Everything
+//! table, Huffman). When its `:authority` is one h2 accepts, the block and
+//! the rest of the connection pass through untouched (a gRPC client sends
+//! one authority on a connection), so requests cost no more than without
+//! this reader. Otherwise every block on the connection is decoded, the
+//! `:authority` repaired (or dropped when it cannot be), and the block
+//! re-encoded as literals without indexing, so h2's own decoder never holds a
+//! dynamic entry and both stay in step. Everything
 //! else (the preface, DATA, SETTINGS, …) passes through untouched. Anything
 //! this reader does not understand is passed on as it came, and from there
 //! on the connection is passed through, so h2 reports the protocol error
@@ -75,6 +79,8 @@ pub struct Repaired<T> {
     passthrough: bool,
     block: Option<Block>,
     decoder: loona_hpack::Decoder<'static>,
+    /// Whether a header block has been looked at yet.
+    seen_a_block: bool,
     eof: bool,
 }
 
@@ -93,6 +99,7 @@ impl<T> Repaired<T> {
             passthrough: false,
             block: None,
             decoder,
+            seen_a_block: false,
             eof: false,
         }
     }
@@ -182,13 +189,18 @@ impl<T> Repaired<T> {
         true
     }
 
-    /// Decodes a whole block and appends it, re-encoded, to `ready`; false
+    /// Decodes a whole block and appends it, re-encoded, to `ready` — or,
+    /// for the connection's first block when its `:authority` needs no
+    /// repair, as it came, the rest of the connection passed through; false
     /// when it does not decode (the decoder's state is then unknown).
     fn reencode(&mut self, block: &Block) -> bool {
         let mut encoded = Vec::with_capacity(block.fragment.len() * 2);
+        let mut repaired = false;
         let decoded = self.decoder.decode_with_cb(&block.fragment, |name, value| {
             if &*name == b":authority" {
-                if let Some(value) = repair_authority(&value) {
+                let kept = repair_authority(&value);
+                repaired |= kept != Some(&*value);
+                if let Some(value) = kept {
                     literal(&mut encoded, &name, value);
                 }
             } else {
@@ -197,6 +209,12 @@ impl<T> Repaired<T> {
         });
         if decoded.is_err() {
             return false;
+        }
+        let first = !std::mem::replace(&mut self.seen_a_block, true);
+        if first && !repaired {
+            self.ready.extend_from_slice(&block.raw);
+            self.passthrough = true;
+            return true;
         }
         // At least one frame, also for an empty block.
         let mut first = true;

@@ -143,6 +143,27 @@ fn scheme_prefixed_authority_is_repaired_also_when_the_client_indexes_it() {
 }
 
 #[test]
+fn a_connection_whose_first_authority_is_fine_passes_through_untouched() {
+    let mut input = PREFACE.to_vec();
+    input.extend(frame(0x4, 0, 0, &[0, 3, 0, 0, 0, 100]));
+    let mut block = vec![0x83];
+    block.extend(indexed_name(1, b"127.0.0.1:2379"));
+    block.extend(indexed_name(58, b"grpc-rust"));
+    input.extend(frame(HEADERS, END_HEADERS, 1, &block));
+    input.extend(frame(0x0, END_STREAM, 1, b"\0\0\0\0\x02ab"));
+    // Later blocks refer to the client's dynamic table, which h2 now holds too.
+    input.extend(frame(
+        HEADERS,
+        END_HEADERS | END_STREAM,
+        3,
+        &[0x83, 0x80 | 63, 0x80 | 62],
+    ));
+    for step in [1, 7, 4096] {
+        assert_eq!(repaired(input.clone(), step), input, "step {step}");
+    }
+}
+
+#[test]
 fn a_block_over_padded_headers_and_continuations_is_reassembled() {
     let mut block = vec![0x83];
     block.extend(indexed_name(1, b"https://[::1]:2379/v3"));
