@@ -12,8 +12,10 @@ if ! command -v "$etcd" >/dev/null 2>&1; then
   echo "etcd-demo: etcd is not installed; install it (Debian/Ubuntu: apt-get install etcd-server) and run again" >&2
   exit 2
 fi
-cargo build --release --quiet
-memberctl="$PWD/target/release/memberctl"
+# Where cargo put the binary (CARGO_TARGET_DIR and build.target-dir move it).
+memberctl="$(cargo build --release --quiet --bin memberctl --message-format=json-render-diagnostics |
+  sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)"
+[ -x "$memberctl" ] || { echo "cargo did not report where it built memberctl" >&2; exit 1; }
 dir=$(mktemp -d)
 pids=()
 cleanup() { kill -9 "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$dir"; }
