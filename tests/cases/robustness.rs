@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::util::faults::{
     apply_fault, heal, isolate, kill9_all, leader_among, leader_and_others, node_status, restart,
+    NodeInfo,
 };
 use crate::util::free_port;
 use crate::util::local::Local;
@@ -72,6 +73,16 @@ fn kill_all(local: &Local, _: &Run) {
 /// (those on the old leader time out and move on); healed once the majority
 /// has elected a new leader and served the profile's operations.
 fn partition_leader(local: &Local, run: &Run) {
+    let (old, others, _) = cut_off_leader(local);
+    run.settle();
+    for n in others.iter().chain([&old]) {
+        heal(&n.client_url);
+    }
+}
+
+/// Cuts the leader off in a minority and waits until the majority elects a
+/// new one: the old leader, the others, and the new leader's client URL.
+fn cut_off_leader(local: &Local) -> (NodeInfo, Vec<NodeInfo>, String) {
     let (old, others) = leader_and_others(local);
     let ids: Vec<u64> = others.iter().map(|n| n.id).collect();
     isolate(&old.client_url, &ids);
@@ -79,15 +90,17 @@ fn partition_leader(local: &Local, run: &Run) {
         isolate(&n.client_url, &[old.id]);
     }
     let majority: Vec<String> = others.iter().map(|n| n.client_url.clone()).collect();
-    wait_for(
+    let leader = wait_for(
         "the majority to elect a new leader",
         Duration::from_secs(15),
         || leader_among(&majority).filter(|s| s.member_id != old.id),
     );
-    run.settle();
-    for n in others.iter().chain([&old]) {
-        heal(&n.client_url);
-    }
+    let leader_url = others
+        .iter()
+        .find(|n| n.id == leader.member_id)
+        .map(|n| n.client_url.clone())
+        .expect("the new leader is one of the majority");
+    (old, others, leader_url)
 }
 
 #[test]
@@ -294,48 +307,33 @@ fn robustness_learner_killed_while_installing_a_snapshot() {
 /// rejoins and nothing acknowledged is lost.
 #[test]
 fn robustness_checkpoint_fsync_fails() {
-    passes(
+    disk_fault(
         "engine-checkpoint-fsync-fails",
         &["--snapshot-count", "50"],
-        |local, _| {
-            let (_, others) = leader_and_others(local);
-            let victim = &others[0];
-            crate::util::faults::disk_fault(&victim.client_url, 3);
-            let pid = victim.pid.expect("the victim's pid");
-            wait_for(
-                "the member whose checkpoint fsync fails to stop",
-                Duration::from_secs(60),
-                || crate::util::faults::exited(pid).then_some(()),
-            );
-            let logs = local.logs();
-            assert!(
-                logs.contains("checkpoint at index")
-                    && logs.contains("fsync failed")
-                    && logs.contains("check the disk"),
-                "the stopped member says why:\n{logs}"
-            );
-            restart(local);
-        },
+        3,
+        false,
+        &["checkpoint at index", "fsync failed", "check the disk"],
     );
 }
 
-/// A disk fault on one member's raft log (`kind`): the member stops with a
-/// clear error instead of acknowledging what it did not persist; restarted
-/// (which clears the fault), it rejoins and nothing acknowledged is lost.
-fn disk_fault(name: &str, kind: i32, leader: bool, says: &'static str) {
-    passes(name, &[], move |local, _| {
+/// A disk fault on one member (`kind`, see `Fault.Disk`): the member stops
+/// with a clear error (every one of `says`) instead of acknowledging what it
+/// did not persist; restarted (which clears the fault), it rejoins and
+/// nothing acknowledged is lost.
+fn disk_fault(name: &str, extra: &[&str], kind: i32, leader: bool, says: &'static [&'static str]) {
+    passes(name, extra, move |local, _| {
         let (l, others) = leader_and_others(local);
         let victim = if leader { l } else { others[0].clone() };
         crate::util::faults::disk_fault(&victim.client_url, kind);
         let pid = victim.pid.expect("the victim's pid");
         wait_for(
             "the member with the failing disk to stop",
-            Duration::from_secs(20),
+            Duration::from_secs(60),
             || crate::util::faults::exited(pid).then_some(()),
         );
         let logs = local.logs();
         assert!(
-            logs.contains(says) && logs.contains("acknowledges nothing it did not persist"),
+            says.iter().all(|s| logs.contains(s)),
             "the stopped member says why:\n{logs}"
         );
         restart(local);
@@ -344,12 +342,27 @@ fn disk_fault(name: &str, kind: i32, leader: bool, says: &'static str) {
 
 #[test]
 fn robustness_fsync_fails_on_the_leader() {
-    disk_fault("engine-fsync-fails", 1, true, "fsync failed");
+    disk_fault(
+        "engine-fsync-fails",
+        &[],
+        1,
+        true,
+        &["fsync failed", "acknowledges nothing it did not persist"],
+    );
 }
 
 #[test]
 fn robustness_full_disk_on_a_follower() {
-    disk_fault("engine-disk-full", 2, false, "no space left on device");
+    disk_fault(
+        "engine-disk-full",
+        &[],
+        2,
+        false,
+        &[
+            "no space left on device",
+            "acknowledges nothing it did not persist",
+        ],
+    );
 }
 
 /// The deliberate bugs: the checker must refuse the histories they produce;
@@ -394,23 +407,7 @@ fn robustness_catches_stale_local_reads() {
         &["--fault-stale-reads"],
         true,
         |local, run| {
-            let (old, others) = leader_and_others(local);
-            let ids: Vec<u64> = others.iter().map(|n| n.id).collect();
-            isolate(&old.client_url, &ids);
-            for n in &others {
-                isolate(&n.client_url, &[old.id]);
-            }
-            let majority: Vec<String> = others.iter().map(|n| n.client_url.clone()).collect();
-            let leader = wait_for(
-                "the majority to elect a new leader",
-                Duration::from_secs(15),
-                || leader_among(&majority).filter(|s| s.member_id != old.id),
-            );
-            let leader_url = others
-                .iter()
-                .find(|n| n.id == leader.member_id)
-                .map(|n| n.client_url.clone())
-                .expect("the new leader is one of the majority");
+            let (old, others, leader_url) = cut_off_leader(local);
             for _ in 0..3 {
                 let put = run.recorder.one(
                     &leader_url,

@@ -123,28 +123,9 @@ impl Recorder {
                 None => Response::Failed {
                     error: format!("cannot connect to {endpoint}"),
                 },
-                Some(mut c) => {
-                    match tokio::time::timeout(REQUEST_TIMEOUT, send(&mut c, &key, &request)).await
-                    {
-                        Ok(Ok(r)) => r,
-                        Ok(Err(status)) => Response::Failed {
-                            error: status.message().to_string(),
-                        },
-                        Err(_) => Response::Failed {
-                            error: "timed out".into(),
-                        },
-                    }
-                }
+                Some(mut c) => answer(&mut c, &key, &request).await,
             };
-            let ret = (!matches!(response, Response::Failed { .. })).then(|| now(&common));
-            common.ops.lock().unwrap().push(Operation {
-                client: id,
-                call,
-                ret,
-                key,
-                request,
-                response: response.clone(),
-            });
+            record(&common, id, call, key, request, response.clone());
             response
         })
     }
@@ -225,18 +206,8 @@ async fn client(common: Arc<Common>, mut id: u64, mut at: usize, mut rng: rand::
             },
         };
         let call = now(&common);
-        let answer = tokio::time::timeout(REQUEST_TIMEOUT, send(c, &key, &request)).await;
-        let response = match answer {
-            Ok(Ok(r)) => r,
-            Ok(Err(status)) => Response::Failed {
-                error: status.message().to_string(),
-            },
-            Err(_) => Response::Failed {
-                error: "timed out".into(),
-            },
-        };
+        let response = answer(c, &key, &request).await;
         let failed = matches!(response, Response::Failed { .. });
-        let ret = (!failed).then(|| now(&common));
         match (&request, &response) {
             (Request::Put { value }, Response::Put { .. }) => seen[k] = Some(value.clone()),
             (Request::Get, Response::Get { value, .. }) => seen[k] = value.clone(),
@@ -257,20 +228,48 @@ async fn client(common: Arc<Common>, mut id: u64, mut at: usize, mut rng: rand::
             }
             _ => {}
         }
-        common.ops.lock().unwrap().push(Operation {
-            client: id,
-            call,
-            ret,
-            key,
-            request,
-            response,
-        });
+        record(&common, id, call, key, request, response);
         if failed {
             id = common.next_id.fetch_add(1, Ordering::SeqCst);
             at += 1;
             kv = None;
         }
     }
+}
+
+/// `request` on `key`, its answer within [`REQUEST_TIMEOUT`] (a failure
+/// otherwise).
+async fn answer(c: &mut KvClient<Channel>, key: &str, request: &Request) -> Response {
+    match tokio::time::timeout(REQUEST_TIMEOUT, send(c, key, request)).await {
+        Ok(Ok(r)) => r,
+        Ok(Err(status)) => Response::Failed {
+            error: status.message().to_string(),
+        },
+        Err(_) => Response::Failed {
+            error: "timed out".into(),
+        },
+    }
+}
+
+/// Adds an operation called at `call` to the history; it returned now
+/// unless it failed.
+fn record(
+    common: &Common,
+    client: u64,
+    call: u64,
+    key: String,
+    request: Request,
+    response: Response,
+) {
+    let ret = (!matches!(response, Response::Failed { .. })).then(|| now(common));
+    common.ops.lock().unwrap().push(Operation {
+        client,
+        call,
+        ret,
+        key,
+        request,
+        response,
+    });
 }
 
 fn text(b: &[u8]) -> String {

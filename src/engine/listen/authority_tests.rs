@@ -108,24 +108,30 @@ fn header_lists(frames: &[(u8, u8, u32, Vec<u8>)]) -> Vec<Vec<(String, String)>>
     lists
 }
 
-#[test]
-fn scheme_prefixed_authority_is_repaired_also_when_the_client_indexes_it() {
+/// A gRPC client's first bytes: the preface, SETTINGS, then stream 1 with
+/// `:method POST` (static 3) and `:authority` and `user-agent` indexed
+/// incrementally, its DATA, and stream 3 naming both from the client's
+/// dynamic table (62 = newest, 63 = older).
+fn two_calls(authority: &[u8], agent: &[u8]) -> Vec<u8> {
     let mut input = PREFACE.to_vec();
-    // SETTINGS, passed through.
     input.extend(frame(0x4, 0, 0, &[0, 3, 0, 0, 0, 100]));
-    // Stream 1: :method POST (static 3), :authority with incremental indexing.
     let mut block = vec![0x83];
-    block.extend(indexed_name(1, b"http://127.0.0.1:2379"));
-    block.extend(indexed_name(58, b"grpc-go/1.26.0"));
+    block.extend(indexed_name(1, authority));
+    block.extend(indexed_name(58, agent));
     input.extend(frame(HEADERS, END_HEADERS, 1, &block));
     input.extend(frame(0x0, END_STREAM, 1, b"\0\0\0\0\x02ab"));
-    // Stream 3: both from the client's dynamic table (62 = newest, 63 = older).
     input.extend(frame(
         HEADERS,
         END_HEADERS | END_STREAM,
         3,
         &[0x83, 0x80 | 63, 0x80 | 62],
     ));
+    input
+}
+
+#[test]
+fn scheme_prefixed_authority_is_repaired_also_when_the_client_indexes_it() {
+    let input = two_calls(b"http://127.0.0.1:2379", b"grpc-go/1.26.0");
     for step in [1, 7, 4096] {
         let out = frames(&repaired(input.clone(), step));
         assert_eq!(out.len(), 4, "step {step}");
@@ -144,20 +150,8 @@ fn scheme_prefixed_authority_is_repaired_also_when_the_client_indexes_it() {
 
 #[test]
 fn a_connection_whose_first_authority_is_fine_passes_through_untouched() {
-    let mut input = PREFACE.to_vec();
-    input.extend(frame(0x4, 0, 0, &[0, 3, 0, 0, 0, 100]));
-    let mut block = vec![0x83];
-    block.extend(indexed_name(1, b"127.0.0.1:2379"));
-    block.extend(indexed_name(58, b"grpc-rust"));
-    input.extend(frame(HEADERS, END_HEADERS, 1, &block));
-    input.extend(frame(0x0, END_STREAM, 1, b"\0\0\0\0\x02ab"));
-    // Later blocks refer to the client's dynamic table, which h2 now holds too.
-    input.extend(frame(
-        HEADERS,
-        END_HEADERS | END_STREAM,
-        3,
-        &[0x83, 0x80 | 63, 0x80 | 62],
-    ));
+    // Later blocks refer to the client's dynamic table, which h2 then holds too.
+    let input = two_calls(b"127.0.0.1:2379", b"grpc-rust");
     for step in [1, 7, 4096] {
         assert_eq!(repaired(input.clone(), step), input, "step {step}");
     }

@@ -1,21 +1,11 @@
 //! Unit tests of hashes, alarms, defragmentation and snapshot files.
 
 use super::*;
+use crate::engine::storage::apply_published;
 use crate::engine::storage::{backup, checkpoint};
 
-/// Applies `f` to the published state as the apply stage would, records
-/// `applied` (term 2) and publishes the result.
-fn apply_to<T>(s: &Store, applied: u64, f: impl FnOnce(&mut Apply<'_>) -> T) -> T {
-    let mut state = (*s.state()).clone();
-    let mut a = Apply::begin(&mut state);
-    let out = f(&mut a);
-    a.finish(applied, 2, None);
-    s.publish(std::sync::Arc::new(state));
-    out
-}
-
 fn write(s: &Store, applied: u64, puts: &[(&str, &str)], alarm: Option<bool>) {
-    apply_to(s, applied, |a| {
+    apply_published(s, applied, |a| {
         for (k, v) in puts {
             a.put(k.as_bytes(), v.as_bytes());
         }
@@ -97,7 +87,7 @@ fn defragmentation_keeps_everything_and_gives_space_back() {
         write(&s, 2 + i, &[("big", &big)], None);
     }
     let in_use = s.db_size_in_use();
-    apply_to(&s, 50, |a| a.compact(a.revision()).unwrap());
+    apply_published(&s, 50, |a| a.compact(a.revision()).unwrap());
     // Compaction frees history, but the size reported stays until a
     // defragmentation (as a database file's does).
     assert!(
@@ -133,7 +123,7 @@ fn a_snapshot_file_restores_the_keyspace_under_new_ids() {
     write(&s, 2, &[("a", "1"), ("b", "2")], Some(true));
     write(&s, 3, &[("a", "3")], None);
     // Users and roles go with the keys (as etcd's snapshots carry its auth store).
-    apply_to(&s, 4, |a| {
+    apply_published(&s, 4, |a| {
         let add = spb::auth_change::Change::RoleAdd("app".into());
         a.auth(&spb::AuthChange { change: Some(add) })
             .expect("a new role is added");
@@ -233,7 +223,7 @@ fn auth_changes_follow_etcds_rules() {
         (C::UserDelete("root".into()), Ok(())),
     ];
     for (i, (change, want)) in steps.into_iter().enumerate() {
-        let got = apply_to(&s, 2 + i as u64, |a| {
+        let got = apply_published(&s, 2 + i as u64, |a| {
             a.auth(&spb::AuthChange {
                 change: Some(change.clone()),
             })

@@ -408,5 +408,17 @@ impl Drop for Inner {
     }
 }
 
+/// Applies `f` to the published state as the apply stage would, records
+/// `applied` (term 2) and publishes the result (for the storage tests).
+#[cfg(test)]
+fn apply_published<T>(s: &Store, applied: u64, f: impl FnOnce(&mut writes::Apply<'_>) -> T) -> T {
+    let mut state = (*s.state()).clone();
+    let mut a = writes::Apply::begin(&mut state);
+    let out = f(&mut a);
+    a.finish(applied, 2, None);
+    s.publish(Arc::new(state));
+    out
+}
+
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,6 @@
 use raft::eraftpb::{Entry, HardState};
 use raft::{GetEntriesContext, Storage};
 
-use super::writes::Apply;
 use super::*;
 
 fn entry(index: u64, term: u64, size: usize) -> Entry {
@@ -40,17 +39,6 @@ fn rng(s: &Store, key: &[u8], end: &[u8], limit: i64, count_only: bool) -> mvcc:
     s.range(&r).unwrap()
 }
 
-/// Applies `f` to the published state as the apply stage would, records
-/// `applied` (term 2) and publishes the result.
-fn write<T>(s: &Store, applied: u64, f: impl FnOnce(&mut Apply<'_>) -> T) -> T {
-    let mut state = (*s.state()).clone();
-    let mut a = Apply::begin(&mut state);
-    let out = f(&mut a);
-    a.finish(applied, 2, None);
-    s.publish(std::sync::Arc::new(state));
-    out
-}
-
 /// Hands a received piece to a staging snapshot (as the raft service does).
 fn write_piece(staging: &mut snapshot::SnapshotStaging, piece: &[u8]) -> Result<()> {
     tokio::runtime::Builder::new_current_thread()
@@ -60,7 +48,7 @@ fn write_piece(staging: &mut snapshot::SnapshotStaging, piece: &[u8]) -> Result<
 }
 
 fn apply(s: &Store, durable: bool, applied: u64, puts: &[(&str, &str)]) {
-    write(s, applied, |a| {
+    apply_published(s, applied, |a| {
         for (k, v) in puts {
             a.put(k.as_bytes(), v.as_bytes());
         }
@@ -367,7 +355,7 @@ fn ranges_follow_etcd_conventions() {
     let dir = tempfile::tempdir().unwrap();
     let s = Store::open(dir.path()).unwrap();
     s.bootstrap(9, 1, &[member(1)]).unwrap();
-    write(&s, 2, |a| {
+    apply_published(&s, 2, |a| {
         for k in ["a", "ab", "abc", "b"] {
             a.put(k.as_bytes(), b"v");
         }
@@ -423,7 +411,7 @@ fn history_compaction_transactions_and_leases() {
         s.range(&r)
     };
     // Revisions 2..=5: a=1, a=2, b=1, delete a.
-    write(&s, 2, |a| {
+    apply_published(&s, 2, |a| {
         a.put(b"a", b"1");
         a.put(b"a", b"2");
         a.put(b"b", b"1");
@@ -441,7 +429,7 @@ fn history_compaction_transactions_and_leases() {
     assert_eq!(changes.0[3].prev.as_ref().unwrap().value, b"2");
 
     // A transaction: compare, put with a lease, one revision for all of it.
-    let outcome = write(&s, 3, |a| {
+    let outcome = apply_published(&s, 3, |a| {
         assert_eq!(a.grant(7, 10), Ok(()));
         assert_eq!(a.grant(7, 10), Err(mvcc::Refusal::LeaseExists));
         let unknown = txn_of(vec![], vec![put_op("c", "x", 8)], vec![]);
@@ -466,7 +454,7 @@ fn history_compaction_transactions_and_leases() {
 
     // Compaction at 4 keeps each key's newest record there (a's at 3, b's
     // at 4) and drops the older ones.
-    write(&s, 4, |a| {
+    apply_published(&s, 4, |a| {
         assert_eq!(a.compact(4), Ok(()));
         assert_eq!(a.compact(4), Err(mvcc::Refusal::Compacted));
         assert_eq!(a.revoke(7), Ok(()));
