@@ -134,7 +134,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;member;remove' {
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for a member named before it has started (a member publishes its name once it runs) and for leadership to move')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)')
             [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
             [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
             [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
@@ -241,7 +241,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;member;move-leader' {
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for a member named before it has started (a member publishes its name once it runs) and for leadership to move')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)')
             [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
             [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
             [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
@@ -286,7 +286,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--promote', '--promote', [CompletionResultType]::ParameterName, 'Promote a caught-up learner to voter (repeatable)')
             [CompletionResult]::new('--demote', '--demote', [CompletionResultType]::ParameterName, 'Demote a voter to learner (repeatable)')
             [CompletionResult]::new('--remove', '--remove', [CompletionResultType]::ParameterName, 'Remove a member (repeatable)')
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for a member named before it has started (a member publishes its name once it runs) and for leadership to move')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)')
             [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
             [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
             [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')

@@ -126,7 +126,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --version 'Print version'
         }
         &'memberctl;member;remove'= {
-            cand --timeout 'How long to wait for a member named before it has started (a member publishes its name once it runs) and for leadership to move'
+            cand --timeout 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -228,7 +228,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --version 'Print version'
         }
         &'memberctl;member;move-leader'= {
-            cand --timeout 'How long to wait for a member named before it has started (a member publishes its name once it runs) and for leadership to move'
+            cand --timeout 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -271,7 +271,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --promote 'Promote a caught-up learner to voter (repeatable)'
             cand --demote 'Demote a voter to learner (repeatable)'
             cand --remove 'Remove a member (repeatable)'
-            cand --timeout 'How long to wait for a member named before it has started (a member publishes its name once it runs) and for leadership to move'
+            cand --timeout 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'

@@ -65,6 +65,21 @@ pub struct Error {
     pub message: String,
     /// Each problem found, when there were several (URL validation).
     pub problems: Vec<String>,
+    /// The members that have not started, when a command named a member by a
+    /// name no started member has: etcd keeps no name for them, so the
+    /// caller must choose one by ID.
+    pub unstarted: Vec<Unstarted>,
+}
+
+/// A member that has not started (published its name) yet, as a refusal lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unstarted {
+    /// Its hex ID.
+    pub id: String,
+    /// The peer URLs it was added with.
+    pub peer_urls: Vec<String>,
+    /// Whether it was added as a learner.
+    pub is_learner: bool,
 }
 
 impl Error {
@@ -74,6 +89,7 @@ impl Error {
             kind,
             message: message.into(),
             problems: Vec::new(),
+            unstarted: Vec::new(),
         }
     }
 
@@ -90,6 +106,12 @@ impl Error {
     /// The same error, its message preceded by `what` ("what: message").
     pub fn context(mut self, what: impl fmt::Display) -> Self {
         self.message = format!("{what}: {}", self.message);
+        self
+    }
+
+    /// Attaches the members that have not started.
+    pub fn with_unstarted(mut self, unstarted: Vec<Unstarted>) -> Self {
+        self.unstarted = unstarted;
         self
     }
 

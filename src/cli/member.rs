@@ -64,16 +64,16 @@ pub struct JointEnterArgs {
     /// Promote learners even if they have not caught up
     #[arg(long)]
     pub force: bool,
-    /// How long to wait for a named member to start and for leadership to move.
+    /// How long to wait for leadership to move (and for a named learner to start).
     #[command(flatten)]
     pub wait: StartWaitArgs,
 }
 
-/// How long a command waits for a member named before it has started, and
-/// for leadership to move away from a leader the change removes.
+/// How long a command waits for leadership to move away from a leader the
+/// change removes, and (a promotion) for a learner named before it has started.
 #[derive(Debug, Clone, Args)]
 pub struct StartWaitArgs {
-    /// How long to wait for a member named before it has started (a member publishes its name once it runs) and for leadership to move
+    /// How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)
     #[arg(long, default_value = "1m", value_parser = parse_duration, value_name = "DURATION")]
     pub timeout: Duration,
 }
@@ -84,7 +84,7 @@ pub struct MoveLeaderArgs {
     /// The voter to lead: its hex ID or its name (default: the most caught-up voter)
     #[arg(value_name = "ID|NAME")]
     pub target: Option<String>,
-    /// How long to wait for a named member to start and for leadership to move.
+    /// How long to wait for leadership to move (and for a named learner to start).
     #[command(flatten)]
     pub wait: StartWaitArgs,
 }
@@ -155,7 +155,7 @@ pub struct RemoveArgs {
     /// Remove even if the remaining reachable voters could not form a quorum
     #[arg(long)]
     pub force: bool,
-    /// How long to wait for a named member to start and for leadership to move.
+    /// How long to wait for leadership to move (and for a named learner to start).
     #[command(flatten)]
     pub wait: StartWaitArgs,
 }

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::Report;
+use crate::error::Unstarted;
 use crate::model::{Member, MemberId};
 use crate::workflow::quorum::PlanStep;
 
@@ -233,6 +234,14 @@ struct ErrorBody<'a> {
     kind: &'a str,
     message: &'a str,
     problems: &'a [String],
+    unstarted: Vec<UnstartedDoc<'a>>,
+}
+
+#[derive(Serialize)]
+struct UnstartedDoc<'a> {
+    id: &'a str,
+    peer_urls: &'a [String],
+    is_learner: bool,
 }
 
 fn write(out: &mut dyn Write, doc: &impl Serialize) -> io::Result<()> {
@@ -429,13 +438,22 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     }
 }
 
-/// Writes `{"error": {"kind", "message", "problems"}}`.
+/// Writes `{"error": {"kind", "message", "problems", "unstarted"}}`.
 pub fn error(
     out: &mut dyn Write,
     kind: &str,
     message: &str,
     problems: &[String],
+    unstarted: &[Unstarted],
 ) -> io::Result<()> {
+    let unstarted = unstarted
+        .iter()
+        .map(|m| UnstartedDoc {
+            id: &m.id,
+            peer_urls: &m.peer_urls,
+            is_learner: m.is_learner,
+        })
+        .collect();
     write(
         out,
         &ErrorDoc {
@@ -443,6 +461,7 @@ pub fn error(
                 kind,
                 message,
                 problems,
+                unstarted,
             },
         },
     )?;

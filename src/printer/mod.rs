@@ -148,6 +148,7 @@ pub fn print(report: &Report, format: OutputFormat) -> io::Result<()> {
 pub fn print_error(err: &anyhow::Error, format: OutputFormat) {
     let typed = crate::error::find(err);
     let problems = typed.map(|e| e.problems.clone()).unwrap_or_default();
+    let unstarted = typed.map(|e| e.unstarted.clone()).unwrap_or_default();
     let mut message = format!("{err:#}");
     if message.is_empty() {
         message = "unknown error".into();
@@ -156,11 +157,25 @@ pub fn print_error(err: &anyhow::Error, format: OutputFormat) {
     for p in &problems {
         eprintln!("  - {p}");
     }
+    for m in &unstarted {
+        let role = if m.is_learner { "learner" } else { "voter" };
+        eprintln!(
+            "  - {} ({role}, unstarted), peer URLs {}",
+            m.id,
+            m.peer_urls.join(",")
+        );
+    }
     if format == OutputFormat::Json {
         let kind = crate::error::kind_of(err);
         let stdout = io::stdout();
         let mut out = stdout.lock();
-        let _ = ignore_broken_pipe(json::error(&mut out, kind.as_str(), &message, &problems));
+        let _ = ignore_broken_pipe(json::error(
+            &mut out,
+            kind.as_str(),
+            &message,
+            &problems,
+            &unstarted,
+        ));
     }
 }
 

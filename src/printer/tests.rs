@@ -147,8 +147,17 @@ fn every_format_prints_every_report() {
 #[test]
 fn error_json_shape() {
     let mut buf = Vec::new();
-    json::error(&mut buf, "refused", "no", &["a".to_string()]).unwrap();
+    let unstarted = [crate::error::Unstarted {
+        id: "8e9e05c52164694d".into(),
+        peer_urls: vec!["http://127.0.0.1:2380".into()],
+        is_learner: true,
+    }];
+    json::error(&mut buf, "refused", "no", &["a".to_string()], &unstarted).unwrap();
     let v: serde_json::Value = serde_json::from_slice(&buf).unwrap();
     assert_eq!(v["error"]["kind"], "refused");
     assert_eq!(v["error"]["problems"][0], "a");
+    let m = &v["error"]["unstarted"][0];
+    assert_eq!(m["id"], "8e9e05c52164694d");
+    assert_eq!(m["peer_urls"][0], "http://127.0.0.1:2380");
+    assert_eq!(m["is_learner"], true);
 }

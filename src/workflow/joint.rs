@@ -10,7 +10,7 @@ use super::health::gather_with_leader;
 use super::joint_calc::{self, RaftChange};
 use super::leader;
 use super::quorum::{fault_tolerance, quorum, PlanStep};
-use super::resolve::{list_naming, resolve};
+use super::resolve::{list_naming, resolve, Purpose};
 use super::validate::{self, Resolver};
 use super::{ApiError, ApiErrorKind, MembershipApi, Observer};
 use crate::error::{Error, ErrorKind};
@@ -159,11 +159,9 @@ pub async fn enter<A: MembershipApi>(
         ));
     }
     let started = Instant::now();
-    let targets: Vec<&str> = [&req.promote, &req.demote, &req.remove]
-        .into_iter()
-        .flatten()
-        .map(String::as_str)
-        .collect();
+    // Only learners to promote are waited for; a name no started member has
+    // is refused at once for --demote and --remove.
+    let targets: Vec<&str> = req.promote.iter().map(String::as_str).collect();
     let list = list_naming(api, observer, &targets, started + req.timeout).await?;
     let mut changes = Vec::new();
     let mut raft = Vec::new();
@@ -200,13 +198,13 @@ pub async fn enter<A: MembershipApi>(
     // Each member may take part in one change only: conflicting flags are a usage error.
     let mut named: HashMap<MemberId, &str> = HashMap::new();
     let flags = [
-        ("--promote", &req.promote),
-        ("--demote", &req.demote),
-        ("--remove", &req.remove),
+        ("--promote", &req.promote, Purpose::Promote),
+        ("--demote", &req.demote, Purpose::Demote),
+        ("--remove", &req.remove, Purpose::JointRemove),
     ];
-    for (flag, targets) in flags {
+    for (flag, targets, purpose) in flags {
         for target in targets {
-            let m = resolve(&list, target)?;
+            let m = resolve(&list, target, purpose)?;
             if let Some(before) = named.insert(m.id, flag) {
                 let how = if before == flag {
                     format!("twice to {flag}")
@@ -221,7 +219,7 @@ pub async fn enter<A: MembershipApi>(
         }
     }
     for target in &req.promote {
-        let m = resolve(&list, target)?;
+        let m = resolve(&list, target, Purpose::Promote)?;
         if !m.is_learner {
             return Err(Error::refused(format!(
                 "member {} is already a voter; --promote takes learners",
@@ -232,7 +230,7 @@ pub async fn enter<A: MembershipApi>(
         changes.push(JointChange::Promote(m.id));
     }
     for target in &req.demote {
-        let m = resolve(&list, target)?;
+        let m = resolve(&list, target, Purpose::Demote)?;
         if m.is_learner {
             return Err(Error::refused(format!(
                 "member {} is already a learner; --demote takes voters",
@@ -243,7 +241,7 @@ pub async fn enter<A: MembershipApi>(
         changes.push(JointChange::Demote(m.id));
     }
     for target in &req.remove {
-        let m = resolve(&list, target)?;
+        let m = resolve(&list, target, Purpose::JointRemove)?;
         raft.push(RaftChange::Remove(m.id));
         changes.push(JointChange::Remove(m.id));
     }

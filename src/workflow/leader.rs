@@ -12,7 +12,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::health::{gather_with_leader, Health};
-use super::resolve::{list_naming, resolve};
+use super::resolve::{resolve, Purpose};
 use super::{ApiError, MembershipApi, Observer};
 use crate::error::{Error, ErrorKind};
 use crate::model::{Member, MemberId, MemberList};
@@ -52,12 +52,9 @@ pub async fn move_leader<A: MembershipApi>(
     req: &MoveRequest,
 ) -> Result<Moved, Error> {
     let deadline = Instant::now() + req.timeout;
-    let list = match &req.target {
-        Some(t) => list_naming(api, observer, &[t.as_str()], deadline).await?,
-        None => api.member_list().await?,
-    };
+    let list = api.member_list().await?;
     let target = match &req.target {
-        Some(t) => Some(resolve(&list, t)?.clone()),
+        Some(t) => Some(resolve(&list, t, Purpose::MoveLeader)?.clone()),
         None => None,
     };
     let change_deadline = Instant::now() + req.command_timeout;

@@ -5,7 +5,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::catch_up::{CatchUp, CatchUpSample, CatchUpState};
-use super::resolve::{list_naming, resolve};
+use super::resolve::{list_naming, resolve, Purpose};
 use super::retry::retry_unhealthy;
 use super::{ApiError, ApiErrorKind, MembershipApi, Observer};
 use crate::error::{Error, ErrorKind};
@@ -57,8 +57,13 @@ pub async fn promote<A: MembershipApi>(
     req: &PromoteRequest,
 ) -> Result<Promoted, Error> {
     let started = Instant::now();
-    let list = list_naming(api, observer, &[&req.target], started + req.timeout).await?;
-    let member = resolve(&list, &req.target)?.clone();
+    // --no-wait means at once: a member that has not started is refused, not waited for.
+    let list = if req.wait {
+        list_naming(api, observer, &[&req.target], started + req.timeout).await?
+    } else {
+        api.member_list().await?
+    };
+    let member = resolve(&list, &req.target, Purpose::Promote)?.clone();
     if !member.is_learner {
         return Err(Error::refused(format!(
             "member {} is already a voter; only learners can be promoted",

@@ -8,7 +8,7 @@ use tokio::time::Instant;
 use super::health::gather_with_leader;
 use super::leader::{self, Moved};
 use super::quorum::{self, Config, PlanStep};
-use super::resolve::{list_naming, resolve};
+use super::resolve::{resolve, Purpose};
 use super::retry::send_change;
 use super::{MembershipApi, Observer};
 use crate::error::Error;
@@ -54,8 +54,8 @@ pub async fn remove<A: MembershipApi>(
     req: &RemoveRequest,
 ) -> Result<RemoveOutcome, Error> {
     let started = Instant::now();
-    let list = list_naming(api, observer, &[&req.target], started + req.timeout).await?;
-    let member = resolve(&list, &req.target)?.clone();
+    let list = api.member_list().await?;
+    let member = resolve(&list, &req.target, Purpose::Remove)?.clone();
     let deadline = Instant::now() + req.command_timeout;
     let health = gather_with_leader(api, observer, list, deadline).await?;
     let reachable = health.reachable();

@@ -17,7 +17,7 @@ use super::leader;
 use super::promote::wait_ready;
 use super::quorum::{Config, PlanStep};
 use super::remove::{self, RemoveOutcome, RemoveRequest};
-use super::resolve::{list_naming, resolve};
+use super::resolve::{resolve, Purpose};
 use super::validate::{self, Resolver};
 use super::{ApiErrorKind, MembershipApi, Observer};
 use crate::error::{Error, ErrorKind};
@@ -173,17 +173,8 @@ pub async fn prepare<A: MembershipApi>(
             resolver,
         ))?;
     }
-    let mut list = list;
-    let old = match resolve(&list, &req.old) {
+    let old = match resolve(&list, &req.old, Purpose::Replace) {
         Ok(m) => m.clone(),
-        // A name not published yet (OLD was started a moment ago): wait for it.
-        Err(_)
-            if !existing.as_ref().is_some_and(|m| m.is_voter())
-                && list.members.iter().any(|m| !m.started()) =>
-        {
-            list = list_naming(api, observer, &[&req.old], Instant::now() + req.timeout).await?;
-            resolve(&list, &req.old)?.clone()
-        }
         Err(e) => {
             // Already replaced by an earlier run?
             if let Some(new) = existing.filter(|m| m.is_voter()) {

@@ -1,56 +1,141 @@
-//! Finds the member a command names, by name or by hex ID, waiting for a name that a member has not published yet.
+//! Finds the member a command names, by name or by hex ID; only a promotion waits for a name a member has not published yet.
 
 use std::time::Duration;
 
 use tokio::time::Instant;
 
 use super::{MembershipApi, Observer};
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, Unstarted};
 use crate::model::{Member, MemberId, MemberList};
 use crate::workflow::validate::quoted;
 
 /// How often the member list is read again while waiting for a name.
 const NAME_POLL: Duration = Duration::from_millis(100);
 
-/// The member `target` names: an exact member name, else a hex ID.
-pub fn resolve<'a>(list: &'a MemberList, target: &str) -> Result<&'a Member, Error> {
-    find(list, target)?.ok_or_else(|| unknown(list, target))
+/// What a command does to the member it names: decides what a refusal for a
+/// name no started member has tells the operator to do instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// `member promote --no-wait`, `joint enter --promote` (after waiting).
+    Promote,
+    /// `member remove`.
+    Remove,
+    /// `member update`.
+    Update,
+    /// `member joint enter --demote`.
+    Demote,
+    /// `member joint enter --remove`.
+    JointRemove,
+    /// `member move-leader`.
+    MoveLeader,
+    /// `member replace OLD`.
+    Replace,
+}
+
+impl Purpose {
+    /// What to run instead, for a member that has not started.
+    fn instead(self, target: &str, unstarted: &[&Member]) -> String {
+        let id = match unstarted {
+            [one] => one.id.to_string(),
+            _ => "ID".to_string(),
+        };
+        let which = match unstarted {
+            [_] => "",
+            _ => ", ID being one of the unstarted members below",
+        };
+        match self {
+            Purpose::Promote => format!(
+                "start it with the settings `member add` printed, then run `memberctl member \
+                 promote {target}` without --no-wait, which waits for it to start and catch up"
+            ),
+            Purpose::Remove => format!("remove it by ID: `memberctl member remove {id}`{which}"),
+            Purpose::Update => format!(
+                "update it by ID: `memberctl member update {id} --peer-urls URL[,URL...]`{which}"
+            ),
+            Purpose::Demote => format!("name it by ID: `--demote {id}`{which}"),
+            Purpose::JointRemove => format!("name it by ID: `--remove {id}`{which}"),
+            Purpose::MoveLeader => {
+                "only a started voter can lead: start the member, promote it, then move \
+                 leadership to it"
+                    .to_string()
+            }
+            Purpose::Replace => {
+                format!("name it by ID: `memberctl member replace {id} NEW --peer-urls URL`{which}")
+            }
+        }
+    }
+}
+
+/// The member `target` names: an exact member name, else a hex ID. A name no
+/// started member has is refused at once; when some members have not started
+/// (etcd keeps no name for them) the refusal lists them, with what `purpose`
+/// should run instead, and never guesses which one was meant.
+pub fn resolve<'a>(
+    list: &'a MemberList,
+    target: &str,
+    purpose: Purpose,
+) -> Result<&'a Member, Error> {
+    find(list, target)?.ok_or_else(|| unknown(list, target, purpose))
 }
 
 /// The members that have not started (published their name) yet.
-fn unstarted(list: &MemberList) -> Vec<String> {
-    list.members
+fn unstarted(list: &MemberList) -> Vec<&Member> {
+    list.members.iter().filter(|m| !m.started()).collect()
+}
+
+/// How a refusal lists the members that have not started.
+fn listed(members: &[&Member]) -> Vec<Unstarted> {
+    members
         .iter()
-        .filter(|m| !m.started())
-        .map(|m| m.id.to_string())
+        .map(|m| Unstarted {
+            id: m.id.to_string(),
+            peer_urls: m.peer_urls.clone(),
+            is_learner: m.is_learner,
+        })
         .collect()
 }
 
-/// The refusal for a name or ID no member has.
-fn unknown(list: &MemberList, target: &str) -> Error {
-    let unstarted = unstarted(list);
-    let hint = if unstarted.is_empty() {
-        String::new()
-    } else {
-        format!(
-            " (a member has no name until it starts: unstarted {}; use the hex ID)",
-            unstarted.join(", ")
-        )
-    };
-    Error::refused(format!(
-        "no member has the name or ID {}{hint}; run `memberctl member list` to see \
-         the members",
-        quoted(target)
-    ))
+/// "8e9e… (peer URLs http://…)" for each member, for a one-line message.
+fn inline(members: &[&Member]) -> String {
+    members
+        .iter()
+        .map(|m| format!("{} (peer URLs {})", m.id, m.peer_urls.join(",")))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
-/// The member list, read again until every one of `targets` names a member:
-/// a member publishes its name only once it runs and has joined, so a command
-/// given the name a member was added under, right after starting it, waits
-/// for the name (until `deadline`, telling the observer once) instead of
-/// failing at the first look. A target that names no member while every
-/// member has started, an unknown full 16-digit ID, or an empty target fails
-/// at once, as [`resolve`] does.
+/// Whether `target` can only be an ID (or nothing), never a name to wait for.
+fn never_a_name(target: &str) -> bool {
+    (target.len() == 16 && target.parse::<MemberId>().is_ok()) || target.trim().is_empty()
+}
+
+/// The refusal for a name or ID no member has.
+fn unknown(list: &MemberList, target: &str, purpose: Purpose) -> Error {
+    let unstarted = unstarted(list);
+    if unstarted.is_empty() || never_a_name(target) {
+        return Error::refused(format!(
+            "no member has the name or ID {}; run `memberctl member list` to see the members",
+            quoted(target)
+        ));
+    }
+    Error::refused(format!(
+        "{} has not started: no started member has that name, and etcd keeps no name for a \
+         member until it starts, so memberctl does not guess which unstarted member it is \
+         ({} unstarted, listed below); {}",
+        quoted(target),
+        unstarted.len(),
+        purpose.instead(target, &unstarted)
+    ))
+    .with_unstarted(listed(&unstarted))
+}
+
+/// The member list, read again until every one of `targets` (learners to
+/// promote) names a member: a member publishes its name only once it runs and
+/// has joined, so a promotion given the name a member was added under, right
+/// after starting it, waits for the name (until `deadline`, telling the
+/// observer what it waits for) instead of failing at the first look. A target
+/// that names no member while every member has started, an unknown full
+/// 16-digit ID, or an empty target fails at once, as [`resolve`] does.
 pub async fn list_naming<A: MembershipApi>(
     api: &A,
     observer: &dyn Observer,
@@ -71,28 +156,28 @@ pub async fn list_naming<A: MembershipApi>(
             return Ok(list);
         };
         let waiting = unstarted(&list);
-        // A full 16-digit ID, or nothing at all, is never a name to wait for.
-        let full_id = target.len() == 16 && target.parse::<MemberId>().is_ok();
-        if waiting.is_empty() || full_id || target.trim().is_empty() {
-            return Err(unknown(&list, target));
+        if waiting.is_empty() || never_a_name(target) {
+            return Err(unknown(&list, target, Purpose::Promote));
         }
         if Instant::now() + NAME_POLL > deadline {
             return Err(Error::new(
                 ErrorKind::Timeout,
                 format!(
-                    "no member named {} has started within --timeout (unstarted: {}); start \
-                     it with the settings `member add` printed, or name it by its hex ID",
+                    "no member named {} has started within --timeout; start it with the \
+                     settings `member add` printed, or name it by its hex ID",
                     quoted(target),
-                    waiting.join(", ")
                 ),
-            ));
+            )
+            .with_unstarted(listed(&waiting)));
         }
         if !told {
+            let left = deadline.saturating_duration_since(Instant::now());
             observer.notice(&format!(
-                "waiting for {} to start (a member publishes its name once it runs; \
-                 unstarted: {})",
+                "waiting up to {} for {} to start: etcd learns a member's name only once it \
+                 runs, so start it with the settings `member add` printed (unstarted: {})",
+                humantime::format_duration(Duration::from_secs(left.as_secs().max(1))),
                 quoted(target),
-                waiting.join(", ")
+                inline(&waiting)
             ));
             told = true;
         }
@@ -151,21 +236,20 @@ mod tests {
     #[test]
     fn by_name_and_by_id() {
         let l = list();
-        assert_eq!(resolve(&l, "m1").unwrap().id, MemberId(0xabc));
-        assert_eq!(
-            resolve(&l, "000000000000dead").unwrap().id,
-            MemberId(0xdead)
-        );
-        assert_eq!(resolve(&l, "dead").unwrap().id, MemberId(0xdead));
+        let r = |t| resolve(&l, t, Purpose::Remove).unwrap().id;
+        assert_eq!(r("m1"), MemberId(0xabc));
+        assert_eq!(r("000000000000dead"), MemberId(0xdead));
+        assert_eq!(r("dead"), MemberId(0xdead));
     }
 
     #[test]
     fn unknown_and_ambiguous() {
         let l = list();
-        let e = resolve(&l, "m9").unwrap_err();
+        let e = resolve(&l, "m9", Purpose::Remove).unwrap_err();
         assert_eq!(e.kind, crate::ErrorKind::Refused);
-        let e = resolve(&l, "abc").unwrap_err();
+        let e = resolve(&l, "abc", Purpose::Remove).unwrap_err();
         assert_eq!(e.kind, crate::ErrorKind::Usage);
-        assert_eq!(resolve(&l, "0000000000000abc").unwrap().name, "m1");
+        let m = resolve(&l, "0000000000000abc", Purpose::Remove).unwrap();
+        assert_eq!(m.name, "m1");
     }
 }

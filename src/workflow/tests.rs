@@ -411,16 +411,75 @@ async fn a_name_not_published_yet_is_waited_for() {
         .await
         .unwrap_err();
     assert_eq!(err.kind, ErrorKind::Refused);
-    // A member that never starts: the wait ends at --timeout (exit 4).
+    // A promotion that waits for a member that never starts ends at --timeout (exit 4).
     let fake = Fake::three().with_learner(5, "", 0);
-    let err = remove(
+    let err = promote(
         &fake,
         &Silent,
-        &rm("m5", false, false, Duration::from_millis(300)),
+        &promote_req("m5", true, Duration::from_millis(300)),
     )
     .await
     .unwrap_err();
     assert_eq!(err.kind, ErrorKind::Timeout);
-    assert!(err.message.contains("0000000000000005"), "{}", err.message);
+    assert_eq!(err.unstarted[0].id, "0000000000000005");
     assert!(fake.calls().is_empty());
+}
+
+#[tokio::test]
+async fn a_name_no_started_member_has_is_refused_at_once_except_by_a_waiting_promote() {
+    let fake = Fake::three().with_learner(5, "", 0).with_learner(6, "", 0);
+    let long = Duration::from_secs(600);
+    let at_once = |err: crate::Error, verb: &str| {
+        assert_eq!(err.kind, ErrorKind::Refused, "{verb}: {}", err.message);
+        assert!(
+            err.message.contains("\"m5\" has not started"),
+            "{}",
+            err.message
+        );
+        assert!(err.message.contains("does not guess"), "{}", err.message);
+        let ids: Vec<&str> = err.unstarted.iter().map(|m| m.id.as_str()).collect();
+        assert_eq!(ids, ["0000000000000005", "0000000000000006"], "{verb}");
+        assert_eq!(err.unstarted[0].peer_urls, ["http://127.0.0.1:2390"]);
+        err.message
+    };
+    let begun = std::time::Instant::now();
+    let err = remove(&fake, &Silent, &rm("m5", false, false, long)).await;
+    let message = at_once(err.unwrap_err(), "remove");
+    assert!(
+        message.contains("`memberctl member remove ID`"),
+        "{message}"
+    );
+    let urls = vec!["http://127.0.0.1:2999".to_string()];
+    let err = update::update(&fake, &Silent, "m5", &urls, &resolves, long).await;
+    let message = at_once(err.unwrap_err(), "update");
+    assert!(message.contains("`memberctl member update ID"), "{message}");
+    let err = promote(&fake, &Silent, &promote_req("m5", false, long)).await;
+    let message = at_once(err.unwrap_err(), "promote --no-wait");
+    assert!(message.contains("without --no-wait"), "{message}");
+    assert!(
+        begun.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        begun.elapsed()
+    );
+    assert!(fake.calls().is_empty());
+
+    // With one unstarted member the refusal names the command to run.
+    let fake = Fake::three().with_learner(5, "", 0);
+    let err = remove(&fake, &Silent, &rm("m5", false, false, long)).await;
+    let err = err.unwrap_err();
+    assert!(
+        err.message
+            .contains("`memberctl member remove 0000000000000005`"),
+        "{}",
+        err.message
+    );
+    // A name no member has while every member has started: no list to offer.
+    let err = remove(&Fake::three(), &Silent, &rm("m5", false, false, long)).await;
+    let err = err.unwrap_err();
+    assert!(
+        err.message.contains("no member has the name"),
+        "{}",
+        err.message
+    );
+    assert!(err.unstarted.is_empty());
 }

@@ -3,7 +3,7 @@
 use tokio::time::Instant;
 
 use super::health::gather_with_leader;
-use super::resolve::resolve;
+use super::resolve::{resolve, Purpose};
 use super::retry::send_change;
 use super::validate::{self, Resolver};
 use super::{MembershipApi, Observer};
@@ -31,7 +31,7 @@ pub async fn update<A: MembershipApi>(
     command_timeout: std::time::Duration,
 ) -> Result<Updated, Error> {
     let list = api.member_list().await?;
-    let member = resolve(&list, target)?.clone();
+    let member = resolve(&list, target, Purpose::Update)?.clone();
     if validate::same_urls(&member.peer_urls, peer_urls) {
         observer.notice(&format!(
             "member {} already has these peer URLs; nothing sent",

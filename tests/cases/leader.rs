@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::util::faults::{heal, isolate, leader_and_others, move_leader, Spawned};
 use crate::util::local::Local;
-use crate::util::members::{add_learner, ids, member_named};
+use crate::util::members::{add_learner, ids, member_named, unstarted_by_name_is_refused};
 use crate::util::versions::{etcd_server, per_etcd_version};
 use crate::util::writer::SteadyWriter;
 use crate::util::{self, Etcd, Run};
@@ -270,10 +270,11 @@ fn move_leader_on_the_engine() {
     );
 }
 
-/// Commands given the name of a member that is starting at that moment wait
+/// Promotions given the name of a member that is starting at that moment wait
 /// for it to publish its name (no pause between the start and the command):
-/// promote, joint enter --promote, remove; an unknown name with no starting
-/// member still fails at once.
+/// promote, joint enter --promote. Remove, update and promote --no-wait of a
+/// member that never started are refused at once, listing it; an unknown name
+/// with no unstarted member fails at once.
 #[test]
 fn names_work_while_a_member_starts() {
     let local = Local::up(&[]);
@@ -293,11 +294,10 @@ fn names_work_while_a_member_starts() {
     starting.wait(Duration::from_secs(60)).expect(0);
     local.ctl(&["member", "joint", "leave"]).expect(0);
 
-    let (_, _) = add_learner(|a| local.ctl(a), "n6");
-    let starting = start("n6");
-    let r = local.ctl(&["member", "remove", "n6", "--timeout", "60s"]);
-    assert_eq!(r.code, 0, "remove n6: {}", r.stderr);
-    starting.wait(Duration::from_secs(60));
+    // A member that was added but not started: by name, refused at once.
+    let (n6, peer) = add_learner(|a| local.ctl(a), "n6");
+    unstarted_by_name_is_refused(|a| local.ctl(a), "n6", &n6, &peer);
+    local.ctl(&["member", "remove", &n6]).expect(0);
     let list = local
         .ctl(&["member", "list", "-w", "json"])
         .expect(0)

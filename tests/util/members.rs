@@ -88,3 +88,61 @@ pub fn id_of(local: &Local, name: &str) -> String {
 pub fn first_endpoint(local: &Local) -> String {
     local.endpoints()[0].clone()
 }
+
+/// Checks that commands naming `name`, a learner added as `id` with `peer`
+/// that has not started, are refused at once (exit 3) and change nothing:
+/// `member remove`, `member update` and `member promote --no-wait` list the
+/// unstarted members (stderr and JSON `error.unstarted`) and say what to run
+/// instead; a waiting `member promote` says what it waits for, then times out
+/// (exit 4).
+pub fn unstarted_by_name_is_refused(
+    ctl: impl Fn(&[&str]) -> Run,
+    name: &str,
+    id: &str,
+    peer: &str,
+) {
+    let list = || ctl(&["member", "list", "-w", "json"]).expect(0).stdout;
+    let before = list();
+    let new_peer = format!("http://127.0.0.1:{}", free_port());
+    let refusals: [(&[&str], &str); 3] = [
+        (
+            &["member", "remove", name],
+            &format!("`memberctl member remove {id}`"),
+        ),
+        (
+            &["member", "update", name, "--peer-urls", &new_peer],
+            &format!("`memberctl member update {id} --peer-urls"),
+        ),
+        (
+            &["member", "promote", name, "--no-wait"],
+            &format!("`memberctl member promote {name}` without --no-wait"),
+        ),
+    ];
+    for (args, instead) in refusals {
+        let begun = std::time::Instant::now();
+        let r = ctl(args).expect(3);
+        let took = begun.elapsed();
+        assert!(
+            took < std::time::Duration::from_secs(10),
+            "{args:?} took {took:?}"
+        );
+        let said = format!("\"{name}\" has not started: no started member has that name");
+        assert!(r.stderr.contains(&said), "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(instead), "{args:?}: {}", r.stderr);
+        let line = format!("  - {id} (learner, unstarted), peer URLs {peer}");
+        assert!(r.stderr.contains(&line), "{args:?}: {}", r.stderr);
+        let mut json_args = args.to_vec();
+        json_args.extend(["-w", "json"]);
+        let v = ctl(&json_args).expect(3).json();
+        assert_eq!(v["error"]["kind"], "refused", "{v}");
+        assert_eq!(v["error"]["unstarted"][0]["id"], id, "{v}");
+        assert_eq!(v["error"]["unstarted"][0]["peer_urls"][0], peer, "{v}");
+        assert_eq!(v["error"]["unstarted"][0]["is_learner"], true, "{v}");
+    }
+    // Without --no-wait, promote waits for the name, and says so.
+    let r = ctl(&["member", "promote", name, "--timeout", "1s"]).expect(4);
+    let waiting = format!("for \"{name}\" to start");
+    assert!(r.stderr.contains(&waiting), "{}", r.stderr);
+    assert!(r.stderr.contains(id), "{}", r.stderr);
+    assert_eq!(before, list(), "a refused command changed the membership");
+}
