@@ -83,10 +83,7 @@ pub(super) async fn member<A: MembershipApi>(
                 .await
                 .with_context(|| format!("member add {}", shortened(&a.name)))?
             {
-                AddOutcome::Added(added) => {
-                    observer.notice(&add::next_step(&added));
-                    Report::Added(added)
-                }
+                AddOutcome::Added(added) => Report::Added(added),
                 AddOutcome::Plan(plan) => Report::Plan(plan),
             }
         }

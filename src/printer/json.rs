@@ -205,10 +205,13 @@ struct ClusterDoc<'a> {
 
 #[derive(Serialize)]
 struct NodeDoc<'a> {
-    name: &'a str,
     id: Option<String>,
-    client_url: &'a str,
+    status: &'a str,
+    name: &'a str,
     peer_url: &'a str,
+    client_url: &'a str,
+    is_learner: Option<bool>,
+    is_leader: bool,
     pid: Option<u32>,
     running: bool,
     log: String,
@@ -417,17 +420,20 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             out,
             &ClusterDoc {
                 dir: c.dir.display().to_string(),
-                endpoints: super::running_endpoints(c),
+                endpoints: c.endpoints(),
                 leader: c.leader.map(hex),
                 ready_ms: c.ready_ms,
                 nodes: c
                     .nodes
                     .iter()
                     .map(|n| NodeDoc {
-                        name: &n.name,
                         id: n.id.map(hex),
-                        client_url: &n.client_url,
+                        status: n.status.as_str(),
+                        name: &n.name,
                         peer_url: &n.peer_url,
+                        client_url: &n.client_url,
+                        is_learner: n.is_learner,
+                        is_leader: c.leader.is_some() && c.leader == n.id,
                         pid: n.pid,
                         running: n.running,
                         log: n.log.display().to_string(),

@@ -136,11 +136,19 @@ pub fn write_report(out: &mut dyn Write, report: &Report, format: OutputFormat) 
     }
 }
 
-/// Writes `report` to stdout. A closed pipe (`| head`) is not an error.
+/// Writes `report` to stdout, then what to do next (after `member add`) to
+/// stderr: a person reads the result first. A closed pipe (`| head`) is not
+/// an error.
 pub fn print(report: &Report, format: OutputFormat) -> io::Result<()> {
-    // Stdout is line-buffered: collect the report and write it at once.
-    let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    ignore_broken_pipe(write_report(&mut out, report, format).and_then(|_| out.flush()))
+    {
+        // Stdout is line-buffered: collect the report and write it at once.
+        let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+        ignore_broken_pipe(write_report(&mut out, report, format).and_then(|_| out.flush()))?;
+    }
+    if let Report::Added(a) = report {
+        eprintln!("memberctl: {}", crate::workflow::add::next_step(a));
+    }
+    Ok(())
 }
 
 /// Reports a failure: always a line on stderr (`memberctl: …` and one line per
@@ -221,15 +229,6 @@ fn config_rows(c: &Configuration) -> Vec<(&'static str, Vec<String>)> {
         ("learners", hex_ids(&c.learners)),
         ("learners_next", hex_ids(&c.learners_next)),
     ]
-}
-
-/// The client URLs of a local cluster's running nodes.
-fn running_endpoints(c: &LocalCluster) -> Vec<&str> {
-    c.nodes
-        .iter()
-        .filter(|n| n.running)
-        .map(|n| n.client_url.as_str())
-        .collect()
 }
 
 /// The lines that report a removal: the leadership transfer done first, if

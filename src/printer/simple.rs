@@ -3,8 +3,8 @@
 use std::io::{self, Write};
 
 use super::{
-    added_headline, config_rows, moved_line, removed_lines, replaced_headline, running_endpoints,
-    start_lines, started_word, Report,
+    added_headline, config_rows, moved_line, removed_lines, replaced_headline, start_lines,
+    started_word, Report,
 };
 use crate::model::Member;
 
@@ -143,23 +143,23 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             writeln!(out, "auto_leave: {}", c.auto_leave)?;
         }
         Report::Cluster(c) => {
+            // `member list`'s columns, then the local node's: leader, pid, log.
             for n in &c.nodes {
                 writeln!(
                     out,
-                    "{}, {}, {}, {}, {}, {}",
-                    n.name,
+                    "{}, {}, {}, {}, {}, {}, {}, {}, {}",
                     n.id.map_or("-".to_string(), |i| i.to_string()),
-                    if n.running { "running" } else { "stopped" },
-                    n.client_url,
+                    n.status.as_str(),
+                    n.name,
                     n.peer_url,
-                    if c.leader.is_some() && c.leader == n.id {
-                        "leader"
-                    } else {
-                        ""
-                    },
+                    n.client_url,
+                    n.is_learner.map_or("-".to_string(), |l| l.to_string()),
+                    c.leader.is_some() && c.leader == n.id,
+                    n.pid.map_or("-".to_string(), |p| p.to_string()),
+                    n.log.display(),
                 )?;
             }
-            let eps = running_endpoints(c);
+            let eps = c.endpoints();
             if !eps.is_empty() {
                 writeln!(out, "endpoints: {}", eps.join(","))?;
             }

@@ -5,8 +5,8 @@ use std::io::{self, Write};
 use comfy_table::{CellAlignment, ContentArrangement, Table};
 
 use super::{
-    added_headline, config_rows, moved_line, removed_lines, replaced_headline, running_endpoints,
-    start_lines, started_word, Report,
+    added_headline, config_rows, moved_line, removed_lines, replaced_headline, start_lines,
+    started_word, Report,
 };
 use crate::model::Member;
 
@@ -216,24 +216,27 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             writeln!(out, "{t}")?;
         }
         Report::Cluster(c) => {
+            // `member list`'s columns, then the local node's.
             let mut t = table(&[
-                "NAME",
                 "ID",
-                "RUNNING",
-                "LEADER",
-                "CLIENT URL",
-                "PEER URL",
+                "STATUS",
+                "NAME",
+                "PEER ADDRS",
+                "CLIENT ADDRS",
+                "IS LEARNER",
+                "IS LEADER",
                 "PID",
                 "LOG",
             ]);
             for n in &c.nodes {
                 t.add_row(vec![
-                    n.name.clone(),
                     n.id.map_or(String::new(), |i| i.to_string()),
-                    n.running.to_string(),
-                    (c.leader.is_some() && c.leader == n.id).to_string(),
-                    n.client_url.clone(),
+                    n.status.as_str().to_string(),
+                    n.name.clone(),
                     n.peer_url.clone(),
+                    n.client_url.clone(),
+                    n.is_learner.map_or(String::new(), |l| l.to_string()),
+                    (c.leader.is_some() && c.leader == n.id).to_string(),
                     n.pid.map_or(String::new(), |p| p.to_string()),
                     n.log.display().to_string(),
                 ]);
@@ -247,7 +250,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                     c.dir.display()
                 )?;
             }
-            let eps = running_endpoints(c);
+            let eps = c.endpoints();
             if !eps.is_empty() {
                 writeln!(out, "Endpoints: {}", eps.join(","))?;
             }

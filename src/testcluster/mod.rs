@@ -5,6 +5,7 @@
 //! `workflow` like any other command, and uses nothing of `engine`.
 
 pub mod process;
+mod report;
 pub mod state;
 
 use std::path::{Path, PathBuf};
@@ -13,7 +14,9 @@ use std::time::{Duration, Instant};
 use crate::client::{Client, ClientConfig};
 use crate::error::{Error, ErrorKind};
 use crate::model::MemberId;
-use crate::workflow::{status, MembershipApi};
+use crate::workflow::MembershipApi;
+use report::report;
+pub use report::{LocalCluster, LocalNode, NodeStatus};
 use state::{ClusterState, NodeRecord};
 
 /// The directory used when none is given.
@@ -22,38 +25,6 @@ pub const DEFAULT_DIR: &str = ".memberctl";
 const LEADER_WAIT: Duration = Duration::from_secs(30);
 /// How long `start-node` looks for a member added a moment ago.
 const ADDED_MEMBER_WAIT: Duration = Duration::from_secs(2);
-
-/// One node as `cluster` commands report it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LocalNode {
-    /// Its name.
-    pub name: String,
-    /// Its member ID, when the cluster answered.
-    pub id: Option<MemberId>,
-    /// Its client URL.
-    pub client_url: String,
-    /// Its peer URL.
-    pub peer_url: String,
-    /// Its process, if running.
-    pub pid: Option<u32>,
-    /// Whether it is running.
-    pub running: bool,
-    /// Its log file.
-    pub log: PathBuf,
-}
-
-/// What `cluster` commands report.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LocalCluster {
-    /// The cluster's directory.
-    pub dir: PathBuf,
-    /// Its nodes.
-    pub nodes: Vec<LocalNode>,
-    /// The leader, when one answered.
-    pub leader: Option<MemberId>,
-    /// For `up` and `start-node`: how long until the cluster was ready.
-    pub ready_ms: Option<u128>,
-}
 
 /// The cluster directory: `--dir`, else `MEMBERCTL_CLUSTER_DIR`, else `.memberctl`.
 pub fn cluster_dir(dir: Option<&Path>) -> PathBuf {
@@ -70,7 +41,7 @@ pub fn running_endpoints(dir: &Path) -> Vec<String> {
     state
         .nodes
         .iter()
-        .filter(|n| n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)))
+        .filter(|n| !n.removed && n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)))
         .map(|n| n.client_url.clone())
         .collect()
 }
@@ -93,7 +64,12 @@ fn absolute(dir: &Path) -> Result<PathBuf, Error> {
 
 fn client(state: &ClusterState) -> Result<Client, Error> {
     Client::new(ClientConfig {
-        endpoints: state.nodes.iter().map(|n| n.client_url.clone()).collect(),
+        endpoints: state
+            .nodes
+            .iter()
+            .filter(|n| !n.removed)
+            .map(|n| n.client_url.clone())
+            .collect(),
         dial_timeout: Duration::from_millis(300),
         command_timeout: Duration::from_secs(2),
         credentials: None,
@@ -112,47 +88,6 @@ async fn current_peer_urls(state: &ClusterState) -> Option<Vec<String>> {
     }
     let list = client(state).ok()?.member_list().await.ok()?;
     Some(list.members.into_iter().flat_map(|m| m.peer_urls).collect())
-}
-
-/// Reports the cluster: which recorded processes run, member IDs and leader if it answers.
-async fn report(dir: &Path, state: &ClusterState, ready_ms: Option<u128>) -> LocalCluster {
-    let mut leader = None;
-    let mut ids = Vec::new();
-    if let Ok(c) = client(state) {
-        if let Ok(s) = status::status(&c).await {
-            leader = s.leader;
-            ids = s
-                .rows
-                .iter()
-                .map(|r| (r.member.peer_urls.clone(), r.member.id))
-                .collect();
-        }
-    }
-    let nodes = state
-        .nodes
-        .iter()
-        .map(|n| {
-            let running = n.pid.is_some_and(|p| process::is_running(p, &n.data_dir));
-            LocalNode {
-                name: n.name.clone(),
-                id: ids
-                    .iter()
-                    .find(|(urls, _)| urls.contains(&n.peer_url))
-                    .map(|(_, id)| *id),
-                client_url: n.client_url.clone(),
-                peer_url: n.peer_url.clone(),
-                pid: if running { n.pid } else { None },
-                running,
-                log: n.log.clone(),
-            }
-        })
-        .collect();
-    LocalCluster {
-        dir: dir.to_path_buf(),
-        nodes,
-        leader,
-        ready_ms,
-    }
 }
 
 /// Whether a recorded node answers that it is the leader (each node's own
@@ -247,13 +182,13 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
     let started = Instant::now();
     let mut state = match ClusterState::load(&dir)? {
         Some(state) => {
-            let running: Vec<&str> = state
-                .nodes
+            let members: Vec<_> = state.nodes.iter().filter(|n| !n.removed).collect();
+            let running: Vec<&str> = members
                 .iter()
                 .filter(|n| n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)))
                 .map(|n| n.name.as_str())
                 .collect();
-            if running.len() == state.nodes.len() {
+            if running.len() == members.len() {
                 return Err(Error::refused(format!(
                     "a cluster is already up in {} ({}); see `memberctl cluster status`, or `memberctl cluster down` first",
                     dir.display(),
@@ -285,6 +220,8 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
                     log: dir.join(format!("{name}.log")),
                     initial_cluster: String::new(),
                     initial_cluster_state: "new".into(),
+                    id: None,
+                    removed: false,
                     name,
                 });
             }
@@ -305,7 +242,7 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
     let members = current_peer_urls(&state).await;
     for i in 0..state.nodes.len() {
         let n = &state.nodes[i];
-        if n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)) {
+        if n.removed || n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)) {
             continue;
         }
         if members.as_ref().is_some_and(|m| !m.contains(&n.peer_url)) {
@@ -316,7 +253,7 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
     }
     state.save(&dir)?;
     wait_for_leader(&state, started).await?;
-    Ok(report(&dir, &state, Some(started.elapsed().as_millis())).await)
+    report(&dir, &mut state, Some(started.elapsed().as_millis())).await
 }
 
 /// Whether node `name` of the local cluster in `dir` is running.
@@ -433,6 +370,8 @@ pub async fn start_node(
         log: dir.join(format!("{name}.log")),
         initial_cluster: initial.join(","),
         initial_cluster_state: "existing".into(),
+        id: Some(member.id.to_string()),
+        removed: false,
     };
     // A command interrupted between starting the node and recording it
     // (kill -9) leaves it running unrecorded, holding its ports and data
@@ -480,19 +419,19 @@ pub async fn start_node(
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    Ok(report(&dir, &state, Some(started.elapsed().as_millis())).await)
+    report(&dir, &mut state, Some(started.elapsed().as_millis())).await
 }
 
 /// `cluster status`.
 pub async fn status(dir: &Path) -> Result<LocalCluster, Error> {
     let dir = absolute(dir)?;
-    let Some(state) = ClusterState::load(&dir)? else {
+    let Some(mut state) = ClusterState::load(&dir)? else {
         return Err(Error::usage(format!(
             "no local cluster in {}; start one with `memberctl cluster up`",
             dir.display()
         )));
     };
-    Ok(report(&dir, &state, None).await)
+    report(&dir, &mut state, None).await
 }
 
 /// `cluster down`: stops the recorded processes (only those); idempotent.
@@ -504,6 +443,8 @@ pub async fn down(dir: &Path) -> Result<LocalCluster, Error> {
             dir.display()
         )));
     };
+    // Learn which members were removed while the cluster still answers.
+    report(&dir, &mut state, None).await?;
     for n in &mut state.nodes {
         if let Some(pid) = n.pid.take() {
             let data_dir = n.data_dir.clone();
@@ -513,5 +454,5 @@ pub async fn down(dir: &Path) -> Result<LocalCluster, Error> {
         }
     }
     state.save(&dir)?;
-    Ok(report(&dir, &state, None).await)
+    report(&dir, &mut state, None).await
 }

@@ -28,6 +28,12 @@ pub struct NodeRecord {
     pub initial_cluster: String,
     /// `--initial-cluster-state` it was first started with.
     pub initial_cluster_state: String,
+    /// Its member's hex ID, once the cluster has answered with it.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// Whether its member was removed from the cluster: never started again.
+    #[serde(default)]
+    pub removed: bool,
 }
 
 /// etcd's default heartbeat interval (ms), for state files written before it was recorded.

@@ -27,7 +27,10 @@ fn learner_flow_on_a_local_cluster() {
         put(&first_endpoint(&local), &format!("k{i:03}"), "v").unwrap();
     }
 
-    let (id, _) = add_and_start(&local, "n4");
+    // The result comes before the hint of what to do next (stdout and stderr
+    // into one file, in the order written).
+    let (id, _) = add_then_hint(&local, "n4");
+    local.ctl(&["cluster", "start-node", "n4"]).expect(0);
     let p = local.ctl(&["member", "promote", "n4", "--timeout", "30s", "-w", "json"]);
     assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());
     assert_eq!(p.json()["member"]["is_learner"], false);
@@ -40,17 +43,145 @@ fn learner_flow_on_a_local_cluster() {
         .expect(0)
         .json();
     assert_eq!(ids(&removed).len(), 3);
+    // The cluster's own view has member list's columns, and n4 as removed.
+    cluster_output_matches_member_list(&local, "n4");
     let down = local
         .ctl(&["cluster", "down", "-w", "json"])
         .expect(0)
         .json();
+    let status = |v: &serde_json::Value| -> Vec<(String, String)> {
+        let nodes = v["nodes"].as_array().unwrap().iter();
+        nodes
+            .map(|n| {
+                (
+                    n["name"].as_str().unwrap().into(),
+                    n["status"].as_str().unwrap().into(),
+                )
+            })
+            .collect()
+    };
+    let want = |last: &str| {
+        let mut w: Vec<(String, String)> = ["n1", "n2", "n3"]
+            .iter()
+            .map(|n| (n.to_string(), last.to_string()))
+            .collect();
+        w.push(("n4".into(), "removed".into()));
+        w
+    };
+    assert_eq!(status(&down), want("stopped"), "{down}");
     assert!(down["nodes"]
         .as_array()
         .unwrap()
         .iter()
         .all(|n| n["running"] == false));
-    // Idempotent.
+    // Idempotent, and the removed member is still known as removed once all
+    // are down; `cluster up` does not start it again.
     local.ctl(&["cluster", "down"]).expect(0);
+    let up = local.ctl(&["cluster", "up", "-w", "json"]).expect(0).json();
+    assert_eq!(status(&up), want("running"), "{up}");
+    assert_eq!(up["endpoints"].as_array().unwrap().len(), 3, "{up}");
+}
+
+/// `member add NAME --learner` with stdout and stderr in one file: the
+/// result line, then the `next:` hint; the new member's hex ID and peer URL.
+fn add_then_hint(local: &Local, name: &str) -> (String, String) {
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    let path = local.dir().join("add.out");
+    let file = std::fs::File::create(&path).unwrap();
+    let args = ["member", "add", name, "--learner", "--peer-urls", &peer];
+    let status = local
+        .command(&args)
+        .stdout(file.try_clone().unwrap())
+        .stderr(file)
+        .status()
+        .unwrap();
+    let out = std::fs::read_to_string(&path).unwrap();
+    assert!(status.success(), "{out}");
+    let added = out.find("Member ").expect("the result line");
+    let next = out.find("memberctl: next: start member").expect("the hint");
+    assert!(added < next, "the hint came before the result:\n{out}");
+    let id = out[added..].split(' ').nth(1).unwrap().to_string();
+    assert!(
+        out[added..].starts_with(&format!("Member {id} added as learner")),
+        "{out}"
+    );
+    (id, peer)
+}
+
+/// `cluster status` in every output format: `member list`'s columns in its
+/// order (ID, status, name, peer URLs, client URLs, is learner) then the
+/// local node's, a header in the table, no trailing separator in simple, and
+/// `removed` (out of the endpoints) for the node whose member was removed.
+fn cluster_output_matches_member_list(local: &Local, removed: &str) {
+    let list = local
+        .ctl(&["member", "list", "-w", "simple"])
+        .expect(0)
+        .stdout;
+    let simple = local
+        .ctl(&["cluster", "status", "-w", "simple"])
+        .expect(0)
+        .stdout;
+    let rows: Vec<Vec<&str>> = simple
+        .lines()
+        .filter(|l| !l.starts_with("endpoints: "))
+        .map(|l| l.split(", ").collect())
+        .collect();
+    assert_eq!(rows.len(), 4, "{simple}");
+    for (row, line) in rows.iter().zip(simple.lines()) {
+        assert_eq!(row.len(), 9, "{line}");
+        assert!(!line.ends_with(", ") && !line.ends_with(','), "{line:?}");
+        if row[2] == removed {
+            assert_eq!(row[1], "removed", "{line}");
+            continue;
+        }
+        assert_eq!(row[1], "running", "{line}");
+        let member: Vec<&str> = list
+            .lines()
+            .map(|l| l.split(", ").collect::<Vec<_>>())
+            .find(|m| m[0] == row[0])
+            .unwrap_or_else(|| panic!("{} not in member list:\n{list}", row[0]));
+        // Name, peer URLs, client URLs, is learner: as member list has them.
+        assert_eq!(member[2..6], row[2..6], "{line}\n{list}");
+    }
+    let table = local
+        .ctl(&["cluster", "status", "-w", "table"])
+        .expect(0)
+        .stdout;
+    let member_header = local
+        .ctl(&["member", "list", "-w", "table"])
+        .expect(0)
+        .stdout;
+    let first = |t: &str| t.lines().nth(1).unwrap_or_default().to_string();
+    let cols = |t: &str| -> Vec<String> {
+        first(t)
+            .split('|')
+            .map(|c| c.trim().to_string())
+            .filter(|c| !c.is_empty())
+            .collect()
+    };
+    assert_eq!(
+        cols(&table)[..6],
+        cols(&member_header)[..],
+        "{table}\n{member_header}"
+    );
+    assert_eq!(cols(&table)[6..], ["IS LEADER", "PID", "LOG"], "{table}");
+    let json = local.status();
+    let node = json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["name"] == removed)
+        .unwrap();
+    assert_eq!(node["status"], "removed", "{json}");
+    let url = node["client_url"].as_str().unwrap();
+    assert!(
+        !json["endpoints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e == url),
+        "{json}"
+    );
 }
 
 /// Real etcdctl against the engine: list, learner add, endpoint status, put/get,

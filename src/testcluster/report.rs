@@ -1,0 +1,168 @@
+//! What the `cluster` commands report: each recorded node, its member, and whether it runs, is stopped or was removed.
+
+use std::path::{Path, PathBuf};
+
+use super::process;
+use super::state::ClusterState;
+use crate::error::Error;
+use crate::model::{Member, MemberId};
+use crate::workflow::status;
+
+/// What became of a recorded node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeStatus {
+    /// Its process runs and its member belongs to the cluster.
+    Running,
+    /// Its process does not run; `cluster up` starts it again.
+    Stopped,
+    /// Its member was removed from the cluster: it is no node of the cluster
+    /// any more, is never started again, and its endpoint is not used.
+    Removed,
+}
+
+impl NodeStatus {
+    /// "running", "stopped" or "removed", as every output format shows it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NodeStatus::Running => "running",
+            NodeStatus::Stopped => "stopped",
+            NodeStatus::Removed => "removed",
+        }
+    }
+}
+
+/// One node as `cluster` commands report it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocalNode {
+    /// Its member ID, when the cluster answered (or, once removed, the last one seen).
+    pub id: Option<MemberId>,
+    /// Running, stopped or removed.
+    pub status: NodeStatus,
+    /// Its name.
+    pub name: String,
+    /// Its peer URL.
+    pub peer_url: String,
+    /// Its client URL.
+    pub client_url: String,
+    /// Whether its member is a learner, when the cluster answered.
+    pub is_learner: Option<bool>,
+    /// Its process, if running (a removed member's process may still run).
+    pub pid: Option<u32>,
+    /// Whether its process runs.
+    pub running: bool,
+    /// Its log file.
+    pub log: PathBuf,
+}
+
+/// What `cluster` commands report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocalCluster {
+    /// The cluster's directory.
+    pub dir: PathBuf,
+    /// Its nodes, in the order they were first started.
+    pub nodes: Vec<LocalNode>,
+    /// The leader, when one answered.
+    pub leader: Option<MemberId>,
+    /// For `up` and `start-node`: how long until the cluster was ready.
+    pub ready_ms: Option<u128>,
+}
+
+impl LocalCluster {
+    /// The client URLs of the nodes that run and belong to the cluster.
+    pub fn endpoints(&self) -> Vec<&str> {
+        self.nodes
+            .iter()
+            .filter(|n| n.status == NodeStatus::Running)
+            .map(|n| n.client_url.as_str())
+            .collect()
+    }
+}
+
+/// Reports the cluster: which recorded processes run, and, when the cluster
+/// answers, each node's member and the leader. A node whose peer URL is in no
+/// member of the cluster's (linearizable) member list was removed: that is
+/// recorded in the state file, so that it stays known after `cluster down`.
+pub(super) async fn report(
+    dir: &Path,
+    state: &mut ClusterState,
+    ready_ms: Option<u128>,
+) -> Result<LocalCluster, Error> {
+    let mut leader = None;
+    let mut members: Option<Vec<Member>> = None;
+    if let Ok(c) = super::client(state) {
+        if let Ok(s) = status::status(&c).await {
+            leader = s.leader;
+            members = Some(s.rows.into_iter().map(|r| r.member).collect());
+        }
+    }
+    if let Some(members) = &members {
+        if learn(state, members) {
+            // Another command may have recorded a node meanwhile: apply what
+            // was learnt to the newest state, not over it.
+            let mut newest = ClusterState::load(dir)?.unwrap_or_else(|| state.clone());
+            for n in &mut newest.nodes {
+                if let Some(seen) = state.nodes.iter().find(|s| s.name == n.name) {
+                    n.removed |= seen.removed;
+                    n.id = seen.id.clone().or(n.id.take());
+                }
+            }
+            newest.save(dir)?;
+        }
+    }
+    let nodes = state
+        .nodes
+        .iter()
+        .map(|n| {
+            let running = n.pid.is_some_and(|p| process::is_running(p, &n.data_dir));
+            let member = members.as_ref().and_then(|ms| {
+                ms.iter()
+                    .find(|m| !n.removed && m.peer_urls.contains(&n.peer_url))
+            });
+            let status = match (n.removed, running) {
+                (true, _) => NodeStatus::Removed,
+                (false, true) => NodeStatus::Running,
+                (false, false) => NodeStatus::Stopped,
+            };
+            LocalNode {
+                id: n.id.as_deref().and_then(|id| id.parse().ok()),
+                status,
+                name: n.name.clone(),
+                peer_url: n.peer_url.clone(),
+                client_url: n.client_url.clone(),
+                is_learner: member.map(|m| m.is_learner),
+                pid: if running { n.pid } else { None },
+                running,
+                log: n.log.clone(),
+            }
+        })
+        .collect();
+    Ok(LocalCluster {
+        dir: dir.to_path_buf(),
+        nodes,
+        leader,
+        ready_ms,
+    })
+}
+
+/// Records in `state` each node's member ID and whether its member was
+/// removed, from the cluster's member list; whether anything changed. A
+/// removed node stays removed, even if its peer URL is given to a new member.
+fn learn(state: &mut ClusterState, members: &[Member]) -> bool {
+    let mut changed = false;
+    for n in state.nodes.iter_mut().filter(|n| !n.removed) {
+        match members.iter().find(|m| m.peer_urls.contains(&n.peer_url)) {
+            Some(m) => {
+                let id = Some(m.id.to_string());
+                if n.id != id {
+                    n.id = id;
+                    changed = true;
+                }
+            }
+            None => {
+                n.removed = true;
+                changed = true;
+            }
+        }
+    }
+    changed
+}
