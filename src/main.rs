@@ -66,13 +66,21 @@ fn run() -> i32 {
     };
     match runtime.block_on(command::run(&cli, &observer)) {
         Ok(None) => SUCCESS,
-        Ok(Some(report)) => match printer::print(&report, format) {
-            Ok(()) => SUCCESS,
-            Err(e) => {
-                eprintln!("memberctl: cannot write the output: {e}");
-                ErrorKind::Internal.exit_code()
-            }
-        },
+        Ok(Some(report)) => {
+            // A client command is done once its report is out: the process
+            // ends, and the kernel closes its connections and frees its memory
+            // faster than dropping the runtime's tasks, the arguments and the
+            // report one by one would.
+            let code = match printer::print(&report, format) {
+                Ok(()) => SUCCESS,
+                Err(e) => {
+                    eprintln!("memberctl: cannot write the output: {e}");
+                    ErrorKind::Internal.exit_code()
+                }
+            };
+            std::mem::forget((runtime, cli, report));
+            code
+        }
         Err(err) => {
             printer::print_error(&err, format);
             error::exit_code(&err)

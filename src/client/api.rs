@@ -12,6 +12,28 @@ use crate::proto::memberctl_v1::membership_client::MembershipClient;
 use crate::workflow::{ApiError, ApiErrorKind, MembershipApi};
 
 impl MembershipApi for Client {
+    fn endpoint_urls(&self) -> Vec<String> {
+        self.endpoints.clone()
+    }
+
+    async fn status_at(&self, url: &str) -> Result<MemberStatus, ApiError> {
+        let call = |ch| async move {
+            MaintenanceClient::new(ch)
+                .status(pb::StatusRequest {})
+                .await
+                .map(|r| r.into_inner())
+        };
+        self.once(url, true, &call)
+            .await
+            .map(convert::status)
+            .map_err(|(e, _)| e)
+    }
+
+    fn endpoint_of(&self, member: &Member) -> Option<usize> {
+        let first = self.member_url(member.client_urls.first()?).ok()?;
+        self.endpoints.iter().position(|e| *e == first)
+    }
+
     /// Asks for a linearizable list (etcd ≥ 3.5 and the memberctl engine
     /// confirm it with the leader; 3.4 ignores the flag); without a leader,
     /// falls back to a member's local view so status stays available.

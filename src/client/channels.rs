@@ -4,6 +4,8 @@
 //! own client URLs.
 
 use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use tonic::transport::Endpoint;
 
@@ -13,16 +15,68 @@ use super::{convert, insecure, unavailable, Client};
 use crate::model::Member;
 use crate::workflow::{ApiError, ApiErrorKind};
 
+/// The connection to one URL, shared by the requests of a command.
+#[derive(Default)]
+pub(super) struct ChannelSlot {
+    /// The open connection; held while one is being opened.
+    open: tokio::sync::Mutex<Option<AuthChannel>>,
+    /// How many attempts to open it have failed.
+    ended: AtomicU64,
+    /// The last failed attempt's number and error.
+    failed: Mutex<Option<(u64, ApiError)>>,
+}
+
 impl Client {
+    /// A member's client URL as requests use it (normalised, with the
+    /// client's scheme when it has none).
+    pub(super) fn member_url(&self, raw: &str) -> Result<String, crate::error::Error> {
+        let scheme = if self.tls.is_some() || self.insecure {
+            "https"
+        } else {
+            "http"
+        };
+        normalize_with(raw, scheme)
+    }
+
+    /// The connection to `url`: the open one, else a new one. Requests that
+    /// want the same connection at once share one attempt and its answer
+    /// (an unreachable endpoint is waited for once, not once per request).
     pub(super) async fn channel(&self, url: &str) -> Result<AuthChannel, ApiError> {
-        if let Some(c) = self
+        let slot = self
             .channels
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .get(url)
-        {
+            .entry(url.to_string())
+            .or_default()
+            .clone();
+        let ended_before = slot.ended.load(Ordering::Acquire);
+        let mut open = slot.open.lock().await;
+        if let Some(c) = open.as_ref() {
             return Ok(c.clone());
         }
+        let failed = slot
+            .failed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        if let Some((attempt, e)) = failed {
+            if attempt > ended_before {
+                return Err(e);
+            }
+        }
+        let result = self.connect(url).await;
+        match &result {
+            Ok(c) => *open = Some(c.clone()),
+            Err(e) => {
+                let attempt = slot.ended.fetch_add(1, Ordering::AcqRel) + 1;
+                *slot.failed.lock().unwrap_or_else(|p| p.into_inner()) = Some((attempt, e.clone()));
+            }
+        }
+        result
+    }
+
+    /// Opens and authenticates a new connection to `url`.
+    async fn connect(&self, url: &str) -> Result<AuthChannel, ApiError> {
         let mut endpoint = Endpoint::from_shared(url.to_string())
             .map_err(|e| unavailable(format!("endpoint {url}: {e}")))?
             .connect_timeout(self.dial_timeout)
@@ -72,19 +126,16 @@ impl Client {
             }
         };
         let token = self.authenticate(url, channel.clone()).await?;
-        let channel = tonic::service::interceptor::InterceptedService::new(channel, token);
-        self.channels
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(url.to_string(), channel.clone());
-        Ok(channel)
+        Ok(tonic::service::interceptor::InterceptedService::new(
+            channel, token,
+        ))
     }
 
     /// Runs one request against `url` within the command timeout. The flag
     /// with an error says whether another endpoint may be tried: always when
     /// the connection failed or a learner refused; for other unavailability
     /// only when the request is `idempotent` (a write may have been applied).
-    async fn once<T, F, Fut>(
+    pub(super) async fn once<T, F, Fut>(
         &self,
         url: &str,
         idempotent: bool,
@@ -172,14 +223,9 @@ impl Client {
                 member.label()
             )));
         }
-        let scheme = if self.tls.is_some() || self.insecure {
-            "https"
-        } else {
-            "http"
-        };
         let mut last = None;
         for raw in &member.client_urls {
-            let url = match normalize_with(raw, scheme) {
+            let url = match self.member_url(raw) {
                 Ok(u) => u,
                 Err(e) => {
                     last = Some(unavailable(e.message));

@@ -19,7 +19,6 @@ use std::time::Duration;
 
 use tonic::transport::ClientTlsConfig;
 
-use auth::AuthChannel;
 pub use auth::Credentials;
 pub use endpoint::normalize_endpoint;
 use endpoint::normalize_with;
@@ -49,7 +48,7 @@ pub struct Client {
     endpoints: Vec<String>,
     dial_timeout: Duration,
     command_timeout: Duration,
-    channels: Mutex<HashMap<String, AuthChannel>>,
+    channels: Mutex<HashMap<String, std::sync::Arc<channels::ChannelSlot>>>,
     preferred: Mutex<usize>,
     /// Client URLs of members seen in member lists, tried after `endpoints`:
     /// a command outlives the removal of every endpoint it was given (a

@@ -61,6 +61,24 @@ pub trait MembershipApi {
     async fn joint_enter(&self, changes: &[JointChange]) -> Result<Configuration, ApiError>;
     /// Leaves the joint configuration (memberctl engine only).
     async fn joint_leave(&self) -> Result<Configuration, ApiError>;
+    /// The endpoints requests go to (none for a server without them): `member
+    /// status` asks each for its status while it reads the member list.
+    fn endpoint_urls(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Asks whichever member serves endpoint `url` (one of
+    /// [`endpoint_urls`](Self::endpoint_urls)) for its status.
+    async fn status_at(&self, url: &str) -> Result<MemberStatus, ApiError> {
+        Err(ApiError::new(
+            ApiErrorKind::Unimplemented,
+            format!("no endpoint {url}"),
+        ))
+    }
+    /// Which of [`endpoint_urls`](Self::endpoint_urls) is `member`'s first
+    /// client URL, if any.
+    fn endpoint_of(&self, _member: &Member) -> Option<usize> {
+        None
+    }
 }
 
 /// The kinds of server answers the workflows branch on.

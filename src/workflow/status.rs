@@ -1,5 +1,8 @@
 //! `member status`: every member's reachability, term, indexes and lag behind the leader.
 
+use futures_util::future::{join, join_all, select, Either};
+use futures_util::FutureExt;
+
 use super::health::Health;
 use super::{ApiError, MembershipApi};
 use crate::error::Error;
@@ -29,18 +32,44 @@ pub struct ClusterStatus {
     pub rows: Vec<StatusRow>,
 }
 
-/// Runs `member status`.
+/// Runs `member status`: every endpoint's status and the leader's view of
+/// replication are asked for while the member list is read; then the members
+/// no endpoint answered for are asked.
 pub async fn status<A: MembershipApi>(api: &A) -> Result<ClusterStatus, Error> {
-    let list = api.member_list().await?;
-    let health = Health::gather(api, list).await;
+    let urls = api.endpoint_urls();
+    let early: Vec<_> = urls.iter().map(|u| api.status_at(u).shared()).collect();
+    let (list, progress) = {
+        let first = std::pin::pin!(join(api.member_list(), api.get_progress()));
+        let ahead = std::pin::pin!(join_all(early.iter().cloned()));
+        match select(first, ahead).await {
+            // An endpoint still to answer is waited for below, not asked again.
+            Either::Left((both, _)) => both,
+            Either::Right((_, first)) => first.await,
+        }
+    };
+    let list = list?;
+    let statuses = join_all(list.members.iter().map(|m| {
+        let early = api.endpoint_of(m).map(|i| early[i].clone());
+        async move {
+            match early {
+                Some(answer) => match answer.await {
+                    Ok(s) if s.member_id == m.id => Ok(s),
+                    // The endpoint is some other member now, or did not
+                    // answer and the member has other URLs: ask it.
+                    Ok(_) => api.member_status(m).await,
+                    Err(_) if m.client_urls.len() > 1 => api.member_status(m).await,
+                    Err(e) => Err(e),
+                },
+                None => api.member_status(m).await,
+            }
+        }
+    }))
+    .await;
+    let health = Health { list, statuses };
+    // The leader's view of replication, where the server has it (not etcd).
+    let progress = progress.map(|p| p.peers).unwrap_or_default();
     let leader = health.leader();
     let leader_index = health.leader_status().map(|s| s.raft_index);
-    // The leader's view of replication, where the server has it (not etcd).
-    let progress = api
-        .get_progress()
-        .await
-        .map(|p| p.peers)
-        .unwrap_or_default();
     let rows = health
         .list
         .members
