@@ -3,6 +3,7 @@
 //! and start-up: `memberctl cluster up --nodes 3` to a leader vs a 3-member
 //! etcd to healthy (≥ 5 alternating runs). Medians and same-run ratios,
 //! printed as Markdown and written to target/bench-report.md.
+//! `MEMBERCTL_BENCH_ROUNDS` rounds (default 1), each with a fresh etcd.
 
 mod common;
 #[path = "../tests/util/mod.rs"]
@@ -34,9 +35,24 @@ fn main() {
         println!("skipped: etcd not installed (Debian: apt-get install etcd-server etcd-client)");
         return;
     };
-    let mut report = String::from("### CLI and start-up, memberctl vs etcd 3.4 (same machine, same run)\n\n| measure | memberctl | etcd | ratio | target |\n|---|---|---|---|---|\n");
+    let rounds: usize = std::env::var("MEMBERCTL_BENCH_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1)
+        .max(1);
+    let mut report = String::from("### CLI and start-up, memberctl vs etcd 3.4 (same machine, same run)\n\n| round | measure | memberctl | etcd | ratio | target |\n|---|---|---|---|---|---|\n");
+    for round in 1..=rounds {
+        report.push_str(&cli_round(round, &etcd, &etcdctl));
+        report.push_str(&start_round(round, &etcd));
+    }
+    println!("{report}");
+    common::publish("cli", &report);
+}
 
-    let cluster = util::Etcd::start(etcd.clone(), 3);
+/// `member list` and `member status` against etcdctl on a fresh etcd: one row each.
+fn cli_round(round: usize, etcd: &std::path::Path, etcdctl: &std::path::Path) -> String {
+    let mut rows = String::new();
+    let cluster = util::Etcd::start(etcd.to_path_buf(), 3);
     let eps = cluster.endpoints();
     let me = env!("CARGO_BIN_EXE_memberctl");
     let pairs: [(&str, Vec<&str>, Vec<&str>); 2] = [
@@ -58,20 +74,24 @@ fn main() {
                 Command::new(me).arg("--endpoints").arg(&eps).args(&ours),
             ));
             b.push(time(
-                Command::new(&etcdctl)
+                Command::new(etcdctl)
                     .env("ETCDCTL_API", "3")
                     .arg(format!("--endpoints={eps}"))
                     .args(&theirs),
             ));
         }
         let (ma, mb) = (median(&mut a), median(&mut b));
-        report.push_str(&format!(
-            "| {label}, median of {CLI_RUNS} | {ma:.1} ms | {mb:.1} ms | {:.2} | ≤ 0.2 |\n",
+        rows.push_str(&format!(
+            "| {round} | {label}, median of {CLI_RUNS} | {ma:.1} ms | {mb:.1} ms | {:.2} | ≤ 0.2 |\n",
             ma / mb
         ));
     }
-    drop(cluster);
+    rows
+}
 
+/// `cluster up --nodes 3` to a leader against a 3-member etcd to healthy: one row.
+fn start_round(round: usize, etcd: &std::path::Path) -> String {
+    let me = env!("CARGO_BIN_EXE_memberctl");
     let (mut ours, mut theirs) = (Vec::new(), Vec::new());
     for _ in 0..START_RUNS {
         let dir = tempfile::tempdir().unwrap();
@@ -94,16 +114,14 @@ fn main() {
         );
         let t = Instant::now();
         // Returns once a leader is elected and every member answers (polled every 20 ms).
-        let c = util::Etcd::start_default_timing(etcd.clone(), 3);
+        let c = util::Etcd::start_default_timing(etcd.to_path_buf(), 3);
         theirs.push(t.elapsed().as_secs_f64() * 1000.0);
         drop(c);
         std::thread::sleep(Duration::from_millis(100));
     }
     let (mo, mt) = (median(&mut ours), median(&mut theirs));
-    report.push_str(&format!(
-        "| 3 members: launch → leader elected, all answering; median of {START_RUNS} | {mo:.0} ms | {mt:.0} ms | {:.2} | ≤ 0.5 |\n",
+    format!(
+        "| {round} | 3 members: launch → leader elected, all answering; median of {START_RUNS} | {mo:.0} ms | {mt:.0} ms | {:.2} | ≤ 0.5 |\n",
         mo / mt
-    ));
-    println!("{report}");
-    common::publish("cli", &report);
+    )
 }

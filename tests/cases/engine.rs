@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use crate::util::local::{get_prefix, put, Local};
-use crate::util::members::{add_and_start, first_endpoint, ids};
+use crate::util::members::{add_and_start, add_then_hint, first_endpoint, ids};
 use crate::util::{self, free_port, wait_for};
 
 /// memberctl's full learner flow on `cluster up`: add --learner, start-node,
@@ -29,7 +29,7 @@ fn learner_flow_on_a_local_cluster() {
 
     // The result comes before the hint of what to do next (stdout and stderr
     // into one file, in the order written).
-    let (id, _) = add_then_hint(&local, "n4");
+    let (id, _) = add_then_hint(|a| local.command(a), "n4");
     local.ctl(&["cluster", "start-node", "n4"]).expect(0);
     let p = local.ctl(&["member", "promote", "n4", "--timeout", "30s", "-w", "json"]);
     assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());
@@ -80,32 +80,6 @@ fn learner_flow_on_a_local_cluster() {
     let up = local.ctl(&["cluster", "up", "-w", "json"]).expect(0).json();
     assert_eq!(status(&up), want("running"), "{up}");
     assert_eq!(up["endpoints"].as_array().unwrap().len(), 3, "{up}");
-}
-
-/// `member add NAME --learner` with stdout and stderr in one file: the
-/// result line, then the `next:` hint; the new member's hex ID and peer URL.
-fn add_then_hint(local: &Local, name: &str) -> (String, String) {
-    let peer = format!("http://127.0.0.1:{}", free_port());
-    let path = local.dir().join("add.out");
-    let file = std::fs::File::create(&path).unwrap();
-    let args = ["member", "add", name, "--learner", "--peer-urls", &peer];
-    let status = local
-        .command(&args)
-        .stdout(file.try_clone().unwrap())
-        .stderr(file)
-        .status()
-        .unwrap();
-    let out = std::fs::read_to_string(&path).unwrap();
-    assert!(status.success(), "{out}");
-    let added = out.find("Member ").expect("the result line");
-    let next = out.find("memberctl: next: start member").expect("the hint");
-    assert!(added < next, "the hint came before the result:\n{out}");
-    let id = out[added..].split(' ').nth(1).unwrap().to_string();
-    assert!(
-        out[added..].starts_with(&format!("Member {id} added as learner")),
-        "{out}"
-    );
-    (id, peer)
 }
 
 /// `cluster status` in every output format: `member list`'s columns in its

@@ -3,10 +3,11 @@
 use std::time::Duration;
 
 use crate::util::members::{
-    add_learner, add_learner_args, add_learner_at, ids, member_named, unstarted_by_name_is_refused,
+    add_learner, add_learner_args, add_learner_at, add_then_hint, ids, member_named,
+    unstarted_by_name_is_refused,
 };
 use crate::util::versions::{etcd_server, per_etcd_version, reported_version};
-use crate::util::{free_port, wait_for, Etcd};
+use crate::util::{free_port, memberctl_command, wait_for, Etcd};
 
 /// The mission's core flow: list, refused bad add (nothing changes), learner add
 /// (idempotent), start it with the printed settings, promote after catch-up,
@@ -228,7 +229,14 @@ fn promote_no_wait_before_catch_up_is_refused(version: &'static str) {
         return;
     };
     let etcd = Etcd::start(bin, 3);
-    let (id, peer) = add_learner(|a| etcd.ctl(a), "late");
+    let eps = etcd.endpoints();
+    let command = |args: &[&str]| {
+        // As `etcd.ctl`: etcd refuses changes for 5 s after its members connect.
+        let mut all = vec!["--endpoints", eps.as_str(), "--command-timeout", "20s"];
+        all.extend_from_slice(args);
+        memberctl_command(&all)
+    };
+    let (id, peer) = add_then_hint(command, "late");
     // etcd keeps no name for a member that has not started: by name, refused at once.
     unstarted_by_name_is_refused(|a| etcd.ctl(a), "late", &id, &peer);
     let r = etcd

@@ -146,3 +146,30 @@ pub fn unstarted_by_name_is_refused(
     assert!(r.stderr.contains(id), "{}", r.stderr);
     assert_eq!(before, list(), "a refused command changed the membership");
 }
+
+/// `member add NAME --learner` on a free peer port, run through `command`
+/// with stdout and stderr into one file: the result line comes first, then
+/// the `next:` hint. The new member's hex ID and peer URL.
+pub fn add_then_hint(
+    command: impl FnOnce(&[&str]) -> std::process::Command,
+    name: &str,
+) -> (String, String) {
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    let scratch = tempfile::tempdir().unwrap();
+    let path = scratch.path().join("add.out");
+    let file = std::fs::File::create(&path).unwrap();
+    let status = command(&["member", "add", name, "--learner", "--peer-urls", &peer])
+        .stdout(file.try_clone().unwrap())
+        .stderr(file)
+        .status()
+        .unwrap();
+    let out = std::fs::read_to_string(&path).unwrap();
+    assert!(status.success(), "{out}");
+    let added = out.find("Member ").expect("the result line");
+    let next = out.find("memberctl: next: start member").expect("the hint");
+    assert!(added < next, "the hint came before the result:\n{out}");
+    let id = out[added..].split(' ').nth(1).unwrap().to_string();
+    let result = format!("Member {id} added as learner");
+    assert!(out[added..].starts_with(&result), "{out}");
+    (id, peer)
+}

@@ -103,13 +103,13 @@ pub(super) fn joint_cases(ctx: &Ctx) -> Vec<Case> {
             3,
             "rule 6",
         ),
-        // A name no member has while a member has not started yet may be that
-        // member's: it is waited for, until --timeout.
+        // A name no started member has, while a member has not started: the
+        // name may be that member's, so it is refused at once, never guessed.
         enter(
             "unknown member",
             &["--remove", "ghost", "--timeout", "1s"],
-            4,
-            "no member named \"ghost\" has started within --timeout",
+            3,
+            "\"ghost\" has not started: no started member has that name",
         ),
     ]
 }
@@ -118,7 +118,7 @@ pub(super) fn joint_cases(ctx: &Ctx) -> Vec<Case> {
 pub(super) fn member_cases(ctx: &Ctx) -> Vec<Case> {
     let (v, l) = (ctx.voter.as_str(), ctx.learner_id.as_str());
     let unknown = "no member has the name or ID";
-    let not_started = "has started within --timeout";
+    let not_started = "has not started: no started member has that name";
     vec![
         case(
             "unknown hex ID",
@@ -126,25 +126,26 @@ pub(super) fn member_cases(ctx: &Ctx) -> Vec<Case> {
             3,
             unknown,
         ),
-        // Names no member has while a member has not started: waited for until
-        // --timeout (exit 4); an empty target is no name and fails at once.
+        // Names no started member has while a member has not started: refused
+        // at once (exit 3), the unstarted member listed; an empty target is no
+        // name at all.
         case(
             "unknown name",
             &["member", "remove", "ghost", "--timeout", "1s"],
-            4,
+            3,
             not_started,
         ),
         case(
             "17 hex digits",
             &["member", "remove", "00000000000000001", "--timeout", "1s"],
-            4,
+            3,
             not_started,
         ),
         case("empty target", &["member", "remove", ""], 3, unknown),
         case(
             "100 KB target",
             &["member", "remove", &long(), "--timeout", "1s"],
-            4,
+            3,
             not_started,
         ),
         case(

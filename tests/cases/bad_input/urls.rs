@@ -251,7 +251,7 @@ pub(super) fn update_cases(ctx: &Ctx) -> Vec<Case> {
             "ghost",
             &free_url(),
             3,
-            "no member has the name or ID",
+            "\"ghost\" has not started: no started member has that name",
         ),
         c(
             "empty list item",
