@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use crate::util::members::{
-    add_learner, add_learner_args, add_learner_at, add_then_hint, ids, member_named,
+    add_learner_args, add_learner_at, add_then_hint, ids, member_named,
     unstarted_by_name_is_refused,
 };
 use crate::util::versions::{etcd_server, per_etcd_version, reported_version};
