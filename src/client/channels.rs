@@ -4,7 +4,6 @@
 //! own client URLs.
 
 use std::future::Future;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use tonic::transport::Endpoint;
@@ -20,10 +19,8 @@ use crate::workflow::{ApiError, ApiErrorKind};
 pub(super) struct ChannelSlot {
     /// The open connection; held while one is being opened.
     open: tokio::sync::Mutex<Option<AuthChannel>>,
-    /// How many attempts to open it have failed.
-    ended: AtomicU64,
-    /// The last failed attempt's number and error.
-    failed: Mutex<Option<(u64, ApiError)>>,
+    /// How many attempts to open it have failed, and the last one's error.
+    failed: Mutex<(u64, Option<ApiError>)>,
 }
 
 impl Client {
@@ -49,27 +46,24 @@ impl Client {
             .entry(url.to_string())
             .or_default()
             .clone();
-        let ended_before = slot.ended.load(Ordering::Acquire);
+        let failed = || slot.failed.lock().unwrap_or_else(|p| p.into_inner());
+        let failures_before = failed().0;
         let mut open = slot.open.lock().await;
         if let Some(c) = open.as_ref() {
             return Ok(c.clone());
         }
-        let failed = slot
-            .failed
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
-        if let Some((attempt, e)) = failed {
-            if attempt > ended_before {
-                return Err(e);
+        // An attempt that failed while this request waited answers it too.
+        if let (n, Some(e)) = &*failed() {
+            if *n > failures_before {
+                return Err(e.clone());
             }
         }
         let result = self.connect(url).await;
         match &result {
             Ok(c) => *open = Some(c.clone()),
             Err(e) => {
-                let attempt = slot.ended.fetch_add(1, Ordering::AcqRel) + 1;
-                *slot.failed.lock().unwrap_or_else(|p| p.into_inner()) = Some((attempt, e.clone()));
+                let mut f = failed();
+                *f = (f.0 + 1, Some(e.clone()));
             }
         }
         result

@@ -433,7 +433,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                         peer_url: &n.peer_url,
                         client_url: &n.client_url,
                         is_learner: n.is_learner,
-                        is_leader: c.leader.is_some() && c.leader == n.id,
+                        is_leader: n.is_leader,
                         pid: n.pid,
                         running: n.running,
                         log: n.log.display().to_string(),

@@ -154,7 +154,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                     n.peer_url,
                     n.client_url,
                     n.is_learner.map_or("-".to_string(), |l| l.to_string()),
-                    c.leader.is_some() && c.leader == n.id,
+                    n.is_leader,
                     n.pid.map_or("-".to_string(), |p| p.to_string()),
                     n.log.display(),
                 )?;

@@ -236,7 +236,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                     n.peer_url.clone(),
                     n.client_url.clone(),
                     n.is_learner.map_or(String::new(), |l| l.to_string()),
-                    (c.leader.is_some() && c.leader == n.id).to_string(),
+                    n.is_leader.to_string(),
                     n.pid.map_or(String::new(), |p| p.to_string()),
                     n.log.display().to_string(),
                 ]);

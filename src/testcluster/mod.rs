@@ -41,7 +41,7 @@ pub fn running_endpoints(dir: &Path) -> Vec<String> {
     state
         .nodes
         .iter()
-        .filter(|n| !n.removed && n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)))
+        .filter(|n| !n.removed && runs(n))
         .map(|n| n.client_url.clone())
         .collect()
 }
@@ -77,17 +77,9 @@ fn client(state: &ClusterState) -> Result<Client, Error> {
     })
 }
 
-/// The peer URLs of the cluster's members, when a running node answers.
-async fn current_peer_urls(state: &ClusterState) -> Option<Vec<String>> {
-    let any_running = state
-        .nodes
-        .iter()
-        .any(|n| n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)));
-    if !any_running {
-        return None;
-    }
-    let list = client(state).ok()?.member_list().await.ok()?;
-    Some(list.members.into_iter().flat_map(|m| m.peer_urls).collect())
+/// Whether the recorded process of node `n` runs.
+fn runs(n: &NodeRecord) -> bool {
+    n.pid.is_some_and(|p| process::is_running(p, &n.data_dir))
 }
 
 /// Whether a recorded node answers that it is the leader (each node's own
@@ -185,7 +177,7 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
             let members: Vec<_> = state.nodes.iter().filter(|n| !n.removed).collect();
             let running: Vec<&str> = members
                 .iter()
-                .filter(|n| n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)))
+                .filter(|n| runs(n))
                 .map(|n| n.name.as_str())
                 .collect();
             if running.len() == members.len() {
@@ -239,13 +231,10 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
     };
     // A node whose member was removed while it was down would serve its
     // stale copy (the cluster no longer talks to it): not started again.
-    let members = current_peer_urls(&state).await;
+    report::remember_removed(&dir, &mut state).await?;
     for i in 0..state.nodes.len() {
         let n = &state.nodes[i];
-        if n.removed || n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)) {
-            continue;
-        }
-        if members.as_ref().is_some_and(|m| !m.contains(&n.peer_url)) {
+        if n.removed || runs(n) {
             continue;
         }
         let pid = process::spawn(&exe, n, &state)?;
@@ -259,12 +248,8 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
 /// Whether node `name` of the local cluster in `dir` is running.
 pub fn node_running(dir: &Path, name: &str) -> Result<bool, Error> {
     let dir = absolute(dir)?;
-    Ok(ClusterState::load(&dir)?.is_some_and(|state| {
-        state
-            .nodes
-            .iter()
-            .any(|n| n.name == name && n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)))
-    }))
+    Ok(ClusterState::load(&dir)?
+        .is_some_and(|state| state.nodes.iter().any(|n| n.name == name && runs(n))))
 }
 
 /// `cluster start-node NAME`: starts the process of a member that `member add`
@@ -283,7 +268,7 @@ pub async fn start_node(
         )));
     };
     if let Some(n) = state.nodes.iter().find(|n| n.name == name) {
-        if n.pid.is_some_and(|p| process::is_running(p, &n.data_dir)) {
+        if runs(n) {
             return Err(Error::refused(format!(
                 "node {name} is already running (pid {})",
                 n.pid.unwrap_or(0)
@@ -444,7 +429,7 @@ pub async fn down(dir: &Path) -> Result<LocalCluster, Error> {
         )));
     };
     // Learn which members were removed while the cluster still answers.
-    report(&dir, &mut state, None).await?;
+    report::remember_removed(&dir, &mut state).await?;
     for n in &mut state.nodes {
         if let Some(pid) = n.pid.take() {
             let data_dir = n.data_dir.clone();

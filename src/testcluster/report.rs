@@ -2,11 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::process;
 use super::state::ClusterState;
 use crate::error::Error;
 use crate::model::{Member, MemberId};
-use crate::workflow::status;
+use crate::workflow::{status, MembershipApi};
 
 /// What became of a recorded node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +45,8 @@ pub struct LocalNode {
     pub client_url: String,
     /// Whether its member is a learner, when the cluster answered.
     pub is_learner: Option<bool>,
+    /// Whether its member leads.
+    pub is_leader: bool,
     /// Its process, if running (a removed member's process may still run).
     pub pid: Option<u32>,
     /// Whether its process runs.
@@ -79,9 +80,8 @@ impl LocalCluster {
 }
 
 /// Reports the cluster: which recorded processes run, and, when the cluster
-/// answers, each node's member and the leader. A node whose peer URL is in no
-/// member of the cluster's (linearizable) member list was removed: that is
-/// recorded in the state file, so that it stays known after `cluster down`.
+/// answers, each node's member and the leader (what it learns of removed
+/// members is remembered, as [`remember_removed`] does).
 pub(super) async fn report(
     dir: &Path,
     state: &mut ClusterState,
@@ -96,24 +96,13 @@ pub(super) async fn report(
         }
     }
     if let Some(members) = &members {
-        if learn(state, members) {
-            // Another command may have recorded a node meanwhile: apply what
-            // was learnt to the newest state, not over it.
-            let mut newest = ClusterState::load(dir)?.unwrap_or_else(|| state.clone());
-            for n in &mut newest.nodes {
-                if let Some(seen) = state.nodes.iter().find(|s| s.name == n.name) {
-                    n.removed |= seen.removed;
-                    n.id = seen.id.clone().or(n.id.take());
-                }
-            }
-            newest.save(dir)?;
-        }
+        remember(dir, state, members)?;
     }
     let nodes = state
         .nodes
         .iter()
         .map(|n| {
-            let running = n.pid.is_some_and(|p| process::is_running(p, &n.data_dir));
+            let running = super::runs(n);
             let member = members.as_ref().and_then(|ms| {
                 ms.iter()
                     .find(|m| !n.removed && m.peer_urls.contains(&n.peer_url))
@@ -123,13 +112,15 @@ pub(super) async fn report(
                 (false, true) => NodeStatus::Running,
                 (false, false) => NodeStatus::Stopped,
             };
+            let id = n.id.as_deref().and_then(|id| id.parse().ok());
             LocalNode {
-                id: n.id.as_deref().and_then(|id| id.parse().ok()),
+                id,
                 status,
                 name: n.name.clone(),
                 peer_url: n.peer_url.clone(),
                 client_url: n.client_url.clone(),
                 is_learner: member.map(|m| m.is_learner),
+                is_leader: leader.is_some() && leader == id,
                 pid: if running { n.pid } else { None },
                 running,
                 log: n.log.clone(),
@@ -142,6 +133,42 @@ pub(super) async fn report(
         leader,
         ready_ms,
     })
+}
+
+/// Asks the running nodes for the cluster's (linearizable) member list and
+/// records which nodes' members were removed: a node whose peer URL is in no
+/// member. Recorded in the state file, so that a removed node stays known
+/// (and is never started again) after `cluster down`. Nothing to learn when
+/// no node runs or none answers.
+pub(super) async fn remember_removed(dir: &Path, state: &mut ClusterState) -> Result<(), Error> {
+    if !state.nodes.iter().any(|n| !n.removed && super::runs(n)) {
+        return Ok(());
+    }
+    let Ok(c) = super::client(state) else {
+        return Ok(());
+    };
+    match c.member_list().await {
+        Ok(list) => remember(dir, state, &list.members),
+        Err(_) => Ok(()),
+    }
+}
+
+/// Learns from `members` (see [`learn`]) and, when that changed anything,
+/// saves it.
+fn remember(dir: &Path, state: &mut ClusterState, members: &[Member]) -> Result<(), Error> {
+    if !learn(state, members) {
+        return Ok(());
+    }
+    // Another command may have recorded a node meanwhile: apply what was
+    // learnt to the newest state, not over it.
+    let mut newest = ClusterState::load(dir)?.unwrap_or_else(|| state.clone());
+    for n in &mut newest.nodes {
+        if let Some(seen) = state.nodes.iter().find(|s| s.name == n.name) {
+            n.removed |= seen.removed;
+            n.id = seen.id.clone().or(n.id.take());
+        }
+    }
+    newest.save(dir)
 }
 
 /// Records in `state` each node's member ID and whether its member was

@@ -35,13 +35,12 @@ pub enum Purpose {
 impl Purpose {
     /// What to run instead, for a member that has not started.
     fn instead(self, target: &str, unstarted: &[&Member]) -> String {
-        let id = match unstarted {
-            [one] => one.id.to_string(),
-            _ => "ID".to_string(),
-        };
-        let which = match unstarted {
-            [_] => "",
-            _ => ", ID being one of the unstarted members below",
+        let (id, which) = match unstarted {
+            [one] => (one.id.to_string(), ""),
+            _ => (
+                "ID".to_string(),
+                ", ID being one of the unstarted members below",
+            ),
         };
         match self {
             Purpose::Promote => format!(

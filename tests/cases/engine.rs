@@ -87,14 +87,9 @@ fn learner_flow_on_a_local_cluster() {
 /// local node's, a header in the table, no trailing separator in simple, and
 /// `removed` (out of the endpoints) for the node whose member was removed.
 fn cluster_output_matches_member_list(local: &Local, removed: &str) {
-    let list = local
-        .ctl(&["member", "list", "-w", "simple"])
-        .expect(0)
-        .stdout;
-    let simple = local
-        .ctl(&["cluster", "status", "-w", "simple"])
-        .expect(0)
-        .stdout;
+    let out = |args: &[&str]| local.ctl(args).expect(0).stdout;
+    let list = out(&["member", "list", "-w", "simple"]);
+    let simple = out(&["cluster", "status", "-w", "simple"]);
     let rows: Vec<Vec<&str>> = simple
         .lines()
         .filter(|l| !l.starts_with("endpoints: "))
@@ -117,17 +112,11 @@ fn cluster_output_matches_member_list(local: &Local, removed: &str) {
         // Name, peer URLs, client URLs, is learner: as member list has them.
         assert_eq!(member[2..6], row[2..6], "{line}\n{list}");
     }
-    let table = local
-        .ctl(&["cluster", "status", "-w", "table"])
-        .expect(0)
-        .stdout;
-    let member_header = local
-        .ctl(&["member", "list", "-w", "table"])
-        .expect(0)
-        .stdout;
-    let first = |t: &str| t.lines().nth(1).unwrap_or_default().to_string();
+    let table = out(&["cluster", "status", "-w", "table"]);
+    let member_header = out(&["member", "list", "-w", "table"]);
     let cols = |t: &str| -> Vec<String> {
-        first(t)
+        let header = t.lines().nth(1).unwrap_or_default();
+        header
             .split('|')
             .map(|c| c.trim().to_string())
             .filter(|c| !c.is_empty())
@@ -139,15 +128,10 @@ fn cluster_output_matches_member_list(local: &Local, removed: &str) {
         "{table}\n{member_header}"
     );
     assert_eq!(cols(&table)[6..], ["IS LEADER", "PID", "LOG"], "{table}");
-    let json = local.status();
-    let node = json["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["name"] == removed)
-        .unwrap();
-    assert_eq!(node["status"], "removed", "{json}");
+    let node = local.node(removed);
+    assert_eq!(node["status"], "removed", "{node}");
     let url = node["client_url"].as_str().unwrap();
+    let json = local.status();
     assert!(
         !json["endpoints"]
             .as_array()

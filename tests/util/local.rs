@@ -87,8 +87,8 @@ impl Local {
             .json()
     }
 
-    /// The client URL of the node called `name`.
-    pub fn client_url(&self, name: &str) -> String {
+    /// The node called `name` in `cluster status -w json`.
+    pub fn node(&self, name: &str) -> Value {
         let status = self.status();
         let node = status["nodes"]
             .as_array()
@@ -96,10 +96,12 @@ impl Local {
             .iter()
             .find(|n| n["name"] == name)
             .cloned();
-        node.unwrap_or_else(|| panic!("no node {name} in {status}"))["client_url"]
-            .as_str()
-            .unwrap()
-            .to_string()
+        node.unwrap_or_else(|| panic!("no node {name} in {status}"))
+    }
+
+    /// The client URL of the node called `name`.
+    pub fn client_url(&self, name: &str) -> String {
+        self.node(name)["client_url"].as_str().unwrap().to_string()
     }
 
     /// Client URLs of the running nodes, without the scheme (as etcdctl takes them).
