@@ -18,9 +18,12 @@ use common::median;
 const CLI_RUNS: usize = 25;
 const START_RUNS: usize = 7;
 
+/// Wall time of one run. The library path cargo sets for its own runs is
+/// removed: a user's shell has none, and the loader would search it first.
 fn time(cmd: &mut Command) -> f64 {
     let t = Instant::now();
     let out = cmd
+        .env_remove("LD_LIBRARY_PATH")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
