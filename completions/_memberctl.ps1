@@ -68,6 +68,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('replace', 'replace', [CompletionResultType]::ParameterValue, 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in')
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show each member''s reachability, raft term, index, applied index, lag and version')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check whether the cluster can take a change now (the pre-flight checks every change runs); changes nothing')
             [CompletionResult]::new('move-leader', 'move-leader', [CompletionResultType]::ParameterValue, 'Hand leadership to another voter (by default the most caught-up one)')
             [CompletionResult]::new('joint', 'joint', [CompletionResultType]::ParameterValue, 'Several changes at once through joint consensus (memberctl engine only)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -93,6 +94,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
         }
         'memberctl;member;add' {
             [CompletionResult]::new('--peer-urls', '--peer-urls', [CompletionResultType]::ParameterName, 'Peer URLs of the new member, comma-separated (scheme://host:port)')
+            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, stability')
             [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
             [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
             [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
@@ -113,6 +115,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;member;promote' {
+            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, stability')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for the learner to start, catch up and be promoted')
             [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'How often to poll the learner''s and the leader''s progress')
             [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
@@ -135,6 +138,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
         }
         'memberctl;member;remove' {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)')
+            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, stability')
             [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
             [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
             [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
@@ -223,6 +227,25 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;member;status' {
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS, for servers that require one (with --key)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (with --cert)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Encrypt but do not verify the servers'' certificates (test clusters only)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;member;check' {
+            [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'The change to check for (default: none in particular)')
             [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
             [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
             [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
@@ -370,6 +393,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('replace', 'replace', [CompletionResultType]::ParameterValue, 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in')
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show each member''s reachability, raft term, index, applied index, lag and version')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check whether the cluster can take a change now (the pre-flight checks every change runs); changes nothing')
             [CompletionResult]::new('move-leader', 'move-leader', [CompletionResultType]::ParameterValue, 'Hand leadership to another voter (by default the most caught-up one)')
             [CompletionResult]::new('joint', 'joint', [CompletionResultType]::ParameterValue, 'Several changes at once through joint consensus (memberctl engine only)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -397,6 +421,9 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;member;help;status' {
+            break
+        }
+        'memberctl;member;help;check' {
             break
         }
         'memberctl;member;help;move-leader' {
@@ -762,6 +789,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('replace', 'replace', [CompletionResultType]::ParameterValue, 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in')
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show each member''s reachability, raft term, index, applied index, lag and version')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check whether the cluster can take a change now (the pre-flight checks every change runs); changes nothing')
             [CompletionResult]::new('move-leader', 'move-leader', [CompletionResultType]::ParameterValue, 'Hand leadership to another voter (by default the most caught-up one)')
             [CompletionResult]::new('joint', 'joint', [CompletionResultType]::ParameterValue, 'Several changes at once through joint consensus (memberctl engine only)')
             break
@@ -788,6 +816,9 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;help;member;status' {
+            break
+        }
+        'memberctl;help;member;check' {
             break
         }
         'memberctl;help;member;move-leader' {

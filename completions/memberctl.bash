@@ -100,6 +100,9 @@ _memberctl() {
             memberctl__subcmd__help__subcmd__member,apply)
                 cmd="memberctl__subcmd__help__subcmd__member__subcmd__apply"
                 ;;
+            memberctl__subcmd__help__subcmd__member,check)
+                cmd="memberctl__subcmd__help__subcmd__member__subcmd__check"
+                ;;
             memberctl__subcmd__help__subcmd__member,joint)
                 cmd="memberctl__subcmd__help__subcmd__member__subcmd__joint"
                 ;;
@@ -151,6 +154,9 @@ _memberctl() {
             memberctl__subcmd__member,apply)
                 cmd="memberctl__subcmd__member__subcmd__apply"
                 ;;
+            memberctl__subcmd__member,check)
+                cmd="memberctl__subcmd__member__subcmd__check"
+                ;;
             memberctl__subcmd__member,help)
                 cmd="memberctl__subcmd__member__subcmd__help"
                 ;;
@@ -183,6 +189,9 @@ _memberctl() {
                 ;;
             memberctl__subcmd__member__subcmd__help,apply)
                 cmd="memberctl__subcmd__member__subcmd__help__subcmd__apply"
+                ;;
+            memberctl__subcmd__member__subcmd__help,check)
+                cmd="memberctl__subcmd__member__subcmd__help__subcmd__check"
                 ;;
             memberctl__subcmd__member__subcmd__help,help)
                 cmd="memberctl__subcmd__member__subcmd__help__subcmd__help"
@@ -905,7 +914,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__member)
-            opts="list add promote remove update replace apply status move-leader joint"
+            opts="list add promote remove update replace apply status check move-leader joint"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -933,6 +942,20 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__member__subcmd__apply)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__help__subcmd__member__subcmd__check)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1185,7 +1208,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member)
-            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version list add promote remove update replace apply status move-leader joint help"
+            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version list add promote remove update replace apply status check move-leader joint help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1239,13 +1262,17 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__add)
-            opts="-w -h -V --peer-urls --learner --dry-run --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --peer-urls --learner --dry-run --skip-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --peer-urls)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skip-check)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1366,8 +1393,66 @@ _memberctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        memberctl__subcmd__member__subcmd__check)
+            opts="-w -h -V --for --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --for)
+                    COMPREPLY=($(compgen -W "add add-voter promote remove update" -- "${cur}"))
+                    return 0
+                    ;;
+                --endpoints)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dial-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-out)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                -w)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                --cacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         memberctl__subcmd__member__subcmd__help)
-            opts="list add promote remove update replace apply status move-leader joint help"
+            opts="list add promote remove update replace apply status check move-leader joint help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1395,6 +1480,20 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__help__subcmd__apply)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__member__subcmd__help__subcmd__check)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1995,12 +2094,16 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__promote)
-            opts="-w -h -V --no-wait --timeout --poll-interval --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --no-wait --skip-check --timeout --poll-interval --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --skip-check)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2057,13 +2160,17 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__remove)
-            opts="-w -h -V --dry-run --force --timeout --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --dry-run --force --timeout --skip-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skip-check)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

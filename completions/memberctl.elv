@@ -64,6 +64,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand replace 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in'
             cand apply 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume'
             cand status 'Show each member''s reachability, raft term, index, applied index, lag and version'
+            cand check 'Check whether the cluster can take a change now (the pre-flight checks every change runs); changes nothing'
             cand move-leader 'Hand leadership to another voter (by default the most caught-up one)'
             cand joint 'Several changes at once through joint consensus (memberctl engine only)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -87,6 +88,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;member;add'= {
             cand --peer-urls 'Peer URLs of the new member, comma-separated (scheme://host:port)'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, stability'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -106,6 +108,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --version 'Print version'
         }
         &'memberctl;member;promote'= {
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, stability'
             cand --timeout 'How long to wait for the learner to start, catch up and be promoted'
             cand --poll-interval 'How often to poll the learner''s and the leader''s progress'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
@@ -127,6 +130,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;member;remove'= {
             cand --timeout 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, stability'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -211,6 +215,24 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --version 'Print version'
         }
         &'memberctl;member;status'= {
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)'
+            cand --cert 'Client certificate for TLS, for servers that require one (with --key)'
+            cand --key 'Client key for TLS (with --cert)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)'
+            cand --password 'Password for authentication'
+            cand --insecure-skip-tls-verify 'Encrypt but do not verify the servers'' certificates (test clusters only)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;member;check'= {
+            cand --for 'The change to check for (default: none in particular)'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -347,6 +369,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand replace 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in'
             cand apply 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume'
             cand status 'Show each member''s reachability, raft term, index, applied index, lag and version'
+            cand check 'Check whether the cluster can take a change now (the pre-flight checks every change runs); changes nothing'
             cand move-leader 'Hand leadership to another voter (by default the most caught-up one)'
             cand joint 'Several changes at once through joint consensus (memberctl engine only)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -366,6 +389,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;member;help;apply'= {
         }
         &'memberctl;member;help;status'= {
+        }
+        &'memberctl;member;help;check'= {
         }
         &'memberctl;member;help;move-leader'= {
         }
@@ -697,6 +722,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand replace 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in'
             cand apply 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume'
             cand status 'Show each member''s reachability, raft term, index, applied index, lag and version'
+            cand check 'Check whether the cluster can take a change now (the pre-flight checks every change runs); changes nothing'
             cand move-leader 'Hand leadership to another voter (by default the most caught-up one)'
             cand joint 'Several changes at once through joint consensus (memberctl engine only)'
         }
@@ -715,6 +741,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;help;member;apply'= {
         }
         &'memberctl;help;member;status'= {
+        }
+        &'memberctl;help;member;check'= {
         }
         &'memberctl;help;member;move-leader'= {
         }

@@ -72,6 +72,8 @@ fn run() -> i32 {
             // faster than dropping the runtime's tasks, the arguments and the
             // report one by one would.
             let code = match printer::print(&report, format) {
+                // `member check` with a failed check: printed, and refused.
+                Ok(()) if report.refuses() => ErrorKind::Refused.exit_code(),
                 Ok(()) => SUCCESS,
                 Err(e) => {
                     eprintln!("memberctl: cannot write the output: {e}");

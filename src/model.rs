@@ -120,6 +120,42 @@ pub struct MemberStatus {
     pub version: String,
     /// Alarms or errors the member reports.
     pub errors: Vec<String>,
+    /// Size of its backend database file, in bytes.
+    pub db_size: u64,
+    /// Bytes of that file in use (the rest is free pages; 0 when not reported).
+    pub db_size_in_use: u64,
+    /// The store's current revision as this member has it.
+    pub revision: i64,
+}
+
+/// An alarm raised on a member (etcd's Maintenance.Alarm).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alarm {
+    /// The member it is raised on.
+    pub member_id: MemberId,
+    /// What it is.
+    pub kind: AlarmKind,
+}
+
+/// The alarms etcd raises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlarmKind {
+    /// The backend database reached its quota: writes are refused.
+    NoSpace,
+    /// The member's data differs from the others'.
+    Corrupt,
+    /// An alarm this version does not know (its number).
+    Other(i32),
+}
+
+impl std::fmt::Display for AlarmKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AlarmKind::NoSpace => f.write_str("NOSPACE"),
+            AlarmKind::Corrupt => f.write_str("CORRUPT"),
+            AlarmKind::Other(n) => write!(f, "alarm {n}"),
+        }
+    }
 }
 
 /// The result of `member add`: the new member and the cluster after the add.

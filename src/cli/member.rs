@@ -2,9 +2,10 @@
 
 use std::time::Duration;
 
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 
 use super::parse_duration;
+use crate::workflow::preflight::CheckName;
 
 /// `memberctl member …` subcommands.
 #[derive(Debug, Subcommand)]
@@ -25,6 +26,8 @@ pub enum MemberCommand {
     Apply(ApplyArgs),
     /// Show each member's reachability, raft term, index, applied index, lag and version.
     Status,
+    /// Check whether the cluster can take a change now (the pre-flight checks every change runs); changes nothing.
+    Check(CheckArgs),
     /// Hand leadership to another voter (by default the most caught-up one).
     MoveLeader(MoveLeaderArgs),
     /// Several changes at once through joint consensus (memberctl engine only).
@@ -97,6 +100,44 @@ pub struct TargetArg {
     pub member: String,
 }
 
+/// Arguments of `member check`.
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// The change to check for (default: none in particular)
+    #[arg(long = "for", value_enum, value_name = "CHANGE")]
+    pub change: Option<CheckFor>,
+    /// The member the change concerns (promote, remove, update): its hex ID or its name
+    #[arg(value_name = "ID|NAME", required_if_eq_any = [("change", "promote"), ("change", "remove"), ("change", "update")])]
+    pub member: Option<String>,
+}
+
+/// The change `member check --for` checks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFor {
+    /// Adding a learner (the safe way to add).
+    Add,
+    /// Adding a voter.
+    AddVoter,
+    /// Promoting the learner MEMBER.
+    Promote,
+    /// Removing MEMBER.
+    Remove,
+    /// Changing MEMBER's peer URLs.
+    Update,
+}
+
+/// Pre-flight checks to pass knowingly.
+#[derive(Debug, Clone, Args)]
+pub struct SkipCheckArgs {
+    /// Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, stability
+    #[arg(long = "skip-check", value_name = "CHECK", value_parser = parse_check)]
+    pub skip_check: Vec<CheckName>,
+}
+
+fn parse_check(s: &str) -> Result<CheckName, String> {
+    s.parse()
+}
+
 /// Arguments of `member add`.
 #[derive(Debug, Clone, Args)]
 pub struct AddArgs {
@@ -116,6 +157,9 @@ pub struct AddArgs {
     /// Check everything and print the plan; change nothing
     #[arg(long)]
     pub dry_run: bool,
+    /// Pre-flight checks to pass knowingly.
+    #[command(flatten)]
+    pub checks: SkipCheckArgs,
 }
 
 /// Arguments of `member promote`.
@@ -127,6 +171,9 @@ pub struct PromoteArgs {
     /// Promote at once instead of waiting for the learner to catch up
     #[arg(long)]
     pub no_wait: bool,
+    /// Pre-flight checks to pass knowingly.
+    #[command(flatten)]
+    pub checks: SkipCheckArgs,
     /// How long and how often to wait for catch-up.
     #[command(flatten)]
     pub wait: WaitArgs,
@@ -158,6 +205,9 @@ pub struct RemoveArgs {
     /// How long to wait for leadership to move (and for a named learner to start).
     #[command(flatten)]
     pub wait: StartWaitArgs,
+    /// Pre-flight checks to pass knowingly.
+    #[command(flatten)]
+    pub checks: SkipCheckArgs,
 }
 
 /// Arguments of `member update`.

@@ -15,8 +15,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 pub use cluster::{ClusterCommand, DirArg, StartNodeArgs, UpArgs};
 pub use member::{
-    AddArgs, JointCommand, JointEnterArgs, MemberCommand, PromoteArgs, RemoveArgs, TargetArg,
-    UpdateArgs,
+    AddArgs, CheckArgs, CheckFor, JointCommand, JointEnterArgs, MemberCommand, PromoteArgs,
+    RemoveArgs, TargetArg, UpdateArgs,
 };
 pub use node::{ClusterState, NodeCommand, RunArgs};
 pub use snapshot::{RestoreArgs, SnapshotCommand};

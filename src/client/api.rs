@@ -2,7 +2,8 @@
 
 use super::{convert, Client};
 use crate::model::{
-    Added, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus, ProgressReport,
+    Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus,
+    ProgressReport,
 };
 use crate::proto::etcdserverpb as pb;
 use crate::proto::etcdserverpb::cluster_client::ClusterClient;
@@ -160,6 +161,22 @@ impl MembershipApi for Client {
             })
             .await?;
         Ok(convert::configuration(r))
+    }
+
+    async fn alarms(&self) -> Result<Vec<Alarm>, ApiError> {
+        let r = self
+            .call(true, |ch| async move {
+                MaintenanceClient::new(ch)
+                    .alarm(pb::AlarmRequest {
+                        action: pb::alarm_request::AlarmAction::Get as i32,
+                        member_id: 0,
+                        alarm: pb::AlarmType::None as i32,
+                    })
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        Ok(convert::alarms(r))
     }
 
     async fn get_progress(&self) -> Result<ProgressReport, ApiError> {

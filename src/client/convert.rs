@@ -1,8 +1,8 @@
 //! Conversions between etcd's protobuf messages and memberctl's domain types, and gRPC status → [`ApiError`].
 
 use crate::model::{
-    Configuration, JointChange, Member, MemberId, MemberList, MemberStatus, PeerProgress,
-    ProgressReport,
+    Alarm, AlarmKind, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus,
+    PeerProgress, ProgressReport,
 };
 use crate::proto::etcdserverpb as pb;
 use crate::proto::memberctl_v1 as mpb;
@@ -30,8 +30,12 @@ pub fn member_list(header: Option<pb::ResponseHeader>, members: Vec<pb::Member>)
 
 /// A status response as a domain status.
 pub fn status(s: pb::StatusResponse) -> MemberStatus {
+    let (member_id, revision) = s.header.map_or((0, 0), |h| (h.member_id, h.revision));
     MemberStatus {
-        member_id: MemberId(s.header.map_or(0, |h| h.member_id)),
+        member_id: MemberId(member_id),
+        revision,
+        db_size: u64::try_from(s.db_size).unwrap_or(0),
+        db_size_in_use: u64::try_from(s.db_size_in_use).unwrap_or(0),
         leader: MemberId(s.leader),
         raft_term: s.raft_term,
         raft_index: s.raft_index,
@@ -40,6 +44,22 @@ pub fn status(s: pb::StatusResponse) -> MemberStatus {
         version: s.version,
         errors: s.errors,
     }
+}
+
+/// Etcd's alarm list as domain alarms.
+pub fn alarms(r: pb::AlarmResponse) -> Vec<Alarm> {
+    r.alarms
+        .into_iter()
+        .filter(|a| a.alarm != pb::AlarmType::None as i32)
+        .map(|a| Alarm {
+            member_id: MemberId(a.member_id),
+            kind: match pb::AlarmType::try_from(a.alarm) {
+                Ok(pb::AlarmType::Nospace) => AlarmKind::NoSpace,
+                Ok(pb::AlarmType::Corrupt) => AlarmKind::Corrupt,
+                _ => AlarmKind::Other(a.alarm),
+            },
+        })
+        .collect()
 }
 
 fn ids(v: &[u64]) -> Vec<MemberId> {

@@ -3,13 +3,14 @@
 use anyhow::Context;
 
 use super::shortened;
-use crate::cli::{GlobalArgs, JointCommand, MemberCommand};
+use crate::cli::{CheckFor, GlobalArgs, JointCommand, MemberCommand};
 use crate::error::Error;
 use crate::printer::Report;
 use crate::workflow::add::{self, AddOutcome, AddRequest};
 use crate::workflow::apply::{self, ApplyOutcome, ApplyRequest, StartMember};
 use crate::workflow::joint::{self, JointOutcome, JointRequest};
 use crate::workflow::leader::{self, MoveRequest};
+use crate::workflow::preflight::{self, Planned, Preflight};
 use crate::workflow::promote::{self, PromoteRequest};
 use crate::workflow::remove::{self, RemoveOutcome, RemoveRequest};
 use crate::workflow::replace::{self, InProgress, ReplaceOutcome, ReplaceRequest, StartNew};
@@ -78,6 +79,7 @@ pub(super) async fn member<A: MembershipApi>(
                 peer_urls: a.peer_urls.clone(),
                 learner: a.learner,
                 dry_run: a.dry_run,
+                preflight: Preflight::Run(a.checks.skip_check.clone()),
             };
             match add::add(api, observer, &req, &system_resolver, timeout)
                 .await
@@ -94,6 +96,7 @@ pub(super) async fn member<A: MembershipApi>(
                 timeout: p.wait.timeout,
                 poll_interval: p.wait.poll_interval,
                 command_timeout: timeout,
+                preflight: Preflight::Run(p.checks.skip_check.clone()),
             };
             Report::Promoted(
                 promote::promote(api, observer, &req)
@@ -108,6 +111,7 @@ pub(super) async fn member<A: MembershipApi>(
                 force: r.force,
                 timeout: r.wait.timeout,
                 command_timeout: timeout,
+                preflight: Preflight::Run(r.checks.skip_check.clone()),
             };
             match remove::remove(api, observer, &req)
                 .await
@@ -152,6 +156,24 @@ pub(super) async fn member<A: MembershipApi>(
             .await
             .with_context(|| format!("member update {}", shortened(&u.target.member)))?,
         ),
+        MemberCommand::Check(c) => {
+            let planned = match (c.change, c.member.clone()) {
+                (None, _) => Planned::Inspect,
+                (Some(CheckFor::Add), _) => Planned::Add { learner: true },
+                (Some(CheckFor::AddVoter), _) => Planned::Add { learner: false },
+                (Some(CheckFor::Promote), Some(m)) => Planned::Promote(m),
+                (Some(CheckFor::Remove), Some(m)) => Planned::Remove(m),
+                (Some(CheckFor::Update), Some(m)) => Planned::Update(m),
+                (Some(_), None) => {
+                    return Err(Error::usage("--for promote, remove and update need the member: `memberctl member check --for remove NAME`").into())
+                }
+            };
+            Report::Checks(
+                preflight::check(api, &planned)
+                    .await
+                    .context("member check")?,
+            )
+        }
         MemberCommand::Status => Report::Status(
             status::status(api)
                 .await

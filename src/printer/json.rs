@@ -228,6 +228,22 @@ struct ConfigDoc {
 }
 
 #[derive(Serialize)]
+struct ChecksDoc<'a> {
+    ok: bool,
+    checks: Vec<CheckDoc<'a>>,
+}
+
+#[derive(Serialize)]
+struct CheckDoc<'a> {
+    name: &'a str,
+    result: &'a str,
+    members: &'a [String],
+    detail: &'a str,
+    remedy: &'a str,
+    skipped: bool,
+}
+
+#[derive(Serialize)]
 struct ErrorDoc<'a> {
     error: ErrorBody<'a>,
 }
@@ -416,6 +432,27 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                 auto_leave: c.auto_leave,
             },
         ),
+        Report::Checks(checks) => {
+            let results: Vec<String> = checks.iter().map(|c| c.verdict.to_string()).collect();
+            write(
+                out,
+                &ChecksDoc {
+                    ok: !report.refuses(),
+                    checks: checks
+                        .iter()
+                        .zip(&results)
+                        .map(|(c, r)| CheckDoc {
+                            name: c.name.as_str(),
+                            result: r,
+                            members: &c.members,
+                            detail: &c.detail,
+                            remedy: &c.remedy,
+                            skipped: c.skipped,
+                        })
+                        .collect(),
+                },
+            )
+        }
         Report::Cluster(c) => write(
             out,
             &ClusterDoc {

@@ -14,6 +14,7 @@ use crate::workflow::add::AddedMember;
 use crate::workflow::apply::Applied;
 use crate::workflow::apply_plan::ApplyPlan;
 use crate::workflow::leader::Moved;
+use crate::workflow::preflight::{Check, Verdict};
 use crate::workflow::promote::Promoted;
 use crate::workflow::quorum::PlanStep;
 use crate::workflow::replace::Replaced;
@@ -62,6 +63,19 @@ pub enum Report {
     ApplyPlan(ApplyPlan),
     /// `member apply`: the steps taken and the membership at the end.
     Applied(Applied),
+    /// `member check`: the pre-flight checks.
+    Checks(Vec<Check>),
+}
+
+impl Report {
+    /// Whether the report itself is a refusal (a pre-flight check failed):
+    /// `main` exits with the refusal's code after printing it.
+    pub fn refuses(&self) -> bool {
+        match self {
+            Report::Checks(checks) => checks.iter().any(|c| c.verdict == Verdict::Fail),
+            _ => false,
+        }
+    }
 }
 
 /// What `snapshot save|status|restore` did.

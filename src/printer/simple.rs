@@ -142,6 +142,23 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             }
             writeln!(out, "auto_leave: {}", c.auto_leave)?;
         }
+        Report::Checks(checks) => {
+            for c in checks {
+                writeln!(
+                    out,
+                    "{}, {}, {}, {}, {}",
+                    c.name,
+                    c.verdict,
+                    if c.members.is_empty() {
+                        "-".to_string()
+                    } else {
+                        c.members.join(" ")
+                    },
+                    c.detail,
+                    if c.remedy.is_empty() { "-" } else { &c.remedy },
+                )?;
+            }
+        }
         Report::Cluster(c) => {
             // `member list`'s columns, then the local node's: leader, pid, log.
             for n in &c.nodes {

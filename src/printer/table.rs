@@ -215,6 +215,20 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             t.add_row(vec!["auto_leave".to_string(), c.auto_leave.to_string()]);
             writeln!(out, "{t}")?;
         }
+        Report::Checks(checks) => {
+            let mut t = table(&["CHECK", "MEMBER", "RESULT", "DETAIL", "WHAT TO DO"]);
+            t.set_content_arrangement(ContentArrangement::Dynamic);
+            for c in checks {
+                t.add_row(vec![
+                    c.name.to_string(),
+                    c.members.join("\n"),
+                    c.verdict.to_string(),
+                    c.detail.clone(),
+                    c.remedy.clone(),
+                ]);
+            }
+            writeln!(out, "{t}")?;
+        }
         Report::Cluster(c) => {
             // `member list`'s columns, then the local node's.
             let mut t = table(&[

@@ -3,6 +3,7 @@
 use tokio::time::Instant;
 
 use super::health::gather_with_leader;
+use super::preflight::{Change, Preflight};
 use super::quorum::{self, Config, PlanStep};
 use super::retry::send_change;
 use super::validate::{self, Resolver};
@@ -21,6 +22,8 @@ pub struct AddRequest {
     pub learner: bool,
     /// Only print the plan.
     pub dry_run: bool,
+    /// The pre-flight checks.
+    pub preflight: Preflight,
 }
 
 /// A member that was added (or had already been added) and how to start it.
@@ -151,6 +154,10 @@ pub async fn add<A: MembershipApi>(
     if !req.learner {
         quorum::check_voter_add(&health.list, &reachable)?;
     }
+    let change = Change::Add {
+        learner: req.learner,
+    };
+    req.preflight.run(api, observer, &health, change).await?;
 
     let mut config = Config::of(&health.list, &reachable);
     let before = config.step("before");

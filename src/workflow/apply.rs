@@ -12,6 +12,7 @@ use super::add::{self, AddOutcome, AddRequest};
 use super::apply_plan::{self, Action, ApplyPlan, Engine, TargetMember};
 use super::health::Health;
 use super::joint::{self, JointRequest};
+use super::preflight::Preflight;
 use super::promote::wait_ready;
 use super::remove::{self, RemoveRequest};
 use super::validate::{self, Resolver};
@@ -341,6 +342,7 @@ async fn take<A: MembershipApi, S: StartMember>(
                 peer_urls: t.peer_urls.clone(),
                 learner: true,
                 dry_run: false,
+                preflight: Preflight::ByCaller,
             };
             let added = add::add(api, observer, &add_req, resolver, req.command_timeout).await;
             let learners = list.members.iter().any(|m| m.is_learner);
@@ -406,6 +408,7 @@ async fn take<A: MembershipApi, S: StartMember>(
                 force: false,
                 timeout: req.timeout,
                 command_timeout: req.command_timeout,
+                preflight: Preflight::ByCaller,
             };
             if let Err(e) = remove::remove(api, observer, &remove_req).await {
                 // Gone already: an earlier answer that was lost had removed it

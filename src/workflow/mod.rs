@@ -10,6 +10,7 @@ pub mod health;
 pub mod joint;
 pub mod joint_calc;
 pub mod leader;
+pub mod preflight;
 pub mod promote;
 pub mod quorum;
 pub mod remove;
@@ -24,7 +25,8 @@ use std::fmt;
 
 use crate::error::{Error, ErrorKind};
 use crate::model::{
-    Added, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus, ProgressReport,
+    Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus,
+    ProgressReport,
 };
 
 pub use catch_up::{CatchUpSample, CatchUpState};
@@ -61,6 +63,13 @@ pub trait MembershipApi {
     async fn joint_enter(&self, changes: &[JointChange]) -> Result<Configuration, ApiError>;
     /// Leaves the joint configuration (memberctl engine only).
     async fn joint_leave(&self) -> Result<Configuration, ApiError>;
+    /// The alarms raised in the cluster (etcd's Maintenance.Alarm, action GET).
+    async fn alarms(&self) -> Result<Vec<Alarm>, ApiError> {
+        Err(ApiError::new(
+            ApiErrorKind::Unimplemented,
+            "this server lists no alarms",
+        ))
+    }
     /// The endpoints requests go to (none for a server without them): `member
     /// status` asks each for its status while it reads the member list.
     fn endpoint_urls(&self) -> Vec<String> {

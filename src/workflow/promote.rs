@@ -5,6 +5,8 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::catch_up::{CatchUp, CatchUpSample, CatchUpState};
+use super::health::Health;
+use super::preflight::{Change, Preflight};
 use super::resolve::{list_naming, resolve, Purpose};
 use super::retry::retry_unhealthy;
 use super::{ApiError, ApiErrorKind, MembershipApi, Observer};
@@ -24,6 +26,8 @@ pub struct PromoteRequest {
     pub poll_interval: Duration,
     /// Per-request timeout, also the budget for "unhealthy cluster" retries.
     pub command_timeout: Duration,
+    /// The pre-flight checks.
+    pub preflight: Preflight,
 }
 
 /// A promoted member.
@@ -69,6 +73,12 @@ pub async fn promote<A: MembershipApi>(
             "member {} is already a voter; only learners can be promoted",
             member.label()
         )));
+    }
+    if req.preflight != Preflight::ByCaller {
+        let health = Health::gather(api, list.clone()).await;
+        req.preflight
+            .run(api, observer, &health, Change::Promote(member.id))
+            .await?;
     }
     let finish = |list: MemberList| {
         let member = list

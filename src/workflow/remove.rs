@@ -7,6 +7,7 @@ use tokio::time::Instant;
 
 use super::health::gather_with_leader;
 use super::leader::{self, Moved};
+use super::preflight::{Change, CheckName, Preflight};
 use super::quorum::{self, Config, PlanStep};
 use super::resolve::{resolve, Purpose};
 use super::retry::send_change;
@@ -27,6 +28,8 @@ pub struct RemoveRequest {
     pub timeout: Duration,
     /// Per-request timeout.
     pub command_timeout: Duration,
+    /// The pre-flight checks.
+    pub preflight: Preflight,
 }
 
 /// What `member remove` did.
@@ -65,6 +68,18 @@ pub async fn remove<A: MembershipApi>(
         }
         observer.notice(&format!("--force: going on despite: {}", refusal.message));
     }
+    // Rule 4 above decides about quorum for a removal (and --force passes it).
+    let preflight = match &req.preflight {
+        Preflight::Run(skip) => {
+            let mut skip = skip.clone();
+            skip.push(CheckName::Quorum);
+            Preflight::Run(skip)
+        }
+        Preflight::ByCaller => Preflight::ByCaller,
+    };
+    preflight
+        .run(api, observer, &health, Change::Remove(member.id))
+        .await?;
     let leaving = HashSet::from([member.id]);
     let mut config = Config::of(&health.list, &reachable);
     let mut plan = vec![config.step("before")];

@@ -14,6 +14,7 @@ use super::health::Health;
 use super::joint::{self, JointRequest};
 use super::joint_calc::{self, RaftChange};
 use super::leader;
+use super::preflight::Preflight;
 use super::promote::wait_ready;
 use super::quorum::{Config, PlanStep};
 use super::remove::{self, RemoveOutcome, RemoveRequest};
@@ -252,6 +253,7 @@ pub async fn prepare<A: MembershipApi>(
                 peer_urls: req.peer_urls.clone(),
                 learner: true,
                 dry_run: false,
+                preflight: Preflight::ByCaller,
             };
             match add::add(api, observer, &add_req, resolver, req.command_timeout).await? {
                 AddOutcome::Added(a) => a,
@@ -430,6 +432,7 @@ pub async fn finish<A: MembershipApi>(
             force: false,
             timeout: req.timeout,
             command_timeout: req.command_timeout,
+            preflight: Preflight::ByCaller,
         };
         if let RemoveOutcome::Removed { list: after, .. } =
             remove::remove(api, observer, &remove_req).await?

@@ -5,6 +5,7 @@ use std::time::Duration;
 use super::add::{add, AddOutcome, AddRequest};
 use super::fake::Fake;
 use super::leader::{move_leader, MoveRequest};
+use super::preflight::Preflight;
 use super::promote::{promote, PromoteRequest};
 use super::remove::{remove, RemoveOutcome, RemoveRequest};
 use super::{update, ApiError, ApiErrorKind, Silent};
@@ -23,6 +24,7 @@ fn learner_add(name: &str, url: &str) -> AddRequest {
         peer_urls: vec![url.into()],
         learner: true,
         dry_run: false,
+        preflight: Preflight::Run(Vec::new()),
     }
 }
 
@@ -39,6 +41,7 @@ fn rm(target: &str, dry_run: bool, force: bool, command_timeout: Duration) -> Re
         force,
         timeout: command_timeout,
         command_timeout,
+        preflight: Preflight::Run(Vec::new()),
     }
 }
 
@@ -49,6 +52,7 @@ fn promote_req(target: &str, wait: bool, timeout: Duration) -> PromoteRequest {
         timeout,
         poll_interval: Duration::from_millis(5),
         command_timeout: T,
+        preflight: Preflight::Run(Vec::new()),
     }
 }
 

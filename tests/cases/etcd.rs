@@ -114,10 +114,21 @@ fn learner_flow_against_etcd(version: &'static str) {
         simple.stdout
     );
 
-    // A second learner is refused by the server's limit (1 unless 3.6+'s
-    // --max-learners says otherwise), and nothing changes.
+    // A second learner is refused by the pre-flight `learners` check, which
+    // names the first (etcd's limit: 1 unless --max-learners says otherwise);
+    // passed knowingly, the server's own limit refuses it. Nothing changes.
     let second = format!("http://127.0.0.1:{}", free_port());
-    let r = etcd.ctl(&["member", "add", "m5", "--learner", "--peer-urls", &second]);
+    let add5 = ["member", "add", "m5", "--learner", "--peer-urls", &second];
+    let r = etcd.ctl(&add5);
+    assert_eq!(r.code, 3, "{version}: {}", r.stderr);
+    assert!(
+        r.stderr.contains("check learners failed") && r.stderr.contains(&new_id),
+        "{version}: {}",
+        r.stderr
+    );
+    let mut skipped = add5.to_vec();
+    skipped.extend(["--skip-check", "learners"]);
+    let r = etcd.ctl(&skipped);
     assert_eq!(r.code, 3, "{version}: {}", r.stderr);
     assert!(
         r.stderr.contains("too many learner members"),

@@ -28,6 +28,8 @@ mod maintenance;
 mod offline;
 /// Partitions on the engine (--fault-injection): a minority leader, a cut-off learner.
 mod partition;
+/// Pre-flight checks: `member check`, a full etcd database and a second learner refused before anything is sent.
+mod preflight;
 /// `member replace` on the engine (resumable) and against etcd, per version.
 mod replace;
 /// Linearizability on the engine: histories recorded under kill -9, partitions, membership changes and disk faults; the deliberate bugs caught.

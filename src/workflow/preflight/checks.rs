@@ -1,0 +1,417 @@
+//! The pre-flight checks themselves: each reads the gathered facts and
+//! judges them for the planned change (pure; thresholds in the parent).
+
+use super::{
+    Change, Check, CheckName, Facts, Verdict, APPLY_FAIL, APPLY_WARN, DB_FREE_WARN, LEARNER_LIMIT,
+};
+use crate::model::{AlarmKind, Member, MemberId, MemberStatus};
+use crate::workflow::health::Health;
+
+/// Evaluates every check for `change`.
+pub fn evaluate(facts: &Facts, change: Change) -> Vec<Check> {
+    vec![
+        quorum(facts),
+        alarms(facts, change),
+        learners(facts, change),
+        versions(facts),
+        db(facts),
+        apply(facts),
+        stability(facts),
+    ]
+}
+
+fn new_check(name: CheckName, verdict: Verdict, detail: impl Into<String>) -> Check {
+    Check {
+        name,
+        verdict,
+        members: Vec::new(),
+        detail: detail.into(),
+        remedy: String::new(),
+        skipped: false,
+    }
+}
+
+impl Check {
+    fn members(mut self, members: Vec<String>) -> Self {
+        self.members = members;
+        self
+    }
+
+    fn remedy(mut self, remedy: impl Into<String>) -> Self {
+        self.remedy = remedy.into();
+        self
+    }
+}
+
+/// The label of the member with `id`, or its ID.
+fn label(health: &Health, id: MemberId) -> String {
+    health
+        .list
+        .get(id)
+        .map_or_else(|| id.to_string(), |m| m.label())
+}
+
+/// The members whose status could not be read, as "label (reason)".
+fn unread(health: &Health) -> Vec<String> {
+    health
+        .list
+        .members
+        .iter()
+        .zip(&health.statuses)
+        .filter_map(|(m, s)| s.as_ref().err().map(|e| format!("{} ({e})", m.label())))
+        .collect()
+}
+
+/// The statuses that were read, with their members.
+fn read(health: &Health) -> impl Iterator<Item = (&Member, &MemberStatus)> {
+    health
+        .list
+        .members
+        .iter()
+        .zip(&health.statuses)
+        .filter_map(|(m, s)| s.as_ref().ok().map(|s| (m, s)))
+}
+
+fn quorum(facts: &Facts) -> Check {
+    let h = &facts.health;
+    let voters = h.list.voters().count();
+    let up = h.reachable();
+    let answering = h.list.voters().filter(|m| up.contains(&m.id)).count();
+    let need = voters / 2 + 1;
+    let detail = format!("{answering} of {voters} voters answer; a quorum is {need}");
+    let c = |v, d: String| new_check(CheckName::Quorum, v, d);
+    if answering < need {
+        let down: Vec<String> = h.unreachable_voters().iter().map(|m| m.label()).collect();
+        return c(Verdict::Fail, detail)
+            .members(down)
+            .remedy("bring the unreachable voters back first; a change needs a quorum to commit");
+    }
+    match h.leader_status() {
+        Some(s) => c(
+            Verdict::Ok,
+            format!(
+                "{detail}; leader {} (term {})",
+                label(h, s.member_id),
+                s.raft_term
+            ),
+        ),
+        None => c(Verdict::Fail, format!("{detail}; no reachable leader"))
+            .remedy("wait for a leader to be elected (`memberctl member status`)"),
+    }
+}
+
+fn alarms(facts: &Facts, change: Change) -> Check {
+    let h = &facts.health;
+    let list = match &facts.alarms {
+        Ok(list) => list,
+        Err(e) => {
+            return new_check(
+                CheckName::Alarms,
+                Verdict::Unknown,
+                format!("cannot list alarms: {e}"),
+            )
+        }
+    };
+    if list.is_empty() {
+        return new_check(CheckName::Alarms, Verdict::Ok, "no alarm raised");
+    }
+    let members: Vec<String> = list.iter().map(|a| label(h, a.member_id)).collect();
+    let raised: Vec<String> = list
+        .iter()
+        .map(|a| format!("{} on {}", a.kind, label(h, a.member_id)))
+        .collect();
+    let mut verdict = Verdict::Warn;
+    let mut remedies = Vec::new();
+    if list.iter().any(|a| a.kind == AlarmKind::NoSpace) {
+        if matches!(
+            change,
+            Change::Inspect | Change::Add { .. } | Change::Promote(_)
+        ) {
+            verdict = Verdict::Fail;
+        }
+        let revision = read(h).map(|(_, s)| s.revision).max().unwrap_or(0);
+        let urls: Vec<String> = h
+            .list
+            .members
+            .iter()
+            .filter_map(|m| m.client_urls.first().cloned())
+            .collect();
+        remedies.push(format!(
+            "free space, then clear the alarm: `etcdctl compaction {revision}`, \
+             `etcdctl defrag --endpoints={}`, `etcdctl alarm disarm` (or raise \
+             --quota-backend-bytes); a new member would receive a database at its quota",
+            urls.join(",")
+        ));
+    }
+    let corrupt: Vec<MemberId> = list
+        .iter()
+        .filter(|a| a.kind == AlarmKind::Corrupt)
+        .map(|a| a.member_id)
+        .collect();
+    if !corrupt.is_empty() {
+        let removing_it = matches!(change, Change::Remove(id) if corrupt.contains(&id));
+        if !removing_it {
+            verdict = Verdict::Fail;
+        }
+        let names: Vec<String> = corrupt.iter().map(|&id| label(h, id)).collect();
+        remedies.push(format!(
+            "{} holds data that differs from the others': remove it (`memberctl member remove \
+             {}`) and add a fresh member, then `etcdctl alarm disarm`",
+            names.join(", "),
+            corrupt[0]
+        ));
+    }
+    if list.iter().any(|a| matches!(a.kind, AlarmKind::Other(_))) {
+        verdict = Verdict::Fail;
+        remedies.push("an alarm this memberctl does not know: see `etcdctl alarm list`".into());
+    }
+    new_check(
+        CheckName::Alarms,
+        verdict,
+        format!("raised: {}", raised.join(", ")),
+    )
+    .members(members)
+    .remedy(remedies.join("; "))
+}
+
+fn learners(facts: &Facts, change: Change) -> Check {
+    let h = &facts.health;
+    let learners: Vec<&Member> = h.list.members.iter().filter(|m| m.is_learner).collect();
+    if learners.is_empty() {
+        return new_check(CheckName::Learners, Verdict::Ok, "no learner");
+    }
+    let leader_index = h.leader_status().map(|s| s.raft_index);
+    let described: Vec<String> = learners
+        .iter()
+        .map(|m| {
+            let state = if !m.started() {
+                "not started".to_string()
+            } else {
+                match (h.status_of(m.id), leader_index) {
+                    (Some(Ok(s)), Some(l)) => {
+                        format!(
+                            "started, applied {} of the leader's {l}",
+                            s.raft_applied_index
+                        )
+                    }
+                    (Some(Err(e)), _) => format!("started, not answering ({e})"),
+                    _ => "started".to_string(),
+                }
+            };
+            format!("{} ({state})", m.label())
+        })
+        .collect();
+    let members: Vec<String> = learners.iter().map(|m| m.label()).collect();
+    let detail = format!(
+        "{} learner{}: {}",
+        learners.len(),
+        if learners.len() == 1 { "" } else { "s" },
+        described.join(", ")
+    );
+    if matches!(change, Change::Add { learner: true }) && learners.len() >= LEARNER_LIMIT {
+        let first = learners[0];
+        return new_check(CheckName::Learners, Verdict::Fail, detail)
+            .members(members)
+            .remedy(format!(
+                "etcd allows {LEARNER_LIMIT} learner by default: promote {} once it has caught \
+                 up (`memberctl member promote {}`) or remove it (`memberctl member remove {}`) \
+                 first; on a server started with a higher --max-learners, pass --skip-check \
+                 learners",
+                first.label(),
+                if first.started() {
+                    first.name.clone()
+                } else {
+                    first.id.to_string()
+                },
+                first.id
+            ));
+    }
+    new_check(CheckName::Learners, Verdict::Ok, detail).members(members)
+}
+
+/// The major and minor version of a server version string ("3.5.17" → (3, 5)).
+fn minor(version: &str) -> Option<(u64, u64)> {
+    let mut parts = version.trim().split('.');
+    let major = parts.next()?.parse().ok()?;
+    let minor = parts.next()?.parse().ok()?;
+    Some((major, minor))
+}
+
+fn versions(facts: &Facts) -> Check {
+    let h = &facts.health;
+    let each: Vec<String> = read(h)
+        .map(|(m, s)| format!("{} {}", m.label(), s.version))
+        .collect();
+    let mut minors: Vec<(u64, u64)> = read(h).filter_map(|(_, s)| minor(&s.version)).collect();
+    minors.sort_unstable();
+    minors.dedup();
+    let missing = unread(h);
+    if minors.len() > 1 {
+        let members: Vec<String> = read(h).map(|(m, _)| m.label()).collect();
+        return new_check(
+            CheckName::Versions,
+            Verdict::Fail,
+            format!(
+                "{} minor versions among the members: {}",
+                minors.len(),
+                each.join(", ")
+            ),
+        )
+        .members(members)
+        .remedy("an upgrade or downgrade is under way: finish it (every member on one minor version) before changing the membership");
+    }
+    if !missing.is_empty() || each.is_empty() {
+        return new_check(
+            CheckName::Versions,
+            Verdict::Unknown,
+            format!(
+                "{}; not read: {}",
+                if each.is_empty() {
+                    "no version read".to_string()
+                } else {
+                    each.join(", ")
+                },
+                missing.join(", ")
+            ),
+        );
+    }
+    new_check(CheckName::Versions, Verdict::Ok, each.join(", "))
+}
+
+/// Bytes as KiB or MiB, for people.
+fn mib(bytes: u64) -> String {
+    if bytes < 1024 * 1024 {
+        format!("{:.1} KiB", bytes as f64 / 1024.0)
+    } else {
+        format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+    }
+}
+
+fn db(facts: &Facts) -> Check {
+    let h = &facts.health;
+    let mut worst: Option<(&Member, &MemberStatus)> = None;
+    let mut figures = Vec::new();
+    for (m, s) in read(h) {
+        if s.db_size_in_use == 0 {
+            figures.push(format!(
+                "{} {} (in use: not reported)",
+                m.label(),
+                mib(s.db_size)
+            ));
+            continue;
+        }
+        figures.push(format!(
+            "{} {} ({} in use)",
+            m.label(),
+            mib(s.db_size),
+            mib(s.db_size_in_use)
+        ));
+        let free = s.db_size.saturating_sub(s.db_size_in_use);
+        if free >= DB_FREE_WARN && free.saturating_mul(2) >= s.db_size {
+            let more = worst.is_none_or(|(_, w)| free > w.db_size.saturating_sub(w.db_size_in_use));
+            if more {
+                worst = Some((m, s));
+            }
+        }
+    }
+    let detail = format!(
+        "{}; the quota (etcd_server_quota_backend_bytes) is not read yet",
+        figures.join(", ")
+    );
+    if let Some((m, s)) = worst {
+        let urls: Vec<String> = read(h)
+            .filter_map(|(m, _)| m.client_urls.first().cloned())
+            .collect();
+        return new_check(CheckName::Db, Verdict::Warn, detail)
+            .members(vec![m.label()])
+            .remedy(format!(
+                "defragment before adding (`etcdctl defrag --endpoints={}`): a new member \
+                 receives the whole {} file, {} of it free pages",
+                urls.join(","),
+                mib(s.db_size),
+                mib(s.db_size - s.db_size_in_use)
+            ));
+    }
+    new_check(CheckName::Db, Verdict::Unknown, detail)
+}
+
+fn apply(facts: &Facts) -> Check {
+    let h = &facts.health;
+    let mut verdict = Verdict::Ok;
+    let mut behind = Vec::new();
+    let mut figures = Vec::new();
+    for (m, s) in read(h) {
+        let gap = s.raft_index.saturating_sub(s.raft_applied_index);
+        figures.push(format!("{} {gap}", m.label()));
+        // A learner catching up applies in bursts; it proposes nothing.
+        if m.is_learner {
+            continue;
+        }
+        let v = if gap > APPLY_FAIL {
+            Verdict::Fail
+        } else if gap > APPLY_WARN {
+            Verdict::Warn
+        } else {
+            continue;
+        };
+        verdict = verdict.max(v);
+        behind.push(m.label());
+    }
+    let missing = unread(h);
+    let mut detail = format!("entries committed but not applied: {}", figures.join(", "));
+    if !missing.is_empty() {
+        detail.push_str(&format!("; not read: {}", missing.join(", ")));
+        if verdict == Verdict::Ok {
+            verdict = Verdict::Unknown;
+        }
+    }
+    let c = new_check(CheckName::Apply, verdict, detail).members(behind.clone());
+    if matches!(verdict, Verdict::Warn | Verdict::Fail) {
+        c.remedy(format!(
+            "wait until {} has applied what it committed (etcd refuses proposals beyond a gap \
+             of {APPLY_FAIL})",
+            behind.join(", ")
+        ))
+    } else {
+        c
+    }
+}
+
+fn stability(facts: &Facts) -> Check {
+    let h = &facts.health;
+    let Some(first) = h.leader_status() else {
+        return new_check(CheckName::Stability, Verdict::Unknown, "no leader to watch");
+    };
+    match &facts.leader_again {
+        Some(Ok(again)) if again.leader == first.leader && again.raft_term == first.raft_term => {
+            new_check(
+                CheckName::Stability,
+                Verdict::Ok,
+                format!(
+                    "leader {} kept term {} while the checks ran",
+                    label(h, first.member_id),
+                    first.raft_term
+                ),
+            )
+        }
+        Some(Ok(again)) => new_check(
+            CheckName::Stability,
+            Verdict::Warn,
+            format!(
+                "the leader changed while the checks ran: {} in term {}, then {} in term {}",
+                label(h, first.leader),
+                first.raft_term,
+                label(h, again.leader),
+                again.raft_term
+            ),
+        )
+        .members(vec![label(h, first.leader)])
+        .remedy("wait for a stable leader (`memberctl member status`), then try again"),
+        Some(Err(e)) => new_check(
+            CheckName::Stability,
+            Verdict::Unknown,
+            format!("the leader did not answer a second time: {e}"),
+        ),
+        None => new_check(CheckName::Stability, Verdict::Unknown, "no leader to watch"),
+    }
+}

@@ -1,0 +1,315 @@
+//! Pre-flight checks: whether the cluster can take a change now (quorum,
+//! alarms, learners, versions, database, apply lag, leader stability), each
+//! a named result with the figures it read and what to do. [`gather`] reads
+//! what the checks need, [`evaluate`] (pure, in `checks`) judges it,
+//! [`enforce`] refuses a change when one fails.
+
+mod checks;
+
+use std::fmt;
+use std::str::FromStr;
+
+use futures_util::future::join;
+use serde::Serialize;
+
+pub use checks::evaluate;
+
+use super::health::Health;
+use super::{ApiError, MembershipApi, Observer};
+use crate::error::Error;
+use crate::model::{Alarm, Member, MemberId, MemberStatus};
+
+/// Apply lag (committed − applied entries) that fails the check: etcd
+/// refuses proposals beyond this gap.
+pub const APPLY_FAIL: u64 = 5_000;
+/// Apply lag that warns.
+pub const APPLY_WARN: u64 = 1_000;
+/// Free pages in the database file that are worth a defragmentation first.
+pub const DB_FREE_WARN: u64 = 64 * 1024 * 1024;
+/// How many learners etcd allows by default (`--max-learners`; 3.4: one).
+pub const LEARNER_LIMIT: usize = 1;
+
+/// The checks, by their stable names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckName {
+    /// A leader, and a majority of voters that answer.
+    Quorum,
+    /// Alarms raised (NOSPACE, CORRUPT).
+    Alarms,
+    /// Learners already in the cluster (etcd allows one by default).
+    Learners,
+    /// Server versions: one minor version, not an upgrade half done.
+    Versions,
+    /// Database size and free pages (a new member receives the whole file).
+    Db,
+    /// Entries committed but not applied, per member.
+    Apply,
+    /// The leader and term stay the same while the checks run.
+    Stability,
+}
+
+impl CheckName {
+    /// Every check, in the order they are reported.
+    pub const ALL: [CheckName; 7] = [
+        CheckName::Quorum,
+        CheckName::Alarms,
+        CheckName::Learners,
+        CheckName::Versions,
+        CheckName::Db,
+        CheckName::Apply,
+        CheckName::Stability,
+    ];
+
+    /// The stable name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CheckName::Quorum => "quorum",
+            CheckName::Alarms => "alarms",
+            CheckName::Learners => "learners",
+            CheckName::Versions => "versions",
+            CheckName::Db => "db",
+            CheckName::Apply => "apply",
+            CheckName::Stability => "stability",
+        }
+    }
+}
+
+impl fmt::Display for CheckName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for CheckName {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        CheckName::ALL
+            .into_iter()
+            .find(|c| c.as_str() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = CheckName::ALL.iter().map(|c| c.as_str()).collect();
+                format!(
+                    "no check is named {s:?}; the checks are {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// A check's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Nothing in the way.
+    Ok,
+    /// Its source could not be read: never taken as ok.
+    Unknown,
+    /// The change may go ahead; read the detail.
+    Warn,
+    /// The change would hurt the cluster: refused.
+    Fail,
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Verdict::Ok => "ok",
+            Verdict::Unknown => "unknown",
+            Verdict::Warn => "warn",
+            Verdict::Fail => "fail",
+        })
+    }
+}
+
+/// One check's result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    /// Which check.
+    pub name: CheckName,
+    /// Its result.
+    pub verdict: Verdict,
+    /// The members it concerns (by label), if any.
+    pub members: Vec<String>,
+    /// What it read: the figures.
+    pub detail: String,
+    /// What to do (empty when nothing is to be done).
+    pub remedy: String,
+    /// Passed knowingly with `--skip-check`.
+    pub skipped: bool,
+}
+
+/// The change the checks are run for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// No change: `member check` on its own.
+    Inspect,
+    /// Adding a member.
+    Add {
+        /// As a learner.
+        learner: bool,
+    },
+    /// Promoting this learner.
+    Promote(MemberId),
+    /// Removing this member.
+    Remove(MemberId),
+    /// Changing this member's peer URLs.
+    Update(MemberId),
+}
+
+/// What the checks read.
+#[derive(Clone, Debug)]
+pub struct Facts {
+    /// The membership and every member's status (first reading).
+    pub health: Health,
+    /// The alarms raised.
+    pub alarms: Result<Vec<Alarm>, ApiError>,
+    /// The leader's status read again after the first reading.
+    pub leader_again: Option<Result<MemberStatus, ApiError>>,
+}
+
+/// Reads the alarms and the leader's status a second time, concurrently.
+pub async fn gather<A: MembershipApi>(api: &A, health: Health) -> Facts {
+    let leader: Option<Member> = health.leader().and_then(|id| health.list.get(id).cloned());
+    let again = async {
+        match &leader {
+            Some(m) => Some(api.member_status(m).await),
+            None => None,
+        }
+    };
+    let (alarms, leader_again) = join(api.alarms(), again).await;
+    Facts {
+        health,
+        alarms,
+        leader_again,
+    }
+}
+
+/// Applies the checks' results to a change: passes the ones named in `skip`
+/// (saying so), reports warnings and unknowns, and refuses when one fails.
+pub fn enforce(
+    mut checks: Vec<Check>,
+    skip: &[CheckName],
+    observer: &dyn Observer,
+) -> Result<Vec<Check>, Error> {
+    let mut failed = Vec::new();
+    for c in &mut checks {
+        if skip.contains(&c.name) {
+            c.skipped = true;
+            if c.verdict != Verdict::Ok {
+                observer.notice(&format!(
+                    "check {} skipped as asked (--skip-check {}): {}: {}",
+                    c.name, c.name, c.verdict, c.detail
+                ));
+            }
+            continue;
+        }
+        match c.verdict {
+            Verdict::Fail => failed.push(c.clone()),
+            Verdict::Warn => observer.notice(&format!(
+                "warning: check {}: {}{}",
+                c.name,
+                c.detail,
+                if c.remedy.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {}", c.remedy)
+                }
+            )),
+            Verdict::Unknown | Verdict::Ok => {}
+        }
+    }
+    if failed.is_empty() {
+        return Ok(checks);
+    }
+    let lines: Vec<String> = failed
+        .iter()
+        .map(|c| {
+            format!(
+                "check {} failed: {}; what to do: {}",
+                c.name, c.detail, c.remedy
+            )
+        })
+        .collect();
+    Err(Error::refused(format!(
+        "refused by the pre-flight checks (nothing was sent): {}; to pass a check knowingly: \
+         --skip-check NAME",
+        lines.join("; ")
+    )))
+}
+
+/// Gathers, evaluates and enforces the checks for `change`.
+pub async fn run<A: MembershipApi>(
+    api: &A,
+    observer: &dyn Observer,
+    health: &Health,
+    change: Change,
+    skip: &[CheckName],
+) -> Result<Vec<Check>, Error> {
+    let facts = gather(api, health.clone()).await;
+    enforce(evaluate(&facts, change), skip, observer)
+}
+
+/// Whether a change runs the pre-flight checks itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Preflight {
+    /// Run them, passing these checks knowingly (`--skip-check`).
+    Run(Vec<CheckName>),
+    /// Not here: a workflow that takes this step as part of a larger change
+    /// (`member apply`, `member replace`) is responsible for them.
+    ByCaller,
+}
+
+impl Preflight {
+    /// Runs the checks for `change` unless the caller is responsible for them.
+    pub async fn run<A: MembershipApi>(
+        &self,
+        api: &A,
+        observer: &dyn Observer,
+        health: &Health,
+        change: Change,
+    ) -> Result<Vec<Check>, Error> {
+        match self {
+            Preflight::Run(skip) => run(api, observer, health, change, skip).await,
+            Preflight::ByCaller => Ok(Vec::new()),
+        }
+    }
+}
+
+/// The change `member check --for` names, with the member as given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Planned {
+    /// No change in particular.
+    Inspect,
+    /// Adding a member.
+    Add {
+        /// As a learner.
+        learner: bool,
+    },
+    /// Promoting this learner (ID or name).
+    Promote(String),
+    /// Removing this member (ID or name).
+    Remove(String),
+    /// Changing this member's peer URLs (ID or name).
+    Update(String),
+}
+
+/// Runs `member check`: every check for `planned`, nothing enforced.
+pub async fn check<A: MembershipApi>(api: &A, planned: &Planned) -> Result<Vec<Check>, Error> {
+    use super::resolve::{resolve, Purpose};
+    let list = api.member_list().await?;
+    let change = match planned {
+        Planned::Inspect => Change::Inspect,
+        Planned::Add { learner } => Change::Add { learner: *learner },
+        Planned::Promote(t) => Change::Promote(resolve(&list, t, Purpose::Promote)?.id),
+        Planned::Remove(t) => Change::Remove(resolve(&list, t, Purpose::Remove)?.id),
+        Planned::Update(t) => Change::Update(resolve(&list, t, Purpose::Update)?.id),
+    };
+    let health = Health::gather(api, list).await;
+    let facts = gather(api, health).await;
+    Ok(evaluate(&facts, change))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,265 @@
+//! The checks judged on hand-made facts: thresholds, the change they are
+//! run for, and `unknown` (never `ok`) where a source could not be read.
+
+use super::*;
+use crate::model::{AlarmKind, MemberList};
+use crate::workflow::ApiErrorKind;
+
+fn member(id: u64, learner: bool) -> Member {
+    Member {
+        id: MemberId(id),
+        name: format!("m{id}"),
+        peer_urls: vec![format!("http://127.0.0.1:{}", 2380 + id)],
+        client_urls: vec![format!("http://127.0.0.1:{}", 2370 + id)],
+        is_learner: learner,
+    }
+}
+
+fn status(id: u64, version: &str) -> MemberStatus {
+    MemberStatus {
+        member_id: MemberId(id),
+        leader: MemberId(1),
+        raft_term: 4,
+        raft_index: 100,
+        raft_applied_index: 100,
+        version: version.to_string(),
+        db_size: 10 << 20,
+        db_size_in_use: 9 << 20,
+        revision: 42,
+        ..Default::default()
+    }
+}
+
+/// Three voters (m1 leads), all answering 3.5.17; no alarm; a stable leader.
+fn facts() -> Facts {
+    let list = MemberList::new(MemberId(9), (1..=3).map(|i| member(i, false)).collect());
+    let statuses = (1..=3).map(|i| Ok(status(i, "3.5.17"))).collect();
+    Facts {
+        health: Health { list, statuses },
+        alarms: Ok(Vec::new()),
+        leader_again: Some(Ok(status(1, "3.5.17"))),
+    }
+}
+
+fn verdict(facts: &Facts, change: Change, name: CheckName) -> Verdict {
+    let checks = evaluate(facts, change);
+    checks.iter().find(|c| c.name == name).unwrap().verdict
+}
+
+#[test]
+fn a_healthy_cluster_passes_everything_but_the_unread_quota() {
+    let checks = evaluate(&facts(), Change::Inspect);
+    let names: Vec<CheckName> = checks.iter().map(|c| c.name).collect();
+    assert_eq!(names, CheckName::ALL);
+    for c in &checks {
+        let want = if c.name == CheckName::Db {
+            Verdict::Unknown
+        } else {
+            Verdict::Ok
+        };
+        assert_eq!(c.verdict, want, "{c:?}");
+    }
+}
+
+#[test]
+fn nospace_fails_adds_and_promotions_and_warns_removals() {
+    let mut f = facts();
+    f.alarms = Ok(vec![Alarm {
+        member_id: MemberId(2),
+        kind: AlarmKind::NoSpace,
+    }]);
+    for change in [
+        Change::Inspect,
+        Change::Add { learner: true },
+        Change::Promote(MemberId(3)),
+    ] {
+        assert_eq!(verdict(&f, change, CheckName::Alarms), Verdict::Fail);
+    }
+    assert_eq!(
+        verdict(&f, Change::Remove(MemberId(3)), CheckName::Alarms),
+        Verdict::Warn
+    );
+    let c = evaluate(&f, Change::Inspect).remove(1);
+    assert!(c.remedy.contains("etcdctl compaction 42"), "{}", c.remedy);
+    assert_eq!(c.members, vec!["m2 (0000000000000002)".to_string()]);
+}
+
+#[test]
+fn corrupt_fails_everything_but_removing_the_corrupt_member() {
+    let mut f = facts();
+    f.alarms = Ok(vec![Alarm {
+        member_id: MemberId(2),
+        kind: AlarmKind::Corrupt,
+    }]);
+    assert_eq!(
+        verdict(&f, Change::Remove(MemberId(3)), CheckName::Alarms),
+        Verdict::Fail
+    );
+    assert_eq!(
+        verdict(&f, Change::Remove(MemberId(2)), CheckName::Alarms),
+        Verdict::Warn
+    );
+}
+
+#[test]
+fn unreadable_alarms_and_statuses_are_unknown_never_ok() {
+    let mut f = facts();
+    f.alarms = Err(ApiError::new(ApiErrorKind::Unavailable, "down"));
+    f.health.statuses[2] = Err(ApiError::new(ApiErrorKind::Unavailable, "m3 down"));
+    assert_eq!(
+        verdict(&f, Change::Inspect, CheckName::Alarms),
+        Verdict::Unknown
+    );
+    assert_eq!(
+        verdict(&f, Change::Inspect, CheckName::Versions),
+        Verdict::Unknown
+    );
+    assert_eq!(
+        verdict(&f, Change::Inspect, CheckName::Apply),
+        Verdict::Unknown
+    );
+    f.leader_again = Some(Err(ApiError::new(ApiErrorKind::Unavailable, "gone")));
+    assert_eq!(
+        verdict(&f, Change::Inspect, CheckName::Stability),
+        Verdict::Unknown
+    );
+}
+
+#[test]
+fn a_second_learner_fails_only_a_learner_add() {
+    let mut f = facts();
+    let mut learner = member(4, true);
+    learner.name.clear();
+    learner.client_urls.clear();
+    f.health.list = MemberList::new(
+        MemberId(9),
+        f.health
+            .list
+            .members
+            .iter()
+            .cloned()
+            .chain([learner])
+            .collect(),
+    );
+    f.health
+        .statuses
+        .push(Err(ApiError::new(ApiErrorKind::Unavailable, "not started")));
+    let checks = evaluate(&f, Change::Add { learner: true });
+    let c = &checks[2];
+    assert_eq!(c.verdict, Verdict::Fail);
+    assert!(c.detail.contains("not started"), "{}", c.detail);
+    assert!(
+        c.remedy.contains("member remove 0000000000000004"),
+        "{}",
+        c.remedy
+    );
+    assert_eq!(
+        verdict(&f, Change::Add { learner: false }, CheckName::Learners),
+        Verdict::Ok
+    );
+    assert_eq!(
+        verdict(&f, Change::Promote(MemberId(4)), CheckName::Learners),
+        Verdict::Ok
+    );
+}
+
+#[test]
+fn two_minor_versions_fail_and_patch_levels_do_not() {
+    let mut f = facts();
+    f.health.statuses[1] = Ok(status(2, "3.5.9"));
+    assert_eq!(
+        verdict(&f, Change::Inspect, CheckName::Versions),
+        Verdict::Ok
+    );
+    f.health.statuses[2] = Ok(status(3, "3.6.1"));
+    let c = evaluate(&f, Change::Inspect).remove(3);
+    assert_eq!(c.verdict, Verdict::Fail);
+    assert!(
+        c.detail.contains("3.5.17") && c.detail.contains("3.6.1"),
+        "{}",
+        c.detail
+    );
+}
+
+#[test]
+fn apply_lag_warns_then_fails_at_etcds_gap_and_ignores_learners() {
+    let mut f = facts();
+    let lag = |f: &mut Facts, i: usize, gap: u64| {
+        let mut s = status(i as u64 + 1, "3.5.17");
+        s.raft_index = 10_000;
+        s.raft_applied_index = 10_000 - gap;
+        f.health.statuses[i] = Ok(s);
+    };
+    lag(&mut f, 1, APPLY_WARN);
+    assert_eq!(verdict(&f, Change::Inspect, CheckName::Apply), Verdict::Ok);
+    lag(&mut f, 1, APPLY_WARN + 1);
+    assert_eq!(
+        verdict(&f, Change::Inspect, CheckName::Apply),
+        Verdict::Warn
+    );
+    lag(&mut f, 2, APPLY_FAIL + 1);
+    assert_eq!(
+        verdict(&f, Change::Inspect, CheckName::Apply),
+        Verdict::Fail
+    );
+    f.health.list.members[2].is_learner = true;
+    assert_eq!(
+        verdict(&f, Change::Inspect, CheckName::Apply),
+        Verdict::Warn
+    );
+}
+
+#[test]
+fn a_mostly_free_database_warns_to_defragment() {
+    let mut f = facts();
+    let mut s = status(2, "3.5.17");
+    s.db_size = 200 << 20;
+    s.db_size_in_use = 100 << 20;
+    f.health.statuses[1] = Ok(s.clone());
+    let c = evaluate(&f, Change::Add { learner: true }).remove(4);
+    assert_eq!(c.verdict, Verdict::Warn, "{c:?}");
+    assert!(c.remedy.contains("etcdctl defrag"), "{}", c.remedy);
+    // Less than half free, or under 64 MiB free: no warning.
+    s.db_size_in_use = 101 << 20;
+    f.health.statuses[1] = Ok(s);
+    assert_eq!(
+        verdict(&f, Change::Inspect, CheckName::Db),
+        Verdict::Unknown
+    );
+}
+
+#[test]
+fn a_leader_change_during_the_checks_warns() {
+    let mut f = facts();
+    let mut again = status(1, "3.5.17");
+    again.raft_term = 5;
+    again.leader = MemberId(2);
+    f.leader_again = Some(Ok(again));
+    assert_eq!(
+        verdict(&f, Change::Inspect, CheckName::Stability),
+        Verdict::Warn
+    );
+}
+
+#[test]
+fn a_failed_check_refuses_unless_skipped_and_names_match() {
+    let mut f = facts();
+    f.alarms = Ok(vec![Alarm {
+        member_id: MemberId(2),
+        kind: AlarmKind::NoSpace,
+    }]);
+    let checks = evaluate(&f, Change::Add { learner: true });
+    let err = enforce(checks.clone(), &[], &crate::workflow::Silent).unwrap_err();
+    assert_eq!(err.kind, crate::ErrorKind::Refused);
+    assert!(
+        err.message.contains("check alarms failed"),
+        "{}",
+        err.message
+    );
+    let passed = enforce(checks, &[CheckName::Alarms], &crate::workflow::Silent).unwrap();
+    assert!(passed[1].skipped);
+    for name in CheckName::ALL {
+        assert_eq!(name.as_str().parse::<CheckName>(), Ok(name));
+    }
+    assert!("all".parse::<CheckName>().is_err());
+}

@@ -1,0 +1,190 @@
+//! Pre-flight checks: `member check` and the refusals of changes the cluster
+//! cannot take, on a real etcd (a full database) and on the engine (learners).
+
+use serde_json::Value;
+
+use crate::util::local::Local;
+use crate::util::members::{add_learner_at, ids};
+use crate::util::{self, free_port, Etcd};
+
+/// The check named `name` in a `member check -w json` document.
+fn check<'a>(doc: &'a Value, name: &str) -> &'a Value {
+    doc["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("no check {name} in {doc}"))
+}
+
+/// etcd 3.4 with a small quota, filled until NOSPACE: `member check` fails
+/// the alarms check (exit 3), a learner add is refused with etcd's remedy and
+/// nothing changes; after the remedy (delete, compact, defragment, disarm)
+/// the check passes and the same add goes through.
+#[test]
+fn a_full_database_refuses_an_add_until_space_is_freed() {
+    let (Some(bin), Some(ctl)) = (
+        util::require_etcd("a_full_database_refuses_an_add_until_space_is_freed"),
+        util::require_etcdctl("a_full_database_refuses_an_add_until_space_is_freed"),
+    ) else {
+        return;
+    };
+    let etcd = Etcd::start_with_flags(bin, 3, vec!["--quota-backend-bytes", "4000000"]);
+    let eps = etcd.endpoints();
+
+    let healthy = etcd
+        .ctl(&["member", "check", "-w", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(healthy["ok"], true, "{healthy}");
+    assert_eq!(check(&healthy, "alarms")["result"], "ok");
+    assert_eq!(check(&healthy, "quorum")["result"], "ok");
+    let names: Vec<&str> = healthy["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "quorum",
+            "alarms",
+            "learners",
+            "versions",
+            "db",
+            "apply",
+            "stability"
+        ]
+    );
+
+    // Fill the database until etcd raises NOSPACE (bounded: 4 MB of quota, 100 kB values).
+    let value = "x".repeat(100_000);
+    let full = (0..200).any(|i| {
+        let r = util::etcdctl(&ctl, &eps, &["put", &format!("big/{i}"), &value]);
+        r.code != 0 && r.stderr.contains("database space exceeded")
+    });
+    assert!(full, "etcd never refused a put for space");
+    let alarms = util::etcdctl(&ctl, &eps, &["alarm", "list"]);
+    assert!(alarms.stdout.contains("NOSPACE"), "{}", alarms.stdout);
+
+    let r = etcd.ctl(&["member", "check", "-w", "json"]).expect(3);
+    let doc = r.json();
+    assert_eq!(doc["ok"], false);
+    let alarm = check(&doc, "alarms");
+    assert_eq!(alarm["result"], "fail", "{alarm}");
+    assert!(alarm["detail"].as_str().unwrap().contains("NOSPACE"));
+    for step in [
+        "etcdctl compaction",
+        "etcdctl defrag",
+        "etcdctl alarm disarm",
+    ] {
+        assert!(alarm["remedy"].as_str().unwrap().contains(step), "{alarm}");
+    }
+
+    let before = etcd.list();
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    let add = ["member", "add", "m4", "--learner", "--peer-urls", &peer];
+    let r = etcd.ctl(&add).expect(3);
+    assert!(r.stderr.contains("check alarms failed"), "{}", r.stderr);
+    assert!(r.stderr.contains("NOSPACE"), "{}", r.stderr);
+    assert!(r.stderr.contains("--skip-check"), "{}", r.stderr);
+    assert_eq!(etcd.list(), before, "a refused add changed the membership");
+
+    // The remedy: drop the data, compact, defragment every member, disarm.
+    util::etcdctl(&ctl, &eps, &["del", "--prefix", "big/"]);
+    let status = util::etcdctl(&ctl, &eps, &["endpoint", "status", "-w", "json"]);
+    let revision = serde_json::from_str::<Value>(&status.stdout).expect("status json")[0]["Status"]
+        ["header"]["revision"]
+        .as_i64()
+        .expect("revision");
+    let compacted = util::etcdctl(&ctl, &eps, &["compaction", &revision.to_string()]);
+    assert_eq!(compacted.code, 0, "{}", compacted.stderr);
+    let defrag = util::etcdctl(&ctl, &eps, &["defrag"]);
+    assert_eq!(defrag.code, 0, "{}", defrag.stderr);
+    let disarm = util::etcdctl(&ctl, &eps, &["alarm", "disarm"]);
+    assert_eq!(disarm.code, 0, "{}", disarm.stderr);
+
+    let after = etcd
+        .ctl(&["member", "check", "-w", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(check(&after, "alarms")["result"], "ok", "{after}");
+    etcd.ctl(&add).expect(0);
+    assert_eq!(ids(&etcd.list()).len(), 4);
+}
+
+/// The engine: `member check` reads every check; a second learner is refused
+/// by the `learners` check naming the first (not started); `--skip-check
+/// learners` passes it knowingly, says so, and the server's own limit answers.
+#[test]
+fn a_second_learner_is_refused_by_the_learners_check() {
+    let local = Local::up(&[]);
+    let doc = local
+        .ctl(&["member", "check", "-w", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(doc["ok"], true, "{doc}");
+    for name in ["quorum", "alarms", "learners", "apply", "stability"] {
+        assert_eq!(check(&doc, name)["result"], "ok", "{name}: {doc}");
+    }
+
+    let first = format!("http://127.0.0.1:{}", free_port());
+    let added = add_learner_at(|a| local.ctl(a), "n4", &first);
+    let n4 = added["member"]["id"].as_str().unwrap().to_string();
+
+    let before = local
+        .ctl(&["member", "list", "-w", "json"])
+        .expect(0)
+        .json();
+    let second = format!("http://127.0.0.1:{}", free_port());
+    let add = ["member", "add", "n5", "--learner", "--peer-urls", &second];
+    let r = local.ctl(&add).expect(3);
+    assert!(r.stderr.contains("check learners failed"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&n4),
+        "the refusal names the first learner: {}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("not started"), "{}", r.stderr);
+    let after = local
+        .ctl(&["member", "list", "-w", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(before, after, "a refused add changed the membership");
+
+    let r = local
+        .ctl(&["member", "check", "--for", "add", "-w", "json"])
+        .expect(3);
+    let learners = check(&r.json(), "learners").clone();
+    assert_eq!(learners["result"], "fail", "{learners}");
+    assert!(
+        learners["members"].to_string().contains("n4")
+            || learners["members"].to_string().contains(&n4)
+    );
+
+    // Knowingly skipped: said so; the engine's own limit (1) still refuses.
+    let mut skipped = add.to_vec();
+    skipped.extend(["--skip-check", "learners"]);
+    let r = local.ctl(&skipped).expect(3);
+    assert!(
+        r.stderr.contains("check learners skipped as asked"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("too many learner"), "{}", r.stderr);
+
+    // A check name that does not exist is a usage error.
+    let r = local.ctl(&[
+        "member",
+        "add",
+        "n6",
+        "--learner",
+        "--peer-urls",
+        &second,
+        "--skip-check",
+        "everything",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("the checks are"), "{}", r.stderr);
+}
