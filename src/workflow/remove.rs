@@ -7,7 +7,7 @@ use tokio::time::Instant;
 
 use super::health::gather_with_leader;
 use super::leader::{self, Moved};
-use super::preflight::{Change, CheckName, Preflight};
+use super::preflight::{Change, Preflight};
 use super::quorum::{self, Config, PlanStep};
 use super::resolve::{resolve, Purpose};
 use super::retry::send_change;
@@ -68,16 +68,7 @@ pub async fn remove<A: MembershipApi>(
         }
         observer.notice(&format!("--force: going on despite: {}", refusal.message));
     }
-    // Rule 4 above decides about quorum for a removal (and --force passes it).
-    let preflight = match &req.preflight {
-        Preflight::Run(skip) => {
-            let mut skip = skip.clone();
-            skip.push(CheckName::Quorum);
-            Preflight::Run(skip)
-        }
-        Preflight::ByCaller => Preflight::ByCaller,
-    };
-    preflight
+    req.preflight
         .run(api, observer, &health, Change::Remove(member.id))
         .await?;
     let leaving = HashSet::from([member.id]);

@@ -10,7 +10,7 @@ use crate::workflow::health::Health;
 /// Evaluates every check for `change`.
 pub fn evaluate(facts: &Facts, change: Change) -> Vec<Check> {
     vec![
-        quorum(facts),
+        quorum(facts, change),
         alarms(facts, change),
         learners(facts, change),
         versions(facts),
@@ -72,7 +72,18 @@ fn read(health: &Health) -> impl Iterator<Item = (&Member, &MemberStatus)> {
         .filter_map(|(m, s)| s.as_ref().ok().map(|s| (m, s)))
 }
 
-fn quorum(facts: &Facts) -> Check {
+fn quorum(facts: &Facts, change: Change) -> Check {
+    let mut c = quorum_now(facts);
+    // A removal has its own quorum rule (rule 4), which `--force` passes.
+    if matches!(change, Change::Remove(_)) && c.verdict == Verdict::Fail {
+        c.verdict = Verdict::Warn;
+        c.remedy = format!("{} (a removal is judged by rule 4)", c.remedy);
+    }
+    c
+}
+
+/// Whether a quorum of voters answers and a leader is reachable.
+fn quorum_now(facts: &Facts) -> Check {
     let h = &facts.health;
     let voters = h.list.voters().count();
     let up = h.reachable();

@@ -263,3 +263,23 @@ fn a_failed_check_refuses_unless_skipped_and_names_match() {
     }
     assert!("all".parse::<CheckName>().is_err());
 }
+
+#[test]
+fn a_lost_quorum_fails_every_change_but_a_removal() {
+    let mut f = facts();
+    for i in 1..3 {
+        f.health.statuses[i] = Err(ApiError::new(ApiErrorKind::Unavailable, "down"));
+    }
+    assert_eq!(
+        verdict(&f, Change::Inspect, CheckName::Quorum),
+        Verdict::Fail
+    );
+    assert_eq!(
+        verdict(&f, Change::Add { learner: true }, CheckName::Quorum),
+        Verdict::Fail
+    );
+    assert_eq!(
+        verdict(&f, Change::Remove(MemberId(3)), CheckName::Quorum),
+        Verdict::Warn
+    );
+}
