@@ -229,11 +229,7 @@ fn learners(facts: &Facts, change: Change) -> Check {
                  first; on a server started with a higher --max-learners, pass --skip-check \
                  learners",
                 first.label(),
-                if first.started() {
-                    first.name.clone()
-                } else {
-                    first.id.to_string()
-                },
+                first.id,
                 first.id
             ));
     }

@@ -397,7 +397,7 @@ pub(super) fn ambiguous_cases(ctx: &Ctx) -> Vec<Case> {
                 &free_url(),
             ],
             3,
-            "too many learner members",
+            "check learners failed",
         ),
     ]
 }

@@ -39,6 +39,8 @@ pub(super) fn add_cases(ctx: &Ctx) -> Vec<Case> {
             "without brackets",
         ),
         c("bracketed IPv6 without port", "http://[::1]", "has no port"),
+        // The fixture already has a learner: the learners check is passed
+        // knowingly, so that the URL alone decides.
         case(
             "bracketed IPv6 with port is valid (dry run)",
             &[
@@ -49,6 +51,8 @@ pub(super) fn add_cases(ctx: &Ctx) -> Vec<Case> {
                 "--peer-urls",
                 &format!("http://[::1]:{p}"),
                 "--dry-run",
+                "--skip-check",
+                "learners",
             ],
             0,
             "\"plan\"",
@@ -170,8 +174,23 @@ pub(super) fn add_cases(ctx: &Ctx) -> Vec<Case> {
             "name is empty",
         ),
         case(
-            "too many learners (server-side)",
+            "a second learner (pre-flight learners check)",
             &["member", "add", "x", "--learner", "--peer-urls", &u("")],
+            3,
+            "check learners failed",
+        ),
+        case(
+            "a second learner, check skipped (server-side limit)",
+            &[
+                "member",
+                "add",
+                "x",
+                "--learner",
+                "--peer-urls",
+                &u(""),
+                "--skip-check",
+                "learners",
+            ],
             3,
             "too many learner members",
         ),
