@@ -187,7 +187,8 @@ pub async fn gather<A: MembershipApi>(api: &A, health: Health) -> Facts {
 }
 
 /// Applies the checks' results to a change: passes the ones named in `skip`
-/// (saying so), reports warnings and unknowns, and refuses when one fails.
+/// (saying so, with what they found), reports warnings, and refuses when one
+/// fails. Unknowns neither refuse nor print: `member check` shows them.
 pub fn enforce(
     mut checks: Vec<Check>,
     skip: &[CheckName],
@@ -197,12 +198,10 @@ pub fn enforce(
     for c in &mut checks {
         if skip.contains(&c.name) {
             c.skipped = true;
-            if c.verdict != Verdict::Ok {
-                observer.notice(&format!(
-                    "check {} skipped as asked (--skip-check {}): {}: {}",
-                    c.name, c.name, c.verdict, c.detail
-                ));
-            }
+            observer.notice(&format!(
+                "check {} skipped as asked (--skip-check {}); it found: {}: {}",
+                c.name, c.name, c.verdict, c.detail
+            ));
             continue;
         }
         match c.verdict {
