@@ -432,27 +432,23 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                 auto_leave: c.auto_leave,
             },
         ),
-        Report::Checks(checks) => {
-            let results: Vec<String> = checks.iter().map(|c| c.verdict.to_string()).collect();
-            write(
-                out,
-                &ChecksDoc {
-                    ok: !report.refuses(),
-                    checks: checks
-                        .iter()
-                        .zip(&results)
-                        .map(|(c, r)| CheckDoc {
-                            name: c.name.as_str(),
-                            result: r,
-                            members: &c.members,
-                            detail: &c.detail,
-                            remedy: &c.remedy,
-                            skipped: c.skipped,
-                        })
-                        .collect(),
-                },
-            )
-        }
+        Report::Checks(checks) => write(
+            out,
+            &ChecksDoc {
+                ok: !report.refuses(),
+                checks: checks
+                    .iter()
+                    .map(|c| CheckDoc {
+                        name: c.name.as_str(),
+                        result: c.verdict.as_str(),
+                        members: &c.members,
+                        detail: &c.detail,
+                        remedy: &c.remedy,
+                        skipped: c.skipped,
+                    })
+                    .collect(),
+            },
+        ),
         Report::Cluster(c) => write(
             out,
             &ClusterDoc {

@@ -74,7 +74,7 @@ pub async fn promote<A: MembershipApi>(
             member.label()
         )));
     }
-    if req.preflight != Preflight::ByCaller {
+    if let Preflight::Run(_) = &req.preflight {
         let health = Health::gather(api, list.clone()).await;
         req.preflight
             .run(api, observer, &health, Change::Promote(member.id))

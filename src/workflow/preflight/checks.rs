@@ -6,6 +6,7 @@ use super::{
 };
 use crate::model::{AlarmKind, Member, MemberId, MemberStatus};
 use crate::workflow::health::Health;
+use crate::workflow::quorum::{self as rules, has_quorum};
 
 /// Evaluates every check for `change`.
 pub fn evaluate(facts: &Facts, change: Change) -> Vec<Check> {
@@ -88,10 +89,12 @@ fn quorum_now(facts: &Facts) -> Check {
     let voters = h.list.voters().count();
     let up = h.reachable();
     let answering = h.list.voters().filter(|m| up.contains(&m.id)).count();
-    let need = voters / 2 + 1;
-    let detail = format!("{answering} of {voters} voters answer; a quorum is {need}");
+    let detail = format!(
+        "{answering} of {voters} voters answer; a quorum is {}",
+        rules::quorum(voters)
+    );
     let c = |v, d: String| new_check(CheckName::Quorum, v, d);
-    if answering < need {
+    if !has_quorum(voters, answering) {
         let down: Vec<String> = h.unreachable_voters().iter().map(|m| m.label()).collect();
         return c(Verdict::Fail, detail)
             .members(down)

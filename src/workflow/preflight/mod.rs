@@ -10,11 +10,11 @@ use std::fmt;
 use std::str::FromStr;
 
 use futures_util::future::join;
-use serde::Serialize;
 
 pub use checks::evaluate;
 
 use super::health::Health;
+use super::resolve::{resolve, Purpose};
 use super::{ApiError, MembershipApi, Observer};
 use crate::error::Error;
 use crate::model::{Alarm, Member, MemberId, MemberStatus};
@@ -30,8 +30,7 @@ pub const DB_FREE_WARN: u64 = 64 * 1024 * 1024;
 pub const LEARNER_LIMIT: usize = 1;
 
 /// The checks, by their stable names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CheckName {
     /// A leader, and a majority of voters that answer.
     Quorum,
@@ -99,8 +98,7 @@ impl FromStr for CheckName {
 }
 
 /// A check's result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Verdict {
     /// Nothing in the way.
     Ok,
@@ -112,14 +110,21 @@ pub enum Verdict {
     Fail,
 }
 
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl Verdict {
+    /// The result as printed: `ok`, `unknown`, `warn`, `fail`.
+    pub fn as_str(self) -> &'static str {
+        match self {
             Verdict::Ok => "ok",
             Verdict::Unknown => "unknown",
             Verdict::Warn => "warn",
             Verdict::Fail => "fail",
-        })
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -238,18 +243,6 @@ pub fn enforce(
     )))
 }
 
-/// Gathers, evaluates and enforces the checks for `change`.
-pub async fn run<A: MembershipApi>(
-    api: &A,
-    observer: &dyn Observer,
-    health: &Health,
-    change: Change,
-    skip: &[CheckName],
-) -> Result<Vec<Check>, Error> {
-    let facts = gather(api, health.clone()).await;
-    enforce(evaluate(&facts, change), skip, observer)
-}
-
 /// Whether a change runs the pre-flight checks itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Preflight {
@@ -270,7 +263,10 @@ impl Preflight {
         change: Change,
     ) -> Result<Vec<Check>, Error> {
         match self {
-            Preflight::Run(skip) => run(api, observer, health, change, skip).await,
+            Preflight::Run(skip) => {
+                let facts = gather(api, health.clone()).await;
+                enforce(evaluate(&facts, change), skip, observer)
+            }
             Preflight::ByCaller => Ok(Vec::new()),
         }
     }
@@ -296,7 +292,6 @@ pub enum Planned {
 
 /// Runs `member check`: every check for `planned`, nothing enforced.
 pub async fn check<A: MembershipApi>(api: &A, planned: &Planned) -> Result<Vec<Check>, Error> {
-    use super::resolve::{resolve, Purpose};
     let list = api.member_list().await?;
     let change = match planned {
         Planned::Inspect => Change::Inspect,
