@@ -1,9 +1,14 @@
 //! The client half's domain types (workflow, client, printer, command, local
 //! cluster): member IDs, members, member lists, per-member status,
-//! configurations and progress. The engine keeps its own (`engine::node`).
+//! configurations and progress, and what a member's HTTP face reports
+//! ([`ServerMetrics`], [`ServerVersion`]). The engine keeps its own (`engine::node`).
 
 use std::fmt;
 use std::str::FromStr;
+
+mod server;
+
+pub use server::{Histogram, ServerMetrics, ServerVersion};
 
 /// A member (or cluster) ID: a u64, shown to people as 16 lower-case hex digits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]

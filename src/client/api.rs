@@ -1,9 +1,9 @@
 //! The [`MembershipApi`] implementation: each domain call as one etcd (or memberctl.v1) request, converted both ways.
 
-use super::{convert, Client};
+use super::{convert, metrics, Client};
 use crate::model::{
     Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus,
-    ProgressReport,
+    ProgressReport, ServerMetrics, ServerVersion,
 };
 use crate::proto::etcdserverpb as pb;
 use crate::proto::etcdserverpb::cluster_client::ClusterClient;
@@ -177,6 +177,18 @@ impl MembershipApi for Client {
             })
             .await?;
         Ok(convert::alarms(r))
+    }
+
+    async fn server_metrics(&self, member: &Member) -> Result<ServerMetrics, ApiError> {
+        let text = self.http_get(member, "/metrics").await?;
+        Ok(metrics::parse_metrics(&text))
+    }
+
+    async fn server_version(&self, member: &Member) -> Result<ServerVersion, ApiError> {
+        let text = self.http_get(member, "/version").await?;
+        metrics::parse_version(&text).map_err(|e| {
+            ApiError::new(ApiErrorKind::Unavailable, format!("{}: {e}", member.label()))
+        })
     }
 
     async fn get_progress(&self) -> Result<ProgressReport, ApiError> {

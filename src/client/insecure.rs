@@ -12,7 +12,7 @@ use tonic::transport::{Channel, Endpoint, Uri};
 
 /// Accepts every certificate; signatures are still checked by the handshake's algorithms.
 #[derive(Debug)]
-struct AcceptAny(Arc<rustls::crypto::CryptoProvider>);
+pub(super) struct AcceptAny(pub(super) Arc<rustls::crypto::CryptoProvider>);
 
 impl ServerCertVerifier for AcceptAny {
     fn verify_server_cert(

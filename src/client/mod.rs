@@ -9,7 +9,9 @@ pub mod auth;
 mod channels;
 mod convert;
 pub mod endpoint;
+mod http;
 mod insecure;
+mod metrics;
 mod snapshot;
 pub mod tls;
 
@@ -59,6 +61,10 @@ pub struct Client {
     insecure: bool,
     /// The client certificate and key (PEM), for the unverified TLS path.
     identity: Option<IdentityPem>,
+    /// The CA bundle (PEM), for HTTPS GETs of a member's HTTP face.
+    ca: Option<Vec<u8>>,
+    /// The TLS configuration of those GETs, built on first use.
+    http_tls: std::sync::OnceLock<Result<std::sync::Arc<rustls::ClientConfig>, String>>,
 }
 
 fn unavailable(msg: String) -> ApiError {
@@ -95,13 +101,40 @@ impl Client {
             credentials: config.credentials,
             tls: loaded.as_ref().map(|l| l.config.clone()),
             insecure: config.tls.insecure_skip_verify,
+            ca: loaded.as_ref().and_then(|l| l.ca.clone()),
             identity: loaded.and_then(|l| l.identity),
+            http_tls: std::sync::OnceLock::new(),
         })
     }
 
     /// The endpoints, normalised.
     pub fn endpoints(&self) -> &[String] {
         &self.endpoints
+    }
+
+    /// GETs `path` from `member`'s first client URL (its HTTP face), within
+    /// the dial and command timeouts.
+    async fn http_get(&self, member: &crate::model::Member, path: &str) -> Result<String, ApiError> {
+        let raw = member.client_urls.first().ok_or_else(|| {
+            unavailable(format!("{} has no client URL (not started)", member.label()))
+        })?;
+        let base = self
+            .member_url(raw)
+            .map_err(|e| unavailable(format!("{}: {e}", member.label())))?;
+        let tls = if base.starts_with("https://") {
+            let built = self.http_tls.get_or_init(|| {
+                http::tls_config(self.ca.as_deref(), self.insecure, self.identity.as_ref())
+                    .map(std::sync::Arc::new)
+            });
+            Some(built.clone().map_err(|e| {
+                unavailable(format!("cannot read {base}{path}: TLS settings: {e}"))
+            })?)
+        } else {
+            None
+        };
+        http::get(&base, path, tls, self.dial_timeout + self.command_timeout)
+            .await
+            .map_err(unavailable)
     }
 
     /// Remembers the client URLs of `members` as endpoints to try after the

@@ -28,6 +28,8 @@ pub struct LoadedTls {
     pub config: ClientTlsConfig,
     /// The client certificate and key (PEM), when given.
     pub identity: Option<IdentityPem>,
+    /// The CA bundle (PEM), when given: HTTPS GETs of /metrics verify with it.
+    pub ca: Option<Vec<u8>>,
 }
 
 fn read(flag: &str, p: &std::path::Path) -> Result<Vec<u8>, Error> {
@@ -96,7 +98,7 @@ impl ClientTlsFiles {
             _ => return Err(Error::usage("--cert and --key go together")),
         };
         let mut config = ClientTlsConfig::new();
-        if let Some(ca) = ca {
+        if let Some(ca) = &ca {
             config = config.ca_certificate(Certificate::from_pem(ca));
         }
         if let Some((c, k)) = &identity {
@@ -117,6 +119,10 @@ impl ClientTlsFiles {
                     ))
                 })?;
         }
-        Ok(LoadedTls { config, identity })
+        Ok(LoadedTls {
+            config,
+            identity,
+            ca,
+        })
     }
 }

@@ -26,7 +26,7 @@ use std::fmt;
 use crate::error::{Error, ErrorKind};
 use crate::model::{
     Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus,
-    ProgressReport,
+    ProgressReport, ServerMetrics, ServerVersion,
 };
 
 pub use catch_up::{CatchUpSample, CatchUpState};
@@ -68,6 +68,21 @@ pub trait MembershipApi {
         Err(ApiError::new(
             ApiErrorKind::Unimplemented,
             "this server lists no alarms",
+        ))
+    }
+    /// `member`'s metrics (the figures the pre-flight checks use), read from
+    /// `/metrics` at its first client URL, as etcd serves them.
+    async fn server_metrics(&self, member: &Member) -> Result<ServerMetrics, ApiError> {
+        Err(ApiError::new(
+            ApiErrorKind::Unimplemented,
+            format!("no metrics for {}", member.label()),
+        ))
+    }
+    /// `member`'s `/version`: its server version and the cluster version.
+    async fn server_version(&self, member: &Member) -> Result<ServerVersion, ApiError> {
+        Err(ApiError::new(
+            ApiErrorKind::Unimplemented,
+            format!("no /version for {}", member.label()),
         ))
     }
     /// The endpoints requests go to (none for a server without them): `member

@@ -1,0 +1,147 @@
+//! Plain HTTP/1.1 GETs of a member's HTTP face (`/metrics`, `/version`) at
+//! its client URL, over TCP or TLS with the same TLS files as the gRPC calls.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use http_body_util::{BodyExt, Empty, Limited};
+use hyper::body::Bytes;
+use hyper_util::rt::TokioIo;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+use tokio::io::{AsyncRead, AsyncWrite};
+
+use super::IdentityPem;
+
+/// The largest body read (etcd's `/metrics` is ~150 KB).
+const MAX_BODY: usize = 32 << 20;
+
+/// The TLS configuration for HTTPS GETs: the servers' CA from `--cacert`
+/// (or no verification with `--insecure-skip-tls-verify`) and the client
+/// certificate, offering HTTP/1.1.
+pub(super) fn tls_config(
+    ca: Option<&[u8]>,
+    insecure: bool,
+    identity: Option<&IdentityPem>,
+) -> Result<rustls::ClientConfig, String> {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?;
+    let builder = if insecure {
+        builder
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(super::insecure::AcceptAny(provider)))
+    } else {
+        let mut roots = rustls::RootCertStore::empty();
+        for cert in CertificateDer::pem_slice_iter(ca.unwrap_or_default()) {
+            roots
+                .add(cert.map_err(|e| format!("--cacert: {e}"))?)
+                .map_err(|e| format!("--cacert: {e}"))?;
+        }
+        builder.with_root_certificates(roots)
+    };
+    let mut config = match identity {
+        Some((cert, key)) => {
+            let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(cert)
+                .filter_map(Result::ok)
+                .collect();
+            let key = PrivateKeyDer::from_pem_slice(key).map_err(|e| format!("--key: {e}"))?;
+            builder
+                .with_client_auth_cert(certs, key)
+                .map_err(|e| format!("--cert/--key: {e}"))?
+        }
+        None => builder.with_no_client_auth(),
+    };
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Ok(config)
+}
+
+/// GETs `path` from `base` (`http://host:port` or `https://…`) within
+/// `timeout`, answering the body of a 200 answer; any other outcome is an
+/// error that names the URL.
+pub(super) async fn get(
+    base: &str,
+    path: &str,
+    tls: Option<Arc<rustls::ClientConfig>>,
+    timeout: Duration,
+) -> Result<String, String> {
+    let url = format!("{}{path}", base.trim_end_matches('/'));
+    match tokio::time::timeout(timeout, fetch(base, path, tls)).await {
+        Ok(Ok(body)) => Ok(body),
+        Ok(Err(e)) => Err(format!("cannot read {url}: {e}")),
+        Err(_) => Err(format!(
+            "cannot read {url}: no answer within {}",
+            humantime::format_duration(timeout)
+        )),
+    }
+}
+
+async fn fetch(
+    base: &str,
+    path: &str,
+    tls: Option<Arc<rustls::ClientConfig>>,
+) -> Result<String, String> {
+    let u = url::Url::parse(base).map_err(|e| e.to_string())?;
+    let host = u
+        .host_str()
+        .ok_or("no host")?
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_string();
+    let port = u.port_or_known_default().ok_or("no port")?;
+    let authority = match u.port() {
+        Some(p) => format!("{}:{p}", u.host_str().unwrap_or_default()),
+        None => u.host_str().unwrap_or_default().to_string(),
+    };
+    let tcp = tokio::net::TcpStream::connect((host.as_str(), port))
+        .await
+        .map_err(|e| e.to_string())?;
+    tcp.set_nodelay(true).map_err(|e| e.to_string())?;
+    if u.scheme() == "https" {
+        let config = tls.ok_or("https needs TLS settings (--cacert or --insecure-skip-tls-verify)")?;
+        let name = ServerName::try_from(host).map_err(|e| e.to_string())?;
+        let stream = tokio_rustls::TlsConnector::from(config)
+            .connect(name, tcp)
+            .await
+            .map_err(|e| format!("TLS: {e}"))?;
+        exchange(stream, &authority, path).await
+    } else {
+        exchange(tcp, &authority, path).await
+    }
+}
+
+/// One request on a fresh connection.
+async fn exchange<S>(io: S, authority: &str, path: &str) -> Result<String, String>
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(io))
+        .await
+        .map_err(|e| e.to_string())?;
+    let driver = tokio::spawn(conn);
+    let request = hyper::Request::get(path)
+        .header(hyper::header::HOST, authority)
+        .body(Empty::<Bytes>::new())
+        .map_err(|e| e.to_string())?;
+    let answer = async {
+        let response = sender
+            .send_request(request)
+            .await
+            .map_err(|e| e.to_string())?;
+        let status = response.status();
+        let body = Limited::new(response.into_body(), MAX_BODY)
+            .collect()
+            .await
+            .map_err(|e| e.to_string())?
+            .to_bytes();
+        if status != hyper::StatusCode::OK {
+            let text = String::from_utf8_lossy(&body);
+            return Err(format!("HTTP {status}: {}", text.trim()));
+        }
+        String::from_utf8(body.to_vec()).map_err(|_| "the answer is not UTF-8".to_string())
+    }
+    .await;
+    driver.abort();
+    answer
+}

@@ -1,0 +1,108 @@
+//! What a member's HTTP face says about its machine: the figures of its
+//! Prometheus metrics the pre-flight checks read, and its `/version`.
+
+use super::MemberId;
+
+/// A Prometheus histogram as scraped: cumulative counts per upper bound,
+/// since the member started.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Histogram {
+    /// `(le, cumulative count)`, sorted by `le`; the last bound is `+Inf`.
+    pub buckets: Vec<(f64, f64)>,
+    /// Observations in all.
+    pub count: f64,
+    /// Their sum.
+    pub sum: f64,
+}
+
+impl Histogram {
+    /// The `q`-quantile (0 < q < 1), estimated as Prometheus'
+    /// `histogram_quantile` does: find the bucket that holds the rank
+    /// `q × count` and interpolate linearly inside it (the first bucket
+    /// starts at 0). A rank in the `+Inf` bucket answers the highest finite
+    /// bound: the estimate is then a lower bound. `None` without observations.
+    pub fn quantile(&self, q: f64) -> Option<f64> {
+        let total = self.buckets.last().map(|b| b.1)?;
+        if total <= 0.0 || !(0.0..=1.0).contains(&q) {
+            return None;
+        }
+        let rank = q * total;
+        let mut lower = (0.0, 0.0);
+        for &(le, cumulative) in &self.buckets {
+            if cumulative >= rank {
+                if le.is_infinite() {
+                    return Some(lower.0);
+                }
+                let inside = cumulative - lower.1;
+                if inside <= 0.0 {
+                    return Some(le);
+                }
+                return Some(lower.0 + (le - lower.0) * (rank - lower.1) / inside);
+            }
+            lower = (le, cumulative);
+        }
+        Some(lower.0)
+    }
+}
+
+/// The figures of one member's `/metrics` the checks use (etcd's names).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ServerMetrics {
+    /// `etcd_server_quota_backend_bytes`.
+    pub quota_backend_bytes: Option<f64>,
+    /// `etcd_disk_wal_fsync_duration_seconds`.
+    pub wal_fsync: Option<Histogram>,
+    /// `etcd_disk_backend_commit_duration_seconds`.
+    pub backend_commit: Option<Histogram>,
+    /// `etcd_network_peer_round_trip_time_seconds`, one per peer (`To`).
+    pub peer_round_trip: Vec<(MemberId, Histogram)>,
+    /// `etcd_server_leader_changes_seen_total`.
+    pub leader_changes_seen: Option<f64>,
+}
+
+/// A member's `/version`: its server version and the cluster's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ServerVersion {
+    /// `etcdserver`.
+    pub server: String,
+    /// `etcdcluster`: the version the whole cluster runs at ("not_decided"
+    /// while it is being decided).
+    pub cluster: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h(buckets: &[(f64, f64)]) -> Histogram {
+        Histogram {
+            buckets: buckets.to_vec(),
+            count: buckets.last().map_or(0.0, |b| b.1),
+            sum: 0.0,
+        }
+    }
+
+    #[test]
+    fn quantiles_interpolate_inside_the_bucket() {
+        // 100 observations: 50 below 1 ms, 40 in (1, 2] ms, 10 in (2, 4] ms.
+        let x = h(&[
+            (0.001, 50.0),
+            (0.002, 90.0),
+            (0.004, 100.0),
+            (f64::INFINITY, 100.0),
+        ]);
+        assert_eq!(x.quantile(0.5), Some(0.001));
+        let p99 = x.quantile(0.99).unwrap();
+        assert!((p99 - 0.0038).abs() < 1e-9, "{p99}");
+        let p70 = x.quantile(0.7).unwrap();
+        assert!((p70 - 0.0015).abs() < 1e-9, "{p70}");
+    }
+
+    #[test]
+    fn a_rank_past_the_last_bound_is_that_bound_and_empty_is_none() {
+        let x = h(&[(0.008, 1.0), (f64::INFINITY, 10.0)]);
+        assert_eq!(x.quantile(0.99), Some(0.008));
+        assert_eq!(h(&[(0.001, 0.0), (f64::INFINITY, 0.0)]).quantile(0.99), None);
+        assert_eq!(Histogram::default().quantile(0.99), None);
+    }
+}
