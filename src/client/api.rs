@@ -187,7 +187,10 @@ impl MembershipApi for Client {
     async fn server_version(&self, member: &Member) -> Result<ServerVersion, ApiError> {
         let text = self.http_get(member, "/version").await?;
         metrics::parse_version(&text).map_err(|e| {
-            ApiError::new(ApiErrorKind::Unavailable, format!("{}: {e}", member.label()))
+            ApiError::new(
+                ApiErrorKind::Unavailable,
+                format!("{}: {e}", member.label()),
+            )
         })
     }
 

@@ -99,7 +99,8 @@ async fn fetch(
         .map_err(|e| e.to_string())?;
     tcp.set_nodelay(true).map_err(|e| e.to_string())?;
     if u.scheme() == "https" {
-        let config = tls.ok_or("https needs TLS settings (--cacert or --insecure-skip-tls-verify)")?;
+        let config =
+            tls.ok_or("https needs TLS settings (--cacert or --insecure-skip-tls-verify)")?;
         let name = ServerName::try_from(host).map_err(|e| e.to_string())?;
         let stream = tokio_rustls::TlsConnector::from(config)
             .connect(name, tcp)
@@ -118,17 +119,14 @@ where
 {
     let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(io))
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| why(&e))?;
     let driver = tokio::spawn(conn);
     let request = hyper::Request::get(path)
         .header(hyper::header::HOST, authority)
         .body(Empty::<Bytes>::new())
         .map_err(|e| e.to_string())?;
     let answer = async {
-        let response = sender
-            .send_request(request)
-            .await
-            .map_err(|e| e.to_string())?;
+        let response = sender.send_request(request).await.map_err(|e| why(&e))?;
         let status = response.status();
         let body = Limited::new(response.into_body(), MAX_BODY)
             .collect()
@@ -144,4 +142,14 @@ where
     .await;
     driver.abort();
     answer
+}
+
+/// A failed exchange in words: a server that does not speak HTTP/1.1 here
+/// (a gRPC-only port) is named as such.
+fn why(e: &hyper::Error) -> String {
+    if e.is_parse() || e.is_canceled() || e.is_incomplete_message() {
+        format!("no HTTP/1.1 answer ({e}): this URL serves only gRPC")
+    } else {
+        e.to_string()
+    }
 }

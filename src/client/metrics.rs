@@ -112,7 +112,7 @@ impl Parts {
 
 /// Reads the series the checks use out of Prometheus' text format; the rest
 /// is skipped unparsed. A series that is absent stays `None` (empty).
-pub(super) fn parse_metrics(text: &str) -> ServerMetrics {
+pub(crate) fn parse_metrics(text: &str) -> ServerMetrics {
     let mut out = ServerMetrics::default();
     let (mut fsync, mut commit) = (None::<Parts>, None::<Parts>);
     let mut rtt: BTreeMap<MemberId, Parts> = BTreeMap::new();

@@ -11,7 +11,7 @@ mod convert;
 pub mod endpoint;
 mod http;
 mod insecure;
-mod metrics;
+pub(crate) mod metrics;
 mod snapshot;
 pub mod tls;
 
@@ -114,24 +114,32 @@ impl Client {
 
     /// GETs `path` from `member`'s first client URL (its HTTP face), within
     /// the dial and command timeouts.
-    async fn http_get(&self, member: &crate::model::Member, path: &str) -> Result<String, ApiError> {
+    async fn http_get(
+        &self,
+        member: &crate::model::Member,
+        path: &str,
+    ) -> Result<String, ApiError> {
         let raw = member.client_urls.first().ok_or_else(|| {
-            unavailable(format!("{} has no client URL (not started)", member.label()))
+            unavailable(format!(
+                "{} has no client URL (not started)",
+                member.label()
+            ))
         })?;
         let base = self
             .member_url(raw)
             .map_err(|e| unavailable(format!("{}: {e}", member.label())))?;
-        let tls = if base.starts_with("https://") {
-            let built = self.http_tls.get_or_init(|| {
-                http::tls_config(self.ca.as_deref(), self.insecure, self.identity.as_ref())
-                    .map(std::sync::Arc::new)
-            });
-            Some(built.clone().map_err(|e| {
-                unavailable(format!("cannot read {base}{path}: TLS settings: {e}"))
-            })?)
-        } else {
-            None
-        };
+        let tls =
+            if base.starts_with("https://") {
+                let built = self.http_tls.get_or_init(|| {
+                    http::tls_config(self.ca.as_deref(), self.insecure, self.identity.as_ref())
+                        .map(std::sync::Arc::new)
+                });
+                Some(built.clone().map_err(|e| {
+                    unavailable(format!("cannot read {base}{path}: TLS settings: {e}"))
+                })?)
+            } else {
+                None
+            };
         http::get(&base, path, tls, self.dial_timeout + self.command_timeout)
             .await
             .map_err(unavailable)

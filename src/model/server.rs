@@ -102,7 +102,10 @@ mod tests {
     fn a_rank_past_the_last_bound_is_that_bound_and_empty_is_none() {
         let x = h(&[(0.008, 1.0), (f64::INFINITY, 10.0)]);
         assert_eq!(x.quantile(0.99), Some(0.008));
-        assert_eq!(h(&[(0.001, 0.0), (f64::INFINITY, 0.0)]).quantile(0.99), None);
+        assert_eq!(
+            h(&[(0.001, 0.0), (f64::INFINITY, 0.0)]).quantile(0.99),
+            None
+        );
         assert_eq!(Histogram::default().quantile(0.99), None);
     }
 }

@@ -32,10 +32,19 @@ fn a_full_database_refuses_an_add_until_space_is_freed() {
     let etcd = Etcd::start_with_flags(bin, 3, vec!["--quota-backend-bytes", "4000000"]);
     let eps = etcd.endpoints();
 
-    let healthy = etcd
-        .ctl(&["member", "check", "-w", "json"])
-        .expect(0)
-        .json();
+    // A fresh etcd has measured no peer round trip yet (it probes every few
+    // seconds): `network` is unknown until then.
+    let healthy = util::wait_for(
+        "etcd's first peer round trips",
+        std::time::Duration::from_secs(30),
+        || {
+            let doc = etcd
+                .ctl(&["member", "check", "-w", "json"])
+                .expect(0)
+                .json();
+            (check(&doc, "network")["result"] != "unknown").then_some(doc)
+        },
+    );
     assert_eq!(healthy["ok"], true, "{healthy}");
     assert_eq!(check(&healthy, "alarms")["result"], "ok");
     assert_eq!(check(&healthy, "quorum")["result"], "ok");
@@ -54,9 +63,31 @@ fn a_full_database_refuses_an_add_until_space_is_freed() {
             "versions",
             "db",
             "apply",
+            "disk",
+            "network",
             "stability"
         ]
     );
+    // The figures of /metrics and /version are read from every member.
+    for name in ["versions", "db", "network", "stability"] {
+        assert_eq!(check(&healthy, name)["result"], "ok", "{name}: {healthy}");
+    }
+    // The disk's figures depend on this machine's disk (and a fresh member
+    // has too few fsyncs to judge): read for every member, never a failure.
+    let disk = check(&healthy, "disk");
+    let text = disk["detail"].as_str().unwrap();
+    assert_eq!(text.matches("wal fsync p99").count(), 3, "{disk}");
+    assert_eq!(text.matches("backend commit p99").count(), 3, "{disk}");
+    assert_ne!(disk["result"], "fail", "{disk}");
+    let db = check(&healthy, "db")["detail"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(db.matches("% of the 3.8 MiB quota").count(), 3, "{db}");
+    assert!(check(&healthy, "versions")["detail"]
+        .as_str()
+        .unwrap()
+        .contains("cluster version 3.4.0"));
 
     // Fill the database until etcd raises NOSPACE (bounded: 4 MB of quota, 100 kB values).
     let value = "x".repeat(100_000);
@@ -127,6 +158,12 @@ fn a_second_learner_is_refused_by_the_learners_check() {
     assert_eq!(doc["ok"], true, "{doc}");
     for name in ["quorum", "alarms", "learners", "apply", "stability"] {
         assert_eq!(check(&doc, name)["result"], "ok", "{name}: {doc}");
+    }
+    // The engine serves no /metrics yet: what needs them is unknown, never ok.
+    for name in ["disk", "network", "db"] {
+        let c = check(&doc, name);
+        assert_eq!(c["result"], "unknown", "{name}: {c}");
+        assert!(c["detail"].as_str().unwrap().contains("/metrics"), "{c}");
     }
 
     let first = format!("http://127.0.0.1:{}", free_port());

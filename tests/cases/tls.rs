@@ -70,6 +70,27 @@ fn tls_against_etcd(version: &'static str) {
     args.extend(["member", "status", "-w", "json"]);
     let status = memberctl(&args).expect(0).json();
     assert_eq!(status["members"][0]["reachable"], true, "{status}");
+    // The pre-flight checks read /metrics and /version over the same TLS.
+    let mut args = tls.to_vec();
+    args.extend(["member", "check", "-w", "json"]);
+    let checks = memberctl(&args).expect(0).json();
+    let check = |name: &str| {
+        checks["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    for name in ["versions", "db"] {
+        assert_eq!(check(name)["result"], "ok", "{name} over TLS: {checks}");
+    }
+    let disk = check("disk");
+    assert!(
+        disk["detail"].as_str().unwrap().contains("wal fsync p99"),
+        "{disk}"
+    );
 
     // Without a client certificate the server refuses the handshake.
     let r = memberctl(&["--endpoints", &ep, "--cacert", &ca, "member", "list"]);

@@ -1,9 +1,11 @@
-//! The pre-flight checks themselves: each reads the gathered facts and
-//! judges them for the planned change (pure; thresholds in the parent).
+//! The pre-flight checks on the membership and the members' raft state
+//! (quorum, alarms, learners, apply lag), and [`evaluate`], which runs every
+//! check; the ones that read the servers' figures are in `server`. Pure:
+//! each reads the gathered facts and judges them for the planned change
+//! (thresholds in the parent).
 
-use super::{
-    Change, Check, CheckName, Facts, Verdict, APPLY_FAIL, APPLY_WARN, DB_FREE_WARN, LEARNER_LIMIT,
-};
+use super::server;
+use super::{Change, Check, CheckName, Facts, Verdict, APPLY_FAIL, APPLY_WARN, LEARNER_LIMIT};
 use crate::model::{AlarmKind, Member, MemberId, MemberStatus};
 use crate::workflow::health::Health;
 use crate::workflow::quorum::{self as rules, has_quorum};
@@ -14,14 +16,16 @@ pub fn evaluate(facts: &Facts, change: Change) -> Vec<Check> {
         quorum(facts, change),
         alarms(facts, change),
         learners(facts, change),
-        versions(facts),
-        db(facts),
+        server::versions(facts),
+        server::db(facts, change),
         apply(facts),
-        stability(facts),
+        server::disk(facts),
+        server::network(facts),
+        server::stability(facts),
     ]
 }
 
-fn new_check(name: CheckName, verdict: Verdict, detail: impl Into<String>) -> Check {
+pub(super) fn new_check(name: CheckName, verdict: Verdict, detail: impl Into<String>) -> Check {
     Check {
         name,
         verdict,
@@ -33,19 +37,19 @@ fn new_check(name: CheckName, verdict: Verdict, detail: impl Into<String>) -> Ch
 }
 
 impl Check {
-    fn members(mut self, members: Vec<String>) -> Self {
+    pub(super) fn members(mut self, members: Vec<String>) -> Self {
         self.members = members;
         self
     }
 
-    fn remedy(mut self, remedy: impl Into<String>) -> Self {
+    pub(super) fn remedy(mut self, remedy: impl Into<String>) -> Self {
         self.remedy = remedy.into();
         self
     }
 }
 
 /// The label of the member with `id`, or its ID.
-fn label(health: &Health, id: MemberId) -> String {
+pub(super) fn label(health: &Health, id: MemberId) -> String {
     health
         .list
         .get(id)
@@ -53,7 +57,7 @@ fn label(health: &Health, id: MemberId) -> String {
 }
 
 /// The members whose status could not be read, as "label (reason)".
-fn unread(health: &Health) -> Vec<String> {
+pub(super) fn unread(health: &Health) -> Vec<String> {
     health
         .list
         .members
@@ -64,7 +68,7 @@ fn unread(health: &Health) -> Vec<String> {
 }
 
 /// The statuses that were read, with their members.
-fn read(health: &Health) -> impl Iterator<Item = (&Member, &MemberStatus)> {
+pub(super) fn read(health: &Health) -> impl Iterator<Item = (&Member, &MemberStatus)> {
     health
         .list
         .members
@@ -239,112 +243,6 @@ fn learners(facts: &Facts, change: Change) -> Check {
     new_check(CheckName::Learners, Verdict::Ok, detail).members(members)
 }
 
-/// The major and minor version of a server version string ("3.5.17" → (3, 5)).
-fn minor(version: &str) -> Option<(u64, u64)> {
-    let mut parts = version.trim().split('.');
-    let major = parts.next()?.parse().ok()?;
-    let minor = parts.next()?.parse().ok()?;
-    Some((major, minor))
-}
-
-fn versions(facts: &Facts) -> Check {
-    let h = &facts.health;
-    let each: Vec<String> = read(h)
-        .map(|(m, s)| format!("{} {}", m.label(), s.version))
-        .collect();
-    let mut minors: Vec<(u64, u64)> = read(h).filter_map(|(_, s)| minor(&s.version)).collect();
-    minors.sort_unstable();
-    minors.dedup();
-    let missing = unread(h);
-    if minors.len() > 1 {
-        let members: Vec<String> = read(h).map(|(m, _)| m.label()).collect();
-        return new_check(
-            CheckName::Versions,
-            Verdict::Fail,
-            format!(
-                "{} minor versions among the members: {}",
-                minors.len(),
-                each.join(", ")
-            ),
-        )
-        .members(members)
-        .remedy("an upgrade or downgrade is under way: finish it (every member on one minor version) before changing the membership");
-    }
-    if !missing.is_empty() || each.is_empty() {
-        return new_check(
-            CheckName::Versions,
-            Verdict::Unknown,
-            format!(
-                "{}; not read: {}",
-                if each.is_empty() {
-                    "no version read".to_string()
-                } else {
-                    each.join(", ")
-                },
-                missing.join(", ")
-            ),
-        );
-    }
-    new_check(CheckName::Versions, Verdict::Ok, each.join(", "))
-}
-
-/// Bytes as KiB or MiB, for people.
-fn mib(bytes: u64) -> String {
-    if bytes < 1024 * 1024 {
-        format!("{:.1} KiB", bytes as f64 / 1024.0)
-    } else {
-        format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
-    }
-}
-
-fn db(facts: &Facts) -> Check {
-    let h = &facts.health;
-    let mut worst: Option<(&Member, &MemberStatus)> = None;
-    let mut figures = Vec::new();
-    for (m, s) in read(h) {
-        if s.db_size_in_use == 0 {
-            figures.push(format!(
-                "{} {} (in use: not reported)",
-                m.label(),
-                mib(s.db_size)
-            ));
-            continue;
-        }
-        figures.push(format!(
-            "{} {} ({} in use)",
-            m.label(),
-            mib(s.db_size),
-            mib(s.db_size_in_use)
-        ));
-        let free = s.db_size.saturating_sub(s.db_size_in_use);
-        if free >= DB_FREE_WARN && free.saturating_mul(2) >= s.db_size {
-            let more = worst.is_none_or(|(_, w)| free > w.db_size.saturating_sub(w.db_size_in_use));
-            if more {
-                worst = Some((m, s));
-            }
-        }
-    }
-    let detail = format!(
-        "{}; the quota (etcd_server_quota_backend_bytes) is not read yet",
-        figures.join(", ")
-    );
-    if let Some((m, s)) = worst {
-        let urls: Vec<String> = read(h)
-            .filter_map(|(m, _)| m.client_urls.first().cloned())
-            .collect();
-        return new_check(CheckName::Db, Verdict::Warn, detail)
-            .members(vec![m.label()])
-            .remedy(format!(
-                "defragment before adding (`etcdctl defrag --endpoints={}`): a new member \
-                 receives the whole {} file, {} of it free pages",
-                urls.join(","),
-                mib(s.db_size),
-                mib(s.db_size - s.db_size_in_use)
-            ));
-    }
-    new_check(CheckName::Db, Verdict::Unknown, detail)
-}
-
 fn apply(facts: &Facts) -> Check {
     let h = &facts.health;
     let mut verdict = Verdict::Ok;
@@ -384,44 +282,5 @@ fn apply(facts: &Facts) -> Check {
         ))
     } else {
         c
-    }
-}
-
-fn stability(facts: &Facts) -> Check {
-    let h = &facts.health;
-    let Some(first) = h.leader_status() else {
-        return new_check(CheckName::Stability, Verdict::Unknown, "no leader to watch");
-    };
-    match &facts.leader_again {
-        Some(Ok(again)) if again.leader == first.leader && again.raft_term == first.raft_term => {
-            new_check(
-                CheckName::Stability,
-                Verdict::Ok,
-                format!(
-                    "leader {} kept term {} while the checks ran",
-                    label(h, first.member_id),
-                    first.raft_term
-                ),
-            )
-        }
-        Some(Ok(again)) => new_check(
-            CheckName::Stability,
-            Verdict::Warn,
-            format!(
-                "the leader changed while the checks ran: {} in term {}, then {} in term {}",
-                label(h, first.leader),
-                first.raft_term,
-                label(h, again.leader),
-                again.raft_term
-            ),
-        )
-        .members(vec![label(h, first.leader)])
-        .remedy("wait for a stable leader (`memberctl member status`), then try again"),
-        Some(Err(e)) => new_check(
-            CheckName::Stability,
-            Verdict::Unknown,
-            format!("the leader did not answer a second time: {e}"),
-        ),
-        None => new_check(CheckName::Stability, Verdict::Unknown, "no leader to watch"),
     }
 }

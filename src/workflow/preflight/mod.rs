@@ -1,15 +1,17 @@
 //! Pre-flight checks: whether the cluster can take a change now (quorum,
-//! alarms, learners, versions, database, apply lag, leader stability), each
+//! alarms, learners, versions, database, apply lag, disk, network, leader
+//! stability), each
 //! a named result with the figures it read and what to do. [`gather`] reads
 //! what the checks need, [`evaluate`] (pure, in `checks`) judges it,
 //! [`enforce`] refuses a change when one fails.
 
 mod checks;
+mod server;
 
 use std::fmt;
 use std::str::FromStr;
 
-use futures_util::future::join;
+use futures_util::future::{join, join3, join_all};
 
 pub use checks::evaluate;
 
@@ -17,7 +19,7 @@ use super::health::Health;
 use super::resolve::{resolve, Purpose};
 use super::{ApiError, MembershipApi, Observer};
 use crate::error::Error;
-use crate::model::{Alarm, Member, MemberId, MemberStatus};
+use crate::model::{Alarm, Member, MemberId, MemberStatus, ServerMetrics, ServerVersion};
 
 /// Apply lag (committed − applied entries) that fails the check: etcd
 /// refuses proposals beyond this gap.
@@ -26,6 +28,22 @@ pub const APPLY_FAIL: u64 = 5_000;
 pub const APPLY_WARN: u64 = 1_000;
 /// Free pages in the database file that are worth a defragmentation first.
 pub const DB_FREE_WARN: u64 = 64 * 1024 * 1024;
+/// Share of the quota (`etcd_server_quota_backend_bytes`) the database file
+/// may fill before a change that adds data fails.
+pub const DB_QUOTA_FAIL: f64 = 0.95;
+/// Share of the quota that warns.
+pub const DB_QUOTA_WARN: f64 = 0.80;
+/// WAL fsync p99 (seconds) above which the disk warns (etcd's hardware guide: 10 ms).
+pub const DISK_WAL_FSYNC_WARN: f64 = 0.010;
+/// Backend commit p99 (seconds) above which the disk warns (etcd: 25 ms).
+pub const DISK_BACKEND_COMMIT_WARN: f64 = 0.025;
+/// Observations a latency histogram needs before its p99 is judged: with
+/// fewer, the p99 is the slowest one or two (a member's first WAL writes,
+/// which create and preallocate its files, are slow on any disk).
+pub const DISK_MIN_OBSERVATIONS: f64 = 100.0;
+/// Peer round trip p99 (seconds) above which the network warns: etcd's
+/// default heartbeat interval, which its tuning guide sets near the round trip.
+pub const NETWORK_RTT_WARN: f64 = 0.100;
 /// How many learners etcd allows by default (`--max-learners`; 3.4: one).
 pub const LEARNER_LIMIT: usize = 1;
 
@@ -44,19 +62,25 @@ pub enum CheckName {
     Db,
     /// Entries committed but not applied, per member.
     Apply,
+    /// WAL fsync and backend commit latencies (`/metrics`).
+    Disk,
+    /// Peer round trips (`/metrics`).
+    Network,
     /// The leader and term stay the same while the checks run.
     Stability,
 }
 
 impl CheckName {
     /// Every check, in the order they are reported.
-    pub const ALL: [CheckName; 7] = [
+    pub const ALL: [CheckName; 9] = [
         CheckName::Quorum,
         CheckName::Alarms,
         CheckName::Learners,
         CheckName::Versions,
         CheckName::Db,
         CheckName::Apply,
+        CheckName::Disk,
+        CheckName::Network,
         CheckName::Stability,
     ];
 
@@ -69,6 +93,8 @@ impl CheckName {
             CheckName::Versions => "versions",
             CheckName::Db => "db",
             CheckName::Apply => "apply",
+            CheckName::Disk => "disk",
+            CheckName::Network => "network",
             CheckName::Stability => "stability",
         }
     }
@@ -170,24 +196,60 @@ pub struct Facts {
     pub health: Health,
     /// The alarms raised.
     pub alarms: Result<Vec<Alarm>, ApiError>,
-    /// The leader's status read again after the first reading.
+    /// The leader's status read again after the metrics.
     pub leader_again: Option<Result<MemberStatus, ApiError>>,
+    /// Each member's metrics, in the order of `health.list.members` (not read
+    /// from a member whose status did not answer).
+    pub metrics: Vec<Result<ServerMetrics, ApiError>>,
+    /// The leader's metrics read again, with `leader_again`.
+    pub leader_metrics_again: Option<Result<ServerMetrics, ApiError>>,
+    /// The leader's `/version` (the cluster version).
+    pub version: Option<Result<ServerVersion, ApiError>>,
 }
 
-/// Reads the alarms and the leader's status a second time, concurrently.
+/// Reads, concurrently, the alarms, every answering member's metrics and
+/// the leader's `/version`; then the leader's status and metrics a second
+/// time (the stability check compares the two readings).
 pub async fn gather<A: MembershipApi>(api: &A, health: Health) -> Facts {
     let leader: Option<Member> = health.leader().and_then(|id| health.list.get(id).cloned());
-    let again = async {
+    let metrics = join_all(health.list.members.iter().zip(&health.statuses).map(
+        |(m, s)| async move {
+            match s {
+                Ok(_) => api.server_metrics(m).await,
+                Err(e) => Err(ApiError::new(
+                    e.kind,
+                    format!("not read: its status did not answer ({})", e.message),
+                )),
+            }
+        },
+    ));
+    let version = async {
         match &leader {
-            Some(m) => Some(api.member_status(m).await),
+            Some(m) => Some(api.server_version(m).await),
             None => None,
         }
     };
-    let (alarms, leader_again) = join(api.alarms(), again).await;
+    let (alarms, metrics, version) = join3(api.alarms(), metrics, version).await;
+    let first_read = |m: &Member| {
+        let i = health.list.members.iter().position(|x| x.id == m.id);
+        i.and_then(|i| metrics.get(i)).is_some_and(Result::is_ok)
+    };
+    let (leader_again, leader_metrics_again) = match &leader {
+        // Metrics that could not be read once are not waited for again.
+        Some(m) if first_read(m) => {
+            let (s, x) = join(api.member_status(m), api.server_metrics(m)).await;
+            (Some(s), Some(x))
+        }
+        Some(m) => (Some(api.member_status(m).await), None),
+        None => (None, None),
+    };
     Facts {
         health,
         alarms,
         leader_again,
+        metrics,
+        leader_metrics_again,
+        version,
     }
 }
 

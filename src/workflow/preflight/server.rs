@@ -1,0 +1,483 @@
+//! The pre-flight checks that read what the members' servers report beyond
+//! the membership: versions (Status and `/version`), the database against
+//! its quota, disk and network latencies (`/metrics`), and the leader's
+//! stability. Percentiles are estimated from each histogram's buckets as
+//! Prometheus' `histogram_quantile` does (linear inside the bucket), over
+//! everything the member observed since it started.
+
+use super::checks::{label, new_check, read, unread};
+use super::{
+    Change, Check, CheckName, Facts, Verdict, DB_FREE_WARN, DB_QUOTA_FAIL, DB_QUOTA_WARN,
+    DISK_BACKEND_COMMIT_WARN, DISK_MIN_OBSERVATIONS, DISK_WAL_FSYNC_WARN, NETWORK_RTT_WARN,
+};
+use crate::model::{Histogram, Member, MemberStatus, ServerMetrics};
+use crate::workflow::ApiError;
+
+/// The quantile the latency checks judge.
+const P99: f64 = 0.99;
+
+/// Each started member with what its `/metrics` gave (unstarted members
+/// have no server to read).
+fn scraped(facts: &Facts) -> impl Iterator<Item = (&Member, &Result<ServerMetrics, ApiError>)> {
+    facts
+        .health
+        .list
+        .members
+        .iter()
+        .zip(&facts.metrics)
+        .filter(|(m, _)| m.started())
+}
+
+/// The metrics of the member with the given status, if they were read.
+fn metrics_of<'a>(facts: &'a Facts, member: &Member) -> Option<&'a ServerMetrics> {
+    let i = facts
+        .health
+        .list
+        .members
+        .iter()
+        .position(|m| m.id == member.id)?;
+    facts.metrics.get(i)?.as_ref().ok()
+}
+
+/// Seconds as milliseconds, for people.
+fn ms(seconds: f64) -> String {
+    format!("{:.1} ms", seconds * 1000.0)
+}
+
+/// A latency histogram judged at its p99: the estimate when there are
+/// enough observations to make one (`None` otherwise), and the figures for
+/// people.
+fn p99(h: Option<&Histogram>) -> (Option<f64>, String) {
+    match h {
+        None => (None, "not reported".into()),
+        Some(h) => match h.quantile(P99) {
+            Some(p) if h.count >= DISK_MIN_OBSERVATIONS => {
+                (Some(p), format!("{} (n={})", ms(p), h.count))
+            }
+            Some(p) => (
+                None,
+                format!(
+                    "{} (n={}, too few to judge: under {DISK_MIN_OBSERVATIONS} a p99 is the \
+                     slowest few, such as a new member's first WAL writes)",
+                    ms(p),
+                    h.count
+                ),
+            ),
+            None => (None, "no observations yet".into()),
+        },
+    }
+}
+
+/// Bytes as KiB or MiB, for people.
+pub(super) fn mib(bytes: u64) -> String {
+    if bytes < 1024 * 1024 {
+        format!("{:.1} KiB", bytes as f64 / 1024.0)
+    } else {
+        format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+    }
+}
+
+/// The major and minor version of a version string ("3.5.17" → (3, 5)).
+fn minor(version: &str) -> Option<(u64, u64)> {
+    let mut parts = version.trim().split('.');
+    let major = parts.next()?.parse().ok()?;
+    let minor = parts.next()?.parse().ok()?;
+    Some((major, minor))
+}
+
+/// One minor version among the members (Status), and the cluster version
+/// (the leader's `/version`) at that minor version.
+pub(super) fn versions(facts: &Facts) -> Check {
+    let h = &facts.health;
+    let each: Vec<String> = read(h)
+        .map(|(m, s)| format!("{} {}", m.label(), s.version))
+        .collect();
+    let mut minors: Vec<(u64, u64)> = read(h).filter_map(|(_, s)| minor(&s.version)).collect();
+    minors.sort_unstable();
+    minors.dedup();
+    let cluster: Result<&str, String> = match &facts.version {
+        Some(Ok(v)) => Ok(&v.cluster),
+        Some(Err(e)) => Err(format!("cluster version not read: {e}")),
+        None => Err("cluster version not read: no leader to ask".into()),
+    };
+    let cluster_text = match &cluster {
+        Ok(v) => format!("cluster version {v}"),
+        Err(e) => e.clone(),
+    };
+    if minors.len() > 1 {
+        let members: Vec<String> = read(h).map(|(m, _)| m.label()).collect();
+        return new_check(
+            CheckName::Versions,
+            Verdict::Fail,
+            format!(
+                "{} minor versions among the members: {}; {cluster_text}",
+                minors.len(),
+                each.join(", ")
+            ),
+        )
+        .members(members)
+        .remedy(
+            "an upgrade or downgrade is under way: finish it (every member on one minor \
+             version) before changing the membership",
+        );
+    }
+    if let (Ok(v), [only]) = (&cluster, minors.as_slice()) {
+        if let Some(c) = minor(v).filter(|c| c != only) {
+            return new_check(
+                CheckName::Versions,
+                Verdict::Fail,
+                format!(
+                    "every member runs {}.{} ({}) but the cluster version is {v}",
+                    only.0,
+                    only.1,
+                    each.join(", ")
+                ),
+            )
+            .remedy(format!(
+                "{}: wait until the cluster version is {}.{} (etcd raises it a few seconds \
+                 after the last member runs the new version; `curl URL/version`), then change \
+                 the membership",
+                if c < *only {
+                    "an upgrade is finishing"
+                } else {
+                    "a downgrade is under way"
+                },
+                only.0,
+                only.1
+            ));
+        }
+    }
+    let missing = unread(h);
+    if !missing.is_empty() || each.is_empty() || cluster.is_err() {
+        let mut detail = if each.is_empty() {
+            "no version read".to_string()
+        } else {
+            each.join(", ")
+        };
+        detail.push_str(&format!("; {cluster_text}"));
+        if !missing.is_empty() {
+            detail.push_str(&format!("; not read: {}", missing.join(", ")));
+        }
+        return new_check(CheckName::Versions, Verdict::Unknown, detail);
+    }
+    new_check(
+        CheckName::Versions,
+        Verdict::Ok,
+        format!("{}; {cluster_text}", each.join(", ")),
+    )
+}
+
+/// The database against its quota (`etcd_server_quota_backend_bytes`) and
+/// its free pages (a new member receives the whole file).
+pub(super) fn db(facts: &Facts, change: Change) -> Check {
+    let h = &facts.health;
+    let mut figures = Vec::new();
+    let mut quota_unread = Vec::new();
+    let mut verdict = Verdict::Ok;
+    let mut full: Vec<(&Member, &MemberStatus, f64)> = Vec::new();
+    let mut fragmented: Option<(&Member, &MemberStatus)> = None;
+    for (m, s) in read(h) {
+        let mut figure = format!("{} {}", m.label(), mib(s.db_size));
+        if s.db_size_in_use > 0 {
+            figure.push_str(&format!(" ({} in use", mib(s.db_size_in_use)));
+        } else {
+            figure.push_str(" (in use: not reported");
+        }
+        let scrape = facts
+            .health
+            .list
+            .members
+            .iter()
+            .position(|x| x.id == m.id)
+            .and_then(|i| facts.metrics.get(i));
+        match scrape
+            .and_then(|x| x.as_ref().ok())
+            .and_then(|x| x.quota_backend_bytes)
+        {
+            Some(quota) if quota > 0.0 => {
+                let share = s.db_size as f64 / quota;
+                figure.push_str(&format!(
+                    ", {:.0} % of the {} quota)",
+                    share * 100.0,
+                    mib(quota as u64)
+                ));
+                let v = if share >= DB_QUOTA_FAIL {
+                    Verdict::Fail
+                } else if share >= DB_QUOTA_WARN {
+                    Verdict::Warn
+                } else {
+                    Verdict::Ok
+                };
+                if v > Verdict::Ok {
+                    verdict = verdict.max(v);
+                    full.push((m, s, share));
+                }
+            }
+            _ => {
+                figure.push(')');
+                quota_unread.push(match scrape {
+                    Some(Err(e)) => format!("{} ({e})", m.label()),
+                    _ => format!("{} (not reported)", m.label()),
+                });
+            }
+        }
+        figures.push(figure);
+        let free = s.db_size.saturating_sub(s.db_size_in_use);
+        if s.db_size_in_use > 0 && free >= DB_FREE_WARN && free.saturating_mul(2) >= s.db_size {
+            let more =
+                fragmented.is_none_or(|(_, w)| free > w.db_size.saturating_sub(w.db_size_in_use));
+            if more {
+                fragmented = Some((m, s));
+            }
+        }
+    }
+    // A removal does not grow the database: a full one only warns.
+    if matches!(change, Change::Remove(_)) && verdict == Verdict::Fail {
+        verdict = Verdict::Warn;
+    }
+    if fragmented.is_some() {
+        verdict = verdict.max(Verdict::Warn);
+    }
+    let mut detail = figures.join(", ");
+    let missing = unread(h);
+    if !quota_unread.is_empty() {
+        detail.push_str(&format!(
+            "; quota (etcd_server_quota_backend_bytes) not read for {}",
+            quota_unread.join(", ")
+        ));
+    }
+    if !missing.is_empty() {
+        detail.push_str(&format!("; not read: {}", missing.join(", ")));
+    }
+    if verdict == Verdict::Ok
+        && (!quota_unread.is_empty() || !missing.is_empty() || figures.is_empty())
+    {
+        verdict = Verdict::Unknown;
+    }
+    let urls: Vec<String> = read(h)
+        .filter_map(|(m, _)| m.client_urls.first().cloned())
+        .collect();
+    let revision = read(h).map(|(_, s)| s.revision).max().unwrap_or(0);
+    let mut members = Vec::new();
+    let mut remedies = Vec::new();
+    if !full.is_empty() {
+        let names: Vec<String> = full
+            .iter()
+            .map(|(m, _, share)| format!("{} ({:.0} %)", m.label(), share * 100.0))
+            .collect();
+        members.extend(full.iter().map(|(m, _, _)| m.label()));
+        remedies.push(format!(
+            "{} near its quota (fails at {:.0} %, warns at {:.0} %): free space first \
+             (`etcdctl compaction {revision}`, `etcdctl defrag --endpoints={}`) or raise \
+             --quota-backend-bytes; a new member receives the whole file",
+            names.join(", "),
+            DB_QUOTA_FAIL * 100.0,
+            DB_QUOTA_WARN * 100.0,
+            urls.join(",")
+        ));
+    }
+    if let Some((m, s)) = fragmented {
+        members.push(m.label());
+        remedies.push(format!(
+            "defragment before adding (`etcdctl defrag --endpoints={}`): a new member \
+             receives the whole {} file, {} of it free pages",
+            urls.join(","),
+            mib(s.db_size),
+            mib(s.db_size - s.db_size_in_use)
+        ));
+    }
+    members.dedup();
+    new_check(CheckName::Db, verdict, detail)
+        .members(members)
+        .remedy(remedies.join("; "))
+}
+
+/// WAL fsync and backend commit latencies (p99) per member.
+pub(super) fn disk(facts: &Facts) -> Check {
+    let (mut figures, mut slow, mut missing) = (Vec::new(), Vec::new(), Vec::new());
+    let mut unjudged = Vec::new();
+    for (m, x) in scraped(facts) {
+        let x = match x {
+            Ok(x) => x,
+            Err(e) => {
+                missing.push(format!("{} ({e})", m.label()));
+                continue;
+            }
+        };
+        let (wal, wal_text) = p99(x.wal_fsync.as_ref());
+        let (commit, commit_text) = p99(x.backend_commit.as_ref());
+        figures.push(format!(
+            "{}: wal fsync p99 {wal_text}, backend commit p99 {commit_text}",
+            m.label()
+        ));
+        if wal.is_some_and(|p| p > DISK_WAL_FSYNC_WARN)
+            || commit.is_some_and(|p| p > DISK_BACKEND_COMMIT_WARN)
+        {
+            slow.push(m.label());
+        }
+        if wal.is_none() || commit.is_none() {
+            unjudged.push(m.label());
+        }
+    }
+    let mut detail = figures.join("; ");
+    if !figures.is_empty() {
+        detail.push_str(" (since each member started, estimated from the histogram buckets)");
+    }
+    if !missing.is_empty() {
+        if !detail.is_empty() {
+            detail.push_str("; ");
+        }
+        detail.push_str(&format!("not read: {}", missing.join(", ")));
+    }
+    if !slow.is_empty() {
+        let names = slow.join(", ");
+        return new_check(CheckName::Disk, Verdict::Warn, detail)
+            .members(slow)
+            .remedy(format!(
+                "etcd wants a WAL fsync p99 under {} and a backend commit p99 under {} \
+                 (etcd's hardware guide): {names} may miss heartbeats while a new member's \
+                 snapshot is written; move it to a faster disk (SSD) or away from other I/O \
+                 first",
+                ms(DISK_WAL_FSYNC_WARN),
+                ms(DISK_BACKEND_COMMIT_WARN)
+            ));
+    }
+    let verdict = if missing.is_empty() && unjudged.is_empty() && !figures.is_empty() {
+        Verdict::Ok
+    } else {
+        Verdict::Unknown
+    };
+    new_check(CheckName::Disk, verdict, detail)
+}
+
+/// Peer round trips (p99) per pair of members.
+pub(super) fn network(facts: &Facts) -> Check {
+    let h = &facts.health;
+    let (mut pairs, mut slow, mut members, mut missing) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let started = scraped(facts).count();
+    for (m, x) in scraped(facts) {
+        let x = match x {
+            Ok(x) => x,
+            Err(e) => {
+                missing.push(format!("{} ({e})", m.label()));
+                continue;
+            }
+        };
+        for (to, hist) in &x.peer_round_trip {
+            let Some(p) = hist.quantile(P99) else {
+                continue;
+            };
+            let pair = format!("{}→{} {}", m.label(), label(h, *to), ms(p));
+            if p > NETWORK_RTT_WARN {
+                slow.push(pair.clone());
+                members.push(m.label());
+            }
+            pairs.push(pair);
+        }
+        if started > 1 && x.peer_round_trip.iter().all(|(_, h)| h.count == 0.0) {
+            missing.push(format!(
+                "{} (no peer round trip measured yet: etcd probes its peers every few seconds)",
+                m.label()
+            ));
+        }
+    }
+    let mut detail = if pairs.is_empty() {
+        "no round trip measured".to_string()
+    } else {
+        format!(
+            "peer round trips p99: {} (since each member started, estimated from the histogram \
+             buckets)",
+            pairs.join(", ")
+        )
+    };
+    if !missing.is_empty() {
+        detail.push_str(&format!("; not read: {}", missing.join(", ")));
+    }
+    if !slow.is_empty() {
+        members.dedup();
+        return new_check(CheckName::Network, Verdict::Warn, detail)
+            .members(members)
+            .remedy(format!(
+                "round trips above {} (etcd's default --heartbeat-interval; etcd's tuning \
+                 guide sets the heartbeat near the round trip) on {}: heartbeats arrive late \
+                 and a new member's catch-up competes for the link; fix the network or raise \
+                 --heartbeat-interval and --election-timeout on every member first",
+                ms(NETWORK_RTT_WARN),
+                slow.join(", ")
+            ));
+    }
+    let verdict = if missing.is_empty() && (started <= 1 || !pairs.is_empty()) {
+        Verdict::Ok
+    } else {
+        Verdict::Unknown
+    };
+    new_check(CheckName::Network, verdict, detail)
+}
+
+/// The leader and term (Status) and the leader's
+/// `etcd_server_leader_changes_seen_total`, each read twice.
+pub(super) fn stability(facts: &Facts) -> Check {
+    let h = &facts.health;
+    let Some(first) = h.leader_status() else {
+        return new_check(CheckName::Stability, Verdict::Unknown, "no leader to watch");
+    };
+    let leader = h.list.get(first.member_id);
+    let seen_first = leader
+        .and_then(|m| metrics_of(facts, m))
+        .and_then(|x| x.leader_changes_seen);
+    let seen_again = match &facts.leader_metrics_again {
+        Some(Ok(x)) => x.leader_changes_seen,
+        _ => None,
+    };
+    let counter = match (seen_first, seen_again) {
+        (Some(a), Some(b)) => Some((a, b)),
+        _ => None,
+    };
+    let counted = match counter {
+        Some((a, b)) if a == b => format!("; it has seen {a} leader changes since it started"),
+        Some(_) => String::new(),
+        None => "; leader changes seen (etcd_server_leader_changes_seen_total) not read".into(),
+    };
+    match &facts.leader_again {
+        Some(Ok(again))
+            if again.leader == first.leader
+                && again.raft_term == first.raft_term
+                && counter.is_none_or(|(a, b)| a == b) =>
+        {
+            new_check(
+                CheckName::Stability,
+                Verdict::Ok,
+                format!(
+                    "leader {} kept term {} while the checks ran{counted}",
+                    label(h, first.member_id),
+                    first.raft_term
+                ),
+            )
+        }
+        Some(Ok(again)) => {
+            let mut detail = format!(
+                "the leader changed while the checks ran: {} in term {}, then {} in term {}",
+                label(h, first.leader),
+                first.raft_term,
+                label(h, again.leader),
+                again.raft_term
+            );
+            if let Some((a, b)) = counter.filter(|(a, b)| a != b) {
+                detail.push_str(&format!(
+                    "; {} counted {a} then {b} leader changes",
+                    label(h, first.member_id)
+                ));
+            }
+            new_check(CheckName::Stability, Verdict::Warn, detail)
+                .members(vec![label(h, first.leader)])
+                .remedy("wait for a stable leader (`memberctl member status`), then try again")
+        }
+        Some(Err(e)) => new_check(
+            CheckName::Stability,
+            Verdict::Unknown,
+            format!("the leader did not answer a second time: {e}"),
+        ),
+        None => new_check(CheckName::Stability, Verdict::Unknown, "no leader to watch"),
+    }
+}
