@@ -129,7 +129,7 @@ pub enum CheckFor {
 /// Pre-flight checks to pass knowingly.
 #[derive(Debug, Clone, Args)]
 pub struct SkipCheckArgs {
-    /// Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, stability
+    /// Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability
     #[arg(long = "skip-check", value_name = "CHECK", value_parser = parse_check)]
     pub skip_check: Vec<CheckName>,
 }
@@ -224,6 +224,9 @@ pub struct UpdateArgs {
         value_name = "URL[,URL...]"
     )]
     pub peer_urls: Vec<String>,
+    /// Pre-flight checks to pass knowingly.
+    #[command(flatten)]
+    pub checks: SkipCheckArgs,
 }
 
 /// Arguments of `member replace`.

@@ -152,6 +152,7 @@ pub(super) async fn member<A: MembershipApi>(
                 &u.peer_urls,
                 &system_resolver,
                 timeout,
+                &Preflight::Run(u.checks.skip_check.clone()),
             )
             .await
             .with_context(|| format!("member update {}", shortened(&u.target.member)))?,

@@ -75,6 +75,32 @@ fn tls_files(global: &GlobalArgs) -> ClientTlsFiles {
     }
 }
 
+/// Passes everything on to the command's observer and keeps the pre-flight
+/// checks a change passed, for its report.
+struct Recorder<'a> {
+    inner: &'a dyn Observer,
+    checks: std::sync::Mutex<Vec<crate::workflow::preflight::Check>>,
+}
+
+impl Observer for Recorder<'_> {
+    fn notice(&self, message: &str) {
+        self.inner.notice(message);
+    }
+
+    fn catch_up(&self, sample: &crate::workflow::CatchUpSample) {
+        self.inner.catch_up(sample);
+    }
+
+    fn catch_up_done(&self) {
+        self.inner.catch_up_done();
+    }
+
+    fn checked(&self, checks: &[crate::workflow::preflight::Check]) {
+        let mut kept = self.checks.lock().unwrap_or_else(|p| p.into_inner());
+        kept.extend_from_slice(checks);
+    }
+}
+
 /// Runs the parsed command line and returns what to print (nothing for a node).
 pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Report>> {
     if let Command::Node(NodeCommand::Run(args)) = &cli.command {
@@ -100,9 +126,25 @@ pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Re
         tls: tls_files(&cli.global),
     })?;
     match &cli.command {
-        Command::Member(cmd) => member::member(&client, cmd, &cli.global, observer)
-            .await
-            .map(Some),
+        Command::Member(cmd) => {
+            let recorder = Recorder {
+                inner: observer,
+                checks: std::sync::Mutex::new(Vec::new()),
+            };
+            let report = member::member(&client, cmd, &cli.global, &recorder).await?;
+            let checks = recorder
+                .checks
+                .into_inner()
+                .unwrap_or_else(|p| p.into_inner());
+            Ok(Some(if checks.is_empty() {
+                report
+            } else {
+                Report::Checked {
+                    report: Box::new(report),
+                    checks,
+                }
+            }))
+        }
         Command::Snapshot(cmd) => snapshot::snapshot(&client, cmd).await.map(Some),
         Command::Node(_) | Command::Cluster(_) | Command::Completion { .. } => Ok(None),
     }

@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::Report;
 use crate::error::Unstarted;
 use crate::model::{Member, MemberId};
+use crate::workflow::preflight::Check;
 use crate::workflow::quorum::PlanStep;
 
 #[derive(Serialize)]
@@ -272,6 +273,33 @@ fn hex(id: MemberId) -> String {
     id.to_string()
 }
 
+fn check_docs(checks: &[Check]) -> Vec<CheckDoc<'_>> {
+    checks
+        .iter()
+        .map(|c| CheckDoc {
+            name: c.name.as_str(),
+            result: c.verdict.as_str(),
+            members: &c.members,
+            detail: &c.detail,
+            remedy: &c.remedy,
+            skipped: c.skipped,
+        })
+        .collect()
+}
+
+/// Writes a change's report as one JSON document with a `checks` array (the
+/// pre-flight checks it passed) beside the report's own fields.
+pub fn checked(out: &mut dyn Write, inner: &Report, checks: &[Check]) -> io::Result<()> {
+    let mut buf = Vec::new();
+    report(&mut buf, inner)?;
+    let mut doc: serde_json::Value = serde_json::from_slice(&buf).map_err(io::Error::other)?;
+    if let Some(fields) = doc.as_object_mut() {
+        let checks = serde_json::to_value(check_docs(checks)).map_err(io::Error::other)?;
+        fields.insert("checks".into(), checks);
+    }
+    write(out, &doc)
+}
+
 /// Writes a report as one JSON document.
 pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     match report {
@@ -432,21 +460,15 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                 auto_leave: c.auto_leave,
             },
         ),
+        Report::Checked {
+            report: inner,
+            checks,
+        } => checked(out, inner, checks),
         Report::Checks(checks) => write(
             out,
             &ChecksDoc {
                 ok: !report.refuses(),
-                checks: checks
-                    .iter()
-                    .map(|c| CheckDoc {
-                        name: c.name.as_str(),
-                        result: c.verdict.as_str(),
-                        members: &c.members,
-                        detail: &c.detail,
-                        remedy: &c.remedy,
-                        skipped: c.skipped,
-                    })
-                    .collect(),
+                checks: check_docs(checks),
             },
         ),
         Report::Cluster(c) => write(

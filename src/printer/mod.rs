@@ -65,6 +65,15 @@ pub enum Report {
     Applied(Applied),
     /// `member check`: the pre-flight checks.
     Checks(Vec<Check>),
+    /// A change's report with the pre-flight checks it passed (JSON: a
+    /// `checks` array beside the report's fields; a `--dry-run` plan also
+    /// lists them in table and simple output).
+    Checked {
+        /// The change's own report.
+        report: Box<Report>,
+        /// The checks, warnings and skips included.
+        checks: Vec<Check>,
+    },
 }
 
 impl Report {
@@ -143,6 +152,19 @@ pub fn write_report(out: &mut dyn Write, report: &Report, format: OutputFormat) 
     if let Report::Text(bytes) = report {
         return out.write_all(bytes);
     }
+    if let Report::Checked { report, checks } = report {
+        if format == OutputFormat::Json {
+            return json::checked(out, report, checks);
+        }
+        write_report(out, report, format)?;
+        // A plan shows what the change would pass; a change done has said
+        // its warnings on stderr already.
+        if matches!(**report, Report::Plan(_)) {
+            writeln!(out)?;
+            write_report(out, &Report::Checks(checks.clone()), format)?;
+        }
+        return Ok(());
+    }
     match format {
         OutputFormat::Json => json::report(out, report),
         OutputFormat::Simple => simple::report(out, report),
@@ -159,7 +181,11 @@ pub fn print(report: &Report, format: OutputFormat) -> io::Result<()> {
         let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
         ignore_broken_pipe(write_report(&mut out, report, format).and_then(|_| out.flush()))?;
     }
-    if let Report::Added(a) = report {
+    let inner = match report {
+        Report::Checked { report, .. } => report,
+        other => other,
+    };
+    if let Report::Added(a) = inner {
         eprintln!("memberctl: {}", crate::workflow::add::next_step(a));
     }
     Ok(())

@@ -142,6 +142,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             }
             writeln!(out, "auto_leave: {}", c.auto_leave)?;
         }
+        Report::Checked { report: inner, .. } => self::report(out, inner)?,
         Report::Checks(checks) => {
             for c in checks {
                 writeln!(

@@ -215,6 +215,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             t.add_row(vec!["auto_leave".to_string(), c.auto_leave.to_string()]);
             writeln!(out, "{t}")?;
         }
+        Report::Checked { report: inner, .. } => self::report(out, inner)?,
         Report::Checks(checks) => {
             let mut t = table(&["CHECK", "MEMBER", "RESULT", "DETAIL", "WHAT TO DO"]);
             t.set_content_arrangement(ContentArrangement::Dynamic);

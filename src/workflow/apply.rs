@@ -333,6 +333,7 @@ async fn take<A: MembershipApi, S: StartMember>(
                 peer_urls,
                 resolver,
                 req.command_timeout,
+                &Preflight::ByCaller,
             )
             .await?;
         }

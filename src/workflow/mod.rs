@@ -188,6 +188,9 @@ pub trait Observer {
     fn catch_up(&self, sample: &CatchUpSample);
     /// The catch-up wait is over (ready, or given up).
     fn catch_up_done(&self);
+    /// The pre-flight checks a change passed, warnings and skips included:
+    /// the report of the change carries them.
+    fn checked(&self, _checks: &[preflight::Check]) {}
 }
 
 /// An observer that drops everything (tests, quiet runs).

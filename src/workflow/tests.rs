@@ -254,20 +254,44 @@ async fn remove_confirms_a_lost_answer_from_the_member_list() {
 async fn update_validates_and_skips_a_no_op() {
     let fake = Fake::three();
     let same = vec!["http://127.0.0.1:2381".to_string()];
-    let u = update::update(&fake, &Silent, "m1", &same, &resolves, T)
-        .await
-        .unwrap();
+    let u = update::update(
+        &fake,
+        &Silent,
+        "m1",
+        &same,
+        &resolves,
+        T,
+        &Preflight::Run(Vec::new()),
+    )
+    .await
+    .unwrap();
     assert!(u.unchanged);
     let taken = vec!["http://127.0.0.1:2382".to_string()];
-    let err = update::update(&fake, &Silent, "m1", &taken, &resolves, T)
-        .await
-        .unwrap_err();
+    let err = update::update(
+        &fake,
+        &Silent,
+        "m1",
+        &taken,
+        &resolves,
+        T,
+        &Preflight::Run(Vec::new()),
+    )
+    .await
+    .unwrap_err();
     assert_eq!(err.kind, ErrorKind::Refused);
     assert!(fake.calls().is_empty());
     let new = vec!["http://127.0.0.1:2999".to_string()];
-    let u = update::update(&fake, &Silent, "m1", &new, &resolves, T)
-        .await
-        .unwrap();
+    let u = update::update(
+        &fake,
+        &Silent,
+        "m1",
+        &new,
+        &resolves,
+        T,
+        &Preflight::Run(Vec::new()),
+    )
+    .await
+    .unwrap();
     assert_eq!(u.member.peer_urls, new);
     assert_eq!(fake.calls(), vec!["update"]);
 }
@@ -454,7 +478,16 @@ async fn a_name_no_started_member_has_is_refused_at_once_except_by_a_waiting_pro
         "{message}"
     );
     let urls = vec!["http://127.0.0.1:2999".to_string()];
-    let err = update::update(&fake, &Silent, "m5", &urls, &resolves, long).await;
+    let err = update::update(
+        &fake,
+        &Silent,
+        "m5",
+        &urls,
+        &resolves,
+        long,
+        &Preflight::Run(Vec::new()),
+    )
+    .await;
     let message = at_once(err.unwrap_err(), "update");
     assert!(message.contains("`memberctl member update ID"), "{message}");
     let err = promote(&fake, &Silent, &promote_req("m5", false, long)).await;

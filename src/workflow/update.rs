@@ -1,8 +1,10 @@
-//! `member update`: validate the new peer URLs (rule 1) and replace a member's.
+//! `member update`: validate the new peer URLs (rule 1), run the pre-flight
+//! checks, and replace a member's.
 
 use tokio::time::Instant;
 
 use super::health::gather_with_leader;
+use super::preflight::{Change, Preflight};
 use super::resolve::{resolve, Purpose};
 use super::retry::send_change;
 use super::validate::{self, Resolver};
@@ -29,6 +31,7 @@ pub async fn update<A: MembershipApi>(
     peer_urls: &[String],
     resolver: Resolver<'_>,
     command_timeout: std::time::Duration,
+    preflight: &Preflight,
 ) -> Result<Updated, Error> {
     let list = api.member_list().await?;
     let member = resolve(&list, target, Purpose::Update)?.clone();
@@ -47,6 +50,9 @@ pub async fn update<A: MembershipApi>(
     validate::refuse_problems(problems)?;
     let deadline = Instant::now() + command_timeout;
     let health = gather_with_leader(api, observer, list, deadline).await?;
+    preflight
+        .run(api, observer, &health, Change::Update(member.id))
+        .await?;
     let down: Vec<String> = health
         .unreachable_voters()
         .iter()

@@ -141,8 +141,14 @@ fn a_full_database_refuses_an_add_until_space_is_freed() {
         .expect(0)
         .json();
     assert_eq!(check(&after, "alarms")["result"], "ok", "{after}");
-    etcd.ctl(&add).expect(0);
+    let mut add_json = add.to_vec();
+    add_json.extend(["-w", "json"]);
+    let added = etcd.ctl(&add_json).expect(0).json();
     assert_eq!(ids(&etcd.list()).len(), 4);
+    // The change's report carries the checks it passed.
+    assert!(added["member"]["id"].is_string(), "{added}");
+    assert_eq!(check(&added, "alarms")["result"], "ok", "{added}");
+    assert_eq!(added["checks"].as_array().unwrap().len(), 9, "{added}");
 }
 
 /// The engine: `member check` reads every check; a second learner is refused
@@ -210,6 +216,16 @@ fn a_second_learner_is_refused_by_the_learners_check() {
         r.stderr
     );
     assert!(r.stderr.contains("too many learner"), "{}", r.stderr);
+
+    // A dry run's plan carries the checks it would pass, the skipped one marked.
+    let mut dry = skipped.clone();
+    dry.extend(["--dry-run", "-w", "json"]);
+    let plan = local.ctl(&dry).expect(0).json();
+    assert!(plan["plan"].as_array().is_some_and(|p| !p.is_empty()), "{plan}");
+    let learners = check(&plan, "learners");
+    assert_eq!(learners["skipped"], true, "{plan}");
+    assert_eq!(learners["result"], "fail", "{plan}");
+    assert_eq!(plan["checks"].as_array().unwrap().len(), 9, "{plan}");
 
     // A check name that does not exist is a usage error.
     let r = local.ctl(&[

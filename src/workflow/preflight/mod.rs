@@ -327,7 +327,9 @@ impl Preflight {
         match self {
             Preflight::Run(skip) => {
                 let facts = gather(api, health.clone()).await;
-                enforce(evaluate(&facts, change), skip, observer)
+                let checks = enforce(evaluate(&facts, change), skip, observer)?;
+                observer.checked(&checks);
+                Ok(checks)
             }
             Preflight::ByCaller => Ok(Vec::new()),
         }

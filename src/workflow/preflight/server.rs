@@ -56,12 +56,7 @@ fn p99(h: Option<&Histogram>) -> (Option<f64>, String) {
             }
             Some(p) => (
                 None,
-                format!(
-                    "{} (n={}, too few to judge: under {DISK_MIN_OBSERVATIONS} a p99 is the \
-                     slowest few, such as a new member's first WAL writes)",
-                    ms(p),
-                    h.count
-                ),
+                format!("{} (n={}, too few to judge)", ms(p), h.count),
             ),
             None => (None, "no observations yet".into()),
         },
@@ -322,6 +317,12 @@ pub(super) fn disk(facts: &Facts) -> Check {
     let mut detail = figures.join("; ");
     if !figures.is_empty() {
         detail.push_str(" (since each member started, estimated from the histogram buckets)");
+    }
+    if !unjudged.is_empty() {
+        detail.push_str(&format!(
+            "; a p99 is judged from {DISK_MIN_OBSERVATIONS} observations on: with fewer it is \
+             the slowest one or two, such as a member's first WAL writes"
+        ));
     }
     if !missing.is_empty() {
         if !detail.is_empty() {
