@@ -2346,13 +2346,17 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__update)
-            opts="-w -h -V --peer-urls --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --peer-urls --skip-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --peer-urls)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skip-check)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
