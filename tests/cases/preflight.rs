@@ -221,7 +221,10 @@ fn a_second_learner_is_refused_by_the_learners_check() {
     let mut dry = skipped.clone();
     dry.extend(["--dry-run", "-w", "json"]);
     let plan = local.ctl(&dry).expect(0).json();
-    assert!(plan["plan"].as_array().is_some_and(|p| !p.is_empty()), "{plan}");
+    assert!(
+        plan["plan"].as_array().is_some_and(|p| !p.is_empty()),
+        "{plan}"
+    );
     let learners = check(&plan, "learners");
     assert_eq!(learners["skipped"], true, "{plan}");
     assert_eq!(learners["result"], "fail", "{plan}");

@@ -54,10 +54,7 @@ fn p99(h: Option<&Histogram>) -> (Option<f64>, String) {
             Some(p) if h.count >= DISK_MIN_OBSERVATIONS => {
                 (Some(p), format!("{} (n={})", ms(p), h.count))
             }
-            Some(p) => (
-                None,
-                format!("{} (n={}, too few to judge)", ms(p), h.count),
-            ),
+            Some(p) => (None, format!("{} (n={}, too few to judge)", ms(p), h.count)),
             None => (None, "no observations yet".into()),
         },
     }
