@@ -5,17 +5,7 @@ use serde_json::Value;
 
 use crate::util::local::Local;
 use crate::util::members::{add_learner_at, ids};
-use crate::util::{self, free_port, Etcd};
-
-/// The check named `name` in a `member check -w json` document.
-fn check<'a>(doc: &'a Value, name: &str) -> &'a Value {
-    doc["checks"]
-        .as_array()
-        .expect("checks")
-        .iter()
-        .find(|c| c["name"] == name)
-        .unwrap_or_else(|| panic!("no check {name} in {doc}"))
-}
+use crate::util::{self, check_named as check, free_port, Etcd};
 
 /// etcd 3.4 with a small quota, filled until NOSPACE: `member check` fails
 /// the alarms check (exit 3), a learner add is refused with etcd's remedy and

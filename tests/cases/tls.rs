@@ -74,15 +74,7 @@ fn tls_against_etcd(version: &'static str) {
     let mut args = tls.to_vec();
     args.extend(["member", "check", "-w", "json"]);
     let checks = memberctl(&args).expect(0).json();
-    let check = |name: &str| {
-        checks["checks"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["name"] == name)
-            .unwrap()
-            .clone()
-    };
+    let check = |name: &str| util::check_named(&checks, name).clone();
     for name in ["versions", "db"] {
         assert_eq!(check(name)["result"], "ok", "{name} over TLS: {checks}");
     }

@@ -133,6 +133,17 @@ pub fn memberctl(args: &[&str]) -> Run {
 
 static PORTS: Mutex<Option<HashSet<u16>>> = Mutex::new(None);
 
+/// The check named `name` in a JSON document's `checks` array (`member
+/// check`, or a change's report).
+pub fn check_named<'a>(doc: &'a Value, name: &str) -> &'a Value {
+    doc["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("no check {name} in {doc}"))
+}
+
 /// A loopback port that was free a moment ago and that no other test of this
 /// run got, below the ephemeral range (as `cluster up` picks them), so that
 /// no outgoing connection takes it before it is listened on.

@@ -16,27 +16,31 @@ use crate::workflow::ApiError;
 /// The quantile the latency checks judge.
 const P99: f64 = 0.99;
 
-/// Each started member with what its `/metrics` gave (unstarted members
-/// have no server to read).
-fn scraped(facts: &Facts) -> impl Iterator<Item = (&Member, &Result<ServerMetrics, ApiError>)> {
-    facts
-        .health
-        .list
-        .members
-        .iter()
-        .zip(&facts.metrics)
-        .filter(|(m, _)| m.started())
+/// The started members' metrics that were read, and the others as
+/// "label (reason)" (unstarted members have no server to read).
+fn scraped(facts: &Facts) -> (Vec<(&Member, &ServerMetrics)>, Vec<String>) {
+    let mut read = Vec::new();
+    let mut missing = Vec::new();
+    let members = facts.health.list.members.iter().zip(&facts.metrics);
+    for (m, x) in members.filter(|(m, _)| m.started()) {
+        match x {
+            Ok(x) => read.push((m, x)),
+            Err(e) => missing.push(format!("{} ({e})", m.label())),
+        }
+    }
+    (read, missing)
 }
 
-/// The metrics of the member with the given status, if they were read.
+/// What `member`'s `/metrics` gave, if it was asked.
+fn scrape_of<'a>(facts: &'a Facts, member: &Member) -> Option<&'a Result<ServerMetrics, ApiError>> {
+    let members = &facts.health.list.members;
+    let i = members.iter().position(|m| m.id == member.id)?;
+    facts.metrics.get(i)
+}
+
+/// `member`'s metrics, if they were read.
 fn metrics_of<'a>(facts: &'a Facts, member: &Member) -> Option<&'a ServerMetrics> {
-    let i = facts
-        .health
-        .list
-        .members
-        .iter()
-        .position(|m| m.id == member.id)?;
-    facts.metrics.get(i)?.as_ref().ok()
+    scrape_of(facts, member)?.as_ref().ok()
 }
 
 /// Seconds as milliseconds, for people.
@@ -175,17 +179,8 @@ pub(super) fn db(facts: &Facts, change: Change) -> Check {
         } else {
             figure.push_str(" (in use: not reported");
         }
-        let scrape = facts
-            .health
-            .list
-            .members
-            .iter()
-            .position(|x| x.id == m.id)
-            .and_then(|i| facts.metrics.get(i));
-        match scrape
-            .and_then(|x| x.as_ref().ok())
-            .and_then(|x| x.quota_backend_bytes)
-        {
+        let scrape = scrape_of(facts, m);
+        match metrics_of(facts, m).and_then(|x| x.quota_backend_bytes) {
             Some(quota) if quota > 0.0 => {
                 let share = s.db_size as f64 / quota;
                 figure.push_str(&format!(
@@ -286,16 +281,9 @@ pub(super) fn db(facts: &Facts, change: Change) -> Check {
 
 /// WAL fsync and backend commit latencies (p99) per member.
 pub(super) fn disk(facts: &Facts) -> Check {
-    let (mut figures, mut slow, mut missing) = (Vec::new(), Vec::new(), Vec::new());
-    let mut unjudged = Vec::new();
-    for (m, x) in scraped(facts) {
-        let x = match x {
-            Ok(x) => x,
-            Err(e) => {
-                missing.push(format!("{} ({e})", m.label()));
-                continue;
-            }
-        };
+    let (read, missing) = scraped(facts);
+    let (mut figures, mut slow, mut unjudged) = (Vec::new(), Vec::new(), Vec::new());
+    for (m, x) in read {
         let (wal, wal_text) = p99(x.wal_fsync.as_ref());
         let (commit, commit_text) = p99(x.backend_commit.as_ref());
         figures.push(format!(
@@ -351,17 +339,10 @@ pub(super) fn disk(facts: &Facts) -> Check {
 /// Peer round trips (p99) per pair of members.
 pub(super) fn network(facts: &Facts) -> Check {
     let h = &facts.health;
-    let (mut pairs, mut slow, mut members, mut missing) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let started = scraped(facts).count();
-    for (m, x) in scraped(facts) {
-        let x = match x {
-            Ok(x) => x,
-            Err(e) => {
-                missing.push(format!("{} ({e})", m.label()));
-                continue;
-            }
-        };
+    let (read, mut missing) = scraped(facts);
+    let started = read.len() + missing.len();
+    let (mut pairs, mut slow, mut members) = (Vec::new(), Vec::new(), Vec::new());
+    for (m, x) in read {
         for (to, hist) in &x.peer_round_trip {
             let Some(p) = hist.quantile(P99) else {
                 continue;
