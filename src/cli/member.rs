@@ -70,6 +70,9 @@ pub struct JointEnterArgs {
     /// How long to wait for leadership to move (and for a named learner to start).
     #[command(flatten)]
     pub wait: StartWaitArgs,
+    /// Pre-flight checks to pass knowingly.
+    #[command(flatten)]
+    pub checks: SkipCheckArgs,
 }
 
 /// How long a command waits for leadership to move away from a leader the
@@ -106,8 +109,8 @@ pub struct CheckArgs {
     /// The change to check for (default: none in particular)
     #[arg(long = "for", value_enum, value_name = "CHANGE")]
     pub change: Option<CheckFor>,
-    /// The member the change concerns (promote, remove, update): its hex ID or its name
-    #[arg(value_name = "ID|NAME", required_if_eq_any = [("change", "promote"), ("change", "remove"), ("change", "update")])]
+    /// The member the change concerns (promote, remove, update, replace): its hex ID or its name
+    #[arg(value_name = "ID|NAME", required_if_eq_any = [("change", "promote"), ("change", "remove"), ("change", "update"), ("change", "replace")])]
     pub member: Option<String>,
 }
 
@@ -124,6 +127,8 @@ pub enum CheckFor {
     Remove,
     /// Changing MEMBER's peer URLs.
     Update,
+    /// Replacing MEMBER with a new member (add a learner, promote it, remove MEMBER).
+    Replace,
 }
 
 /// Pre-flight checks to pass knowingly.
@@ -255,6 +260,9 @@ pub struct ReplaceArgs {
     /// Start the new member on the local test cluster (as `cluster start-node` does)
     #[arg(long)]
     pub start_local: bool,
+    /// Pre-flight checks to pass knowingly.
+    #[command(flatten)]
+    pub checks: SkipCheckArgs,
 }
 
 /// Arguments of `member apply`.
@@ -284,4 +292,7 @@ pub struct ApplyArgs {
     /// Start new members on the local test cluster (as `cluster start-node` does)
     #[arg(long)]
     pub start_local: bool,
+    /// Pre-flight checks to pass knowingly.
+    #[command(flatten)]
+    pub checks: SkipCheckArgs,
 }

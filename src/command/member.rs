@@ -165,8 +165,9 @@ pub(super) async fn member<A: MembershipApi>(
                 (Some(CheckFor::Promote), Some(m)) => Planned::Promote(m),
                 (Some(CheckFor::Remove), Some(m)) => Planned::Remove(m),
                 (Some(CheckFor::Update), Some(m)) => Planned::Update(m),
+                (Some(CheckFor::Replace), Some(m)) => Planned::Replace(m),
                 (Some(_), None) => {
-                    return Err(Error::usage("--for promote, remove and update need the member: `memberctl member check --for remove NAME`").into())
+                    return Err(Error::usage("--for promote, remove, update and replace need the member: `memberctl member check --for remove NAME`").into())
                 }
             };
             Report::Checks(
@@ -189,6 +190,7 @@ pub(super) async fn member<A: MembershipApi>(
                 timeout: r.wait.timeout,
                 poll_interval: r.wait.poll_interval,
                 command_timeout: timeout,
+                preflight: Preflight::Run(r.checks.skip_check.clone()),
             };
             let what = || format!("member replace {}", shortened(&r.old));
             let done = if r.start_local {
@@ -213,6 +215,7 @@ pub(super) async fn member<A: MembershipApi>(
                 timeout: a.wait.timeout,
                 poll_interval: a.wait.poll_interval,
                 command_timeout: timeout,
+                preflight: Preflight::Run(a.checks.skip_check.clone()),
             };
             let done = if a.start_local {
                 apply::run(api, observer, &req, &system_resolver, &LocalStart).await
@@ -241,6 +244,7 @@ pub(super) async fn member<A: MembershipApi>(
                 dry_run: j.dry_run,
                 force: j.force,
                 timeout: j.wait.timeout,
+                preflight: Preflight::Run(j.checks.skip_check.clone()),
             };
             match joint::enter(api, observer, &req, &system_resolver, timeout)
                 .await

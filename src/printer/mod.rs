@@ -159,7 +159,7 @@ pub fn write_report(out: &mut dyn Write, report: &Report, format: OutputFormat) 
         write_report(out, report, format)?;
         // A plan shows what the change would pass; a change done has said
         // its warnings on stderr already.
-        if matches!(**report, Report::Plan(_)) {
+        if matches!(**report, Report::Plan(_) | Report::ApplyPlan(_)) {
             writeln!(out)?;
             write_report(out, &Report::Checks(checks.clone()), format)?;
         }

@@ -157,7 +157,7 @@ pub async fn add<A: MembershipApi>(
     let change = Change::Add {
         learner: req.learner,
     };
-    req.preflight.run(api, observer, &health, change).await?;
+    req.preflight.run(api, observer, &health, &[change]).await?;
 
     let mut config = Config::of(&health.list, &reachable);
     let before = config.step("before");

@@ -12,7 +12,7 @@ use super::add::{self, AddOutcome, AddRequest};
 use super::apply_plan::{self, Action, ApplyPlan, Engine, TargetMember};
 use super::health::Health;
 use super::joint::{self, JointRequest};
-use super::preflight::Preflight;
+use super::preflight::{Change, Preflight};
 use super::promote::wait_ready;
 use super::remove::{self, RemoveRequest};
 use super::validate::{self, Resolver};
@@ -38,6 +38,8 @@ pub struct ApplyRequest {
     pub poll_interval: Duration,
     /// Per-request timeout.
     pub command_timeout: Duration,
+    /// The pre-flight checks, run once for the whole plan before its first step.
+    pub preflight: Preflight,
 }
 
 /// A step that was taken.
@@ -159,6 +161,16 @@ async fn plan_now<A: MembershipApi>(
     target: &[TargetMember],
     engine: Option<&mut Engine>,
 ) -> Result<(MemberList, ApplyPlan), Error> {
+    let (health, plan) = plan_with_health(api, target, engine).await?;
+    Ok((health.list, plan))
+}
+
+/// [`plan_now`], with the members' health it planned from.
+async fn plan_with_health<A: MembershipApi>(
+    api: &A,
+    target: &[TargetMember],
+    engine: Option<&mut Engine>,
+) -> Result<(Health, ApplyPlan), Error> {
     let list = api.member_list().await?;
     let engine = match engine {
         Some(e) => {
@@ -169,7 +181,30 @@ async fn plan_now<A: MembershipApi>(
     };
     let health = Health::gather(api, list.clone()).await;
     let plan = apply_plan::plan(&list, target, &health.reachable(), health.leader(), engine);
-    Ok((list, plan))
+    Ok((health, plan))
+}
+
+/// The membership changes of a plan, in order, as the pre-flight checks see them.
+fn changes(plan: &ApplyPlan) -> Vec<Change> {
+    let promote = |m: &Member| match m.id.0 {
+        0 => Change::PromoteNew,
+        _ => Change::Promote(m.id),
+    };
+    let mut out = Vec::new();
+    for step in &plan.steps {
+        match &step.action {
+            Action::Update { member, .. } => out.push(Change::Update(member.id)),
+            Action::AddLearner(_) => out.push(Change::Add { learner: true }),
+            Action::Promote { member, .. } => out.push(promote(member)),
+            Action::Remove(m) => out.push(Change::Remove(m.id)),
+            Action::JointEnter { promote: p, remove } => {
+                out.extend(p.iter().map(|(m, _)| promote(m)));
+                out.extend(remove.iter().map(|m| Change::Remove(m.id)));
+            }
+            Action::MoveLeader { .. } | Action::CatchUp { .. } | Action::JointLeave => {}
+        }
+    }
+    out
 }
 
 /// The refusals that depend on the cluster: a target of one without
@@ -226,8 +261,14 @@ pub async fn run<A: MembershipApi, S: StartMember>(
             return Err(e);
         }
     };
-    let (list, plan) = plan_now(api, &req.target, engine.as_mut()).await?;
+    let (health, plan) = plan_with_health(api, &req.target, engine.as_mut()).await?;
+    let list = health.list.clone();
     refuse(req, &list, &plan)?;
+    // Checked once for the whole way; what is left of a joint change (leave) needs none.
+    let steps = changes(&plan);
+    if !steps.is_empty() {
+        req.preflight.run(api, observer, &health, &steps).await?;
+    }
     if req.dry_run {
         return Ok(ApplyOutcome::Plan(plan));
     }
@@ -387,6 +428,7 @@ async fn take<A: MembershipApi, S: StartMember>(
                 promote: promote.iter().map(|(m, _)| m.id.to_string()).collect(),
                 remove: remove.iter().map(|m| m.id.to_string()).collect(),
                 timeout: req.timeout,
+                preflight: Preflight::ByCaller,
                 ..Default::default()
             };
             joint::enter(api, observer, &joint_req, resolver, req.command_timeout).await?;

@@ -5,7 +5,8 @@ use std::sync::Mutex;
 
 use super::{ApiError, ApiErrorKind, MembershipApi};
 use crate::model::{
-    Added, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus, ProgressReport,
+    Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus,
+    ProgressReport,
 };
 
 /// The fake cluster's state; tests set it up and inspect `calls`.
@@ -23,6 +24,8 @@ pub struct State {
     pub promote_errors: VecDeque<ApiError>,
     pub remove_errors: VecDeque<ApiError>,
     pub move_errors: VecDeque<ApiError>,
+    /// The alarms raised.
+    pub alarms: Vec<Alarm>,
     /// The changes that reached the fake, in order ("add", "promote", …).
     pub calls: Vec<String>,
     /// The next removal is applied, but its answer is lost (`server
@@ -222,6 +225,10 @@ impl MembershipApi for Fake {
         }
         s.leader = target;
         Ok(())
+    }
+
+    async fn alarms(&self) -> Result<Vec<Alarm>, ApiError> {
+        Ok(self.state().alarms.clone())
     }
 
     async fn get_config(&self) -> Result<Configuration, ApiError> {

@@ -9,6 +9,7 @@ use super::catch_up::is_ready;
 use super::health::gather_with_leader;
 use super::joint_calc::{self, RaftChange};
 use super::leader;
+use super::preflight::{Change, Preflight};
 use super::quorum::{fault_tolerance, quorum, PlanStep};
 use super::resolve::{list_naming, resolve, Purpose};
 use super::validate::{self, Resolver};
@@ -33,6 +34,8 @@ pub struct JointRequest {
     pub force: bool,
     /// How long to wait for named members to start and for leadership to move.
     pub timeout: std::time::Duration,
+    /// The pre-flight checks (run by default).
+    pub preflight: Preflight,
 }
 
 /// What `joint enter` did.
@@ -295,6 +298,9 @@ pub async fn enter<A: MembershipApi>(
     let health = gather_with_leader(api, observer, list, deadline).await?;
     let reachable = health.reachable();
     let (joint, after) = plan(&cfg, &raft, &reachable)?;
+    req.preflight
+        .run(api, observer, &health, &preflight_steps(&changes))
+        .await?;
     // The leader must not be one of the members the change demotes or removes.
     let leaving: HashSet<MemberId> = changes
         .iter()
@@ -331,6 +337,24 @@ pub async fn enter<A: MembershipApi>(
     leader::move_away(api, observer, &health, &leaving, transfer_deadline).await?;
     let result = api.joint_enter(&changes).await.map_err(unsupported)?;
     Ok(JointOutcome::Config(result))
+}
+
+/// The changes of one joint change as the pre-flight checks see them: taken
+/// at once, so the promotions and removals come before the additions and
+/// demotions (a learner promoted or removed in the same change frees its place).
+fn preflight_steps(changes: &[JointChange]) -> Vec<Change> {
+    let mut first = Vec::new();
+    let mut then = Vec::new();
+    for c in changes {
+        match c {
+            JointChange::AddLearner { .. } => then.push(Change::Add { learner: true }),
+            JointChange::Demote(id) => then.push(Change::Demote(*id)),
+            JointChange::Promote(id) => first.push(Change::Promote(*id)),
+            JointChange::Remove(id) => first.push(Change::Remove(*id)),
+        }
+    }
+    first.extend(then);
+    first
 }
 
 /// The check of `joint leave`: the reachable members must be able to decide

@@ -77,7 +77,7 @@ pub async fn promote<A: MembershipApi>(
     if let Preflight::Run(_) = &req.preflight {
         let health = Health::gather(api, list.clone()).await;
         req.preflight
-            .run(api, observer, &health, Change::Promote(member.id))
+            .run(api, observer, &health, &[Change::Promote(member.id)])
             .await?;
     }
     let finish = |list: MemberList| {

@@ -69,7 +69,7 @@ pub async fn remove<A: MembershipApi>(
         observer.notice(&format!("--force: going on despite: {}", refusal.message));
     }
     req.preflight
-        .run(api, observer, &health, Change::Remove(member.id))
+        .run(api, observer, &health, &[Change::Remove(member.id)])
         .await?;
     let leaving = HashSet::from([member.id]);
     let mut config = Config::of(&health.list, &reachable);

@@ -14,7 +14,7 @@ use super::health::Health;
 use super::joint::{self, JointRequest};
 use super::joint_calc::{self, RaftChange};
 use super::leader;
-use super::preflight::Preflight;
+use super::preflight::{self, Preflight};
 use super::promote::wait_ready;
 use super::quorum::{Config, PlanStep};
 use super::remove::{self, RemoveOutcome, RemoveRequest};
@@ -41,6 +41,8 @@ pub struct ReplaceRequest {
     pub poll_interval: Duration,
     /// Per-request timeout.
     pub command_timeout: Duration,
+    /// The pre-flight checks, run once for the whole replacement before its first step.
+    pub preflight: Preflight,
 }
 
 /// A replacement under way, after the new member was added.
@@ -203,11 +205,13 @@ pub async fn prepare<A: MembershipApi>(
             old.label()
         )));
     }
+    if existing.is_none() {
+        validate::check_new_member(&req.name, &req.peer_urls, &list.members, resolver)?;
+    }
+    let health = Health::gather(api, list.clone()).await;
+    let steps = preflight::replacing(old.id, existing.as_ref().map(|m| (m.id, m.is_learner)));
+    req.preflight.run(api, observer, &health, &steps).await?;
     if req.dry_run {
-        if existing.is_none() {
-            validate::check_new_member(&req.name, &req.peer_urls, &list.members, resolver)?;
-        }
-        let health = Health::gather(api, list.clone()).await;
         return Ok(Prepared::Plan(plan(
             &list,
             &health,
@@ -407,6 +411,7 @@ pub async fn finish<A: MembershipApi>(
                     vec![]
                 },
                 timeout: req.timeout,
+                preflight: Preflight::ByCaller,
                 ..Default::default()
             };
             if !joint_req.promote.is_empty() || !joint_req.remove.is_empty() {

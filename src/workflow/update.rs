@@ -51,7 +51,7 @@ pub async fn update<A: MembershipApi>(
     let deadline = Instant::now() + command_timeout;
     let health = gather_with_leader(api, observer, list, deadline).await?;
     preflight
-        .run(api, observer, &health, Change::Update(member.id))
+        .run(api, observer, &health, &[Change::Update(member.id)])
         .await?;
     let down: Vec<String> = health
         .unreachable_voters()

@@ -10,14 +10,14 @@ use crate::model::{AlarmKind, Member, MemberId, MemberStatus};
 use crate::workflow::health::Health;
 use crate::workflow::quorum::{self as rules, has_quorum};
 
-/// Evaluates every check for `change`.
-pub fn evaluate(facts: &Facts, change: Change) -> Vec<Check> {
+/// Evaluates every check for the change made of `steps` (in order).
+pub fn evaluate(facts: &Facts, steps: &[Change]) -> Vec<Check> {
     vec![
-        quorum(facts, change),
-        alarms(facts, change),
-        learners(facts, change),
+        quorum(facts, steps),
+        alarms(facts, steps),
+        learners(facts, steps),
         server::versions(facts),
-        server::db(facts, change),
+        server::db(facts, steps),
         apply(facts),
         server::disk(facts),
         server::network(facts),
@@ -77,10 +77,10 @@ pub(super) fn read(health: &Health) -> impl Iterator<Item = (&Member, &MemberSta
         .filter_map(|(m, s)| s.as_ref().ok().map(|s| (m, s)))
 }
 
-fn quorum(facts: &Facts, change: Change) -> Check {
+fn quorum(facts: &Facts, steps: &[Change]) -> Check {
     let mut c = quorum_now(facts);
     // A removal has its own quorum rule (rule 4), which `--force` passes.
-    if matches!(change, Change::Remove(_)) && c.verdict == Verdict::Fail {
+    if Change::only_removals(steps) && c.verdict == Verdict::Fail {
         c.verdict = Verdict::Warn;
         c.remedy = format!("{} (a removal is judged by rule 4)", c.remedy);
     }
@@ -118,7 +118,7 @@ fn quorum_now(facts: &Facts) -> Check {
     }
 }
 
-fn alarms(facts: &Facts, change: Change) -> Check {
+fn alarms(facts: &Facts, steps: &[Change]) -> Check {
     let h = &facts.health;
     let list = match &facts.alarms {
         Ok(list) => list,
@@ -141,10 +141,7 @@ fn alarms(facts: &Facts, change: Change) -> Check {
     let mut verdict = Verdict::Warn;
     let mut remedies = Vec::new();
     if list.iter().any(|a| a.kind == AlarmKind::NoSpace) {
-        if matches!(
-            change,
-            Change::Inspect | Change::Add { .. } | Change::Promote(_)
-        ) {
+        if Change::grows(steps) {
             verdict = Verdict::Fail;
         }
         let revision = read(h).map(|(_, s)| s.revision).max().unwrap_or(0);
@@ -167,8 +164,11 @@ fn alarms(facts: &Facts, change: Change) -> Check {
         .map(|a| a.member_id)
         .collect();
     if !corrupt.is_empty() {
-        let removing_it = matches!(change, Change::Remove(id) if corrupt.contains(&id));
-        if !removing_it {
+        let removed = |id: &MemberId| steps.contains(&Change::Remove(*id));
+        // A member added while the corrupt member leads copies its data.
+        let leader = h.leader().filter(|id| corrupt.contains(id));
+        let feeds_new = leader.is_some() && Change::grows(steps);
+        if !corrupt.iter().all(removed) || feeds_new {
             verdict = Verdict::Fail;
         }
         let names: Vec<String> = corrupt.iter().map(|&id| label(h, id)).collect();
@@ -178,6 +178,13 @@ fn alarms(facts: &Facts, change: Change) -> Check {
             names.join(", "),
             corrupt[0]
         ));
+        if let Some(id) = leader {
+            remedies.push(format!(
+                "{} leads: move leadership to another voter first (`memberctl member \
+                 move-leader`), or a new member would receive its data",
+                label(h, id)
+            ));
+        }
     }
     if list.iter().any(|a| matches!(a.kind, AlarmKind::Other(_))) {
         verdict = Verdict::Fail;
@@ -192,7 +199,7 @@ fn alarms(facts: &Facts, change: Change) -> Check {
     .remedy(remedies.join("; "))
 }
 
-fn learners(facts: &Facts, change: Change) -> Check {
+fn learners(facts: &Facts, steps: &[Change]) -> Check {
     let h = &facts.health;
     let learners: Vec<&Member> = h.list.members.iter().filter(|m| m.is_learner).collect();
     if learners.is_empty() {
@@ -226,8 +233,22 @@ fn learners(facts: &Facts, change: Change) -> Check {
         if learners.len() == 1 { "" } else { "s" },
         described.join(", ")
     );
-    if matches!(change, Change::Add { learner: true }) && learners.len() >= LEARNER_LIMIT {
-        let first = learners[0];
+    // The learners still there when the change adds one: the ones it does
+    // not promote or remove first (its own new learners it promotes itself,
+    // as the server allows).
+    let mut left: Vec<&Member> = learners.clone();
+    let mut blocked = None;
+    for step in steps {
+        match step {
+            Change::Add { learner: true } if left.len() >= LEARNER_LIMIT => {
+                blocked = Some(left[0]);
+                break;
+            }
+            Change::Promote(id) | Change::Remove(id) => left.retain(|m| m.id != *id),
+            _ => {}
+        }
+    }
+    if let Some(first) = blocked {
         return new_check(CheckName::Learners, Verdict::Fail, detail)
             .members(members)
             .remedy(format!(

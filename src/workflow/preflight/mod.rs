@@ -171,7 +171,9 @@ pub struct Check {
     pub skipped: bool,
 }
 
-/// The change the checks are run for.
+/// One step of the change the checks are run for. A change is its steps in
+/// order: one for `add`, `promote`, `remove`, `update`; several for
+/// `replace`, `apply` and `joint enter` (whose steps are taken at once).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {
     /// No change: `member check` on its own.
@@ -183,10 +185,34 @@ pub enum Change {
     },
     /// Promoting this learner.
     Promote(MemberId),
+    /// Promoting a learner an earlier step of the same change adds.
+    PromoteNew,
+    /// Demoting this voter to a learner (joint consensus).
+    Demote(MemberId),
     /// Removing this member.
     Remove(MemberId),
     /// Changing this member's peer URLs.
     Update(MemberId),
+}
+
+impl Change {
+    /// Whether every step of `steps` removes a member (a removal has its own
+    /// quorum rule and does not grow the database).
+    pub fn only_removals(steps: &[Change]) -> bool {
+        !steps.is_empty() && steps.iter().all(|s| matches!(s, Change::Remove(_)))
+    }
+
+    /// Whether `steps` bring data to a member that did not vote (an add or a
+    /// promotion), or check for no change in particular.
+    pub fn grows(steps: &[Change]) -> bool {
+        steps.is_empty()
+            || steps.iter().any(|s| {
+                matches!(
+                    s,
+                    Change::Inspect | Change::Add { .. } | Change::Promote(_) | Change::PromoteNew
+                )
+            })
+    }
 }
 
 /// What the checks read.
@@ -305,7 +331,8 @@ pub fn enforce(
     )))
 }
 
-/// Whether a change runs the pre-flight checks itself.
+/// Whether a change runs the pre-flight checks itself (by default it does,
+/// passing none knowingly).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Preflight {
     /// Run them, passing these checks knowingly (`--skip-check`).
@@ -315,19 +342,26 @@ pub enum Preflight {
     ByCaller,
 }
 
+impl Default for Preflight {
+    fn default() -> Self {
+        Preflight::Run(Vec::new())
+    }
+}
+
 impl Preflight {
-    /// Runs the checks for `change` unless the caller is responsible for them.
+    /// Runs the checks for the change made of `steps` unless the caller is
+    /// responsible for them.
     pub async fn run<A: MembershipApi>(
         &self,
         api: &A,
         observer: &dyn Observer,
         health: &Health,
-        change: Change,
+        steps: &[Change],
     ) -> Result<Vec<Check>, Error> {
         match self {
             Preflight::Run(skip) => {
                 let facts = gather(api, health.clone()).await;
-                let checks = enforce(evaluate(&facts, change), skip, observer)?;
+                let checks = enforce(evaluate(&facts, steps), skip, observer)?;
                 observer.checked(&checks);
                 Ok(checks)
             }
@@ -352,21 +386,39 @@ pub enum Planned {
     Remove(String),
     /// Changing this member's peer URLs (ID or name).
     Update(String),
+    /// Replacing this member with a new one (ID or name).
+    Replace(String),
 }
 
 /// Runs `member check`: every check for `planned`, nothing enforced.
 pub async fn check<A: MembershipApi>(api: &A, planned: &Planned) -> Result<Vec<Check>, Error> {
     let list = api.member_list().await?;
-    let change = match planned {
-        Planned::Inspect => Change::Inspect,
-        Planned::Add { learner } => Change::Add { learner: *learner },
-        Planned::Promote(t) => Change::Promote(resolve(&list, t, Purpose::Promote)?.id),
-        Planned::Remove(t) => Change::Remove(resolve(&list, t, Purpose::Remove)?.id),
-        Planned::Update(t) => Change::Update(resolve(&list, t, Purpose::Update)?.id),
+    let steps = match planned {
+        Planned::Inspect => vec![Change::Inspect],
+        Planned::Add { learner } => vec![Change::Add { learner: *learner }],
+        Planned::Promote(t) => vec![Change::Promote(resolve(&list, t, Purpose::Promote)?.id)],
+        Planned::Remove(t) => vec![Change::Remove(resolve(&list, t, Purpose::Remove)?.id)],
+        Planned::Update(t) => vec![Change::Update(resolve(&list, t, Purpose::Update)?.id)],
+        Planned::Replace(t) => replacing(resolve(&list, t, Purpose::Replace)?.id, None).to_vec(),
     };
     let health = Health::gather(api, list).await;
     let facts = gather(api, health).await;
-    Ok(evaluate(&facts, change))
+    Ok(evaluate(&facts, &steps))
+}
+
+/// The steps of replacing `old`: add a learner, promote it, remove `old`; or,
+/// when an earlier run added the new member already (`added`, whether it is
+/// still a learner), what is left of them.
+pub fn replacing(old: MemberId, added: Option<(MemberId, bool)>) -> Vec<Change> {
+    match added {
+        None => vec![
+            Change::Add { learner: true },
+            Change::PromoteNew,
+            Change::Remove(old),
+        ],
+        Some((new, true)) => vec![Change::Promote(new), Change::Remove(old)],
+        Some((_, false)) => vec![Change::Remove(old)],
+    }
 }
 
 #[cfg(test)]

@@ -165,7 +165,7 @@ pub(super) fn versions(facts: &Facts) -> Check {
 
 /// The database against its quota (`etcd_server_quota_backend_bytes`) and
 /// its free pages (a new member receives the whole file).
-pub(super) fn db(facts: &Facts, change: Change) -> Check {
+pub(super) fn db(facts: &Facts, steps: &[Change]) -> Check {
     let h = &facts.health;
     let mut figures = Vec::new();
     let mut quota_unread = Vec::new();
@@ -219,7 +219,7 @@ pub(super) fn db(facts: &Facts, change: Change) -> Check {
         }
     }
     // A removal does not grow the database: a full one only warns.
-    if matches!(change, Change::Remove(_)) && verdict == Verdict::Fail {
+    if Change::only_removals(steps) && verdict == Verdict::Fail {
         verdict = Verdict::Warn;
     }
     if fragmented.is_some() {

@@ -8,6 +8,7 @@ use crate::client::metrics::parse_metrics;
 use crate::model::{AlarmKind, MemberList};
 use crate::workflow::ApiErrorKind;
 
+mod changes;
 mod server;
 
 /// A three-member etcd 3.4.23's `/metrics`, as scraped.
@@ -101,13 +102,13 @@ fn facts() -> Facts {
 }
 
 fn verdict(facts: &Facts, change: Change, name: CheckName) -> Verdict {
-    let checks = evaluate(facts, change);
+    let checks = evaluate(facts, &[change]);
     checks.iter().find(|c| c.name == name).unwrap().verdict
 }
 
 #[test]
 fn a_healthy_cluster_passes_everything() {
-    let checks = evaluate(&facts(), Change::Inspect);
+    let checks = evaluate(&facts(), &[Change::Inspect]);
     let names: Vec<CheckName> = checks.iter().map(|c| c.name).collect();
     assert_eq!(names, CheckName::ALL);
     for c in &checks {
@@ -146,7 +147,7 @@ fn nospace_fails_adds_and_promotions_and_warns_removals() {
         verdict(&f, Change::Remove(MemberId(3)), CheckName::Alarms),
         Verdict::Warn
     );
-    let c = evaluate(&f, Change::Inspect).remove(1);
+    let c = evaluate(&f, &[Change::Inspect]).remove(1);
     assert!(c.remedy.contains("etcdctl compaction 42"), "{}", c.remedy);
     assert_eq!(c.members, vec!["m2 (0000000000000002)".to_string()]);
 }
@@ -211,7 +212,7 @@ fn a_second_learner_fails_only_a_learner_add() {
     f.health
         .statuses
         .push(Err(ApiError::new(ApiErrorKind::Unavailable, "not started")));
-    let checks = evaluate(&f, Change::Add { learner: true });
+    let checks = evaluate(&f, &[Change::Add { learner: true }]);
     let c = &checks[2];
     assert_eq!(c.verdict, Verdict::Fail);
     assert!(c.detail.contains("not started"), "{}", c.detail);
@@ -239,7 +240,7 @@ fn two_minor_versions_fail_and_patch_levels_do_not() {
         Verdict::Ok
     );
     f.health.statuses[2] = Ok(status(3, "3.6.1"));
-    let c = evaluate(&f, Change::Inspect).remove(3);
+    let c = evaluate(&f, &[Change::Inspect]).remove(3);
     assert_eq!(c.verdict, Verdict::Fail);
     assert!(
         c.detail.contains("3.5.17") && c.detail.contains("3.6.1"),
@@ -283,7 +284,7 @@ fn a_mostly_free_database_warns_to_defragment() {
     s.db_size = 200 << 20;
     s.db_size_in_use = 100 << 20;
     f.health.statuses[1] = Ok(s.clone());
-    let c = evaluate(&f, Change::Add { learner: true }).remove(4);
+    let c = evaluate(&f, &[Change::Add { learner: true }]).remove(4);
     assert_eq!(c.verdict, Verdict::Warn, "{c:?}");
     assert!(c.remedy.contains("etcdctl defrag"), "{}", c.remedy);
     // Less than half free, or under 64 MiB free: no warning.
@@ -312,7 +313,7 @@ fn a_failed_check_refuses_unless_skipped_and_names_match() {
         member_id: MemberId(2),
         kind: AlarmKind::NoSpace,
     }]);
-    let checks = evaluate(&f, Change::Add { learner: true });
+    let checks = evaluate(&f, &[Change::Add { learner: true }]);
     let err = enforce(checks.clone(), &[], &crate::workflow::Silent).unwrap_err();
     assert_eq!(err.kind, crate::ErrorKind::Refused);
     assert!(

@@ -19,7 +19,7 @@ fn unreadable_metrics_are_unknown_never_ok() {
         CheckName::Db,
         CheckName::Versions,
     ] {
-        let c = evaluate(&f, Change::Inspect)
+        let c = evaluate(&f, &[Change::Inspect])
             .into_iter()
             .find(|c| c.name == name)
             .unwrap();
@@ -54,7 +54,7 @@ fn a_slow_disk_warns_naming_the_member() {
     let slow: Vec<(&str, &str)> = slow.iter().map(|(a, b)| (a.as_str(), *b)).collect();
     let mut f = facts();
     f.metrics[2] = Ok(parse_metrics(&busier(&altered(SCRAPED, &slow))));
-    let c = evaluate(&f, Change::Add { learner: true }).remove(6);
+    let c = evaluate(&f, &[Change::Add { learner: true }]).remove(6);
     assert_eq!(c.verdict, Verdict::Warn, "{c:?}");
     assert_eq!(c.members, vec!["m3 (0000000000000003)".to_string()]);
     assert!(c.remedy.contains("10.0 ms"), "{}", c.remedy);
@@ -99,7 +99,7 @@ fn a_slow_peer_link_warns_naming_the_pair() {
     let slow: Vec<(&str, &str)> = slow.iter().map(|a| (a.as_str(), "0")).collect();
     let mut f = facts();
     f.metrics[1] = Ok(parse_metrics(&altered(SCRAPED, &slow)));
-    let c = evaluate(&f, Change::Inspect).remove(7);
+    let c = evaluate(&f, &[Change::Inspect]).remove(7);
     assert_eq!(c.verdict, Verdict::Warn, "{c:?}");
     assert!(
         c.remedy.contains(&format!("m2 (0000000000000002)→{to}")),
@@ -132,7 +132,7 @@ fn a_database_near_its_quota_fails_an_add_and_warns_a_removal() {
         verdict(&f, Change::Remove(MemberId(3)), CheckName::Db),
         Verdict::Warn
     );
-    let c = evaluate(&f, Change::Inspect).remove(4);
+    let c = evaluate(&f, &[Change::Inspect]).remove(4);
     assert!(c.remedy.contains("--quota-backend-bytes"), "{}", c.remedy);
     assert_eq!(c.members, vec!["m2 (0000000000000002)".to_string()]);
     quota(&mut f, "12582912");
@@ -145,7 +145,7 @@ fn a_database_near_its_quota_fails_an_add_and_warns_a_removal() {
 fn a_cluster_version_behind_the_members_fails() {
     let mut f = facts();
     f.version = version("3.5.17", "3.4.0");
-    let c = evaluate(&f, Change::Inspect).remove(3);
+    let c = evaluate(&f, &[Change::Inspect]).remove(3);
     assert_eq!(c.verdict, Verdict::Fail, "{c:?}");
     assert!(c.remedy.contains("an upgrade is finishing"), "{}", c.remedy);
     f.version = version("3.5.17", "not_decided");
@@ -162,7 +162,7 @@ fn leader_changes_counted_during_the_checks_warn() {
         SCRAPED,
         &[("etcd_server_leader_changes_seen_total", "2")],
     ))));
-    let c = evaluate(&f, Change::Inspect).remove(8);
+    let c = evaluate(&f, &[Change::Inspect]).remove(8);
     assert_eq!(c.verdict, Verdict::Warn, "{c:?}");
     assert!(c.detail.contains("counted 1 then 2"), "{}", c.detail);
 }

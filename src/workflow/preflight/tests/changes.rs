@@ -1,0 +1,237 @@
+//! Changes of several steps (replace, apply, joint enter) judged as one:
+//! the pure rules, then the workflows against the fake, which refuse before
+//! they send anything.
+
+use std::time::Duration;
+
+use super::*;
+use crate::model::{AlarmKind, MemberList};
+use crate::workflow::apply::{self, ApplyRequest};
+use crate::workflow::apply_plan::TargetMember;
+use crate::workflow::fake::Fake;
+use crate::workflow::replace::{self, Prepared, ReplaceRequest};
+use crate::workflow::Silent;
+
+fn alarm(f: &mut Facts, id: u64, kind: AlarmKind) {
+    f.alarms = Ok(vec![Alarm {
+        member_id: MemberId(id),
+        kind,
+    }]);
+}
+
+fn judged(f: &Facts, steps: &[Change], name: CheckName) -> Check {
+    evaluate(f, steps)
+        .into_iter()
+        .find(|c| c.name == name)
+        .unwrap()
+}
+
+fn removals(ids: &[u64]) -> Vec<Change> {
+    ids.iter().map(|&i| Change::Remove(MemberId(i))).collect()
+}
+
+#[test]
+fn nospace_fails_a_replacement_and_warns_a_plan_of_removals() {
+    let mut f = facts();
+    alarm(&mut f, 2, AlarmKind::NoSpace);
+    let replacing3 = replacing(MemberId(3), None);
+    assert_eq!(
+        judged(&f, &replacing3, CheckName::Alarms).verdict,
+        Verdict::Fail
+    );
+    // Resumed after the add: the promotion still brings data to a new voter.
+    let resumed = replacing(MemberId(3), Some((MemberId(4), true)));
+    assert_eq!(
+        resumed,
+        vec![Change::Promote(MemberId(4)), Change::Remove(MemberId(3))]
+    );
+    assert_eq!(
+        judged(&f, &resumed, CheckName::Alarms).verdict,
+        Verdict::Fail
+    );
+    let last = replacing(MemberId(3), Some((MemberId(4), false)));
+    assert_eq!(judged(&f, &last, CheckName::Alarms).verdict, Verdict::Warn);
+    assert_eq!(
+        judged(&f, &removals(&[2, 3]), CheckName::Alarms).verdict,
+        Verdict::Warn
+    );
+}
+
+#[test]
+fn a_lost_quorum_is_judged_by_rule_4_only_for_removals() {
+    let mut f = facts();
+    for i in 1..3 {
+        f.health.statuses[i] = Err(ApiError::new(ApiErrorKind::Unavailable, "down"));
+    }
+    assert_eq!(
+        judged(&f, &removals(&[2, 3]), CheckName::Quorum).verdict,
+        Verdict::Warn
+    );
+    assert_eq!(
+        judged(&f, &replacing(MemberId(3), None), CheckName::Quorum).verdict,
+        Verdict::Fail
+    );
+}
+
+#[test]
+fn replacing_the_corrupt_member_passes_unless_it_leads() {
+    let mut f = facts();
+    alarm(&mut f, 2, AlarmKind::Corrupt);
+    assert_eq!(
+        judged(&f, &replacing(MemberId(2), None), CheckName::Alarms).verdict,
+        Verdict::Warn
+    );
+    assert_eq!(
+        judged(&f, &replacing(MemberId(3), None), CheckName::Alarms).verdict,
+        Verdict::Fail
+    );
+    // m1 leads: a new member would copy its data.
+    alarm(&mut f, 1, AlarmKind::Corrupt);
+    let c = judged(&f, &replacing(MemberId(1), None), CheckName::Alarms);
+    assert_eq!(c.verdict, Verdict::Fail);
+    assert!(c.remedy.contains("member move-leader"), "{}", c.remedy);
+    assert_eq!(
+        judged(&f, &removals(&[1]), CheckName::Alarms).verdict,
+        Verdict::Warn
+    );
+}
+
+#[test]
+fn a_learner_blocks_an_add_unless_the_change_promotes_or_removes_it_first() {
+    let mut f = facts();
+    f.health.list = MemberList::new(
+        MemberId(9),
+        (1..=3)
+            .map(|i| member(i, false))
+            .chain([member(4, true)])
+            .collect(),
+    );
+    f.health.statuses.push(Ok(status(4, "3.5.17")));
+    f.metrics.push(f.metrics[0].clone());
+    let add = Change::Add { learner: true };
+    let c = judged(&f, &replacing(MemberId(3), None), CheckName::Learners);
+    assert_eq!(c.verdict, Verdict::Fail);
+    assert!(
+        c.remedy.contains("member promote 0000000000000004"),
+        "{}",
+        c.remedy
+    );
+    for steps in [
+        vec![Change::Promote(MemberId(4)), add, Change::PromoteNew],
+        vec![Change::Remove(MemberId(4)), add],
+        // Its own new learners a change promotes itself.
+        vec![Change::Promote(MemberId(4)), add, Change::PromoteNew, add],
+    ] {
+        assert_eq!(
+            judged(&f, &steps, CheckName::Learners).verdict,
+            Verdict::Ok,
+            "{steps:?}"
+        );
+    }
+    assert_eq!(
+        judged(
+            &f,
+            &[add, Change::Promote(MemberId(4))],
+            CheckName::Learners
+        )
+        .verdict,
+        Verdict::Fail
+    );
+}
+
+fn replace_req(old: &str, preflight: Preflight) -> ReplaceRequest {
+    ReplaceRequest {
+        old: old.into(),
+        name: "m4".into(),
+        peer_urls: vec!["http://127.0.0.1:2390".into()],
+        dry_run: false,
+        timeout: Duration::from_secs(2),
+        poll_interval: Duration::from_millis(5),
+        command_timeout: Duration::from_secs(2),
+        preflight,
+    }
+}
+
+fn resolves(_: &str, _: u16) -> bool {
+    true
+}
+
+#[tokio::test]
+async fn replace_is_refused_before_its_add_and_a_skip_lets_it_through() {
+    let fake = Fake::three();
+    fake.state().alarms = vec![Alarm {
+        member_id: MemberId(2),
+        kind: AlarmKind::NoSpace,
+    }];
+    let req = replace_req("m3", Preflight::Run(Vec::new()));
+    let err = replace::prepare(&fake, &Silent, &req, &resolves)
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, crate::ErrorKind::Refused);
+    assert!(
+        err.message.contains("check alarms failed"),
+        "{}",
+        err.message
+    );
+    assert!(fake.calls().is_empty());
+
+    let req = replace_req("m3", Preflight::Run(vec![CheckName::Alarms]));
+    let started = replace::prepare(&fake, &Silent, &req, &resolves).await;
+    assert!(matches!(started, Ok(Prepared::Started(_))), "{started:?}");
+    assert_eq!(fake.calls(), vec!["add"]);
+}
+
+fn apply_req(names: &[u64]) -> ApplyRequest {
+    ApplyRequest {
+        target: names
+            .iter()
+            .map(|&i| TargetMember {
+                name: format!("m{i}"),
+                peer_urls: vec![format!("http://127.0.0.1:{}", 2380 + i)],
+            })
+            .collect(),
+        dry_run: false,
+        force: false,
+        timeout: Duration::from_secs(2),
+        poll_interval: Duration::from_millis(5),
+        command_timeout: Duration::from_secs(2),
+        preflight: Preflight::Run(Vec::new()),
+    }
+}
+
+#[tokio::test]
+async fn apply_checks_the_whole_plan_once_before_its_first_step() {
+    let fake = Fake::three();
+    fake.state().alarms = vec![Alarm {
+        member_id: MemberId(1),
+        kind: AlarmKind::NoSpace,
+    }];
+    // Growing adds data: refused, nothing sent.
+    let err = apply::run(
+        &fake,
+        &Silent,
+        &apply_req(&[1, 2, 3, 4]),
+        &resolves,
+        &apply::Manual,
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(err.kind, crate::ErrorKind::Refused);
+    assert!(
+        err.message.contains("check alarms failed"),
+        "{}",
+        err.message
+    );
+    assert!(fake.calls().is_empty());
+    // Shrinking frees space: the alarm only warns.
+    let done = apply::run(
+        &fake,
+        &Silent,
+        &apply_req(&[1, 2]),
+        &resolves,
+        &apply::Manual,
+    )
+    .await;
+    assert!(done.is_ok(), "{done:?}");
+    assert_eq!(fake.calls(), vec!["remove"]);
+}
