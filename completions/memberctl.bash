@@ -1324,7 +1324,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__apply)
-            opts="-w -h -V --target --target-file --dry-run --force --timeout --poll-interval --start-local --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --target --target-file --dry-run --force --timeout --poll-interval --start-local --skip-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1343,6 +1343,10 @@ _memberctl() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skip-check)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1401,7 +1405,7 @@ _memberctl() {
             fi
             case "${prev}" in
                 --for)
-                    COMPREPLY=($(compgen -W "add add-voter promote remove update" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "add add-voter promote remove update replace" -- "${cur}"))
                     return 0
                     ;;
                 --endpoints)
@@ -1730,7 +1734,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__joint__subcmd__enter)
-            opts="-w -h -V --add-learner --promote --demote --remove --dry-run --force --timeout --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --add-learner --promote --demote --remove --dry-run --force --timeout --skip-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1753,6 +1757,10 @@ _memberctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skip-check)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2222,7 +2230,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__replace)
-            opts="-w -h -V --name --peer-urls --dry-run --timeout --poll-interval --start-local --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --name --peer-urls --dry-run --timeout --poll-interval --start-local --skip-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2241,6 +2249,10 @@ _memberctl() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skip-check)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -158,6 +158,7 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l peer-urls -d 'The new member\'s peer URLs, comma-separated (scheme://host:port)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l timeout -d 'How long to wait for the learner to start, catch up and be promoted' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l poll-interval -d 'How often to poll the learner\'s and the leader\'s progress' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
@@ -178,6 +179,7 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from apply" -l target-file -d 'The voters wanted, from a file: one NAME=URL[,URL...] a line, or JSON {"members":[{"name","peer_urls"}]}' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from apply" -l timeout -d 'How long to wait for the learner to start, catch up and be promoted' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from apply" -l poll-interval -d 'How often to poll the learner\'s and the leader\'s progress' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from apply" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from apply" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from apply" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from apply" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
@@ -213,7 +215,8 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 add-voter\t'Adding a voter'
 promote\t'Promoting the learner MEMBER'
 remove\t'Removing MEMBER'
-update\t'Changing MEMBER\'s peer URLs'"
+update\t'Changing MEMBER\'s peer URLs'
+replace\t'Replacing MEMBER with a new member (add a learner, promote it, remove MEMBER)'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from check" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from check" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from check" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r

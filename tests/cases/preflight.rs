@@ -234,3 +234,135 @@ fn a_second_learner_is_refused_by_the_learners_check() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("the checks are"), "{}", r.stderr);
 }
+
+/// etcd 3.4, one member: large values put, deleted and compacted leave a
+/// file mostly free pages; `db` warns, naming the file's size and
+/// `etcdctl defrag`; after the defragmentation it is `ok`.
+#[test]
+fn a_fragmented_database_warns_until_defragmented() {
+    let name = "a_fragmented_database_warns_until_defragmented";
+    let (Some(bin), Some(ctl)) = (util::require_etcd(name), util::require_etcdctl(name)) else {
+        return;
+    };
+    let etcd = Etcd::start(bin, 1);
+    let eps = etcd.endpoints();
+    // 80 values of 1 MB (under etcd's 1.5 MiB request limit), read from stdin.
+    let value = vec![b'x'; 1_000_000];
+    for i in 0..80 {
+        let r = util::etcdctl_in(&ctl, &eps, &["put", &format!("big/{i}")], &value);
+        assert_eq!(r.code, 0, "put big/{i}: {}", r.stderr);
+    }
+    let db = |doc: &Value| check(doc, "db").clone();
+    let before = db(&etcd.ctl(&["member", "check", "-w", "json"]).json());
+    assert_eq!(before["result"], "ok", "{before}");
+
+    let r = util::etcdctl(&ctl, &eps, &["del", "--prefix", "big/"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let status = util::etcdctl(&ctl, &eps, &["endpoint", "status", "-w", "json"]);
+    let revision = serde_json::from_str::<Value>(&status.stdout).expect("status json")[0]["Status"]
+        ["header"]["revision"]
+        .as_i64()
+        .expect("revision");
+    let r = util::etcdctl(
+        &ctl,
+        &eps,
+        &["compaction", "--physical", &revision.to_string()],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+
+    // bbolt releases the freed pages at a later write's commit.
+    let warned = util::wait_for(
+        "the db check to see the free pages",
+        std::time::Duration::from_secs(20),
+        || {
+            let r = util::etcdctl(&ctl, &eps, &["put", "tick", "1"]);
+            assert_eq!(r.code, 0, "{}", r.stderr);
+            let c = db(&etcd
+                .ctl(&["member", "check", "-w", "json"])
+                .expect(0)
+                .json());
+            (c["result"] == "warn").then_some(c)
+        },
+    );
+    let remedy = warned["remedy"].as_str().unwrap();
+    assert!(remedy.contains("etcdctl defrag"), "{warned}");
+    assert!(remedy.contains("receives the whole"), "{warned}");
+    assert!(remedy.contains("free pages"), "{warned}");
+    let detail = warned["detail"].as_str().unwrap();
+    assert!(detail.contains(" in use"), "{warned}");
+    // A warning lets a change through, and says so on stderr.
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    let r = etcd
+        .ctl(&[
+            "member",
+            "add",
+            "m2",
+            "--learner",
+            "--peer-urls",
+            &peer,
+            "--dry-run",
+        ])
+        .expect(0);
+    assert!(r.stderr.contains("warning: check db"), "{}", r.stderr);
+
+    let r = util::etcdctl(&ctl, &eps, &["defrag"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let after = db(&etcd
+        .ctl(&["member", "check", "-w", "json"])
+        .expect(0)
+        .json());
+    assert_eq!(after["result"], "ok", "{after}");
+}
+
+/// A rolling upgrade half done: three etcd 3.5 members, one restarted on
+/// 3.6. `versions` fails naming both versions; an add is refused and nothing
+/// changes; `--skip-check versions` lets it through and says so.
+#[test]
+fn a_rolling_upgrade_in_progress_refuses_a_change() {
+    let name = "a_rolling_upgrade_in_progress_refuses_a_change";
+    let (Some(old), Some(new)) = (
+        util::versions::etcd_server("3.5", name),
+        util::versions::etcd_server("3.6", name),
+    ) else {
+        return;
+    };
+    let mut etcd = Etcd::start(old, 3);
+    etcd.restart_on(2, new);
+    etcd.wait_healthy();
+
+    let doc = etcd
+        .ctl(&["member", "check", "-w", "json"])
+        .expect(3)
+        .json();
+    let versions = check(&doc, "versions");
+    assert_eq!(versions["result"], "fail", "{versions}");
+    let detail = versions["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("3.5.") && detail.contains("3.6."),
+        "{versions}"
+    );
+    assert!(detail.contains("cluster version 3.5"), "{versions}");
+    assert!(
+        versions["remedy"].as_str().unwrap().contains("finish it"),
+        "{versions}"
+    );
+
+    let before = etcd.list();
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    let add = ["member", "add", "m4", "--learner", "--peer-urls", &peer];
+    let r = etcd.ctl(&add).expect(3);
+    assert!(r.stderr.contains("check versions failed"), "{}", r.stderr);
+    assert_eq!(etcd.list(), before, "a refused add changed the membership");
+
+    let mut skipped = add.to_vec();
+    skipped.extend(["--skip-check", "versions", "-w", "json"]);
+    let r = etcd.ctl(&skipped).expect(0);
+    assert!(
+        r.stderr.contains("check versions skipped as asked"),
+        "{}",
+        r.stderr
+    );
+    let added = r.json();
+    assert_eq!(check(&added, "versions")["skipped"], true, "{added}");
+    assert_eq!(ids(&etcd.list()).len(), 4);
+}

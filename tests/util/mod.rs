@@ -405,6 +405,15 @@ impl Etcd {
         self.members[i].child = Some(child);
     }
 
+    /// Stops member `i` and starts it again on its data directory with
+    /// another server binary (a rolling upgrade's step); the others keep theirs.
+    pub fn restart_on(&mut self, i: usize, binary: PathBuf) {
+        self.stop(i);
+        let own = std::mem::replace(&mut self.binary, binary);
+        self.restart(i);
+        self.binary = own;
+    }
+
     /// Kills member `i` with SIGKILL.
     pub fn kill(&mut self, i: usize) {
         if let Some(mut c) = self.members[i].child.take() {

@@ -233,21 +233,18 @@ fn learners(facts: &Facts, steps: &[Change]) -> Check {
         if learners.len() == 1 { "" } else { "s" },
         described.join(", ")
     );
-    // The learners still there when the change adds one: the ones it does
-    // not promote or remove first (its own new learners it promotes itself,
-    // as the server allows).
-    let mut left: Vec<&Member> = learners.clone();
-    let mut blocked = None;
-    for step in steps {
-        match step {
-            Change::Add { learner: true } if left.len() >= LEARNER_LIMIT => {
-                blocked = Some(left[0]);
-                break;
-            }
-            Change::Promote(id) | Change::Remove(id) => left.retain(|m| m.id != *id),
-            _ => {}
-        }
-    }
+    // The learners the change leaves as they are: it neither promotes nor
+    // removes them. Its own it orders or paces itself (`apply` promotes them
+    // before it adds; on the engine it learns the server's limit).
+    let kept: Vec<&Member> = learners
+        .iter()
+        .copied()
+        .filter(|m| {
+            !steps.contains(&Change::Promote(m.id)) && !steps.contains(&Change::Remove(m.id))
+        })
+        .collect();
+    let adds = steps.contains(&Change::Add { learner: true });
+    let blocked = (adds && kept.len() >= LEARNER_LIMIT).then(|| kept[0]);
     if let Some(first) = blocked {
         return new_check(CheckName::Learners, Verdict::Fail, detail)
             .members(members)

@@ -97,7 +97,7 @@ fn replacing_the_corrupt_member_passes_unless_it_leads() {
 }
 
 #[test]
-fn a_learner_blocks_an_add_unless_the_change_promotes_or_removes_it_first() {
+fn a_learner_blocks_an_add_unless_the_change_promotes_or_removes_it() {
     let mut f = facts();
     f.health.list = MemberList::new(
         MemberId(9),
@@ -121,6 +121,9 @@ fn a_learner_blocks_an_add_unless_the_change_promotes_or_removes_it_first() {
         vec![Change::Remove(MemberId(4)), add],
         // Its own new learners a change promotes itself.
         vec![Change::Promote(MemberId(4)), add, Change::PromoteNew, add],
+        // The engine's apply adds a batch, then promotes every learner at
+        // once (it learns the server's limit from a refusal).
+        vec![add, Change::Promote(MemberId(4)), Change::PromoteNew],
     ] {
         assert_eq!(
             judged(&f, &steps, CheckName::Learners).verdict,
@@ -131,7 +134,7 @@ fn a_learner_blocks_an_add_unless_the_change_promotes_or_removes_it_first() {
     assert_eq!(
         judged(
             &f,
-            &[add, Change::Promote(MemberId(4))],
+            &[Change::Promote(MemberId(3)), add],
             CheckName::Learners
         )
         .verdict,
