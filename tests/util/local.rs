@@ -146,6 +146,9 @@ impl Local {
 
     /// `member joint enter ARGS -w json`, retried while rule 6 refuses (a
     /// learner still catching up), boundedly; the new configuration.
+    /// The configuration it reports is returned without the pre-flight
+    /// checks the report carries (asserted here: one per check), so that it
+    /// compares with `joint status`.
     pub fn joint_enter(&self, args: &[&str]) -> Value {
         let mut all = vec!["member", "joint", "enter"];
         all.extend_from_slice(args);
@@ -156,7 +159,13 @@ impl Local {
             || {
                 let r = self.ctl(&all);
                 match r.code {
-                    0 => Some(r.json()),
+                    0 => {
+                        let mut doc = r.json();
+                        let checks = doc.as_object_mut().and_then(|o| o.remove("checks"));
+                        let n = checks.as_ref().and_then(Value::as_array).map(Vec::len);
+                        assert_eq!(n, Some(9), "joint enter reports its checks: {checks:?}");
+                        Some(doc)
+                    }
                     3 if r.stderr.contains("rule 6") => None,
                     _ => panic!("joint enter failed: {}\n{}", r.stderr, self.logs()),
                 }
