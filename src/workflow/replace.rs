@@ -208,18 +208,6 @@ pub async fn prepare<A: MembershipApi>(
     if existing.is_none() {
         validate::check_new_member(&req.name, &req.peer_urls, &list.members, resolver)?;
     }
-    let health = Health::gather(api, list.clone()).await;
-    let steps = preflight::replacing(old.id, existing.as_ref().map(|m| (m.id, m.is_learner)));
-    req.preflight.run(api, observer, &health, &steps).await?;
-    if req.dry_run {
-        return Ok(Prepared::Plan(plan(
-            &list,
-            &health,
-            &old,
-            req,
-            engine.as_ref(),
-        )));
-    }
     if let Some(m) = existing
         .as_ref()
         .filter(|m| m.started() && m.name != req.name)
@@ -240,6 +228,18 @@ pub async fn prepare<A: MembershipApi>(
             .cloned()
             .collect();
         validate::refuse_problems(validate::check_name(&req.name, &others))?;
+    }
+    let health = Health::gather(api, list.clone()).await;
+    let steps = preflight::replacing(old.id, existing.as_ref().map(|m| (m.id, m.is_learner)));
+    req.preflight.run(api, observer, &health, &steps).await?;
+    if req.dry_run {
+        return Ok(Prepared::Plan(plan(
+            &list,
+            &health,
+            &old,
+            req,
+            engine.as_ref(),
+        )));
     }
     let new = match existing {
         // Added by an earlier run (or by hand); it may have started since.
