@@ -71,6 +71,15 @@ impl Fake {
         Fake(Mutex::new(state))
     }
 
+    /// Raises `kind` on member `id`.
+    pub fn with_alarm(self, id: u64, kind: crate::model::AlarmKind) -> Fake {
+        self.state().alarms.push(Alarm {
+            member_id: MemberId(id),
+            kind,
+        });
+        self
+    }
+
     /// Adds a learner directly (started or not) at `index`.
     pub fn with_learner(self, id: u64, name: &str, index: u64) -> Fake {
         {

@@ -12,7 +12,8 @@ use super::{update, ApiError, ApiErrorKind, Silent};
 use crate::error::ErrorKind;
 use crate::model::MemberId;
 
-fn resolves(_: &str, _: u16) -> bool {
+/// A resolver under which every host resolves.
+pub(super) fn resolves(_: &str, _: u16) -> bool {
     true
 }
 

@@ -10,6 +10,7 @@ use crate::workflow::apply::{self, ApplyRequest};
 use crate::workflow::apply_plan::TargetMember;
 use crate::workflow::fake::Fake;
 use crate::workflow::replace::{self, Prepared, ReplaceRequest};
+use crate::workflow::tests::resolves;
 use crate::workflow::Silent;
 
 fn alarm(f: &mut Facts, id: u64, kind: AlarmKind) {
@@ -155,21 +156,8 @@ fn replace_req(old: &str, preflight: Preflight) -> ReplaceRequest {
     }
 }
 
-fn resolves(_: &str, _: u16) -> bool {
-    true
-}
-
-#[tokio::test]
-async fn replace_is_refused_before_its_add_and_a_skip_lets_it_through() {
-    let fake = Fake::three();
-    fake.state().alarms = vec![Alarm {
-        member_id: MemberId(2),
-        kind: AlarmKind::NoSpace,
-    }];
-    let req = replace_req("m3", Preflight::Run(Vec::new()));
-    let err = replace::prepare(&fake, &Silent, &req, &resolves)
-        .await
-        .unwrap_err();
+/// The refusal of the `alarms` check, with nothing sent to the fake.
+fn refused_by_alarms(fake: &Fake, err: crate::Error) {
     assert_eq!(err.kind, crate::ErrorKind::Refused);
     assert!(
         err.message.contains("check alarms failed"),
@@ -177,6 +165,14 @@ async fn replace_is_refused_before_its_add_and_a_skip_lets_it_through() {
         err.message
     );
     assert!(fake.calls().is_empty());
+}
+
+#[tokio::test]
+async fn replace_is_refused_before_its_add_and_a_skip_lets_it_through() {
+    let fake = Fake::three().with_alarm(2, AlarmKind::NoSpace);
+    let req = replace_req("m3", Preflight::Run(Vec::new()));
+    let err = replace::prepare(&fake, &Silent, &req, &resolves).await;
+    refused_by_alarms(&fake, err.unwrap_err());
 
     let req = replace_req("m3", Preflight::Run(vec![CheckName::Alarms]));
     let started = replace::prepare(&fake, &Silent, &req, &resolves).await;
@@ -204,11 +200,7 @@ fn apply_req(names: &[u64]) -> ApplyRequest {
 
 #[tokio::test]
 async fn apply_checks_the_whole_plan_once_before_its_first_step() {
-    let fake = Fake::three();
-    fake.state().alarms = vec![Alarm {
-        member_id: MemberId(1),
-        kind: AlarmKind::NoSpace,
-    }];
+    let fake = Fake::three().with_alarm(1, AlarmKind::NoSpace);
     // Growing adds data: refused, nothing sent.
     let err = apply::run(
         &fake,
@@ -217,15 +209,8 @@ async fn apply_checks_the_whole_plan_once_before_its_first_step() {
         &resolves,
         &apply::Manual,
     )
-    .await
-    .unwrap_err();
-    assert_eq!(err.kind, crate::ErrorKind::Refused);
-    assert!(
-        err.message.contains("check alarms failed"),
-        "{}",
-        err.message
-    );
-    assert!(fake.calls().is_empty());
+    .await;
+    refused_by_alarms(&fake, err.unwrap_err());
     // Shrinking frees space: the alarm only warns.
     let done = apply::run(
         &fake,
