@@ -674,7 +674,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Save a point-in-time copy of one member''s state to FILE (Maintenance.Snapshot; on etcd, etcd''s own format)')
-            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Check a memberctl snapshot file whole and show what it holds')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Check a snapshot file whole (memberctl''s, or etcd''s: its SHA-256 trailer) and show what it holds')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -740,7 +740,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
         }
         'memberctl;snapshot;help' {
             [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Save a point-in-time copy of one member''s state to FILE (Maintenance.Snapshot; on etcd, etcd''s own format)')
-            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Check a memberctl snapshot file whole and show what it holds')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Check a snapshot file whole (memberctl''s, or etcd''s: its SHA-256 trailer) and show what it holds')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -871,7 +871,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
         }
         'memberctl;help;snapshot' {
             [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Save a point-in-time copy of one member''s state to FILE (Maintenance.Snapshot; on etcd, etcd''s own format)')
-            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Check a memberctl snapshot file whole and show what it holds')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Check a snapshot file whole (memberctl''s, or etcd''s: its SHA-256 trailer) and show what it holds')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags')
             break
         }

@@ -618,7 +618,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand save 'Save a point-in-time copy of one member''s state to FILE (Maintenance.Snapshot; on etcd, etcd''s own format)'
-            cand status 'Check a memberctl snapshot file whole and show what it holds'
+            cand status 'Check a snapshot file whole (memberctl''s, or etcd''s: its SHA-256 trailer) and show what it holds'
             cand restore 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -680,7 +680,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;snapshot;help'= {
             cand save 'Save a point-in-time copy of one member''s state to FILE (Maintenance.Snapshot; on etcd, etcd''s own format)'
-            cand status 'Check a memberctl snapshot file whole and show what it holds'
+            cand status 'Check a snapshot file whole (memberctl''s, or etcd''s: its SHA-256 trailer) and show what it holds'
             cand restore 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -782,7 +782,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;help;snapshot'= {
             cand save 'Save a point-in-time copy of one member''s state to FILE (Maintenance.Snapshot; on etcd, etcd''s own format)'
-            cand status 'Check a memberctl snapshot file whole and show what it holds'
+            cand status 'Check a snapshot file whole (memberctl''s, or etcd''s: its SHA-256 trailer) and show what it holds'
             cand restore 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags'
         }
         &'memberctl;help;snapshot;save'= {

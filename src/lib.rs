@@ -9,7 +9,8 @@
 //!        ↓  testcluster (runs `node run`)
 //!        └──────→ engine::startup (only to start `node run`)
 //!
-//! below both: rules (peer-URL syntax, quorum, readiness), proto (generated),
+//! below both: rules (peer-URL syntax, quorum, readiness), etcd_db (etcd's
+//!             database and snapshot files), proto (generated),
 //!             error (kinds and exit codes); model is the client half's domain types
 //! ```
 //!
@@ -20,7 +21,8 @@
 //! clusters of engine processes and talks to them as a client. The
 //! [`engine`] never imports the client half; the client half uses of the
 //! engine only [`engine::startup`], for `memberctl node run`. [`rules`] holds
-//! what both halves check, defined once; [`error`] decides exit codes.
+//! what both halves check, defined once; [`etcd_db`] reads etcd's database
+//! and snapshot files; [`error`] decides exit codes.
 //! [`history`] stands apart: the linearizability checker of the robustness
 //! tests, over histories any etcd-API server produced.
 
@@ -31,6 +33,7 @@ pub mod client;
 pub mod command;
 pub mod engine;
 pub mod error;
+pub mod etcd_db;
 pub mod history;
 pub mod model;
 pub mod printer;

@@ -12,7 +12,7 @@ pub enum SnapshotCommand {
         /// Where to write it (through FILE.part, renamed when complete)
         file: PathBuf,
     },
-    /// Check a memberctl snapshot file whole and show what it holds
+    /// Check a snapshot file whole (memberctl's, or etcd's: its SHA-256 trailer) and show what it holds
     Status {
         /// The snapshot file
         file: PathBuf,

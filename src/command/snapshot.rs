@@ -1,10 +1,14 @@
 //! `memberctl snapshot save|status|restore`: a member's snapshot to a file,
 //! a file checked, a file restored into a new member's data directory.
 
+use std::io::Read;
+use std::path::Path;
+
 use crate::cli::{RestoreArgs, SnapshotCommand};
 use crate::client::Client;
 use crate::engine::storage::{backup, Store};
 use crate::error::Error;
+use crate::etcd_db::{self, DbError, SnapshotStatus};
 use crate::printer::{Report, SnapshotContent, SnapshotReport};
 
 fn content(info: &backup::BackupInfo) -> SnapshotContent {
@@ -21,18 +25,54 @@ fn content(info: &backup::BackupInfo) -> SnapshotContent {
 pub fn offline(cmd: &SnapshotCommand) -> anyhow::Result<Option<Report>> {
     match cmd {
         SnapshotCommand::Save { .. } => Ok(None),
-        SnapshotCommand::Status { file } => {
-            let info = backup::check(file).map_err(|e| Error::usage(e.0))?;
-            Ok(Some(Report::Snapshot(SnapshotReport {
-                action: "checked",
-                file: file.display().to_string(),
-                size: info.size,
-                content: Some(content(&info)),
-                restored: None,
-            })))
-        }
+        SnapshotCommand::Status { file } => status(file).map(Some),
         SnapshotCommand::Restore(a) => restore(a).map(Some),
     }
+}
+
+/// Whether `file` starts as a memberctl snapshot does.
+fn is_memberctl(file: &Path) -> anyhow::Result<bool> {
+    let mut start = [0u8; 8];
+    let mut f = std::fs::File::open(file)
+        .map_err(|e| Error::usage(format!("cannot open {}: {e}", file.display())))?;
+    Ok(f.read_exact(&mut start).is_ok() && &start == backup::MAGIC)
+}
+
+/// An etcd snapshot (or backend file) read whole, as `etcdctl snapshot status` reads it.
+fn etcd_status(file: &Path) -> anyhow::Result<SnapshotStatus> {
+    etcd_db::status(file).map_err(|e| {
+        let msg = match e {
+            DbError::NotBbolt => format!(
+                "{} is neither a memberctl snapshot nor an etcd one (no bbolt meta page at its start): give a file written by `snapshot save` or `etcdctl snapshot save`",
+                file.display()
+            ),
+            e => format!("{}: {e}", file.display()),
+        };
+        Error::usage(msg).into()
+    })
+}
+
+/// `snapshot status`: a memberctl snapshot checked whole, or an etcd one read
+/// whole (its SHA-256 trailer checked) and summarised as etcdctl does.
+fn status(file: &Path) -> anyhow::Result<Report> {
+    let (size, content, etcd) = if is_memberctl(file)? {
+        let info = backup::check(file).map_err(|e| Error::usage(e.0))?;
+        (info.size, Some(content(&info)), None)
+    } else {
+        let etcd = etcd_status(file)?;
+        let size = std::fs::metadata(file)
+            .map_err(|e| Error::usage(format!("cannot read {}: {e}", file.display())))?
+            .len();
+        (size, None, Some(etcd))
+    };
+    Ok(Report::Snapshot(SnapshotReport {
+        action: "checked",
+        file: file.display().to_string(),
+        size,
+        content,
+        etcd,
+        restored: None,
+    }))
 }
 
 fn restore(a: &RestoreArgs) -> anyhow::Result<Report> {
@@ -74,6 +114,7 @@ fn restore(a: &RestoreArgs) -> anyhow::Result<Report> {
         file: a.file.display().to_string(),
         size: info.size,
         content: Some(content(&info)),
+        etcd: None,
         restored: Some((dir.display().to_string(), member_id)),
     }))
 }
@@ -86,13 +127,30 @@ pub async fn snapshot(client: &Client, cmd: &SnapshotCommand) -> anyhow::Result<
         ));
     };
     let size = client.snapshot_save(file).await?;
-    // A memberctl snapshot is checked whole; an etcd one is kept as it came.
-    let content = backup::check(file).ok().map(|i| content(&i));
+    // Either kind is read whole, as `status` reads it; a damaged one is not kept.
+    let checked = if is_memberctl(file)? {
+        backup::check(file)
+            .map(|i| (Some(content(&i)), None))
+            .map_err(|e| Error::usage(e.0).into())
+    } else {
+        etcd_status(file).map(|e| (None, Some(e)))
+    };
+    let (content, etcd) = match checked {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = std::fs::remove_file(file);
+            return Err(e.context(format!(
+                "the snapshot received is damaged and was not kept ({} removed)",
+                file.display()
+            )));
+        }
+    };
     Ok(Report::Snapshot(SnapshotReport {
         action: "saved",
         file: file.display().to_string(),
         size,
         content,
+        etcd,
         restored: None,
     }))
 }

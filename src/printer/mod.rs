@@ -96,8 +96,10 @@ pub struct SnapshotReport {
     pub file: String,
     /// Its size in bytes.
     pub size: u64,
-    /// What it holds (a memberctl snapshot; None for an etcd one saved as it came).
+    /// What it holds, when it is a memberctl snapshot.
     pub content: Option<SnapshotContent>,
+    /// What it holds, when it is an etcd snapshot (as `etcdctl snapshot status` shows it).
+    pub etcd: Option<crate::etcd_db::SnapshotStatus>,
     /// `restore`: the data directory and the member's ID in the new cluster.
     pub restored: Option<(String, u64)>,
 }
@@ -129,6 +131,16 @@ pub fn snapshot_lines(r: &SnapshotReport) -> Vec<String> {
             c.revision, c.compact_revision, c.records, c.leases
         ));
         lines.push(format!("sha256 {}", c.sha256));
+    }
+    if let Some(e) = &r.etcd {
+        lines.push(format!(
+            "etcd snapshot: hash {}, revision {}, {} keys, total size {} bytes",
+            e.hash, e.revision, e.total_key, e.total_size
+        ));
+        lines.push(match &e.sha256 {
+            Some(sha) => format!("sha256 {sha} (checked)"),
+            None => "no sha256 trailer: a database copied from a data directory".to_string(),
+        });
     }
     if let Some((dir, id)) = &r.restored {
         lines.push(format!(

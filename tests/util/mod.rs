@@ -340,6 +340,11 @@ impl Etcd {
             .expect("start etcd")
     }
 
+    /// The data directory of member `i`.
+    pub fn data_dir(&self, i: usize) -> PathBuf {
+        self.dir.path().join(&self.members[i].name)
+    }
+
     /// Starts a member that `member add` has added, with the settings it printed.
     pub fn start_added(&mut self, name: &str, peer_port: u16, initial_cluster: &str) -> usize {
         let client_port = free_port();

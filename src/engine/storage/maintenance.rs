@@ -9,6 +9,7 @@ use super::mvcc::Refusal;
 use super::state::State;
 use super::writes::Apply;
 use super::{Result, Store};
+use crate::etcd_db::Crc32c;
 use crate::proto::memberctl_store_v1 as spb;
 
 /// etcd's NOSPACE alarm type.
@@ -83,56 +84,6 @@ pub fn adds_data(op: &spb::command::Op) -> bool {
 
 fn has_no_space(state: &State) -> bool {
     state.alarms.iter().any(|(_, alarm)| *alarm == NOSPACE)
-}
-
-/// CRC-32C (Castagnoli), as etcd hashes its keyspace.
-pub struct Crc32c(u32);
-
-const CRC_TABLE: [u32; 256] = {
-    let mut table = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let mut c = i as u32;
-        let mut k = 0;
-        while k < 8 {
-            c = if c & 1 != 0 {
-                (c >> 1) ^ 0x82f6_3b78
-            } else {
-                c >> 1
-            };
-            k += 1;
-        }
-        table[i] = c;
-        i += 1;
-    }
-    table
-};
-
-impl Crc32c {
-    /// A new checksum.
-    pub fn new() -> Self {
-        Crc32c(!0)
-    }
-
-    /// Adds `bytes`.
-    pub fn update(&mut self, bytes: &[u8]) {
-        let mut c = self.0;
-        for b in bytes {
-            c = CRC_TABLE[((c ^ u32::from(*b)) & 0xff) as usize] ^ (c >> 8);
-        }
-        self.0 = c;
-    }
-
-    /// The checksum of what was added.
-    pub fn finish(&self) -> u32 {
-        !self.0
-    }
-}
-
-impl Default for Crc32c {
-    fn default() -> Self {
-        Self::new()
-    }
 }
 
 /// What HashKV answers: the hash, the compacted revision and the current revision.

@@ -1,0 +1,41 @@
+//! etcd's database files: the bbolt file that is etcd's backend and, with a
+//! SHA-256 trailer, its snapshot (`etcdctl snapshot save`). Read here for
+//! `snapshot status`; below both halves (the engine's restore reads them too).
+//! The format as found in real files: `docs/etcd-snapshots.md`.
+
+pub mod bbolt;
+mod crc32c;
+pub mod snapshot;
+
+pub use crc32c::Crc32c;
+pub use snapshot::{status, SnapshotStatus};
+
+/// Why a file cannot be read as an etcd database or snapshot.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// The file could not be read.
+    #[error("cannot read it: {0}")]
+    Io(#[source] std::io::Error),
+    /// No bbolt meta page at the start.
+    #[error("it is not a bbolt database (no bbolt meta page at its start), so neither an etcd snapshot nor an etcd backend file")]
+    NotBbolt,
+    /// The file ends before the data its meta page describes.
+    #[error("it is cut short: the database needs {needed} bytes, the file holds {have}; copy or save it again")]
+    Truncated {
+        /// Bytes the meta page says the data takes.
+        needed: u64,
+        /// Bytes the file holds (without a snapshot's trailer).
+        have: u64,
+    },
+    /// A page or meta page that cannot be right.
+    #[error("it is damaged: {0}")]
+    Corrupt(String),
+    /// The SHA-256 trailer is not the hash of the content.
+    #[error("its SHA-256 trailer ({trailer}) is not the hash of its content ({content}): the file changed after it was saved; save it again")]
+    HashMismatch {
+        /// The trailer, hex.
+        trailer: String,
+        /// The content's hash, hex.
+        content: String,
+    },
+}
