@@ -675,7 +675,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Save a point-in-time copy of one member''s state to FILE (Maintenance.Snapshot; on etcd, etcd''s own format)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Check a snapshot file whole (memberctl''s, or etcd''s: its SHA-256 trailer) and show what it holds')
-            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Create the data directory of a member of a new cluster from a snapshot file, memberctl''s or etcd''s (as `etcdctl snapshot restore`); start it with `node run` and the same flags')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -731,6 +731,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (with --cert)')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)')
             [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication')
+            [CompletionResult]::new('--skip-hash-check', '--skip-hash-check', [CompletionResultType]::ParameterName, 'Restore an etcd database that has no SHA-256 trailer (copied from a data directory''s member/snap/db), unchecked')
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Encrypt but do not verify the servers'' certificates (test clusters only)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -741,7 +742,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
         'memberctl;snapshot;help' {
             [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Save a point-in-time copy of one member''s state to FILE (Maintenance.Snapshot; on etcd, etcd''s own format)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Check a snapshot file whole (memberctl''s, or etcd''s: its SHA-256 trailer) and show what it holds')
-            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Create the data directory of a member of a new cluster from a snapshot file, memberctl''s or etcd''s (as `etcdctl snapshot restore`); start it with `node run` and the same flags')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -872,7 +873,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
         'memberctl;help;snapshot' {
             [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Save a point-in-time copy of one member''s state to FILE (Maintenance.Snapshot; on etcd, etcd''s own format)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Check a snapshot file whole (memberctl''s, or etcd''s: its SHA-256 trailer) and show what it holds')
-            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Create the data directory of a member of a new cluster from a snapshot file, memberctl''s or etcd''s (as `etcdctl snapshot restore`); start it with `node run` and the same flags')
             break
         }
         'memberctl;help;snapshot;save' {

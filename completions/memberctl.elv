@@ -619,7 +619,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --version 'Print version'
             cand save 'Save a point-in-time copy of one member''s state to FILE (Maintenance.Snapshot; on etcd, etcd''s own format)'
             cand status 'Check a snapshot file whole (memberctl''s, or etcd''s: its SHA-256 trailer) and show what it holds'
-            cand restore 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags'
+            cand restore 'Create the data directory of a member of a new cluster from a snapshot file, memberctl''s or etcd''s (as `etcdctl snapshot restore`); start it with `node run` and the same flags'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'memberctl;snapshot;save'= {
@@ -672,6 +672,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --key 'Client key for TLS (with --cert)'
             cand --user 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)'
             cand --password 'Password for authentication'
+            cand --skip-hash-check 'Restore an etcd database that has no SHA-256 trailer (copied from a data directory''s member/snap/db), unchecked'
             cand --insecure-skip-tls-verify 'Encrypt but do not verify the servers'' certificates (test clusters only)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -681,7 +682,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;snapshot;help'= {
             cand save 'Save a point-in-time copy of one member''s state to FILE (Maintenance.Snapshot; on etcd, etcd''s own format)'
             cand status 'Check a snapshot file whole (memberctl''s, or etcd''s: its SHA-256 trailer) and show what it holds'
-            cand restore 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags'
+            cand restore 'Create the data directory of a member of a new cluster from a snapshot file, memberctl''s or etcd''s (as `etcdctl snapshot restore`); start it with `node run` and the same flags'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'memberctl;snapshot;help;save'= {
@@ -783,7 +784,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;help;snapshot'= {
             cand save 'Save a point-in-time copy of one member''s state to FILE (Maintenance.Snapshot; on etcd, etcd''s own format)'
             cand status 'Check a snapshot file whole (memberctl''s, or etcd''s: its SHA-256 trailer) and show what it holds'
-            cand restore 'Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags'
+            cand restore 'Create the data directory of a member of a new cluster from a snapshot file, memberctl''s or etcd''s (as `etcdctl snapshot restore`); start it with `node run` and the same flags'
         }
         &'memberctl;help;snapshot;save'= {
         }

@@ -17,6 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 "proto/memberctl/v1/membership.proto",
                 "proto/memberctl/store/v1/store.proto",
                 "proto/memberctl/v1/fault.proto",
+                "proto/etcdbackend/backend.proto",
             ],
             &["proto"],
         )?;

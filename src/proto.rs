@@ -1,6 +1,7 @@
 //! Code generated from `proto/`: etcd's wire API, memberctl.v1 (the
 //! extension, the raft transport, fault injection) and memberctl.store.v1 (the
-//! engine's stored formats). Protobuf types end in `client::convert` on the client side and in
+//! engine's stored formats), and etcdbackend (the records of etcd's backend
+//! files, which end in `etcd_db`). Protobuf types end in `client::convert` on the client side and in
 //! `engine::server` on the engine side, except the stored formats, which
 //! `engine::node` and `engine::storage` persist.
 
@@ -14,6 +15,13 @@ pub mod mvccpb {
 #[allow(missing_docs, clippy::all)]
 pub mod etcdserverpb {
     tonic::include_proto!("etcdserverpb");
+}
+
+/// The records of etcd's backend buckets (leases, users, roles), as read
+/// from etcd's snapshot files by `etcd_db`.
+#[allow(missing_docs, clippy::all)]
+pub mod etcdbackend {
+    tonic::include_proto!("etcdbackend");
 }
 
 /// memberctl's own packages, nested as their names so that generated code

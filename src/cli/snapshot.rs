@@ -17,7 +17,7 @@ pub enum SnapshotCommand {
         /// The snapshot file
         file: PathBuf,
     },
-    /// Create the data directory of a member of a new cluster from a memberctl snapshot file (as `etcdctl snapshot restore`); start it with `node run` and the same flags
+    /// Create the data directory of a member of a new cluster from a snapshot file, memberctl's or etcd's (as `etcdctl snapshot restore`); start it with `node run` and the same flags
     Restore(Box<RestoreArgs>),
 }
 
@@ -46,4 +46,7 @@ pub struct RestoreArgs {
     /// Token that keeps IDs of different clusters apart
     #[arg(long, default_value = "memberctl-cluster")]
     pub initial_cluster_token: String,
+    /// Restore an etcd database that has no SHA-256 trailer (copied from a data directory's member/snap/db), unchecked
+    #[arg(long)]
+    pub skip_hash_check: bool,
 }

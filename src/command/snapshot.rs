@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::cli::{RestoreArgs, SnapshotCommand};
 use crate::client::Client;
+use crate::engine::storage::from_etcd::{self, RestoreError};
 use crate::engine::storage::{backup, Store};
 use crate::error::Error;
 use crate::etcd_db::{self, DbError, SnapshotStatus};
@@ -67,6 +68,7 @@ fn status(file: &Path) -> anyhow::Result<Report> {
     };
     Ok(Report::Snapshot(SnapshotReport {
         action: "checked",
+        format: if etcd.is_some() { "etcd" } else { "memberctl" },
         file: file.display().to_string(),
         size,
         content,
@@ -89,8 +91,18 @@ fn restore(a: &RestoreArgs) -> anyhow::Result<Report> {
             .into());
         }
     }
+    let memberctl = is_memberctl(&a.file)?;
+    if memberctl && a.skip_hash_check {
+        return Err(Error::usage(format!(
+            "{} is a memberctl snapshot, which always carries its SHA-256: restore it without --skip-hash-check (the flag is for etcd databases copied from a data directory)",
+            a.file.display()
+        ))
+        .into());
+    }
     // The whole file is checked before the directory is made.
-    backup::check(&a.file).map_err(|e| Error::usage(e.0))?;
+    if memberctl {
+        backup::check(&a.file).map_err(|e| Error::usage(e.0))?;
+    }
     let pairs = super::node::parse_initial_cluster(&a.initial_cluster)?;
     let (cluster_id, member_id, members) = crate::engine::startup::new_cluster(
         &a.name,
@@ -99,6 +111,9 @@ fn restore(a: &RestoreArgs) -> anyhow::Result<Report> {
         &a.initial_cluster_token,
     )
     .map_err(|e| Error::usage(e.to_string()))?;
+    if !memberctl {
+        return restore_etcd(a, cluster_id, member_id, &members);
+    }
     let restored = Store::open(dir)
         .and_then(|store| backup::restore(&a.file, &store, cluster_id, member_id, &members));
     let info = match restored {
@@ -111,9 +126,63 @@ fn restore(a: &RestoreArgs) -> anyhow::Result<Report> {
     };
     Ok(Report::Snapshot(SnapshotReport {
         action: "restored",
+        format: "memberctl",
         file: a.file.display().to_string(),
         size: info.size,
         content: Some(content(&info)),
+        etcd: None,
+        restored: Some((dir.display().to_string(), member_id)),
+    }))
+}
+
+/// `snapshot restore` of an etcd snapshot (or, with --skip-hash-check, of a
+/// backend file): read whole before the data directory is made.
+fn restore_etcd(
+    a: &RestoreArgs,
+    cluster_id: u64,
+    member_id: u64,
+    members: &[crate::proto::memberctl_store_v1::MemberMeta],
+) -> anyhow::Result<Report> {
+    let dir = &a.data_dir;
+    let restored = from_etcd::restore(
+        &a.file,
+        a.skip_hash_check,
+        dir,
+        cluster_id,
+        member_id,
+        members,
+    );
+    let c = match restored {
+        Ok(c) => c,
+        Err(RestoreError::File(DbError::NotBbolt)) => {
+            return Err(Error::usage(format!(
+                "{} is neither a memberctl snapshot nor an etcd one (no bbolt meta page at its start): give a file written by `snapshot save` or `etcdctl snapshot save`",
+                a.file.display()
+            ))
+            .into())
+        }
+        Err(RestoreError::File(e)) => {
+            return Err(Error::usage(format!("{}: {e}", a.file.display())).into())
+        }
+        Err(RestoreError::Store(e)) => {
+            // Nothing half-made is left behind.
+            let _ = std::fs::remove_dir_all(dir);
+            return Err(anyhow::anyhow!("cannot restore {}: {e}", a.file.display()));
+        }
+    };
+    let size = std::fs::metadata(&a.file).map(|m| m.len()).unwrap_or(0);
+    Ok(Report::Snapshot(SnapshotReport {
+        action: "restored",
+        format: "etcd",
+        file: a.file.display().to_string(),
+        size,
+        content: Some(SnapshotContent {
+            revision: c.revision,
+            compact_revision: c.compact_revision,
+            records: c.changes,
+            leases: c.leases.len(),
+            sha256: c.sha256.unwrap_or_default(),
+        }),
         etcd: None,
         restored: Some((dir.display().to_string(), member_id)),
     }))
@@ -147,6 +216,7 @@ pub async fn snapshot(client: &Client, cmd: &SnapshotCommand) -> anyhow::Result<
     };
     Ok(Report::Snapshot(SnapshotReport {
         action: "saved",
+        format: if etcd.is_some() { "etcd" } else { "memberctl" },
         file: file.display().to_string(),
         size,
         content,

@@ -4,6 +4,7 @@
 //! The format as found in real files: `docs/etcd-snapshots.md`.
 
 pub mod bbolt;
+pub mod content;
 mod crc32c;
 pub mod snapshot;
 
@@ -30,6 +31,12 @@ pub enum DbError {
     /// A page or meta page that cannot be right.
     #[error("it is damaged: {0}")]
     Corrupt(String),
+    /// A file to restore without a SHA-256 trailer, and no `--skip-hash-check`.
+    #[error("it has no SHA-256 trailer (a database copied from a data directory, not saved with `snapshot save`?); give --skip-hash-check to restore it unchecked")]
+    NoTrailer,
+    /// A bbolt file whose buckets are not etcd's.
+    #[error("its buckets are not etcd 3.4-3.7's: {0}")]
+    Layout(String),
     /// The SHA-256 trailer is not the hash of the content.
     #[error("its SHA-256 trailer ({trailer}) is not the hash of its content ({content}): the file changed after it was saved; save it again")]
     HashMismatch {

@@ -89,7 +89,7 @@ fn main_revision(key: &[u8]) -> Result<i64, DbError> {
 
 /// The trailer of a file whose content is its first `data_len` bytes,
 /// compared with the content's SHA-256 (read in 1 MiB pieces).
-fn check_trailer(file: &File, data_len: u64) -> Result<String, DbError> {
+pub(super) fn check_trailer(file: &File, data_len: u64) -> Result<String, DbError> {
     let mut ctx = ring::digest::Context::new(&ring::digest::SHA256);
     let mut content = file.take(data_len);
     let mut buf = vec![0u8; 1 << 20];

@@ -127,7 +127,7 @@ struct SnapshotDoc<'a> {
     action: &'a str,
     file: &'a str,
     size: u64,
-    format: Option<&'a str>,
+    format: &'a str,
     revision: Option<i64>,
     compact_revision: Option<i64>,
     records: Option<u64>,
@@ -396,11 +396,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                 action: r.action,
                 file: &r.file,
                 size: r.size,
-                format: match (&r.content, &r.etcd) {
-                    (Some(_), _) => Some("memberctl"),
-                    (None, Some(_)) => Some("etcd"),
-                    (None, None) => None,
-                },
+                format: r.format,
                 revision: (r.content.as_ref().map(|c| c.revision))
                     .or(r.etcd.as_ref().map(|e| e.revision)),
                 compact_revision: r.content.as_ref().map(|c| c.compact_revision),
@@ -410,6 +406,7 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                 total_key: r.etcd.as_ref().map(|e| e.total_key),
                 total_size: r.etcd.as_ref().map(|e| e.total_size),
                 sha256: (r.content.as_ref().map(|c| c.sha256.as_str()))
+                    .filter(|s| !s.is_empty())
                     .or(r.etcd.as_ref().and_then(|e| e.sha256.as_deref())),
                 data_dir: r.restored.as_ref().map(|(d, _)| d.as_str()),
                 member_id: r.restored.as_ref().map(|(_, id)| format!("{id:016x}")),

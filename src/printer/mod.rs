@@ -92,11 +92,13 @@ impl Report {
 pub struct SnapshotReport {
     /// "saved", "checked" or "restored".
     pub action: &'static str,
+    /// The file's format: "memberctl" or "etcd".
+    pub format: &'static str,
     /// The snapshot file.
     pub file: String,
     /// Its size in bytes.
     pub size: u64,
-    /// What it holds, when it is a memberctl snapshot.
+    /// What it holds: a memberctl snapshot's summary, or what a restore took from an etcd one.
     pub content: Option<SnapshotContent>,
     /// What it holds, when it is an etcd snapshot (as `etcdctl snapshot status` shows it).
     pub etcd: Option<crate::etcd_db::SnapshotStatus>,
@@ -115,7 +117,7 @@ pub struct SnapshotContent {
     pub records: u64,
     /// Leases.
     pub leases: usize,
-    /// SHA-256 of the file, hex.
+    /// SHA-256 of the file, hex (empty when an etcd file was restored unchecked).
     pub sha256: String,
 }
 
@@ -130,7 +132,11 @@ pub fn snapshot_lines(r: &SnapshotReport) -> Vec<String> {
             "revision {}, compacted at {}, {} key records, {} leases",
             c.revision, c.compact_revision, c.records, c.leases
         ));
-        lines.push(format!("sha256 {}", c.sha256));
+        lines.push(if c.sha256.is_empty() {
+            "sha256 not checked (--skip-hash-check)".to_string()
+        } else {
+            format!("sha256 {}", c.sha256)
+        });
     }
     if let Some(e) = &r.etcd {
         lines.push(format!(

@@ -30,8 +30,12 @@ pub fn hash(password: &str) -> String {
     format!("{SCHEME}${ITERATIONS}${}${}", hex(&salt), hex(&out))
 }
 
-/// Whether `password` matches `stored` (a [`hash`]), in constant time.
+/// Whether `password` matches `stored` (a [`hash`], or etcd's bcrypt hash
+/// of a user restored from an etcd snapshot), in constant time.
 pub fn verify(stored: &str, password: &str) -> bool {
+    if stored.starts_with("$2") {
+        return bcrypt::verify(password, stored).unwrap_or(false);
+    }
     let mut parts = stored.split('$');
     let (Some(SCHEME), Some(rounds), Some(salt), Some(want), None) = (
         parts.next(),
@@ -97,6 +101,11 @@ mod tests {
         assert_ne!(h, hash("s3cret"), "a new salt each time");
         assert!(!verify("", ""));
         assert!(!verify("pbkdf2-sha256$0$00$00", ""));
+        // etcd's bcrypt hashes (users restored from an etcd snapshot).
+        let etcd = bcrypt::hash("s3cret", 4).unwrap();
+        assert!(verify(&etcd, "s3cret"));
+        assert!(!verify(&etcd, "wrong"));
+        assert!(!verify("$2a$10$broken", "s3cret"));
         assert!(!verify("pbkdf2-sha256$1$zz$00", ""));
         let t = new_token();
         let (letters, n) = t.split_once('.').unwrap();
