@@ -666,7 +666,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster__subcmd__up)
-            opts="-w -h -V --nodes --dir --max-learners --snapshot-count --quota-backend-bytes --heartbeat-interval --election-timeout --fault-injection --fault-stale-reads --fault-ack-before-fsync --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --nodes --dir --max-learners --snapshot-count --quota-backend-bytes --heartbeat-interval --election-timeout --fault-injection --fault-stale-reads --fault-ack-before-fsync --from-snapshot --skip-hash-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -697,6 +697,10 @@ _memberctl() {
                     return 0
                     ;;
                 --election-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from-snapshot)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -58,6 +58,12 @@ pub struct UpArgs {
     /// Test clusters only, a deliberate bug: start every node with --fault-ack-before-fsync (acknowledged log writes held in memory)
     #[arg(long, requires = "fault_injection")]
     pub fault_ack_before_fsync: bool,
+    /// Start a new cluster holding the data of this snapshot file: `etcdctl snapshot save` of an etcd (3.4-3.7) or a memberctl snapshot; every node is restored from it
+    #[arg(long, value_name = "FILE")]
+    pub from_snapshot: Option<PathBuf>,
+    /// With --from-snapshot: restore an etcd database that has no SHA-256 trailer (copied from a data directory), unchecked
+    #[arg(long, requires = "from_snapshot")]
+    pub skip_hash_check: bool,
 }
 
 /// Arguments of `cluster start-node`.

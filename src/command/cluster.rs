@@ -21,6 +21,8 @@ pub(super) async fn cluster(cmd: &ClusterCommand) -> anyhow::Result<Report> {
                 fault_injection: a.fault_injection,
                 fault_stale_reads: a.fault_stale_reads,
                 fault_ack_before_fsync: a.fault_ack_before_fsync,
+                from_snapshot: a.from_snapshot.clone(),
+                skip_hash_check: a.skip_hash_check,
             };
             tc::up(&dir, &options).await.context("cluster up")?
         }

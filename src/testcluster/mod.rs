@@ -154,6 +154,10 @@ pub struct UpOptions {
     pub fault_stale_reads: bool,
     /// `--fault-ack-before-fsync` on every node (a deliberate bug, for tests).
     pub fault_ack_before_fsync: bool,
+    /// A snapshot file (etcd's or memberctl's) every new node starts from.
+    pub from_snapshot: Option<PathBuf>,
+    /// Restore `from_snapshot` without checking its SHA-256 (a backend file has none).
+    pub skip_hash_check: bool,
 }
 
 /// `cluster up`: starts a new cluster as `options` say, or restarts the
@@ -173,6 +177,13 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
     let exe = exe()?;
     let started = Instant::now();
     let mut state = match ClusterState::load(&dir)? {
+        Some(_) if options.from_snapshot.is_some() => {
+            return Err(Error::refused(format!(
+                "a cluster already exists in {}: --from-snapshot starts a new one; give another --dir, or `memberctl cluster down` and remove {} first",
+                dir.display(),
+                dir.display()
+            )));
+        }
         Some(state) => {
             let members: Vec<_> = state.nodes.iter().filter(|n| !n.removed).collect();
             let running: Vec<&str> = members
@@ -226,6 +237,9 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
             for n in &mut state.nodes {
                 n.initial_cluster = initial.clone();
             }
+            if let Some(file) = &options.from_snapshot {
+                restore_all(&exe, file, options.skip_hash_check, &state)?;
+            }
             state
         }
     };
@@ -243,6 +257,25 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
     state.save(&dir)?;
     wait_for_leader(&state, started).await?;
     report(&dir, &mut state, Some(started.elapsed().as_millis())).await
+}
+
+/// Restores every node of a new cluster from `file`; on a failure, removes
+/// the data directories made so far (the cluster is not created).
+fn restore_all(
+    exe: &Path,
+    file: &Path,
+    skip_hash_check: bool,
+    state: &ClusterState,
+) -> Result<(), Error> {
+    for n in &state.nodes {
+        if let Err(e) = process::restore(exe, file, skip_hash_check, n) {
+            for n in &state.nodes {
+                let _ = std::fs::remove_dir_all(&n.data_dir);
+            }
+            return Err(e);
+        }
+    }
+    Ok(())
 }
 
 /// Whether node `name` of the local cluster in `dir` is running.

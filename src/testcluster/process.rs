@@ -192,6 +192,52 @@ pub fn spawn(exe: &Path, node: &NodeRecord, cluster: &ClusterState) -> Result<u3
     Ok(child.id())
 }
 
+/// Fills the data directory of `node`, before it first starts, from a
+/// snapshot file (etcd's or memberctl's) with `memberctl snapshot restore`,
+/// as the new cluster's member it is to be.
+pub fn restore(
+    exe: &Path,
+    file: &Path,
+    skip_hash_check: bool,
+    node: &NodeRecord,
+) -> Result<(), Error> {
+    let mut cmd = Command::new(exe);
+    cmd.args(["snapshot", "restore"])
+        .arg(file)
+        .args(["--name", &node.name, "-w", "simple"])
+        .arg("--data-dir")
+        .arg(&node.data_dir)
+        .args(["--initial-cluster", &node.initial_cluster])
+        .args(["--initial-advertise-peer-urls", &node.peer_url]);
+    if skip_hash_check {
+        cmd.arg("--skip-hash-check");
+    }
+    let out = cmd.stdin(Stdio::null()).output().map_err(|e| {
+        Error::new(
+            ErrorKind::Internal,
+            format!("cannot start {}: {e}", exe.display()),
+        )
+    })?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let why = String::from_utf8_lossy(&out.stderr);
+    let why = why.trim().trim_start_matches("memberctl: ");
+    let kind = if out.status.code() == Some(2) {
+        ErrorKind::Usage
+    } else {
+        ErrorKind::Internal
+    };
+    Err(Error::new(
+        kind,
+        format!(
+            "cannot restore node {} from {}: {why}",
+            node.name,
+            file.display()
+        ),
+    ))
+}
+
 /// Stops a node: SIGTERM, then SIGKILL after a grace period. Idempotent.
 pub fn stop(pid: u32, data_dir: &Path) {
     if !is_running(pid, data_dir) {

@@ -487,3 +487,90 @@ fn walk(d: &Path) -> Vec<(String, u64)> {
     }
     out
 }
+
+/// The rehearsal: `cluster up --from-snapshot` of an etcd 3.5 snapshot starts
+/// three members that each serve etcd's data; a learner added, started and
+/// promoted catches up with it; a second `--from-snapshot` into the same
+/// directory is refused, a damaged file creates no cluster.
+#[test]
+fn cluster_up_from_an_etcd_snapshot_rehearses_a_change() {
+    let test = "cluster_up_from_an_etcd_snapshot_rehearses_a_change";
+    let (Some(bin), Some(ctl)) = (etcd_server("3.5", test), util::require_etcdctl(test)) else {
+        return;
+    };
+    let etcd = Etcd::start(bin, 1);
+    let ep = etcd.endpoints();
+    fill(&ctl, &ep);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("prod.db");
+    util::etcdctl(&ctl, &ep, &["snapshot", "save", file.to_str().unwrap()]).expect(0);
+    let keys = |ep: &str| {
+        let r = util::etcdctl(
+            &ctl,
+            ep,
+            &["get", "", "--prefix", "--consistency=s", "-w", "json"],
+        );
+        let v: Value = serde_json::from_str(&r.stdout).unwrap_or(Value::Null);
+        (v["kvs"].clone(), v["header"]["revision"].clone())
+    };
+    let theirs = keys(&ep);
+    assert_eq!(
+        theirs.0.as_array().map(|a| a.len()),
+        Some(501),
+        "{theirs:?}"
+    );
+
+    let local =
+        crate::util::local::Local::up(&["--nodes", "3", "--from-snapshot", file.to_str().unwrap()]);
+    for member in local.endpoints() {
+        assert_eq!(keys(&member), theirs, "{member}");
+    }
+    let peer = format!("http://127.0.0.1:{}", util::free_port());
+    local
+        .ctl(&["member", "add", "n4", "--learner", "--peer-urls", &peer])
+        .expect(0);
+    local.ctl(&["cluster", "start-node", "n4"]).expect(0);
+    local
+        .ctl(&["member", "promote", "n4", "--timeout", "60s"])
+        .expect(0);
+    let n4 = local.client_url("n4");
+    let seen = util::wait_for(
+        "n4 to serve etcd's data",
+        std::time::Duration::from_secs(20),
+        || {
+            let s = keys(&n4);
+            (s == theirs).then_some(s)
+        },
+    );
+    assert_eq!(seen, theirs);
+
+    let again = local.ctl(&["cluster", "up", "--from-snapshot", file.to_str().unwrap()]);
+    assert_eq!(again.code, 3, "{}", again.stderr);
+    assert!(
+        again.stderr.contains("starts a new one"),
+        "{}",
+        again.stderr
+    );
+
+    let mut bytes = std::fs::read(&file).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0xff;
+    let damaged = dir.path().join("damaged.db");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let other = dir.path().join("other");
+    let r = util::memberctl(&[
+        "cluster",
+        "up",
+        "--dir",
+        other.to_str().unwrap(),
+        "--from-snapshot",
+        damaged.to_str().unwrap(),
+    ])
+    .expect(2);
+    assert!(
+        r.stderr.contains("is not the hash of its content"),
+        "{}",
+        r.stderr
+    );
+    assert!(walk(&other).is_empty(), "{:?}", walk(&other));
+}
