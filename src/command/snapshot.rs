@@ -39,18 +39,21 @@ fn is_memberctl(file: &Path) -> anyhow::Result<bool> {
     Ok(f.read_exact(&mut start).is_ok() && &start == backup::MAGIC)
 }
 
+/// Why `file` cannot be read as an etcd database, as the usage error it is.
+fn unreadable(file: &Path, e: DbError) -> anyhow::Error {
+    let msg = match e {
+        DbError::NotBbolt => format!(
+            "{} is neither a memberctl snapshot nor an etcd one (no bbolt meta page at its start): give a file written by `snapshot save` or `etcdctl snapshot save`",
+            file.display()
+        ),
+        e => format!("{}: {e}", file.display()),
+    };
+    Error::usage(msg).into()
+}
+
 /// An etcd snapshot (or backend file) read whole, as `etcdctl snapshot status` reads it.
 fn etcd_status(file: &Path) -> anyhow::Result<SnapshotStatus> {
-    etcd_db::status(file).map_err(|e| {
-        let msg = match e {
-            DbError::NotBbolt => format!(
-                "{} is neither a memberctl snapshot nor an etcd one (no bbolt meta page at its start): give a file written by `snapshot save` or `etcdctl snapshot save`",
-                file.display()
-            ),
-            e => format!("{}: {e}", file.display()),
-        };
-        Error::usage(msg).into()
-    })
+    etcd_db::status(file).map_err(|e| unreadable(file, e))
 }
 
 /// `snapshot status`: a memberctl snapshot checked whole, or an etcd one read
@@ -154,16 +157,7 @@ fn restore_etcd(
     );
     let c = match restored {
         Ok(c) => c,
-        Err(RestoreError::File(DbError::NotBbolt)) => {
-            return Err(Error::usage(format!(
-                "{} is neither a memberctl snapshot nor an etcd one (no bbolt meta page at its start): give a file written by `snapshot save` or `etcdctl snapshot save`",
-                a.file.display()
-            ))
-            .into())
-        }
-        Err(RestoreError::File(e)) => {
-            return Err(Error::usage(format!("{}: {e}", a.file.display())).into())
-        }
+        Err(RestoreError::File(e)) => return Err(unreadable(&a.file, e)),
         Err(RestoreError::Store(e)) => {
             // Nothing half-made is left behind.
             let _ = std::fs::remove_dir_all(dir);

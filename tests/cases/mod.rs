@@ -14,7 +14,7 @@ mod durability;
 mod engine;
 /// The learner flow, promote refusals and quorum-guard refusals against etcd, per version.
 mod etcd;
-/// etcd's snapshot files: memberctl's `snapshot status`/`save` agree with etcdctl's on 3.4–3.7; damaged files refused.
+/// etcd's snapshot files: `snapshot status`/`save` agree with etcdctl's on 3.4–3.7; restore and `cluster up --from-snapshot` serve what etcd served; damaged files refused.
 mod etcd_snapshot;
 /// kill -9 at the dangerous moments of a membership change on the engine.
 mod faults;
