@@ -192,12 +192,15 @@ impl Db {
         root: &BucketRoot,
         f: &mut dyn FnMut(Entry<'_>) -> Result<(), DbError>,
     ) -> Result<(), DbError> {
+        // A tree visits each page once: more visits than pages is a loop
+        // (a page listed under two branches), refused before it runs long.
+        let mut budget = self.meta.high_water;
         match root {
             BucketRoot::Page(id) => {
-                let page = self.page(*id)?;
-                self.walk(&page, 0, f)
+                let page = self.page(*id, &mut budget)?;
+                self.walk(&page, 0, &mut budget, f)
             }
-            BucketRoot::Inline(page) => self.walk(page, 0, f),
+            BucketRoot::Inline(page) => self.walk(page, 0, &mut budget, f),
         }
     }
 
@@ -206,6 +209,7 @@ impl Db {
         &self,
         page: &[u8],
         depth: usize,
+        budget: &mut u64,
         f: &mut dyn FnMut(Entry<'_>) -> Result<(), DbError>,
     ) -> Result<(), DbError> {
         if depth > MAX_DEPTH {
@@ -247,8 +251,8 @@ impl Db {
             for i in 0..count {
                 let at = PAGE_HEADER + i * ELEMENT;
                 let child = read_u64(page, at + 8).ok_or_else(short)?;
-                let child = self.page(child)?;
-                self.walk(&child, depth + 1, f)?;
+                let child = self.page(child, budget)?;
+                self.walk(&child, depth + 1, budget, f)?;
             }
             Ok(())
         } else {
@@ -258,9 +262,15 @@ impl Db {
         }
     }
 
-    /// Page `id` with its overflow pages.
-    fn page(&self, id: u64) -> Result<Vec<u8>, DbError> {
+    /// Page `id` with its overflow pages, one of the walk's `budget` of visits.
+    fn page(&self, id: u64, budget: &mut u64) -> Result<Vec<u8>, DbError> {
         let ps = self.meta.page_size;
+        if *budget == 0 {
+            return Err(DbError::Corrupt(
+                "a bucket's tree visits more pages than the file has (its pages loop)".into(),
+            ));
+        }
+        *budget -= 1;
         if id < 2 || id >= self.meta.high_water {
             return Err(DbError::Corrupt(format!(
                 "a reference to page {id}, outside the data (pages 2 to {})",
@@ -350,3 +360,7 @@ fn read_u32(b: &[u8], at: usize) -> Option<u32> {
 fn read_u64(b: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(b.get(at..at + 8)?.try_into().ok()?))
 }
+
+#[cfg(test)]
+#[path = "bbolt_tests.rs"]
+mod tests;
