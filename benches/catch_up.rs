@@ -14,43 +14,13 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use memberctl::proto::etcdserverpb::PutRequest;
-
 mod common;
 #[path = "../tests/util/mod.rs"]
 #[allow(unused_imports)]
 mod util;
 
-use common::{client, memberctl};
+use common::{load, memberctl, VALUE_SIZE};
 use util::writer::SteadyWriter;
-
-const VALUE_SIZE: usize = 1024;
-const LOADERS: usize = 64;
-
-/// Loads `n` keys of 1 KiB with `LOADERS` concurrent writers; returns the seconds taken.
-async fn load(url: &str, n: usize) -> f64 {
-    let start = Instant::now();
-    let mut tasks = Vec::new();
-    for w in 0..LOADERS {
-        let mut c = client(url).await;
-        tasks.push(tokio::spawn(async move {
-            let mut i = w;
-            while i < n {
-                let req = PutRequest {
-                    key: format!("bench/{i:08}").into_bytes(),
-                    value: vec![b'x'; VALUE_SIZE],
-                    ..Default::default()
-                };
-                c.put(req).await.expect("put");
-                i += LOADERS;
-            }
-        }));
-    }
-    for t in tasks {
-        t.await.unwrap();
-    }
-    start.elapsed().as_secs_f64()
-}
 
 /// The last key [`load`] writes of `n`.
 fn last_key(n: usize) -> String {

@@ -5,7 +5,10 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use std::time::Instant;
+
 use memberctl::proto::etcdserverpb::kv_client::KvClient;
+use memberctl::proto::etcdserverpb::PutRequest;
 use serde_json::Value;
 
 /// Runs the built memberctl with the local cluster in `dir`; its JSON output.
@@ -71,6 +74,35 @@ pub async fn client(url: &str) -> KvClient<tonic::transport::Channel> {
         .await
         .expect("connect");
     KvClient::new(ch)
+}
+
+/// The value size [`load`] writes.
+pub const VALUE_SIZE: usize = 1024;
+
+/// Loads `n` keys of [`VALUE_SIZE`] (`bench/00000000` …) with 64 concurrent writers;
+/// returns the seconds taken.
+pub async fn load(url: &str, n: usize) -> f64 {
+    let start = Instant::now();
+    let mut tasks = Vec::new();
+    for w in 0..64 {
+        let mut c = client(url).await;
+        tasks.push(tokio::spawn(async move {
+            let mut i = w;
+            while i < n {
+                let req = PutRequest {
+                    key: format!("bench/{i:08}").into_bytes(),
+                    value: vec![b'x'; VALUE_SIZE],
+                    ..Default::default()
+                };
+                c.put(req).await.expect("put");
+                i += 64;
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    start.elapsed().as_secs_f64()
 }
 
 /// Writes this bench's Markdown section to target/bench-report-NAME.md and

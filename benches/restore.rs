@@ -1,0 +1,166 @@
+//! Restoring an etcd snapshot: `memberctl snapshot restore` against
+//! `etcdctl snapshot restore` (etcd 3.4; the 3.5+ servers come without
+//! `etcdutl`) of the same file, saved from an etcd 3.4 holding N × 1 KiB keys
+//! (`MEMBERCTL_BENCH_RESTORE_MB`, comma-separated sizes in MB, default 100),
+//! alternating, each process's wall time and peak RSS; then `cluster up
+//! --from-snapshot --nodes 3` to all members answering. Three rounds by
+//! default (`MEMBERCTL_BENCH_ROUNDS`). Prints Markdown (also
+//! target/bench-report-restore.md).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+mod common;
+#[path = "../tests/util/mod.rs"]
+#[allow(unused_imports)]
+mod util;
+
+/// Runs `cmd` to its end: (seconds, peak RSS in MB), asserting success.
+fn measured(cmd: &mut Command) -> (f64, f64) {
+    let t = Instant::now();
+    let child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value; wait4 fills it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for the child spawned above, which is not waited for elsewhere.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let secs = t.elapsed().as_secs_f64();
+    assert!(
+        r == pid && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{cmd:?} failed"
+    );
+    std::mem::forget(child);
+    (secs, usage.ru_maxrss as f64 / 1024.0)
+}
+
+fn main() {
+    let (Some(etcd), Some(etcdctl)) = (util::etcd_binary(), util::require_etcdctl("bench restore"))
+    else {
+        println!("skipped: etcd not installed (Debian: apt-get install etcd-server etcd-client)");
+        return;
+    };
+    let rounds: usize = std::env::var("MEMBERCTL_BENCH_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3)
+        .max(1);
+    let sizes: Vec<usize> = std::env::var("MEMBERCTL_BENCH_RESTORE_MB")
+        .unwrap_or_else(|_| "100".into())
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect();
+    let me = env!("CARGO_BIN_EXE_memberctl");
+    let rt = common::runtime();
+    let mut report = String::from(
+        "### Restore of an etcd 3.4 snapshot: memberctl vs etcdctl (same file, same run)\n\n| round | data | file | memberctl restore | etcdctl restore | ratio (goal ≤ 1) | memberctl peak RSS | etcdctl peak RSS | `cluster up --from-snapshot --nodes 3` → all answering |\n|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for mb in sizes {
+        let keys = mb * 1_000_000 / common::VALUE_SIZE;
+        let work = tempfile::tempdir().unwrap();
+        let file = work.path().join("etcd.db");
+        {
+            let cluster = util::Etcd::start_with_flags(
+                etcd.clone(),
+                1,
+                vec!["--quota-backend-bytes", "8589934592"],
+            );
+            let url = cluster.members[0].client_url();
+            rt.block_on(common::load(&url, keys));
+            util::etcdctl(
+                &etcdctl,
+                &url,
+                &["snapshot", "save", file.to_str().unwrap()],
+            )
+            .expect(0);
+        }
+        let size_mb = std::fs::metadata(&file).unwrap().len() as f64 / 1e6;
+        for round in 1..=rounds {
+            let ours_dir = work.path().join(format!("ours{round}"));
+            let theirs_dir = work.path().join(format!("theirs{round}"));
+            let ours = || {
+                measured(
+                    Command::new(me)
+                        .args(["snapshot", "restore"])
+                        .arg(&file)
+                        .args(["--name", "r1", "--data-dir"])
+                        .arg(&ours_dir)
+                        .args(["--initial-cluster", "r1=http://127.0.0.1:1"])
+                        .args(["--initial-advertise-peer-urls", "http://127.0.0.1:1"]),
+                )
+            };
+            let theirs = || {
+                measured(
+                    Command::new(&etcdctl)
+                        .env("ETCDCTL_API", "3")
+                        .args(["snapshot", "restore"])
+                        .arg(&file)
+                        .args(["--name", "r1", "--data-dir"])
+                        .arg(&theirs_dir)
+                        .args(["--initial-cluster", "r1=http://127.0.0.1:1"])
+                        .args(["--initial-advertise-peer-urls", "http://127.0.0.1:1"]),
+                )
+            };
+            // Alternate which goes first: the page cache then favours neither.
+            let (a, b) = if round % 2 == 1 {
+                let a = ours();
+                (a, theirs())
+            } else {
+                let b = theirs();
+                (ours(), b)
+            };
+            let _ = std::fs::remove_dir_all(&ours_dir);
+            let _ = std::fs::remove_dir_all(&theirs_dir);
+            let up = cluster_up_from(me, &file, work.path().join(format!("up{round}")).as_path());
+            report.push_str(&format!(
+                "| {round} | {keys} keys × 1 KiB | {size_mb:.0} MB | {:.2} s | {:.2} s | {:.2} | {:.0} MB | {:.0} MB | {up:.2} s |\n",
+                a.0,
+                b.0,
+                a.0 / b.0,
+                a.1,
+                b.1
+            ));
+        }
+    }
+    println!("{report}");
+    common::publish("restore", &report);
+}
+
+/// `cluster up --from-snapshot FILE --nodes 3` in `dir` until it reports
+/// every member answering; then down. Seconds.
+fn cluster_up_from(me: &str, file: &Path, dir: &Path) -> f64 {
+    let t = Instant::now();
+    let out = Command::new(me)
+        .args([
+            "cluster",
+            "up",
+            "--nodes",
+            "3",
+            "-w",
+            "json",
+            "--from-snapshot",
+        ])
+        .arg(file)
+        .arg("--dir")
+        .arg(dir)
+        .output()
+        .unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    let _ = Command::new(me)
+        .args(["cluster", "down", "--dir"])
+        .arg(dir)
+        .output();
+    assert!(
+        out.status.success(),
+        "cluster up --from-snapshot: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+    secs
+}
