@@ -10,7 +10,7 @@ use std::path::Path;
 use prost::Message as _;
 
 use super::bbolt::{BucketRoot, Db};
-use super::snapshot::{check_trailer, has_trailer};
+use super::snapshot::{checked_while, has_trailer};
 use super::DbError;
 use crate::proto::etcdbackend as epb;
 use crate::proto::mvccpb;
@@ -99,10 +99,11 @@ pub struct Content {
     pub sha256: Option<String>,
 }
 
-/// Reads the etcd database at `path`: the SHA-256 trailer checked first
-/// (unless `skip_hash_check`, for a database copied out of a data
-/// directory, which has none), then every bucket, `on_change` called with
-/// each change of the key history in revision order.
+/// Reads the etcd database at `path`: every bucket, `on_change` called with
+/// each change of the key history in revision order, while the SHA-256
+/// trailer is checked (unless `skip_hash_check`, for a database copied out
+/// of a data directory, which has none). A caller keeps what `on_change`
+/// got only when this returns Ok.
 pub fn read(
     path: &Path,
     skip_hash_check: bool,
@@ -111,12 +112,23 @@ pub fn read(
     let file = File::open(path).map_err(DbError::Io)?;
     let len = file.metadata().map_err(DbError::Io)?.len();
     let trailer = has_trailer(len);
-    let sha256 = match (trailer, skip_hash_check) {
-        (true, false) => Some(check_trailer(&file, len - 32)?),
-        (false, false) => return Err(DbError::NoTrailer),
-        (_, true) => None,
-    };
-    let db = Db::open(file, if trailer { len - 32 } else { len })?;
+    if !trailer && !skip_hash_check {
+        return Err(DbError::NoTrailer);
+    }
+    let data_len = if trailer { len - 32 } else { len };
+    let pages = file.try_clone().map_err(DbError::Io)?;
+    let check = trailer && !skip_hash_check;
+    let (content, sha256) = checked_while(&file, data_len, check, || {
+        read_pages(Db::open(pages, data_len)?, on_change)
+    })?;
+    Ok(Content { sha256, ..content })
+}
+
+/// Every bucket of `db` read (see [`read`]).
+fn read_pages(
+    db: Db,
+    on_change: &mut dyn FnMut(Change) -> Result<(), DbError>,
+) -> Result<Content, DbError> {
     let buckets = db.buckets()?;
     let names: Vec<String> = buckets
         .iter()
@@ -147,10 +159,7 @@ pub fn read(
             "no `key` or no `meta` bucket: not an etcd backend".into(),
         ));
     };
-    let mut content = Content {
-        sha256,
-        ..Default::default()
-    };
+    let mut content = Content::default();
     read_meta(&db, meta, &mut content)?;
     let mut newest = 0i64;
     db.for_each(keys, &mut |e| {

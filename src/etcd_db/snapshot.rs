@@ -35,17 +35,44 @@ pub fn has_trailer(len: u64) -> bool {
     len % 512 == TRAILER
 }
 
-/// Reads the file at `path` whole: the trailer (when there is one) checked
-/// against the content, then every bucket walked.
+/// Reads the file at `path` whole: every bucket walked while the trailer
+/// (when there is one) is checked against the content.
 pub fn status(path: &Path) -> Result<SnapshotStatus, DbError> {
     let file = File::open(path).map_err(DbError::Io)?;
     let len = file.metadata().map_err(DbError::Io)?.len();
-    let (data_len, sha256) = if has_trailer(len) {
-        let data_len = len - TRAILER;
-        (data_len, Some(check_trailer(&file, data_len)?))
-    } else {
-        (len, None)
-    };
+    let trailer = has_trailer(len);
+    let data_len = if trailer { len - TRAILER } else { len };
+    let pages = file.try_clone().map_err(DbError::Io)?;
+    let (status, sha256) = checked_while(&file, data_len, trailer, || summary(pages, data_len))?;
+    Ok(SnapshotStatus { sha256, ..status })
+}
+
+/// Runs `work` (a walk of the file's pages) while another thread checks the
+/// SHA-256 trailer of `file` (whose content is its first `data_len` bytes),
+/// when `check`: the two reads of the file overlap. A trailer that does not
+/// match is the error whatever `work` found (the file changed after it was
+/// saved; its pages may look damaged because of that).
+pub(super) fn checked_while<T>(
+    file: &File,
+    data_len: u64,
+    check: bool,
+    work: impl FnOnce() -> Result<T, DbError>,
+) -> Result<(T, Option<String>), DbError> {
+    if !check {
+        return Ok((work()?, None));
+    }
+    std::thread::scope(|s| {
+        let hashing = s.spawn(|| check_trailer(file, data_len));
+        let done = work();
+        let sha = hashing
+            .join()
+            .unwrap_or_else(|_| Err(DbError::Corrupt("the SHA-256 check stopped".into())))?;
+        Ok((done?, Some(sha)))
+    })
+}
+
+/// etcdctl's summary of the database in the first `data_len` bytes of `file`.
+fn summary(file: File, data_len: u64) -> Result<SnapshotStatus, DbError> {
     let db = Db::open(file, data_len)?;
     let mut crc = Crc32c::new();
     let (mut revision, mut total_key) = (0i64, 0u64);
@@ -70,7 +97,7 @@ pub fn status(path: &Path) -> Result<SnapshotStatus, DbError> {
         revision,
         total_key,
         total_size: db.size(),
-        sha256,
+        sha256: None,
     })
 }
 
