@@ -39,11 +39,7 @@ fn main() {
         println!("skipped: etcd not installed (Debian: apt-get install etcd-server etcd-client)");
         return;
     };
-    let rounds: usize = std::env::var("MEMBERCTL_BENCH_ROUNDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1)
-        .max(1);
+    let rounds = common::rounds(1);
     let mut report = String::from("### CLI and start-up, memberctl vs etcd 3.4 (same machine, same run)\n\n| round | measure | memberctl | etcd | ratio | target |\n|---|---|---|---|---|---|\n");
     for round in 1..=rounds {
         report.push_str(&cli_round(round, &etcd, &etcdctl));

@@ -126,11 +126,7 @@ fn measure(rt: &tokio::runtime::Runtime, url: &str) -> Figures {
 }
 
 fn main() {
-    let rounds: usize = std::env::var("MEMBERCTL_BENCH_ROUNDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1)
-        .max(1);
+    let rounds = common::rounds(1);
     let rt = runtime();
     let mut report = format!(
         "### Put latency and throughput (3 members, one Rust client; floor = fdatasync p50 + loopback RTT p50, measured in each round)\n\n| round | server | p50 | p99 | p99.9 | p50 ÷ floor | {BATCH_WRITERS} writers | their p99 |\n|---|---|---|---|---|---|---|---|\n"

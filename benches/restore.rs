@@ -46,11 +46,7 @@ fn main() {
         println!("skipped: etcd not installed (Debian: apt-get install etcd-server etcd-client)");
         return;
     };
-    let rounds: usize = std::env::var("MEMBERCTL_BENCH_ROUNDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3)
-        .max(1);
+    let rounds = common::rounds(3);
     let sizes: Vec<usize> = std::env::var("MEMBERCTL_BENCH_RESTORE_MB")
         .unwrap_or_else(|_| "100".into())
         .split(',')
@@ -84,29 +80,21 @@ fn main() {
         for round in 1..=rounds {
             let ours_dir = work.path().join(format!("ours{round}"));
             let theirs_dir = work.path().join(format!("theirs{round}"));
-            let ours = || {
+            // The same restore by either tool (both take etcd's flags), measured.
+            let restore = |program: &Path, dir: &Path| {
                 measured(
-                    Command::new(me)
-                        .args(["snapshot", "restore"])
-                        .arg(&file)
-                        .args(["--name", "r1", "--data-dir"])
-                        .arg(&ours_dir)
-                        .args(["--initial-cluster", "r1=http://127.0.0.1:1"])
-                        .args(["--initial-advertise-peer-urls", "http://127.0.0.1:1"]),
-                )
-            };
-            let theirs = || {
-                measured(
-                    Command::new(&etcdctl)
+                    Command::new(program)
                         .env("ETCDCTL_API", "3")
                         .args(["snapshot", "restore"])
                         .arg(&file)
                         .args(["--name", "r1", "--data-dir"])
-                        .arg(&theirs_dir)
+                        .arg(dir)
                         .args(["--initial-cluster", "r1=http://127.0.0.1:1"])
                         .args(["--initial-advertise-peer-urls", "http://127.0.0.1:1"]),
                 )
             };
+            let ours = || restore(Path::new(me), &ours_dir);
+            let theirs = || restore(&etcdctl, &theirs_dir);
             // Alternate which goes first: the page cache then favours neither.
             let (a, b) = if round % 2 == 1 {
                 let a = ours();

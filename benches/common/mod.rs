@@ -127,6 +127,15 @@ pub fn publish(name: &str, section: &str) {
     let _ = std::fs::write(target.join("bench-report.md"), all.join("\n"));
 }
 
+/// How many rounds to run: `MEMBERCTL_BENCH_ROUNDS`, else `default` (at least 1).
+pub fn rounds(default: usize) -> usize {
+    std::env::var("MEMBERCTL_BENCH_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+        .max(1)
+}
+
 /// The median of `v` (sorted in place); 0 when empty.
 pub fn median(v: &mut [f64]) -> f64 {
     crate::util::percentile(v, 0.5).unwrap_or(0.0)

@@ -51,33 +51,41 @@ fn unreadable(file: &Path, e: DbError) -> anyhow::Error {
     Error::usage(msg).into()
 }
 
-/// An etcd snapshot (or backend file) read whole, as `etcdctl snapshot status` reads it.
-fn etcd_status(file: &Path) -> anyhow::Result<SnapshotStatus> {
-    etcd_db::status(file).map_err(|e| unreadable(file, e))
+/// What a snapshot file holds: memberctl's summary, or etcd's.
+type Checked = (Option<SnapshotContent>, Option<SnapshotStatus>);
+
+/// A snapshot file read whole: a memberctl snapshot checked, or an etcd one
+/// (or backend file) summarised as `etcdctl snapshot status` does.
+fn read_whole(file: &Path) -> anyhow::Result<Checked> {
+    if is_memberctl(file)? {
+        let info = backup::check(file).map_err(|e| Error::usage(e.0))?;
+        Ok((Some(content(&info)), None))
+    } else {
+        let etcd = etcd_db::status(file).map_err(|e| unreadable(file, e))?;
+        Ok((None, Some(etcd)))
+    }
 }
 
-/// `snapshot status`: a memberctl snapshot checked whole, or an etcd one read
-/// whole (its SHA-256 trailer checked) and summarised as etcdctl does.
-fn status(file: &Path) -> anyhow::Result<Report> {
-    let (size, content, etcd) = if is_memberctl(file)? {
-        let info = backup::check(file).map_err(|e| Error::usage(e.0))?;
-        (info.size, Some(content(&info)), None)
-    } else {
-        let etcd = etcd_status(file)?;
-        let size = std::fs::metadata(file)
-            .map_err(|e| Error::usage(format!("cannot read {}: {e}", file.display())))?
-            .len();
-        (size, None, Some(etcd))
-    };
-    Ok(Report::Snapshot(SnapshotReport {
-        action: "checked",
+/// The report of `save` or `status` on a file read whole.
+fn checked(action: &'static str, file: &Path, size: u64, (content, etcd): Checked) -> Report {
+    Report::Snapshot(SnapshotReport {
+        action,
         format: if etcd.is_some() { "etcd" } else { "memberctl" },
         file: file.display().to_string(),
         size,
         content,
         etcd,
         restored: None,
-    }))
+    })
+}
+
+/// `snapshot status`: the file read whole, either kind.
+fn status(file: &Path) -> anyhow::Result<Report> {
+    let read = read_whole(file)?;
+    let size = std::fs::metadata(file)
+        .map_err(|e| Error::usage(format!("cannot read {}: {e}", file.display())))?
+        .len();
+    Ok(checked("checked", file, size, read))
 }
 
 fn restore(a: &RestoreArgs) -> anyhow::Result<Report> {
@@ -191,30 +199,14 @@ pub async fn snapshot(client: &Client, cmd: &SnapshotCommand) -> anyhow::Result<
     };
     let size = client.snapshot_save(file).await?;
     // Either kind is read whole, as `status` reads it; a damaged one is not kept.
-    let checked = if is_memberctl(file)? {
-        backup::check(file)
-            .map(|i| (Some(content(&i)), None))
-            .map_err(|e| Error::usage(e.0).into())
-    } else {
-        etcd_status(file).map(|e| (None, Some(e)))
-    };
-    let (content, etcd) = match checked {
-        Ok(c) => c,
+    match read_whole(file) {
+        Ok(read) => Ok(checked("saved", file, size, read)),
         Err(e) => {
             let _ = std::fs::remove_file(file);
-            return Err(e.context(format!(
+            Err(e.context(format!(
                 "the snapshot received is damaged and was not kept ({} removed)",
                 file.display()
-            )));
+            )))
         }
-    };
-    Ok(Report::Snapshot(SnapshotReport {
-        action: "saved",
-        format: if etcd.is_some() { "etcd" } else { "memberctl" },
-        file: file.display().to_string(),
-        size,
-        content,
-        etcd,
-        restored: None,
-    }))
+    }
 }

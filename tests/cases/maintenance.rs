@@ -449,62 +449,17 @@ fn snapshot_save_and_restore_into_a_new_cluster() {
     assert_eq!(saved["revision"], 31);
     assert_eq!(saved["records"], 30);
     // A damaged copy is refused, and nothing is created.
-    let mut bytes = std::fs::read(&file).unwrap();
-    let mid = bytes.len() / 2;
-    bytes[mid] ^= 0xff;
-    let damaged = dir.path().join("damaged.snap");
-    std::fs::write(&damaged, &bytes).unwrap();
+    let damaged = util::damaged_copy(&file, dir.path(), "damaged.snap");
     let (peer, client) = (free_port(), free_port());
     let peer_url = format!("http://127.0.0.1:{peer}");
     let data = dir.path().join("r1");
-    let initial = format!("r1={peer_url}");
-    let restore = |from: &str| {
-        local.ctl(&[
-            "snapshot",
-            "restore",
-            from,
-            "--name",
-            "r1",
-            "--data-dir",
-            data.to_str().unwrap(),
-            "--initial-cluster",
-            &initial,
-            "--initial-advertise-peer-urls",
-            &peer_url,
-        ])
-    };
-    let r = restore(damaged.to_str().unwrap()).expect(2);
+    let r = util::restore_r1(&damaged, &data, &peer_url, &[]).expect(2);
     assert!(r.stderr.contains("SHA-256 does not match"), "{}", r.stderr);
     assert!(!data.exists());
-    let r = restore(f).expect(0);
+    let r = util::restore_r1(&file, &data, &peer_url, &[]).expect(0);
     assert!(r.stdout.contains("restored"), "{}", r.stdout);
     let client_url = format!("http://127.0.0.1:{client}");
-    let mut node = std::process::Command::new(util::bin())
-        .args([
-            "node",
-            "run",
-            "--name",
-            "r1",
-            "--data-dir",
-            data.to_str().unwrap(),
-        ])
-        .args([
-            "--listen-client-urls",
-            &client_url,
-            "--advertise-client-urls",
-            &client_url,
-        ])
-        .args([
-            "--listen-peer-urls",
-            &peer_url,
-            "--initial-advertise-peer-urls",
-            &peer_url,
-        ])
-        .args(["--initial-cluster", &initial])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut node = util::run_r1(&data, &peer_url, &client_url);
     let kvs = wait_for(
         "the restored member to serve",
         Duration::from_secs(20),

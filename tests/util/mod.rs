@@ -131,6 +131,67 @@ pub fn memberctl(args: &[&str]) -> Run {
     run(&mut memberctl_command(args))
 }
 
+/// A copy of `file` named `name` in `dir`, its middle byte flipped.
+pub fn damaged_copy(file: &std::path::Path, dir: &std::path::Path, name: &str) -> PathBuf {
+    let mut bytes = std::fs::read(file).expect("read the file to damage");
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0xff;
+    let damaged = dir.join(name);
+    std::fs::write(&damaged, &bytes).expect("write the damaged copy");
+    damaged
+}
+
+/// `memberctl snapshot restore FILE` as member r1, alone in a new cluster
+/// at `peer_url`, into `data`, with `extra` flags.
+pub fn restore_r1(
+    file: &std::path::Path,
+    data: &std::path::Path,
+    peer_url: &str,
+    extra: &[&str],
+) -> Run {
+    let initial = format!("r1={peer_url}");
+    let mut args = vec![
+        "snapshot",
+        "restore",
+        file.to_str().unwrap(),
+        "--name",
+        "r1",
+        "--data-dir",
+        data.to_str().unwrap(),
+        "--initial-cluster",
+        &initial,
+        "--initial-advertise-peer-urls",
+        peer_url,
+    ];
+    args.extend_from_slice(extra);
+    memberctl(&args)
+}
+
+/// `memberctl node run` of member r1 (see [`restore_r1`]) on `data`,
+/// serving clients at `client_url`; its output discarded.
+pub fn run_r1(data: &std::path::Path, peer_url: &str, client_url: &str) -> Child {
+    Command::new(bin())
+        .args(["node", "run", "--name", "r1", "--data-dir"])
+        .arg(data)
+        .args([
+            "--listen-client-urls",
+            client_url,
+            "--advertise-client-urls",
+            client_url,
+        ])
+        .args([
+            "--listen-peer-urls",
+            peer_url,
+            "--initial-advertise-peer-urls",
+            peer_url,
+        ])
+        .args(["--initial-cluster", &format!("r1={peer_url}")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start memberctl node run")
+}
+
 static PORTS: Mutex<Option<HashSet<u16>>> = Mutex::new(None);
 
 /// The check named `name` in a JSON document's `checks` array (`member

@@ -4,9 +4,6 @@
 //! directory of a member of a new cluster.
 
 use std::path::Path;
-use std::sync::Arc;
-
-use raft::eraftpb::ConfState;
 
 use super::snapfile::{self, Decoder};
 use super::{Result, Store, StoreError};
@@ -92,23 +89,9 @@ pub fn restore(
     members: &[spb::MemberMeta],
 ) -> Result<BackupInfo> {
     let info = check(path)?;
-    if store.member_id().is_some() {
-        return Err(StoreError(format!(
-            "{} already holds a member: restore into a new data directory",
-            store.layout().dir.display()
-        )));
-    }
     let (_, mut state) = snapfile::read(open(path)?).map_err(|e| named(path, e))?;
     state.cluster_id = cluster_id;
-    state.members = members
-        .iter()
-        .map(|m| (m.id, Arc::new(m.clone())))
-        .collect();
     state.alarms = Default::default();
-    state.conf_state = Arc::new(ConfState {
-        voters: members.iter().map(|m| m.id).collect(),
-        ..Default::default()
-    });
-    store.bootstrap_with(state, member_id)?;
+    store.bootstrap_with(state, member_id, members)?;
     Ok(info)
 }

@@ -8,8 +8,6 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use raft::eraftpb::ConfState;
-
 use super::state::State;
 use super::{Store, StoreError};
 use crate::etcd_db::content::{self, Content};
@@ -74,23 +72,7 @@ pub fn restore(
         .map(|&(id, ttl)| (id, spb::LeaseRecord { id, ttl }))
         .collect();
     state.auth = Arc::new(auth(&content));
-    state.members = members
-        .iter()
-        .map(|m| (m.id, Arc::new(m.clone())))
-        .collect();
-    state.conf_state = Arc::new(ConfState {
-        voters: members.iter().map(|m| m.id).collect(),
-        ..Default::default()
-    });
-    let store = Store::open(dir)?;
-    if store.member_id().is_some() {
-        return Err(StoreError(format!(
-            "{} already holds a member: restore into a new data directory",
-            dir.display()
-        ))
-        .into());
-    }
-    store.bootstrap_with(state, member_id)?;
+    Store::open(dir)?.bootstrap_with(state, member_id, members)?;
     Ok(content)
 }
 

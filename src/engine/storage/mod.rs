@@ -250,7 +250,25 @@ impl Store {
         member_id: u64,
         members: &[spb::MemberMeta],
     ) -> Result<()> {
-        let mut state = State::new(cluster_id);
+        self.bootstrap_with(State::new(cluster_id), member_id, members)
+    }
+
+    /// Bootstraps a member of a new cluster whose state starts as `state`
+    /// (its data; `members` become its membership, every one a voter): a
+    /// checkpoint of it at index 1 (term 1), a log that starts after it.
+    /// Refused on a store that already holds a member.
+    pub(super) fn bootstrap_with(
+        &self,
+        mut state: State,
+        member_id: u64,
+        members: &[spb::MemberMeta],
+    ) -> Result<()> {
+        if self.member_id().is_some() {
+            return Err(StoreError(format!(
+                "{} already holds a member: restore into a new data directory",
+                self.layout().dir.display()
+            )));
+        }
         state.members = members
             .iter()
             .map(|m| (m.id, Arc::new(m.clone())))
@@ -259,13 +277,6 @@ impl Store {
             voters: members.iter().map(|m| m.id).collect(),
             ..Default::default()
         });
-        self.bootstrap_with(state, member_id)
-    }
-
-    /// Bootstraps a member of a new cluster whose state starts as `state`
-    /// (its members and conf state already the new cluster's): a checkpoint
-    /// of it at index 1 (term 1), a log that starts after it.
-    pub(super) fn bootstrap_with(&self, mut state: State, member_id: u64) -> Result<()> {
         state.applied = 1;
         state.applied_term = 1;
         let hs = HardState {

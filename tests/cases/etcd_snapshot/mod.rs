@@ -6,7 +6,7 @@
 
 mod restore;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -88,19 +88,55 @@ fn fill(ctl: &Path, ep: &str) {
     .expect(0);
 }
 
+/// A one-member etcd filled by [`fill`], etcdctl, and a temporary directory
+/// for the files a test makes.
+struct Filled {
+    etcd: Etcd,
+    ep: String,
+    ctl: PathBuf,
+    dir: tempfile::TempDir,
+}
+
+impl Filled {
+    /// etcd `version` started and filled; None when `test` is skipped.
+    fn start(version: &str, test: &str) -> Option<Filled> {
+        let (Some(bin), Some(ctl)) = (etcd_server(version, test), util::require_etcdctl(test))
+        else {
+            return None;
+        };
+        let etcd = Etcd::start(bin, 1);
+        let ep = etcd.endpoints();
+        fill(&ctl, &ep);
+        let dir = tempfile::tempdir().unwrap();
+        Some(Filled { etcd, ep, ctl, dir })
+    }
+
+    /// `etcdctl [flags] snapshot save` into the directory as `name`.
+    fn save(&self, name: &str, flags: &[&str]) -> PathBuf {
+        let file = self.dir.path().join(name);
+        let mut args = flags.to_vec();
+        args.extend(["snapshot", "save", file.to_str().unwrap()]);
+        util::etcdctl(&self.ctl, &self.ep, &args).expect(0);
+        file
+    }
+
+    /// etcd stopped, and a copy of its backend file (no trailer) as `name`.
+    fn backend_copy(&mut self, name: &str) -> PathBuf {
+        self.etcd.stop(0);
+        let file = self.dir.path().join(name);
+        std::fs::copy(self.etcd.data_dir(0).join("member/snap/db"), &file).unwrap();
+        file
+    }
+}
+
 /// A snapshot saved from etcd `version` by etcdctl and by memberctl, and the
 /// member's backend file once it stopped: memberctl reads each as etcdctl does.
 fn status_agrees_with_etcdctl(version: &'static str) {
-    let test = "status_agrees_with_etcdctl";
-    let (Some(bin), Some(ctl)) = (etcd_server(version, test), util::require_etcdctl(test)) else {
+    let Some(mut f) = Filled::start(version, "status_agrees_with_etcdctl") else {
         return;
     };
-    let mut etcd = Etcd::start(bin, 1);
-    let ep = etcd.endpoints();
-    fill(&ctl, &ep);
-    let dir = tempfile::tempdir().unwrap();
-    let theirs = dir.path().join("etcdctl.db");
-    util::etcdctl(&ctl, &ep, &["snapshot", "save", theirs.to_str().unwrap()]).expect(0);
+    let (ctl, ep) = (f.ctl.clone(), f.ep.clone());
+    let theirs = f.save("etcdctl.db", &[]);
     let doc = assert_same_status(&ctl, &theirs);
     assert_eq!(doc["sha256"], trailer(&theirs).as_str(), "{doc}");
     // 500 keys of 200 bytes and a 20 kB value: more than a few pages.
@@ -112,7 +148,7 @@ fn status_agrees_with_etcdctl(version: &'static str) {
     );
 
     // memberctl's own save checks what etcd sent the same way.
-    let ours = dir.path().join("memberctl.db");
+    let ours = f.dir.path().join("memberctl.db");
     let saved = util::memberctl(&[
         "--endpoints",
         &ep,
@@ -136,9 +172,7 @@ fn status_agrees_with_etcdctl(version: &'static str) {
     assert!(text.stdout.contains("(checked)"), "{}", text.stdout);
 
     // The backend file itself (no trailer), read once etcd has stopped.
-    etcd.stop(0);
-    let backend = dir.path().join("backend.db");
-    std::fs::copy(etcd.data_dir(0).join("member/snap/db"), &backend).unwrap();
+    let backend = f.backend_copy("backend.db");
     let doc = assert_same_status(&ctl, &backend);
     assert_eq!(doc["sha256"], Value::Null, "{doc}");
 }
@@ -148,16 +182,11 @@ per_etcd_version!(status_agrees_with_etcdctl);
 /// file is left as it was.
 #[test]
 fn damaged_etcd_snapshots_are_refused() {
-    let test = "damaged_etcd_snapshots_are_refused";
-    let (Some(bin), Some(ctl)) = (etcd_server("3.4", test), util::require_etcdctl(test)) else {
+    let Some(f) = Filled::start("3.4", "damaged_etcd_snapshots_are_refused") else {
         return;
     };
-    let etcd = Etcd::start(bin, 1);
-    let ep = etcd.endpoints();
-    fill(&ctl, &ep);
-    let dir = tempfile::tempdir().unwrap();
-    let good = dir.path().join("good.db");
-    util::etcdctl(&ctl, &ep, &["snapshot", "save", good.to_str().unwrap()]).expect(0);
+    let dir = f.dir.path();
+    let good = f.save("good.db", &[]);
     let bytes = std::fs::read(&good).unwrap();
     let (data, _) = bytes.split_at(bytes.len() - 32);
     let sha = |d: &[u8]| {
@@ -200,7 +229,7 @@ fn damaged_etcd_snapshots_are_refused() {
         ),
     ];
     for (name, content, says) in cases {
-        let f = dir.path().join(format!("{name}.db"));
+        let f = dir.join(format!("{name}.db"));
         std::fs::write(&f, &content).unwrap();
         let r = util::memberctl(&["snapshot", "status", f.to_str().unwrap()]).expect(2);
         assert!(r.stderr.contains(says), "{name}: {}", r.stderr);
@@ -216,7 +245,7 @@ fn damaged_etcd_snapshots_are_refused() {
     }
 }
 
-/// Every file under `d` with its size.
+/// Every file under `d` with its size, sorted.
 fn walk(d: &Path) -> Vec<(String, u64)> {
     let mut out = Vec::new();
     for e in std::fs::read_dir(d).unwrap().flatten() {
@@ -230,5 +259,6 @@ fn walk(d: &Path) -> Vec<(String, u64)> {
             ));
         }
     }
+    out.sort();
     out
 }

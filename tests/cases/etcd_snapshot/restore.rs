@@ -6,9 +6,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{fill, walk};
-use crate::util::versions::{etcd_server, per_etcd_version};
-use crate::util::{self, Etcd};
+use super::{walk, Filled};
+use crate::util;
+use crate::util::versions::per_etcd_version;
 
 /// A one-member engine started on a restored data directory; killed on drop.
 struct Restored {
@@ -24,54 +24,14 @@ impl Drop for Restored {
 }
 
 /// `memberctl snapshot restore FILE` as member r1 of a new one-member
-/// cluster in `data` (`extra` flags added), then the member started on it.
-fn restore_and_start(file: &Path, data: &Path, extra: &[&str]) -> Restored {
+/// cluster in `data`, then the member started on it.
+fn restore_and_start(file: &Path, data: &Path) -> Restored {
     let (peer, client) = (util::free_port(), util::free_port());
     let peer_url = format!("http://127.0.0.1:{peer}");
     let client_url = format!("http://127.0.0.1:{client}");
-    let initial = format!("r1={peer_url}");
-    let mut args = vec![
-        "snapshot",
-        "restore",
-        file.to_str().unwrap(),
-        "--name",
-        "r1",
-        "--data-dir",
-        data.to_str().unwrap(),
-        "--initial-cluster",
-        &initial,
-        "--initial-advertise-peer-urls",
-        &peer_url,
-    ];
-    args.extend_from_slice(extra);
-    let r = util::memberctl(&args).expect(0);
+    let r = util::restore_r1(file, data, &peer_url, &[]).expect(0);
     assert!(r.stdout.contains("restored"), "{}", r.stdout);
-    let child = std::process::Command::new(util::bin())
-        .args([
-            "node",
-            "run",
-            "--name",
-            "r1",
-            "--data-dir",
-            data.to_str().unwrap(),
-        ])
-        .args([
-            "--listen-client-urls",
-            &client_url,
-            "--advertise-client-urls",
-            &client_url,
-        ])
-        .args([
-            "--listen-peer-urls",
-            &peer_url,
-            "--initial-advertise-peer-urls",
-            &peer_url,
-        ])
-        .args(["--initial-cluster", &initial])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let child = util::run_r1(data, &peer_url, &client_url);
     Restored { child, client_url }
 }
 
@@ -136,13 +96,10 @@ fn seen(ctl: &Path, ep: &str) -> Vec<String> {
 /// same history since the compaction, leases, users and roles (alice logs
 /// in with her etcd password), and the next write gets the next revision.
 fn restore_serves_what_etcd_served(version: &'static str) {
-    let test = "restore_serves_what_etcd_served";
-    let (Some(bin), Some(ctl)) = (etcd_server(version, test), util::require_etcdctl(test)) else {
+    let Some(f) = Filled::start(version, "restore_serves_what_etcd_served") else {
         return;
     };
-    let etcd = Etcd::start(bin, 1);
-    let ep = etcd.endpoints();
-    fill(&ctl, &ep);
+    let (ctl, ep) = (&f.ctl, f.ep.as_str());
     for args in [
         vec!["user", "add", "root:rootpw"],
         vec!["user", "grant-role", "root", "root"],
@@ -159,29 +116,16 @@ fn restore_serves_what_etcd_served(version: &'static str) {
         vec!["user", "grant-role", "alice", "reader"],
         vec!["auth", "enable"],
     ] {
-        util::etcdctl(&ctl, &ep, &args).expect(0);
+        util::etcdctl(ctl, ep, &args).expect(0);
     }
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("prod.db");
-    util::etcdctl(
-        &ctl,
-        &ep,
-        &[
-            "--user",
-            "root:rootpw",
-            "snapshot",
-            "save",
-            file.to_str().unwrap(),
-        ],
-    )
-    .expect(0);
-    let theirs = seen(&ctl, &ep);
-    let restored = restore_and_start(&file, &dir.path().join("r1"), &[]);
+    let file = f.save("prod.db", &["--user", "root:rootpw"]);
+    let theirs = seen(ctl, ep);
+    let restored = restore_and_start(&file, &f.dir.path().join("r1"));
     let ours = util::wait_for(
         "the restored member to serve",
         std::time::Duration::from_secs(20),
         || {
-            let s = seen(&ctl, &restored.client_url);
+            let s = seen(ctl, &restored.client_url);
             s[0].contains("\"kvs\"").then_some(s)
         },
     );
@@ -192,14 +136,14 @@ fn restore_serves_what_etcd_served(version: &'static str) {
     // The next write continues the revisions.
     let put = |ep: &str| {
         let r = util::etcdctl(
-            &ctl,
+            ctl,
             ep,
             &["--user", "root:rootpw", "put", "after", "x", "-w", "json"],
         )
         .expect(0);
         serde_json::from_str::<Value>(&r.stdout).unwrap()["header"]["revision"].clone()
     };
-    assert_eq!(put(&restored.client_url), put(&ep));
+    assert_eq!(put(&restored.client_url), put(ep));
 }
 per_etcd_version!(restore_serves_what_etcd_served);
 
@@ -208,42 +152,15 @@ per_etcd_version!(restore_serves_what_etcd_served);
 /// is created or changed.
 #[test]
 fn etcd_restore_refusals() {
-    let test = "etcd_restore_refusals";
-    let (Some(bin), Some(ctl)) = (etcd_server("3.4", test), util::require_etcdctl(test)) else {
+    let Some(mut f) = Filled::start("3.4", "etcd_restore_refusals") else {
         return;
     };
-    let mut etcd = Etcd::start(bin, 1);
-    let ep = etcd.endpoints();
-    fill(&ctl, &ep);
-    let dir = tempfile::tempdir().unwrap();
-    let good = dir.path().join("good.db");
-    util::etcdctl(&ctl, &ep, &["snapshot", "save", good.to_str().unwrap()]).expect(0);
-    etcd.stop(0);
-    let backend = dir.path().join("backend.db");
-    std::fs::copy(etcd.data_dir(0).join("member/snap/db"), &backend).unwrap();
-    let mut bytes = std::fs::read(&good).unwrap();
-    let mid = bytes.len() / 2;
-    bytes[mid] ^= 0xff;
-    let damaged = dir.path().join("damaged.db");
-    std::fs::write(&damaged, &bytes).unwrap();
-    let data = dir.path().join("r1");
-    let restore = |file: &Path, extra: &[&str]| {
-        let mut args = vec![
-            "snapshot",
-            "restore",
-            file.to_str().unwrap(),
-            "--name",
-            "r1",
-            "--data-dir",
-            data.to_str().unwrap(),
-            "--initial-cluster",
-            "r1=http://127.0.0.1:1",
-            "--initial-advertise-peer-urls",
-            "http://127.0.0.1:1",
-        ];
-        args.extend_from_slice(extra);
-        util::memberctl(&args)
-    };
+    let good = f.save("good.db", &[]);
+    let backend = f.backend_copy("backend.db");
+    let damaged = util::damaged_copy(&good, f.dir.path(), "damaged.db");
+    let data = f.dir.path().join("r1");
+    let restore =
+        |file: &Path, extra: &[&str]| util::restore_r1(file, &data, "http://127.0.0.1:1", extra);
     let r = restore(&backend, &[]).expect(2);
     assert!(r.stderr.contains("--skip-hash-check"), "{}", r.stderr);
     assert!(!data.exists());
@@ -256,15 +173,10 @@ fn etcd_restore_refusals() {
     assert!(!data.exists());
     let r = restore(&backend, &["--skip-hash-check"]).expect(0);
     assert!(r.stdout.contains("sha256 not checked"), "{}", r.stdout);
-    let listing = |d: &Path| {
-        let mut v: Vec<_> = walk(d);
-        v.sort();
-        v
-    };
-    let before = listing(&data);
+    let before = walk(&data);
     let r = restore(&good, &[]).expect(2);
     assert!(r.stderr.contains("not empty"), "{}", r.stderr);
-    assert_eq!(listing(&data), before, "the directory changed");
+    assert_eq!(walk(&data), before, "the directory changed");
 }
 
 /// The rehearsal: `cluster up --from-snapshot` of an etcd 3.5 snapshot starts
@@ -273,26 +185,22 @@ fn etcd_restore_refusals() {
 /// directory is refused, a damaged file creates no cluster.
 #[test]
 fn cluster_up_from_an_etcd_snapshot_rehearses_a_change() {
-    let test = "cluster_up_from_an_etcd_snapshot_rehearses_a_change";
-    let (Some(bin), Some(ctl)) = (etcd_server("3.5", test), util::require_etcdctl(test)) else {
+    let Some(f) = Filled::start("3.5", "cluster_up_from_an_etcd_snapshot_rehearses_a_change")
+    else {
         return;
     };
-    let etcd = Etcd::start(bin, 1);
-    let ep = etcd.endpoints();
-    fill(&ctl, &ep);
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("prod.db");
-    util::etcdctl(&ctl, &ep, &["snapshot", "save", file.to_str().unwrap()]).expect(0);
+    let (ctl, ep, dir) = (&f.ctl, f.ep.as_str(), f.dir.path());
+    let file = f.save("prod.db", &[]);
     let keys = |ep: &str| {
         let r = util::etcdctl(
-            &ctl,
+            ctl,
             ep,
             &["get", "", "--prefix", "--consistency=s", "-w", "json"],
         );
         let v: Value = serde_json::from_str(&r.stdout).unwrap_or(Value::Null);
         (v["kvs"].clone(), v["header"]["revision"].clone())
     };
-    let theirs = keys(&ep);
+    let theirs = keys(ep);
     assert_eq!(
         theirs.0.as_array().map(|a| a.len()),
         Some(501),
@@ -331,12 +239,8 @@ fn cluster_up_from_an_etcd_snapshot_rehearses_a_change() {
         again.stderr
     );
 
-    let mut bytes = std::fs::read(&file).unwrap();
-    let mid = bytes.len() / 2;
-    bytes[mid] ^= 0xff;
-    let damaged = dir.path().join("damaged.db");
-    std::fs::write(&damaged, &bytes).unwrap();
-    let other = dir.path().join("other");
+    let damaged = util::damaged_copy(&file, dir, "damaged.db");
+    let other = dir.join("other");
     let r = util::memberctl(&[
         "cluster",
         "up",
