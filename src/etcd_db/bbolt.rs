@@ -21,20 +21,20 @@ use super::DbError;
 /// bbolt's magic number, the first field of a meta page.
 pub const MAGIC: u32 = 0xED0C_DAED;
 /// The file format version bbolt writes.
-const VERSION: u32 = 2;
+pub(super) const VERSION: u32 = 2;
 /// Bytes of a page header.
-const PAGE_HEADER: usize = 16;
+pub(super) const PAGE_HEADER: usize = 16;
 /// Bytes of a branch or leaf element.
-const ELEMENT: usize = 16;
+pub(super) const ELEMENT: usize = 16;
 /// Page flags.
-const BRANCH: u16 = 0x01;
-const LEAF: u16 = 0x02;
-const META: u16 = 0x04;
+pub(super) const BRANCH: u16 = 0x01;
+pub(super) const LEAF: u16 = 0x02;
+pub(super) const META: u16 = 0x04;
 /// A leaf element whose value is a nested bucket.
-const BUCKET_FLAG: u32 = 0x01;
+pub(super) const BUCKET_FLAG: u32 = 0x01;
 /// Bytes of a meta, and of its part covered by the checksum.
-const META_SIZE: usize = 64;
-const META_CHECKSUMMED: usize = 56;
+pub(super) const META_SIZE: usize = 64;
+pub(super) const META_CHECKSUMMED: usize = 56;
 /// Deeper trees than this are damage (a loop of pages), not data.
 const MAX_DEPTH: usize = 64;
 /// Page sizes a file may use (meta 1 starts one page in).
@@ -331,7 +331,7 @@ fn parse_meta(buf: &[u8]) -> Result<Meta, DbError> {
 }
 
 /// FNV-1a, 64 bits: bbolt's meta checksum.
-fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(super) fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
     })

@@ -7,6 +7,7 @@ pub mod bbolt;
 pub mod content;
 mod crc32c;
 pub mod snapshot;
+pub mod writer;
 
 pub use crc32c::Crc32c;
 pub use snapshot::{status, SnapshotStatus};

@@ -173,7 +173,7 @@ fn etcdctl_maintenance_commands_with_both_endpoint_forms() {
         let (a, b) = (save(&engine, "engine"), save(&etcd_form, "etcd"));
         assert_eq!(a.lines().next(), b.lines().next(), "{form}: snapshot save");
         assert!(a.contains("Snapshot saved at FILE"), "{a}");
-        // The engine's file is a memberctl snapshot, whole.
+        // The engine's file is an etcd snapshot, whole.
         let r = local.ctl(&[
             "snapshot",
             "status",
@@ -182,7 +182,8 @@ fn etcdctl_maintenance_commands_with_both_endpoint_forms() {
             "json",
         ]);
         assert_eq!(r.code, 0, "{}", r.stderr);
-        assert!(r.json()["records"].as_u64().unwrap() >= 1);
+        assert_eq!(r.json()["format"], "etcd", "{}", r.stdout);
+        assert!(r.json()["total_key"].as_u64().unwrap() >= 1);
     }
     // move-leader: refused by a follower (etcdctl needs the leader's
     // endpoint), done by the leader, with both forms.
@@ -429,8 +430,9 @@ fn many_streams_with_large_huffman_coded_headers_pass_the_listener() {
     });
 }
 
-/// `memberctl snapshot save` from the engine, `snapshot restore` into a new
-/// one-member cluster: the keys, their history and the revision are there;
+/// `memberctl snapshot save` from the engine (an etcd snapshot), `snapshot
+/// restore` into a new one-member cluster: the keys, their history and the
+/// revision are there;
 /// the cluster and member IDs are new; a damaged file is refused.
 #[test]
 fn snapshot_save_and_restore_into_a_new_cluster() {
@@ -446,15 +448,22 @@ fn snapshot_save_and_restore_into_a_new_cluster() {
         .ctl(&["--endpoints", &ep, "snapshot", "save", f, "-w", "json"])
         .expect(0)
         .json();
+    assert_eq!(saved["format"], "etcd", "{saved}");
     assert_eq!(saved["revision"], 31);
-    assert_eq!(saved["records"], 30);
+    // 30 revisions of `key`, `consistent_index` of `meta`, the member, the
+    // cluster version and the auth revision.
+    assert_eq!(saved["total_key"], 34, "{saved}");
     // A damaged copy is refused, and nothing is created.
     let damaged = util::damaged_copy(&file, dir.path(), "damaged.snap");
     let (peer, client) = (free_port(), free_port());
     let peer_url = format!("http://127.0.0.1:{peer}");
     let data = dir.path().join("r1");
     let r = util::restore_r1(&damaged, &data, &peer_url, &[]).expect(2);
-    assert!(r.stderr.contains("SHA-256 does not match"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("SHA-256 trailer") && r.stderr.contains("is not the hash"),
+        "{}",
+        r.stderr
+    );
     assert!(!data.exists());
     let r = util::restore_r1(&file, &data, &peer_url, &[]).expect(0);
     assert!(r.stdout.contains("restored"), "{}", r.stdout);

@@ -106,16 +106,15 @@ async fn hashed(password: String) -> Result<String, Status> {
         .map_err(internal)
 }
 
-/// etcd 3.5's pre-hashed passwords are bcrypt hashes, which the engine
-/// cannot check: refused rather than stored unusable.
-fn refuse_hashed(hashed_password: &str) -> Result<(), Status> {
+/// The hash to keep for a request's password: etcd 3.5's pre-hashed
+/// `hashedPassword` (a bcrypt hash) as given, as etcd keeps it, else the
+/// password hashed here.
+async fn password_hash(password: String, hashed_password: String) -> Result<String, Status> {
     if hashed_password.is_empty() {
-        return Ok(());
+        hashed(password).await
+    } else {
+        Ok(hashed_password)
     }
-    Err(Status::invalid_argument(
-        "memberctl: hashedPassword is not served (the engine keeps PBKDF2 hashes of its own); \
-         send the password itself",
-    ))
 }
 
 fn to_store(p: epb::Permission) -> spb::AuthPermission {
@@ -244,12 +243,11 @@ impl Auth for AuthService {
                         store_auth::AuthRefusal::UserEmpty,
                     ));
                 }
-                refuse_hashed(&r.hashed_password)?;
                 let no_password = r.options.is_some_and(|o| o.no_password);
                 let password_hash = if no_password {
                     String::new()
                 } else {
-                    hashed(r.password).await?
+                    password_hash(r.password, r.hashed_password).await?
                 };
                 let user = spb::AuthUser {
                     name: r.name,
@@ -340,10 +338,9 @@ impl Auth for AuthService {
             |mut c, r| async move { c.user_change_password(r).await },
             |caller, r| async move {
                 caller.admin(s)?;
-                refuse_hashed(&r.hashed_password)?;
                 let user = spb::AuthUser {
                     name: r.name,
-                    password_hash: hashed(r.password).await?,
+                    password_hash: password_hash(r.password, r.hashed_password).await?,
                     ..Default::default()
                 };
                 let header = s.change_auth(Change::UserChangePassword(user)).await?;

@@ -189,8 +189,10 @@ impl Maintenance for MaintenanceService {
         Box<dyn futures_util::Stream<Item = Result<epb::SnapshotResponse, Status>> + Send>,
     >;
 
-    /// Streams a point-in-time copy of this member's state machine in
-    /// memberctl's snapshot format (`memberctl snapshot restore` reads it).
+    /// Streams a point-in-time copy of this member's state machine as etcd
+    /// does: an etcd 3.4 backend database with its SHA-256 trailer, which
+    /// `etcdctl snapshot status/restore`, etcd itself and `memberctl
+    /// snapshot restore` read.
     async fn snapshot(
         &self,
         req: Request<epb::SnapshotRequest>,
@@ -202,8 +204,8 @@ impl Maintenance for MaintenanceService {
         let (tx, rx) = tokio::sync::mpsc::channel::<Result<epb::SnapshotResponse, Status>>(4);
         let header = s.header(s.revision());
         tokio::task::spawn_blocking(move || {
-            // A receiver that went away ends it; nothing else can fail.
-            store.backup(|blob, remaining| {
+            // A receiver that went away ends it.
+            let written = store.etcd_snapshot(VERSION, |blob, remaining| {
                 let resp = epb::SnapshotResponse {
                     header,
                     remaining_bytes: remaining,
@@ -211,6 +213,11 @@ impl Maintenance for MaintenanceService {
                 };
                 tx.blocking_send(Ok(resp)).is_ok()
             });
+            if let Err(e) = written {
+                let _ = tx.blocking_send(Err(Status::internal(format!(
+                    "memberctl: cannot write the snapshot: {e}"
+                ))));
+            }
         });
         Ok(Response::new(Box::pin(super::receiver_stream(rx))))
     }

@@ -1,5 +1,6 @@
-//! Password hashes for etcd's users (PBKDF2-HMAC-SHA256, random salt) and
-//! etcd's simple tokens.
+//! Password hashes for etcd's users (bcrypt at cost 10, as etcd hashes them,
+//! so that users go both ways in snapshot files; PBKDF2 hashes from older
+//! memberctl data directories still verify) and etcd's simple tokens.
 
 use std::num::NonZeroU32;
 
@@ -7,14 +8,26 @@ use rand::Rng as _;
 use ring::pbkdf2;
 use ring::rand::{SecureRandom as _, SystemRandom};
 
-/// PBKDF2 rounds: tens of milliseconds per check, as etcd's bcrypt (cost 10).
+/// bcrypt's cost as etcd uses it (Go's `bcrypt.DefaultCost`).
+const COST: u32 = 10;
+/// PBKDF2 rounds of the hashes older memberctl versions wrote.
 const ITERATIONS: u32 = 100_000;
-/// The scheme's name at the start of every hash.
+/// The scheme's name at the start of an older memberctl's hash.
 const SCHEME: &str = "pbkdf2-sha256";
 
-/// Hashes `password` with a new random salt:
-/// `pbkdf2-sha256$ITERATIONS$SALT$HASH`, salt and hash in hex.
+/// Hashes `password` as etcd does: bcrypt, cost 10, a new random salt, in
+/// the `$2a$` form Go's bcrypt writes (etcd checks it after a restore).
 pub fn hash(password: &str) -> String {
+    match bcrypt::hash_with_result(password, COST) {
+        Ok(parts) => parts.format_for_version(bcrypt::Version::TwoA),
+        // Only a cost outside 4..=31 fails; kept safe all the same.
+        Err(_) => pbkdf2_hash(password),
+    }
+}
+
+/// `pbkdf2-sha256$ITERATIONS$SALT$HASH` (salt and hash in hex), as older
+/// memberctl versions hashed passwords.
+fn pbkdf2_hash(password: &str) -> String {
     let mut salt = [0u8; 16];
     // The system's random source does not fail on Linux; a zero salt would
     // still give a valid (if weaker) hash.
@@ -30,8 +43,8 @@ pub fn hash(password: &str) -> String {
     format!("{SCHEME}${ITERATIONS}${}${}", hex(&salt), hex(&out))
 }
 
-/// Whether `password` matches `stored` (a [`hash`], or etcd's bcrypt hash
-/// of a user restored from an etcd snapshot), in constant time.
+/// Whether `password` matches `stored` (a bcrypt hash, from [`hash`] or from
+/// an etcd snapshot, or an older memberctl's PBKDF2 hash).
 pub fn verify(stored: &str, password: &str) -> bool {
     if stored.starts_with("$2") {
         return bcrypt::verify(password, stored).unwrap_or(false);
@@ -95,10 +108,15 @@ mod tests {
     #[test]
     fn hashes_verify_their_password_only() {
         let h = hash("s3cret");
-        assert!(h.starts_with("pbkdf2-sha256$100000$"), "{h}");
+        assert!(h.starts_with("$2a$10$"), "etcd's form: {h}");
         assert!(verify(&h, "s3cret"));
         assert!(!verify(&h, "s3cret "));
         assert_ne!(h, hash("s3cret"), "a new salt each time");
+        // An older memberctl's hashes still verify.
+        let old = pbkdf2_hash("s3cret");
+        assert!(old.starts_with("pbkdf2-sha256$100000$"), "{old}");
+        assert!(verify(&old, "s3cret"));
+        assert!(!verify(&old, "s3cret "));
         assert!(!verify("", ""));
         assert!(!verify("pbkdf2-sha256$0$00$00", ""));
         // etcd's bcrypt hashes (users restored from an etcd snapshot).

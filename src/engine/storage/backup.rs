@@ -1,7 +1,7 @@
-//! memberctl's snapshot file as a backup (what Maintenance.Snapshot
-//! streams): the state machine as it is, written in the snapshot-file
-//! format ([`super::snapfile`]), checked whole, and restored into the data
-//! directory of a member of a new cluster.
+//! memberctl's own snapshot files as backups (what `Maintenance.Snapshot`
+//! streamed before the engine's snapshots were etcd's, see
+//! [`super::to_etcd`]): checked whole, and restored into the data directory
+//! of a member of a new cluster, so that those files still restore.
 
 use std::path::Path;
 
@@ -26,23 +26,6 @@ pub struct BackupInfo {
     pub sha256: String,
     /// The file's size in bytes.
     pub size: u64,
-}
-
-impl Store {
-    /// Writes a snapshot file of the state machine as it is now, in pieces
-    /// handed to `emit` with the bytes that remain after each; stops when
-    /// `emit` returns false. Returns whether it went to the end.
-    pub fn backup(&self, mut emit: impl FnMut(Vec<u8>, u64) -> bool) -> bool {
-        let state = self.state();
-        let header = snapfile::header(&state);
-        let total = snapfile::encoded_size(&state, &header);
-        let mut sent = 0u64;
-        snapfile::encode(&state, &header, |piece| {
-            sent += piece.len() as u64;
-            emit(piece, total.saturating_sub(sent))
-        })
-        .is_some()
-    }
 }
 
 fn open(path: &Path) -> Result<std::io::BufReader<std::fs::File>> {

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::engine::storage::apply_published;
-use crate::engine::storage::{backup, checkpoint};
+use crate::engine::storage::{backup, checkpoint, from_etcd, snapfile};
 
 fn write(s: &Store, applied: u64, puts: &[(&str, &str)], alarm: Option<bool>) {
     apply_published(s, applied, |a| {
@@ -111,14 +111,9 @@ fn defragmentation_keeps_everything_and_gives_space_back() {
     assert_eq!(state.records(), 1);
 }
 
-#[test]
-fn a_snapshot_file_restores_the_keyspace_under_new_ids() {
-    let (d1, d2, files) = (
-        tempfile::tempdir().unwrap(),
-        tempfile::tempdir().unwrap(),
-        tempfile::tempdir().unwrap(),
-    );
-    let s = Store::open(d1.path()).unwrap();
+/// The store with two keys, an overwrite, an alarm and a role.
+fn filled(dir: &std::path::Path) -> Store {
+    let s = Store::open(dir).unwrap();
     s.bootstrap(1, 1, &[member(1)]).unwrap();
     write(&s, 2, &[("a", "1"), ("b", "2")], Some(true));
     write(&s, 3, &[("a", "3")], None);
@@ -129,27 +124,71 @@ fn a_snapshot_file_restores_the_keyspace_under_new_ids() {
             .expect("a new role is added");
     });
     assert_eq!(s.auth().roles.len(), 1);
+    s
+}
+
+#[test]
+fn an_etcd_snapshot_of_the_store_restores_under_new_ids() {
+    let (d1, d2, files) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let s = filled(d1.path());
     let mut bytes = Vec::new();
     let mut remaining = Vec::new();
-    assert!(s.backup(|b, left| {
+    let done = s.etcd_snapshot("3.4.0", |b, left| {
         bytes.extend_from_slice(&b);
         remaining.push(left);
         true
-    }));
-    assert_eq!(bytes.len() % 512, 32);
+    });
+    assert!(done.unwrap());
+    // Pages of 4096 bytes and the SHA-256 trailer, as etcd's.
+    assert_eq!(bytes.len() % 4096, 32);
     // The bytes that remain are known from the first piece on.
     assert_eq!(remaining.last(), Some(&0));
-    assert_eq!(
-        remaining[0] as usize,
-        bytes.len() - {
-            let mut first = 0;
-            let _ = s.backup(|b, _| {
-                first = b.len();
-                false
-            });
-            first
-        }
+    let mut first = 0;
+    let stopped = s.etcd_snapshot("3.4.0", |b, _| {
+        first = b.len();
+        false
+    });
+    assert!(!stopped.unwrap());
+    assert_eq!(remaining[0] as usize, bytes.len() - first);
+    let file = files.path().join("s.db");
+    std::fs::write(&file, &bytes).unwrap();
+    let status = crate::etcd_db::status(&file).unwrap();
+    assert_eq!(status.revision, s.revision());
+    let data = d2.path().join("r");
+    let content = from_etcd::restore(&file, false, &data, 9, 5, &[member(5), member(6)]).unwrap();
+    assert_eq!(content.changes, 3);
+    let t = Store::open(&data).unwrap();
+    assert_eq!(t.hash_kv(0).unwrap().hash, s.hash_kv(0).unwrap().hash);
+    assert_eq!(t.revision(), s.revision());
+    assert_eq!((t.cluster_id(), t.member_id()), (9, Some(5)));
+    assert_eq!(t.conf_state().voters, vec![5, 6]);
+    assert!(t.alarms().is_empty());
+    assert_eq!(t.auth(), s.auth());
+}
+
+/// A file in memberctl's own snapshot format (what `snapshot save` wrote
+/// from the engine before its snapshots were etcd's) still restores.
+#[test]
+fn an_older_memberctl_snapshot_file_still_restores() {
+    let (d1, d2, files) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
     );
+    let s = filled(d1.path());
+    let state = s.state();
+    let header = snapfile::header(&state);
+    let mut bytes = Vec::new();
+    snapfile::encode(&state, &header, |piece| {
+        bytes.extend_from_slice(&piece);
+        true
+    })
+    .unwrap();
+    assert_eq!(bytes.len() % 512, 32);
     let file = files.path().join("s.snap");
     std::fs::write(&file, &bytes).unwrap();
     let info = backup::check(&file).unwrap();

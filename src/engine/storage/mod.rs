@@ -32,6 +32,7 @@ pub mod reads;
 pub mod snapfile;
 pub mod snapshot;
 pub mod state;
+pub mod to_etcd;
 pub mod txn;
 pub mod writes;
 

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{walk, Filled};
+use super::{add_users, seen, walk, Filled};
 use crate::util;
 use crate::util::versions::per_etcd_version;
 
@@ -35,62 +35,6 @@ fn restore_and_start(file: &Path, data: &Path) -> Restored {
     Restored { child, client_url }
 }
 
-/// What a client sees of a cluster's data, without what differs by cluster
-/// (IDs, raft term): the keys with their revisions, a compacted read, an old
-/// revision, leases, users, roles; as root while authentication is on.
-fn seen(ctl: &Path, ep: &str) -> Vec<String> {
-    let root = ["--user", "root:rootpw"];
-    let ask = |args: &[&str]| {
-        let mut a: Vec<&str> = root.to_vec();
-        a.extend_from_slice(args);
-        let r = util::etcdctl(ctl, ep, &a);
-        let out = r.stdout.clone() + &r.stderr;
-        // The header names this cluster and member; the rest must be equal.
-        match serde_json::from_str::<Value>(&out) {
-            Ok(mut v) => {
-                if let Some(h) = v.get_mut("header") {
-                    *h = serde_json::json!({"revision": h["revision"]});
-                }
-                v.to_string()
-            }
-            // etcdctl's log lines carry times and addresses: only its answer counts.
-            Err(_) => out
-                .lines()
-                .filter(|l| !l.starts_with("{\"level\""))
-                .collect::<Vec<_>>()
-                .join("\n"),
-        }
-    };
-    vec![
-        ask(&["get", "", "--prefix", "-w", "json"]),
-        ask(&["get", "k0002", "--rev=4", "-w", "json"]),
-        ask(&["get", "k0002", "--rev=2", "-w", "json"]),
-        ask(&["lease", "list"]),
-        ask(&["user", "list"]),
-        ask(&["user", "get", "alice"]),
-        ask(&["role", "get", "reader"]),
-        ask(&["auth", "status"]),
-        // alice's password (etcd's bcrypt hash) and her read-only role.
-        util::etcdctl(
-            ctl,
-            ep,
-            &[
-                "--user",
-                "alice:alicepw",
-                "get",
-                "k0001",
-                "--print-value-only",
-            ],
-        )
-        .stdout,
-        util::etcdctl(ctl, ep, &["--user", "alice:wrong", "get", "k0001"])
-            .stderr
-            .lines()
-            .filter(|l| !l.starts_with("{\"level\""))
-            .collect(),
-    ]
-}
-
 /// A snapshot saved from etcd `version`, restored by memberctl into a new
 /// engine member: a client sees the same keys at the same revisions, the
 /// same history since the compaction, leases, users and roles (alice logs
@@ -100,24 +44,7 @@ fn restore_serves_what_etcd_served(version: &'static str) {
         return;
     };
     let (ctl, ep) = (&f.ctl, f.ep.as_str());
-    for args in [
-        vec!["user", "add", "root:rootpw"],
-        vec!["user", "grant-role", "root", "root"],
-        vec!["user", "add", "alice:alicepw"],
-        vec!["role", "add", "reader"],
-        vec![
-            "role",
-            "grant-permission",
-            "reader",
-            "read",
-            "k",
-            "--prefix",
-        ],
-        vec!["user", "grant-role", "alice", "reader"],
-        vec!["auth", "enable"],
-    ] {
-        util::etcdctl(ctl, ep, &args).expect(0);
-    }
+    add_users(ctl, ep);
     let file = f.save("prod.db", &["--user", "root:rootpw"]);
     let theirs = seen(ctl, ep);
     let restored = restore_and_start(&file, &f.dir.path().join("r1"));
