@@ -3,8 +3,10 @@
 //! `etcdutl`) of the same file, saved from an etcd 3.4 holding N × 1 KiB keys
 //! (`MEMBERCTL_BENCH_RESTORE_MB`, comma-separated sizes in MB, default 100),
 //! alternating, each process's wall time and peak RSS; then `cluster up
-//! --from-snapshot --nodes 3` to all members answering. Three rounds by
-//! default (`MEMBERCTL_BENCH_ROUNDS`). Prints Markdown (also
+//! --from-snapshot --nodes 3` to all members answering; then the other way:
+//! `etcdctl snapshot save` from that local copy (the engine writes etcd's
+//! format) against the same from the etcd holding the data, alternating.
+//! Three rounds by default (`MEMBERCTL_BENCH_ROUNDS`). Prints Markdown (also
 //! target/bench-report-restore.md).
 
 use std::path::Path;
@@ -57,25 +59,27 @@ fn main() {
     let mut report = String::from(
         "### Restore of an etcd 3.4 snapshot: memberctl vs etcdctl (same file, same run)\n\n| round | data | file | memberctl restore | etcdctl restore | ratio (goal ≤ 1) | memberctl peak RSS | etcdctl peak RSS | `cluster up --from-snapshot --nodes 3` → all answering |\n|---|---|---|---|---|---|---|---|---|\n",
     );
+    let mut saves = String::from(
+        "\n### `etcdctl snapshot save` of the same data: from the engine (etcd's format) vs from etcd 3.4\n\n| round | data | from the engine (file) | from etcd (file) | ratio (goal ≤ 1) |\n|---|---|---|---|---|\n",
+    );
     for mb in sizes {
         let keys = mb * 1_000_000 / common::VALUE_SIZE;
         let work = tempfile::tempdir().unwrap();
         let file = work.path().join("etcd.db");
-        {
-            let cluster = util::Etcd::start_with_flags(
-                etcd.clone(),
-                1,
-                vec!["--quota-backend-bytes", "8589934592"],
-            );
-            let url = cluster.members[0].client_url();
-            rt.block_on(common::load(&url, keys));
-            util::etcdctl(
-                &etcdctl,
-                &url,
-                &["snapshot", "save", file.to_str().unwrap()],
-            )
-            .expect(0);
-        }
+        // Kept up for the save comparison.
+        let cluster = util::Etcd::start_with_flags(
+            etcd.clone(),
+            1,
+            vec!["--quota-backend-bytes", "8589934592"],
+        );
+        let etcd_url = cluster.members[0].client_url();
+        rt.block_on(common::load(&etcd_url, keys));
+        util::etcdctl(
+            &etcdctl,
+            &etcd_url,
+            &["snapshot", "save", file.to_str().unwrap()],
+        )
+        .expect(0);
         let size_mb = std::fs::metadata(&file).unwrap().len() as f64 / 1e6;
         for round in 1..=rounds {
             let ours_dir = work.path().join(format!("ours{round}"));
@@ -105,7 +109,29 @@ fn main() {
             };
             let _ = std::fs::remove_dir_all(&ours_dir);
             let _ = std::fs::remove_dir_all(&theirs_dir);
-            let up = cluster_up_from(me, &file, work.path().join(format!("up{round}")).as_path());
+            let up_dir = work.path().join(format!("up{round}"));
+            let (up, engine_url) = cluster_up_from(me, &file, &up_dir);
+            // The other way: etcd's snapshot of the same data, from either server.
+            let save = |url: &str, name: &str| {
+                let out = work.path().join(name);
+                let t = measured(
+                    Command::new(&etcdctl)
+                        .env("ETCDCTL_API", "3")
+                        .args(["--endpoints", url, "snapshot", "save"])
+                        .arg(&out),
+                );
+                let size = std::fs::metadata(&out).unwrap().len() as f64 / 1e6;
+                let _ = std::fs::remove_file(&out);
+                (t.0, size)
+            };
+            let (e, f) = if round % 2 == 1 {
+                let e = save(&engine_url, "engine-save.db");
+                (e, save(&etcd_url, "etcd-save.db"))
+            } else {
+                let f = save(&etcd_url, "etcd-save.db");
+                (save(&engine_url, "engine-save.db"), f)
+            };
+            cluster_down(me, &up_dir);
             report.push_str(&format!(
                 "| {round} | {keys} keys × 1 KiB | {size_mb:.0} MB | {:.2} s | {:.2} s | {:.2} | {:.0} MB | {:.0} MB | {up:.2} s |\n",
                 a.0,
@@ -114,15 +140,24 @@ fn main() {
                 a.1,
                 b.1
             ));
+            saves.push_str(&format!(
+                "| {round} | {keys} keys × 1 KiB | {:.2} s ({:.0} MB) | {:.2} s ({:.0} MB) | {:.2} |\n",
+                e.0,
+                e.1,
+                f.0,
+                f.1,
+                e.0 / f.0
+            ));
         }
     }
+    report.push_str(&saves);
     println!("{report}");
     common::publish("restore", &report);
 }
 
 /// `cluster up --from-snapshot FILE --nodes 3` in `dir` until it reports
-/// every member answering; then down. Seconds.
-fn cluster_up_from(me: &str, file: &Path, dir: &Path) -> f64 {
+/// every member answering: seconds, and the first node's client URL.
+fn cluster_up_from(me: &str, file: &Path, dir: &Path) -> (f64, String) {
     let t = Instant::now();
     let out = Command::new(me)
         .args([
@@ -140,15 +175,26 @@ fn cluster_up_from(me: &str, file: &Path, dir: &Path) -> f64 {
         .output()
         .unwrap();
     let secs = t.elapsed().as_secs_f64();
+    if !out.status.success() {
+        cluster_down(me, dir);
+        panic!(
+            "cluster up --from-snapshot: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let up: serde_json::Value = serde_json::from_slice(&out.stdout).expect("cluster up's JSON");
+    let url = up["nodes"][0]["client_url"]
+        .as_str()
+        .expect("a client URL")
+        .to_string();
+    (secs, url)
+}
+
+/// `cluster down` of the local cluster in `dir`, and its directory removed.
+fn cluster_down(me: &str, dir: &Path) {
     let _ = Command::new(me)
         .args(["cluster", "down", "--dir"])
         .arg(dir)
         .output();
-    assert!(
-        out.status.success(),
-        "cluster up --from-snapshot: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let _ = std::fs::remove_dir_all(dir);
-    secs
 }
