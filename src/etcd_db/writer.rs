@@ -39,6 +39,32 @@ pub trait Source {
     fn entries(&self, f: &mut dyn FnMut(&[u8], &[u8]));
 }
 
+/// A bucket held whole in memory (a small one), its entries sorted.
+pub struct Listed {
+    name: &'static str,
+    entries: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+impl Listed {
+    /// Bucket `name` with `entries`, sorted by key.
+    pub fn new(name: &'static str, mut entries: Vec<(Vec<u8>, Vec<u8>)>) -> Listed {
+        entries.sort();
+        Listed { name, entries }
+    }
+}
+
+impl Source for Listed {
+    fn name(&self) -> &[u8] {
+        self.name.as_bytes()
+    }
+
+    fn entries(&self, f: &mut dyn FnMut(&[u8], &[u8])) {
+        for (k, v) in &self.entries {
+            f(k, v);
+        }
+    }
+}
+
 /// Why a file could not be written: the source broke the writer's rules.
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {

@@ -7,30 +7,14 @@ use std::cell::Cell;
 use super::*;
 use crate::etcd_db::bbolt::{BucketRoot, Db};
 
-/// A bucket held in memory.
-struct Mem {
-    name: &'static str,
-    entries: Vec<(Vec<u8>, Vec<u8>)>,
-}
-
-impl Source for Mem {
-    fn name(&self) -> &[u8] {
-        self.name.as_bytes()
-    }
-    fn entries(&self, f: &mut dyn FnMut(&[u8], &[u8])) {
-        for (k, v) in &self.entries {
-            f(k, v);
-        }
-    }
-}
-
-fn mem(name: &'static str, n: usize, value: impl Fn(usize) -> Vec<u8>) -> Mem {
-    Mem {
+/// Bucket `name` with `n` keys, the i-th's value `value(i)`.
+fn mem(name: &'static str, n: usize, value: impl Fn(usize) -> Vec<u8>) -> Listed {
+    Listed::new(
         name,
-        entries: (0..n)
+        (0..n)
             .map(|i| (format!("key-{i:08}").into_bytes(), value(i)))
             .collect(),
-    }
+    )
 }
 
 /// The file written for `sources`, whole.

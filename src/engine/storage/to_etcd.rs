@@ -18,7 +18,7 @@ use prost::Message as _;
 
 use super::state::State;
 use super::Store;
-use crate::etcd_db::writer::{self, Source, WriteError};
+use crate::etcd_db::writer::{self, Listed, Source, WriteError};
 use crate::proto::etcdbackend as bpb;
 
 /// The `key` bucket: the key history in revision order.
@@ -92,31 +92,6 @@ fn key_value(
     int(buf, 4, version);
     bytes(buf, 5, value);
     int(buf, 6, lease);
-}
-
-/// A small bucket, listed whole and sorted.
-struct Listed {
-    name: &'static str,
-    entries: Vec<(Vec<u8>, Vec<u8>)>,
-}
-
-impl Listed {
-    fn new(name: &'static str, mut entries: Vec<(Vec<u8>, Vec<u8>)>) -> Listed {
-        entries.sort();
-        Listed { name, entries }
-    }
-}
-
-impl Source for Listed {
-    fn name(&self) -> &[u8] {
-        self.name.as_bytes()
-    }
-
-    fn entries(&self, f: &mut dyn FnMut(&[u8], &[u8])) {
-        for (k, v) in &self.entries {
-            f(k, v);
-        }
-    }
 }
 
 /// etcd's revision key of a main revision (sub revision 0).

@@ -184,3 +184,35 @@ fn cluster_up_from_an_etcd_snapshot_rehearses_a_change() {
     );
     assert!(walk(&other).is_empty(), "{:?}", walk(&other));
 }
+
+/// `scripts/rehearse-demo.sh` end to end (this build's memberctl, 2,000
+/// keys): a real etcd filled and saved, a local copy started from the
+/// snapshot, grown to five members, compared with production.
+#[test]
+fn the_rehearsal_demo_runs_end_to_end() {
+    let test = "the_rehearsal_demo_runs_end_to_end";
+    let (Some(etcd), Some(_ctl)) = (util::require_etcd(test), util::require_etcdctl(test)) else {
+        return;
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/rehearse-demo.sh");
+    let r = util::run(
+        std::process::Command::new("bash")
+            .arg(&script)
+            .env("MEMBERCTL_BIN", util::bin())
+            .env("ETCD_BIN", &etcd)
+            .env("KEYS", "2000")
+            .env("VALUE_BYTES", "100")
+            .env_remove("MEMBERCTL_CLUSTER_DIR"),
+    );
+    let out = format!("{}\n{}", r.stdout, r.stderr);
+    assert_eq!(r.code, 0, "{out}");
+    let line = |who: &str| {
+        out.lines()
+            .find(|l| l.starts_with(who))
+            .map(|l| l[who.len()..].trim().to_string())
+    };
+    let prod = line("production:").expect("production's count");
+    assert!(prod.ends_with("2001 keys"), "{prod}");
+    assert_eq!(line("rehearsal:"), Some(prod), "{out}");
+    assert!(out.contains("target reached"), "{out}");
+}
