@@ -302,3 +302,52 @@ fn memberctl_authenticates_to_the_engine() {
         r.stderr
     );
 }
+
+/// etcd 3.5's `hashedPassword` (a bcrypt hash made by the client) is kept as
+/// given, as etcd keeps it: the user logs in with the password behind it.
+#[test]
+fn a_pre_hashed_password_is_kept_as_etcd_keeps_it() {
+    use memberctl::proto::etcdserverpb as epb;
+    use memberctl::proto::etcdserverpb::auth_client::AuthClient;
+    let local = Local::up(&["--nodes", "1"]);
+    let ep = local.endpoints()[0].clone();
+    util::local::runtime().block_on(async {
+        let mut auth = AuthClient::new(util::local::channel(&ep).await.unwrap());
+        auth.user_add(epb::AuthUserAddRequest {
+            name: "carol".into(),
+            hashed_password: bcrypt::hash("c4rol-pw", 4).unwrap(),
+            ..Default::default()
+        })
+        .await
+        .expect("a user with a pre-hashed password is added");
+        // Authenticate answers only while authentication is on.
+        auth.user_add(epb::AuthUserAddRequest {
+            name: "root".into(),
+            password: "r00t-pw".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        auth.user_grant_role(epb::AuthUserGrantRoleRequest {
+            user: "root".into(),
+            role: "root".into(),
+        })
+        .await
+        .unwrap();
+        auth.auth_enable(epb::AuthEnableRequest {}).await.unwrap();
+        let login = |password: &str| epb::AuthenticateRequest {
+            name: "carol".into(),
+            password: password.into(),
+        };
+        let ok = auth.authenticate(login("c4rol-pw")).await;
+        assert!(
+            ok.as_ref().is_ok_and(|r| !r.get_ref().token.is_empty()),
+            "{ok:?}"
+        );
+        let wrong = auth.authenticate(login("wrong")).await.unwrap_err();
+        assert!(
+            wrong.message().contains("authentication failed"),
+            "{wrong:?}"
+        );
+    });
+}
