@@ -20,6 +20,9 @@ pub enum ErrorKind {
     Unavailable,
     /// The server does not support the operation (exit 6).
     Unsupported,
+    /// `node run`: this member was removed from its cluster, for good; its
+    /// data directory is stale (exit 7).
+    Removed,
 }
 
 impl ErrorKind {
@@ -32,6 +35,7 @@ impl ErrorKind {
             ErrorKind::Timeout => 4,
             ErrorKind::Unavailable => 5,
             ErrorKind::Unsupported => 6,
+            ErrorKind::Removed => 7,
         }
     }
 
@@ -44,6 +48,7 @@ impl ErrorKind {
             ErrorKind::Timeout => "timeout",
             ErrorKind::Unavailable => "unavailable",
             ErrorKind::Unsupported => "unsupported",
+            ErrorKind::Removed => "removed",
         }
     }
 }

@@ -47,7 +47,8 @@ pub struct Cli {
 pub const EXIT_CODES_HELP: &str = "\
 Exit codes: 0 success, 1 internal error, 2 usage, 3 refused by a validation or
 safety rule (the cluster is unchanged), 4 timed out waiting, 5 cluster
-unreachable or unavailable, 6 not supported by this server.";
+unreachable or unavailable, 6 not supported by this server, 7 (node run) this
+member was removed from its cluster.";
 
 /// The exit codes and environment variables, shown under `--help` and in the man page.
 pub const LONG_HELP: &str = "\
@@ -59,6 +60,7 @@ Exit codes:
   4  timed out waiting (learner catch-up, leader election)
   5  cluster unreachable or unavailable
   6  not supported by this server (joint consensus on etcd)
+  7  node run: this member was removed from its cluster; its data directory is stale
 
 Environment:
   MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS   --endpoints

@@ -37,6 +37,14 @@ pub const MAX_MESSAGE: usize = 64 << 20;
 pub const PEER_STREAM_WINDOW: u32 = 4 << 20;
 /// HTTP/2 connection window between members (bytes), dialled and served.
 pub const PEER_CONNECTION_WINDOW: u32 = 8 << 20;
+/// The metadata key of a peer's answer that refuses a removed member's
+/// traffic (its message says which member and cluster).
+pub const REMOVED_MARK: &str = "memberctl-removed-member";
+
+/// Whether `status` is a peer's refusal of a removed member's traffic.
+pub fn is_removed_answer(status: &tonic::Status) -> bool {
+    status.metadata().get(REMOVED_MARK).is_some()
+}
 
 struct Peer {
     urls: Vec<String>,
@@ -171,6 +179,7 @@ impl Outbox for Transport {
             let (tx, rx) = mpsc::channel(QUEUE);
             let node = self.node.clone();
             let sender = Sender {
+                me: self.me,
                 urls: urls.clone(),
                 node,
                 tls: self.tls.clone(),
@@ -226,7 +235,9 @@ struct OpenStream {
 }
 
 impl OpenStream {
-    fn open(mut client: RaftClient<Channel>) -> OpenStream {
+    /// Opens a stream of batches from member `me`; a peer's answer that
+    /// `me` was removed stops the node.
+    fn open(mut client: RaftClient<Channel>, node: Arc<OnceLock<Node>>) -> OpenStream {
         let (tx, rx) = mpsc::channel::<RaftBatch>(STREAM_QUEUE);
         let broken = Arc::new(AtomicBool::new(false));
         let flag = broken.clone();
@@ -234,8 +245,13 @@ impl OpenStream {
             rx.recv().await.map(|batch| (batch, rx))
         });
         tokio::spawn(async move {
-            let _ = client.stream(body).await;
+            let r = client.stream(body).await;
             flag.store(true, Ordering::Release);
+            if r.is_err_and(|s| is_removed_answer(&s)) {
+                if let Some(node) = node.get() {
+                    node.removed_by_peer();
+                }
+            }
         });
         OpenStream { tx, broken }
     }
@@ -247,6 +263,7 @@ impl OpenStream {
 
 /// What one peer's sender task needs.
 struct Sender {
+    me: u64,
     urls: Vec<String>,
     node: Arc<OnceLock<Node>>,
     tls: Option<tonic::transport::ClientTlsConfig>,
@@ -256,6 +273,7 @@ struct Sender {
 /// Sends one peer's messages in order until its queue closes (the peer was removed).
 async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
     let Sender {
+        me,
         urls,
         node,
         tls,
@@ -314,9 +332,9 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
         }
         let ok = match client.as_mut() {
             Some(c) => stream
-                .get_or_insert_with(|| OpenStream::open(c.clone()))
+                .get_or_insert_with(|| OpenStream::open(c.clone(), node.clone()))
                 .tx
-                .try_send(RaftBatch { messages })
+                .try_send(RaftBatch { messages, from: me })
                 .is_ok(),
             None => false,
         };
@@ -374,12 +392,13 @@ async fn send_snapshot(
     let body = futures_util::stream::unfold(rx, |mut rx| async move {
         rx.recv().await.map(|part| (part, rx))
     });
-    let sent = matches!(
-        tokio::time::timeout(SNAPSHOT_TIMEOUT, client.snapshot(body)).await,
-        Ok(Ok(_))
-    );
+    let answer = tokio::time::timeout(SNAPSHOT_TIMEOUT, client.snapshot(body)).await;
+    let sent = matches!(answer, Ok(Ok(_)));
     let read = reader.await.unwrap_or(false);
     if let Some(node) = node.get() {
+        if matches!(&answer, Ok(Err(s)) if is_removed_answer(s)) {
+            node.removed_by_peer();
+        }
         let ok = sent && read;
         if !ok {
             node.report_unreachable(to);

@@ -33,6 +33,7 @@ mod partition;
 /// Pre-flight checks: `member check`, a full etcd database and a second learner refused before anything is sent.
 mod preflight;
 /// `member replace` on the engine (resumable) and against etcd, per version.
+mod removed;
 mod replace;
 /// Linearizability on the engine: histories recorded under kill -9, partitions, membership changes and disk faults; the deliberate bugs caught.
 mod robustness;

@@ -359,6 +359,7 @@ impl Driver {
                 self.store.compact(index.saturating_sub(keep))?;
             }
             Request::Failed(why) => return Ok(Next::Stop(Err(StoreError(why)))),
+            Request::RemovedByPeer => return Ok(Next::Stop(Ok(Stopped::Removed))),
         }
         Ok(Next::Go)
     }

@@ -226,6 +226,8 @@ pub(crate) enum Request {
     Checkpointed(u64),
     /// The apply stage or the checkpointer cannot go on: the member stops.
     Failed(String),
+    /// A peer refused this member's traffic: it was removed from the cluster.
+    RemovedByPeer,
 }
 
 /// The sender of an encoded raft message, if it decodes (the bytes stay
@@ -372,7 +374,16 @@ impl Node {
         self.store.stage_snapshot(m.get_snapshot())
     }
 
-    /// Tells raft that sending to `peer` failed.
+    /// A peer refused this member's raft traffic because it was removed from
+    /// the cluster (the member may have missed its own removal): it stops.
+    pub fn removed_by_peer(&self) {
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let _ = tx.send(Request::RemovedByPeer).await;
+        });
+    }
+
+    /// Tells raft that `peer` could not be reached.
     pub fn report_unreachable(&self, peer: u64) {
         let _ = self.tx.try_send(Request::Unreachable(peer));
     }

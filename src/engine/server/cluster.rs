@@ -66,11 +66,13 @@ pub(super) fn check_new_urls(shared: &Shared, urls: &[String]) -> Result<(), Sta
     check_taken(shared, &parsed, None)
 }
 
-/// A random member ID that no member has.
-pub(super) fn new_member_id(members: &[spb::MemberMeta]) -> u64 {
+/// A random member ID that no member has and no removed member had (a
+/// removed ID never rejoins).
+pub(super) fn new_member_id(shared: &Shared, members: &[spb::MemberMeta]) -> u64 {
+    let state = shared.node.store().state();
     loop {
         let id: u64 = rand::random();
-        if id != 0 && !members.iter().any(|m| m.id == id) {
+        if id != 0 && !members.iter().any(|m| m.id == id) && !state.is_removed(id) {
             return id;
         }
     }
@@ -177,7 +179,7 @@ impl Cluster for ClusterService {
         }
         self.check_connected().await?;
         refuse_while_joint(s)?;
-        let id = new_member_id(&self.members()?);
+        let id = new_member_id(s, &self.members()?);
         let meta = spb::MemberMeta {
             id,
             name: String::new(),

@@ -130,7 +130,7 @@ impl Membership for MembershipService {
             match c.change {
                 Some(C::AddLearner(l)) => {
                     super::cluster::check_new_urls(s, &l.peer_urls)?;
-                    let id = super::cluster::new_member_id(&members);
+                    let id = super::cluster::new_member_id(s, &members);
                     added.push(spb::MemberMeta {
                         id,
                         name: String::new(),

@@ -10,6 +10,7 @@ use tonic::{Request, Response, Status, Streaming};
 use super::Shared;
 use crate::engine::node::message_sender;
 use crate::engine::storage::StoreError;
+use crate::engine::transport::REMOVED_MARK;
 use crate::proto::memberctl_v1 as pb;
 use crate::proto::memberctl_v1::raft_server::Raft;
 
@@ -18,8 +19,10 @@ use crate::proto::memberctl_v1::raft_server::Raft;
 pub struct RaftService(pub Arc<Shared>, pub watch::Receiver<bool>);
 
 impl RaftService {
-    /// Hands a batch's messages to the node, in order.
+    /// Hands a batch's messages to the node, in order; refuses the batch of
+    /// a member removed from the cluster.
     async fn deliver(&self, batch: pb::RaftBatch) -> Result<(), Status> {
+        self.refuse_removed(batch.from)?;
         let partition = self.0.partition.as_ref().filter(|p| p.is_active());
         for m in batch.messages {
             if partition.is_some_and(|p| message_sender(&m).is_some_and(|from| p.blocks(from))) {
@@ -35,6 +38,25 @@ impl RaftService {
                 .map_err(|e| Status::unavailable(e.to_string()))?;
         }
         Ok(())
+    }
+}
+
+impl RaftService {
+    /// etcd's answer to a removed member (its peers answer 410 Gone and it
+    /// stops): a refusal marked so that the sender's transport stops it.
+    fn refuse_removed(&self, from: u64) -> Result<(), Status> {
+        if from == 0 || !self.0.node.store().state().is_removed(from) {
+            return Ok(());
+        }
+        let mut status = Status::failed_precondition(format!(
+            "memberctl: member {from:016x} was removed from cluster {:016x}; it must stop",
+            self.0.cluster_id
+        ));
+        status.metadata_mut().insert(
+            REMOVED_MARK,
+            tonic::metadata::MetadataValue::from_static("1"),
+        );
+        Err(status)
     }
 }
 
@@ -63,8 +85,10 @@ impl Raft for RaftService {
             .message()
             .await?
             .ok_or_else(|| Status::invalid_argument("memberctl: empty snapshot stream"))?;
+        let sender = message_sender(&first.message);
+        self.refuse_removed(sender.unwrap_or(0))?;
         let partition = self.0.partition.as_ref().filter(|p| p.is_active());
-        if partition.is_some_and(|p| message_sender(&first.message).is_some_and(|f| p.blocks(f))) {
+        if partition.is_some_and(|p| sender.is_some_and(|f| p.blocks(f))) {
             return Err(Status::unavailable(
                 "memberctl: raft traffic from this peer is dropped (fault injection)",
             ));

@@ -151,6 +151,7 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
             .first()
             .ok_or_else(|| anyhow!("--listen-peer-urls is required"))?,
     )?;
+    super::removed::check(&opts.name, &opts.data_dir)?;
     let store = open_store(&opts)?;
     let client = TcpListener::bind(client_addr)
         .await
@@ -227,7 +228,7 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
         let mut watch = node.watch();
         tokio::select! {
             _ = watch.wait_for(|v| v.applied >= replay_to) => {}
-            r = &mut driver => return stopped(r, &opts),
+            r = &mut driver => return stopped(r, &opts, id, cluster_id),
         }
         eprintln!(
             "memberctl node {}: applied up to {replay_to} in {:.2}s",
@@ -304,7 +305,7 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
             // request may still be waiting for this member's answer).
             let _ = removed_tx.send(());
             let _ = tokio::time::timeout(DRAIN, &mut server).await;
-            stopped(r, &opts)
+            stopped(r, &opts, id, cluster_id)
         }
         r = &mut server => {
             r.context("the server panicked")?.context("the server failed")?;
@@ -318,6 +319,8 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
 fn stopped(
     r: Result<Result<Stopped, StoreError>, tokio::task::JoinError>,
     opts: &NodeOptions,
+    id: u64,
+    cluster_id: u64,
 ) -> anyhow::Result<()> {
     let stopped = r.context("the raft driver failed")?;
     let stopped = stopped.map_err(|e| {
@@ -335,13 +338,11 @@ fn stopped(
         }
     })?;
     match stopped {
-        Stopped::Removed => eprintln!(
-            "memberctl node {}: this member was removed from the cluster; exiting",
-            opts.name
-        ),
-        Stopped::Shutdown => {}
+        Stopped::Removed => {
+            Err(super::removed::mark(&opts.name, &opts.data_dir, id, cluster_id).into())
+        }
+        Stopped::Shutdown => Ok(()),
     }
-    Ok(())
 }
 
 #[cfg(test)]

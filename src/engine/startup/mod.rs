@@ -6,6 +6,7 @@
 mod bootstrap;
 mod lifetime;
 mod options;
+mod removed;
 
 pub use bootstrap::{initial_member_id, new_cluster};
 pub use lifetime::run;

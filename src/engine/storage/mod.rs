@@ -274,6 +274,8 @@ impl Store {
             .iter()
             .map(|m| (m.id, Arc::new(m.clone())))
             .collect();
+        // A new cluster: the old one's removed members mean nothing here.
+        state.removed = Default::default();
         state.conf_state = Arc::new(ConfState {
             voters: members.iter().map(|m| m.id).collect(),
             ..Default::default()

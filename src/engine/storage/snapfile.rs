@@ -72,6 +72,7 @@ pub fn header(state: &State) -> spb::SnapshotHeader {
         applied_index: applied,
         applied_term: term,
         conf_state: state.conf_state().write_to_bytes().unwrap_or_default(),
+        removed_members: state.removed(),
     }
 }
 
@@ -432,6 +433,7 @@ impl Decoder {
             .collect();
         st.leases = h.leases.iter().map(|l| (l.id, *l)).collect();
         st.alarms = h.alarms.iter().map(|a| (a.member_id, a.alarm)).collect();
+        st.removed = h.removed_members.iter().copied().collect();
         st.auth = Arc::new(h.auth.clone().unwrap_or_default());
         self.header = Some(h);
         Ok(())

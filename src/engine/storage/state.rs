@@ -37,6 +37,9 @@ pub struct State {
     pub(super) alarms: OrdSet<(u64, i32)>,
     /// Member metadata by ID.
     pub(super) members: OrdMap<u64, Arc<spb::MemberMeta>>,
+    /// IDs of the members removed from this cluster (etcd's
+    /// `members_removed`): their raft traffic is refused, for good.
+    pub(super) removed: OrdSet<u64>,
     /// Users, roles and whether authentication is on.
     pub(super) auth: Arc<spb::AuthState>,
     /// The store's revision (0 before the first write; reads see 1).
@@ -93,6 +96,16 @@ impl State {
     /// Every member's metadata, sorted by ID.
     pub fn members(&self) -> Vec<spb::MemberMeta> {
         self.members.values().map(|m| (**m).clone()).collect()
+    }
+
+    /// IDs of the members removed from this cluster, sorted.
+    pub fn removed(&self) -> Vec<u64> {
+        self.removed.iter().copied().collect()
+    }
+
+    /// Whether member `id` was removed from this cluster.
+    pub fn is_removed(&self, id: u64) -> bool {
+        self.removed.contains(&id)
     }
 
     /// The auth state.

@@ -9,7 +9,7 @@
 //! `consistent_index` (the applied index) and the compaction's revision keys;
 //! `lease` — ID to `leasepb.Lease`; `members` — ID in hex to the member's
 //! JSON; `alarm` — `AlarmMember`s; `auth`, `authUsers`, `authRoles`;
-//! `cluster` — the cluster version; `members_removed` empty.
+//! `cluster` — the cluster version; `members_removed` — removed IDs in hex.
 
 use std::sync::Arc;
 
@@ -226,7 +226,14 @@ fn listed(state: &State, cluster_version: &str) -> Vec<Listed> {
         ),
         Listed::new("lease", leases),
         Listed::new("members", members),
-        Listed::new("members_removed", Vec::new()),
+        Listed::new(
+            "members_removed",
+            state
+                .removed
+                .iter()
+                .map(|id| (format!("{id:x}").into_bytes(), b"removed".to_vec()))
+                .collect(),
+        ),
         Listed::new("meta", meta),
     ]
 }

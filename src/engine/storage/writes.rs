@@ -267,9 +267,10 @@ impl<'s> Apply<'s> {
         self.state.members.insert(m.id, Arc::new(m.clone()));
     }
 
-    /// Removes a member's metadata.
+    /// Removes a member's metadata, and remembers its ID as removed for good.
     pub fn remove_member(&mut self, id: u64) {
         self.state.members.remove(&id);
+        self.state.removed.insert(id);
     }
 
     /// Every member's metadata as the batch sees it.

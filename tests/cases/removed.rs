@@ -1,0 +1,270 @@
+//! A removed member always stops (etcd's "permanently removed"): a member
+//! removed while it was down, started again on its old data directory, is
+//! refused by its peers and stops with exit 7 within bounds, without moving
+//! the cluster's term or losing an acknowledged write; started once more it
+//! refuses at once. The peers' knowledge survives their restart from a
+//! checkpoint taken after the removal.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::util::faults::{exited, heal, isolate, leader_among, leader_and_others};
+use crate::util::local::{self, Local};
+use crate::util::writer::{check_acked, SteadyWriter};
+use crate::util::{self, wait_for};
+
+/// The recorded settings of node `name` (the cluster's state file).
+fn record(local: &Local, name: &str) -> (Value, Value) {
+    let file = ["cluster.json", ".memberctl/cluster.json"]
+        .iter()
+        .map(|f| local.dir().join(f))
+        .find(|p| p.exists())
+        .expect("the local cluster's state file");
+    let state: Value = serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
+    let node = state["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["name"] == name)
+        .expect("the node's record")
+        .clone();
+    (node, state)
+}
+
+/// `memberctl node run` of node `name` on its recorded data directory and
+/// URLs, by hand (the local cluster does not start a removed node); waits
+/// up to `limit` for it to exit: (exit code, stderr, seconds it ran).
+fn run_by_hand(local: &Local, name: &str, limit: Duration) -> (i32, String, f64) {
+    let (node, state) = record(local, name);
+    let s = |v: &Value| v.as_str().unwrap().to_string();
+    let num = |v: &Value| v.as_u64().unwrap().to_string();
+    let log = local.dir().join(format!("{name}-by-hand.log"));
+    let started = Instant::now();
+    let mut child = Command::new(util::bin())
+        .args([
+            "node",
+            "run",
+            "--name",
+            name,
+            "--data-dir",
+            &s(&node["data_dir"]),
+        ])
+        .args(["--listen-client-urls", &s(&node["client_url"])])
+        .args(["--advertise-client-urls", &s(&node["client_url"])])
+        .args(["--listen-peer-urls", &s(&node["peer_url"])])
+        .args(["--initial-advertise-peer-urls", &s(&node["peer_url"])])
+        .args(["--initial-cluster", &s(&node["initial_cluster"])])
+        .args(["--heartbeat-interval", &num(&state["heartbeat_ms"])])
+        .args(["--election-timeout", &num(&state["election_timeout_ms"])])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .expect("start the removed member by hand");
+    let deadline = started + limit;
+    let code = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code().unwrap_or(-1);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "the removed member {name} still ran after {limit:?}:\n{}",
+                std::fs::read_to_string(&log).unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stderr = std::fs::read_to_string(&log).unwrap_or_default();
+    (code, stderr, started.elapsed().as_secs_f64())
+}
+
+/// The leader's raft term, from `member status`.
+fn leader_term(local: &Local) -> u64 {
+    let doc = local
+        .ctl(&["member", "status", "-w", "json"])
+        .expect(0)
+        .json();
+    doc["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == doc["leader"])
+        .and_then(|m| m["raft_term"].as_u64())
+        .unwrap_or_else(|| panic!("no leader in {doc}"))
+}
+
+/// Kills node `name` and removes its member; returns the member's ID.
+fn kill_and_remove(local: &Local, name: &str) -> String {
+    let id = local.node(name)["id"].as_str().unwrap().to_string();
+    let pid = local
+        .pids()
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, p)| p)
+        .expect("the node runs");
+    local.kill9(pid);
+    local
+        .ctl(&["member", "remove", &id, "--timeout", "30s"])
+        .expect(0);
+    id
+}
+
+/// Asserts what a removed member says and that it stopped in time.
+fn assert_stopped_as_removed(run: &(i32, String, f64), id: &str, within: f64) {
+    let (code, stderr, secs) = run;
+    assert_eq!(
+        *code, 7,
+        "exit code of a removed member; it said:\n{stderr}"
+    );
+    assert!(
+        stderr.contains("permanently removed") && stderr.contains(id),
+        "{stderr}"
+    );
+    assert!(*secs < within, "stopped after {secs:.1} s: {stderr}");
+}
+
+#[test]
+fn a_member_removed_while_down_stops_when_started_again() {
+    let local = Local::up(&["--nodes", "3"]);
+    let ep = local.endpoints()[0].clone();
+    let id = kill_and_remove(&local, "n3");
+    let eps: Vec<String> = local.endpoints();
+    for i in 0..20 {
+        local::put(&eps[i % eps.len()], &format!("after/{i:02}"), "v").unwrap();
+    }
+    let term = leader_term(&local);
+    // Election timeout 1 s: it reaches a peer, is refused and stops well
+    // within a few election timeouts.
+    let run = run_by_hand(&local, "n3", Duration::from_secs(30));
+    assert_stopped_as_removed(&run, &id, 10.0);
+    assert_eq!(
+        leader_term(&local),
+        term,
+        "the removed member moved the term"
+    );
+    let kept = local::get_prefix_linearizable(&ep, "after/").unwrap();
+    assert_eq!(kept.len(), 20, "{kept:?}");
+    // Started once more on that data directory, it refuses before serving.
+    let again = run_by_hand(&local, "n3", Duration::from_secs(10));
+    assert_stopped_as_removed(&again, &id, 5.0);
+    assert!(again.1.contains("stale"), "{}", again.1);
+    // Its peer URL added again: a new ID, a member that starts from an
+    // empty data directory and joins.
+    let (old, _) = record(&local, "n3");
+    let peer_url = old["peer_url"].as_str().unwrap();
+    let added = local
+        .ctl(&[
+            "member",
+            "add",
+            "n4",
+            "--learner",
+            "--peer-urls",
+            peer_url,
+            "-w",
+            "json",
+        ])
+        .expect(0)
+        .json();
+    let new_id = added["member"]["id"].as_str().unwrap().to_string();
+    assert_ne!(new_id, id);
+    local.ctl(&["cluster", "start-node", "n4"]).expect(0);
+    local
+        .ctl(&["member", "promote", "n4", "--timeout", "60s"])
+        .expect(0);
+    let kept = local::get_prefix_linearizable(&local.client_url("n4"), "after/").unwrap();
+    assert_eq!(kept.len(), 20);
+}
+
+/// The peers restart from a checkpoint taken after the removal (their log
+/// compacted past it): the knowledge comes from the checkpoint.
+#[test]
+fn the_removal_is_remembered_across_checkpoints() {
+    let local = Local::up(&["--nodes", "3", "--snapshot-count", "20"]);
+    let id = kill_and_remove(&local, "n3");
+    let ep = local.endpoints()[0].clone();
+    for i in 0..100 {
+        local::put(&ep, &format!("k{i:03}"), "v").unwrap();
+    }
+    local.ctl(&["cluster", "down"]).expect(0);
+    local.ctl(&["cluster", "up"]).expect(0);
+    wait_for("the restarted cluster", Duration::from_secs(30), || {
+        local::get_prefix_linearizable(&local.endpoints()[0], "k")
+            .ok()
+            .filter(|k| k.len() == 100)
+    });
+    let term = leader_term(&local);
+    let run = run_by_hand(&local, "n3", Duration::from_secs(30));
+    assert_stopped_as_removed(&run, &id, 10.0);
+    assert_eq!(leader_term(&local), term);
+}
+
+/// The leader cut off from both followers and removed by the majority
+/// meanwhile: once the partition heals it learns of its removal from its
+/// peers' refusal and stops (its process ends, its log says so, its data
+/// directory is marked); the majority's term does not move and every
+/// acknowledged write is kept.
+#[test]
+fn a_partitioned_old_leader_removed_meanwhile_stops_when_healed() {
+    let local = Local::up(&["--fault-injection"]);
+    let (old, others) = leader_and_others(&local);
+    let majority: Vec<String> = others.iter().map(|n| n.client_url.clone()).collect();
+    let writer = SteadyWriter::start(majority.clone(), "rm/", Duration::from_millis(5));
+    writer.wait_for_more(5, Duration::from_secs(10));
+    let ids: Vec<u64> = others.iter().map(|n| n.id).collect();
+    isolate(&old.client_url, &ids);
+    for n in &others {
+        isolate(&n.client_url, &[old.id]);
+    }
+    wait_for(
+        "the majority to elect a new leader",
+        Duration::from_secs(15),
+        || leader_among(&majority).filter(|s| s.member_id != old.id),
+    );
+    let eps = majority.join(",");
+    let old_id = format!("{:016x}", old.id);
+    local
+        .ctl(&[
+            "--endpoints",
+            &eps,
+            "member",
+            "remove",
+            &old_id,
+            "--timeout",
+            "30s",
+        ])
+        .expect(0);
+    writer.wait_for_more(10, Duration::from_secs(10));
+    let term = leader_among(&majority).expect("a leader").raft_term;
+
+    for n in others.iter().chain([&old]) {
+        heal(&n.client_url);
+    }
+    let pid = old.pid.expect("the old leader runs");
+    let healed = Instant::now();
+    wait_for(
+        "the removed old leader to stop",
+        Duration::from_secs(15),
+        || exited(pid).then_some(()),
+    );
+    let stopped_after = healed.elapsed().as_secs_f64();
+    let written = writer.finish();
+    let logs = local.logs();
+    assert!(
+        logs.contains(&format!("member {old_id} was permanently removed")),
+        "{logs}"
+    );
+    let (record, _) = record(&local, &old.name);
+    let mark = std::path::Path::new(record["data_dir"].as_str().unwrap()).join("removed");
+    assert!(mark.exists(), "{} is not marked", mark.display());
+    assert_eq!(
+        leader_among(&majority).expect("a leader").raft_term,
+        term,
+        "the removed old leader moved the term"
+    );
+    let n = check_acked(&majority, "rm/", &written.acked);
+    eprintln!("old leader removed while cut off: stopped {stopped_after:.2} s after the heal, {n} acknowledged writes kept");
+}
