@@ -466,6 +466,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --fault-injection 'Test clusters only: serve the fault-injection service (memberctl.v1.Fault) on the client and peer URLs, with which any client can make this node drop the raft traffic to and from chosen peers, as a network partition would, and heal it'
             cand --fault-stale-reads 'Test clusters only, a deliberate bug: serve linearizable reads from this node''s state without asking the leader (ReadIndex), so they may be stale; for showing that the linearizability checker catches it'
             cand --fault-ack-before-fsync 'Test clusters only, a deliberate bug: acknowledge raft log writes before they are written and fsync''d (they are held in memory, as a disk''s volatile cache would hold them), so a kill loses acknowledged writes; for showing that the linearizability checker catches it'
+            cand --force-new-cluster 'etcd''s way back from a lost quorum: keep this member''s data and make it the cluster''s only member (then add the others back as new members)'
             cand --insecure-skip-tls-verify 'Encrypt but do not verify the servers'' certificates (test clusters only)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

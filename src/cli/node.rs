@@ -103,4 +103,8 @@ pub struct RunArgs {
     /// Test clusters only, a deliberate bug: acknowledge raft log writes before they are written and fsync'd (they are held in memory, as a disk's volatile cache would hold them), so a kill loses acknowledged writes; for showing that the linearizability checker catches it
     #[arg(long, requires = "fault_injection")]
     pub fault_ack_before_fsync: bool,
+    /// etcd's way back from a lost quorum: keep this member's data and make
+    /// it the cluster's only member (then add the others back as new members)
+    #[arg(long)]
+    pub force_new_cluster: bool,
 }

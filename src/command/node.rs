@@ -83,6 +83,7 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
         fault_injection: a.fault_injection,
         fault_stale_reads: a.fault_stale_reads,
         fault_ack_before_fsync: a.fault_ack_before_fsync,
+        force_new_cluster: a.force_new_cluster,
     };
     startup::run(opts).await
 }

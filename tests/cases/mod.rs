@@ -32,8 +32,11 @@ mod offline;
 mod partition;
 /// Pre-flight checks: `member check`, a full etcd database and a second learner refused before anything is sent.
 mod preflight;
-/// `member replace` on the engine (resumable) and against etcd, per version.
+/// Quorum loss on the engine: `--force-new-cluster` on a survivor.
+mod quorum_loss;
+/// A removed member always stops (etcd's "permanently removed") on the engine.
 mod removed;
+/// `member replace` on the engine (resumable) and against etcd, per version.
 mod replace;
 /// Linearizability on the engine: histories recorded under kill -9, partitions, membership changes and disk faults; the deliberate bugs caught.
 mod robustness;

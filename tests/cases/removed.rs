@@ -5,24 +5,19 @@
 //! refuses at once. The peers' knowledge survives their restart from a
 //! checkpoint taken after the removal.
 
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 use crate::util::faults::{exited, heal, isolate, leader_among, leader_and_others};
 use crate::util::local::{self, Local};
+use crate::util::wait_for;
 use crate::util::writer::{check_acked, SteadyWriter};
-use crate::util::{self, wait_for};
 
-/// The recorded settings of node `name` (the cluster's state file).
-fn record(local: &Local, name: &str) -> (Value, Value) {
-    let file = ["cluster.json", ".memberctl/cluster.json"]
-        .iter()
-        .map(|f| local.dir().join(f))
-        .find(|p| p.exists())
-        .expect("the local cluster's state file");
-    let state: Value = serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
+/// The recorded data directory of node `name`.
+fn data_dir(local: &Local, name: &str) -> std::path::PathBuf {
+    let state: Value =
+        serde_json::from_slice(&std::fs::read(local.dir().join("cluster.json")).unwrap()).unwrap();
     let node = state["nodes"]
         .as_array()
         .unwrap()
@@ -30,36 +25,17 @@ fn record(local: &Local, name: &str) -> (Value, Value) {
         .find(|n| n["name"] == name)
         .expect("the node's record")
         .clone();
-    (node, state)
+    node["data_dir"].as_str().unwrap().into()
 }
 
 /// `memberctl node run` of node `name` on its recorded data directory and
 /// URLs, by hand (the local cluster does not start a removed node); waits
 /// up to `limit` for it to exit: (exit code, stderr, seconds it ran).
 fn run_by_hand(local: &Local, name: &str, limit: Duration) -> (i32, String, f64) {
-    let (node, state) = record(local, name);
-    let s = |v: &Value| v.as_str().unwrap().to_string();
-    let num = |v: &Value| v.as_u64().unwrap().to_string();
     let log = local.dir().join(format!("{name}-by-hand.log"));
     let started = Instant::now();
-    let mut child = Command::new(util::bin())
-        .args([
-            "node",
-            "run",
-            "--name",
-            name,
-            "--data-dir",
-            &s(&node["data_dir"]),
-        ])
-        .args(["--listen-client-urls", &s(&node["client_url"])])
-        .args(["--advertise-client-urls", &s(&node["client_url"])])
-        .args(["--listen-peer-urls", &s(&node["peer_url"])])
-        .args(["--initial-advertise-peer-urls", &s(&node["peer_url"])])
-        .args(["--initial-cluster", &s(&node["initial_cluster"])])
-        .args(["--heartbeat-interval", &num(&state["heartbeat_ms"])])
-        .args(["--election-timeout", &num(&state["election_timeout_ms"])])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
+    let mut child = local
+        .node_run(name, &[])
         .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
         .expect("start the removed member by hand");
@@ -154,7 +130,7 @@ fn a_member_removed_while_down_stops_when_started_again() {
     assert!(again.1.contains("stale"), "{}", again.1);
     // Its peer URL added again: a new ID, a member that starts from an
     // empty data directory and joins.
-    let (old, _) = record(&local, "n3");
+    let old = local.node("n3");
     let peer_url = old["peer_url"].as_str().unwrap();
     let added = local
         .ctl(&[
@@ -257,8 +233,7 @@ fn a_partitioned_old_leader_removed_meanwhile_stops_when_healed() {
         logs.contains(&format!("member {old_id} was permanently removed")),
         "{logs}"
     );
-    let (record, _) = record(&local, &old.name);
-    let mark = std::path::Path::new(record["data_dir"].as_str().unwrap()).join("removed");
+    let mark = data_dir(&local, &old.name).join("removed");
     assert!(mark.exists(), "{} is not marked", mark.display());
     assert_eq!(
         leader_among(&majority).expect("a leader").raft_term,

@@ -64,6 +64,43 @@ impl Local {
         local
     }
 
+    /// `memberctl node run` of node `name` as the cluster recorded it (data
+    /// directory, URLs, timing), with `extra` flags: for starting a node by
+    /// hand, as an operator would (a removed node, `--force-new-cluster`).
+    pub fn node_run(&self, name: &str, extra: &[&str]) -> std::process::Command {
+        let state: Value =
+            serde_json::from_slice(&std::fs::read(self.dir().join("cluster.json")).unwrap())
+                .unwrap();
+        let node = state["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["name"] == name)
+            .unwrap_or_else(|| panic!("no node {name} recorded"));
+        let s = |v: &Value| v.as_str().unwrap().to_string();
+        let num = |v: &Value| v.as_u64().unwrap().to_string();
+        let mut cmd = std::process::Command::new(super::bin());
+        cmd.args([
+            "node",
+            "run",
+            "--name",
+            name,
+            "--data-dir",
+            &s(&node["data_dir"]),
+        ])
+        .args(["--listen-client-urls", &s(&node["client_url"])])
+        .args(["--advertise-client-urls", &s(&node["client_url"])])
+        .args(["--listen-peer-urls", &s(&node["peer_url"])])
+        .args(["--initial-advertise-peer-urls", &s(&node["peer_url"])])
+        .args(["--initial-cluster", &s(&node["initial_cluster"])])
+        .args(["--heartbeat-interval", &num(&state["heartbeat_ms"])])
+        .args(["--election-timeout", &num(&state["election_timeout_ms"])])
+        .args(extra)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null());
+        cmd
+    }
+
     /// The cluster directory.
     pub fn dir(&self) -> &Path {
         self.dir.path()

@@ -191,6 +191,9 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
         .map(ListenerTls::client)
         .transpose()?;
     let (cluster_id, id, fresh_rank) = prepare(&opts, &store, peer_client_tls.as_ref()).await?;
+    if opts.force_new_cluster {
+        force_new_cluster(&opts, &store, id, cluster_id)?;
+    }
     let config = NodeConfig {
         id,
         name: opts.name.clone(),
@@ -313,6 +316,38 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// `--force-new-cluster`: the log rewritten so that this member is the only
+/// one (durable before anything is served), and what was done said.
+fn force_new_cluster(
+    opts: &NodeOptions,
+    store: &Store,
+    id: u64,
+    cluster_id: u64,
+) -> anyhow::Result<()> {
+    if store.applied() == 0 && store.last_index() == 0 {
+        bail!(
+            "--force-new-cluster needs this member's data: {} holds none (start the survivor              of the lost cluster on its own data directory)",
+            opts.data_dir.display()
+        );
+    }
+    let forced = store
+        .force_new_cluster(id)
+        .context("--force-new-cluster: cannot rewrite the configuration")?;
+    let removed: Vec<String> = forced.removed.iter().map(|r| format!("{r:016x}")).collect();
+    eprintln!(
+        "memberctl node {}: --force-new-cluster: member {id:016x} is now the only member of          cluster {cluster_id:016x}; kept its log up to index {} ({} later entries, not known          to be committed, dropped: writes acknowledged after that index may be lost); removed          {}; add the other machines back with `memberctl member add NAME --learner          --peer-urls URL` and start them on empty data directories",
+        opts.name,
+        forced.kept_index,
+        forced.dropped,
+        if removed.is_empty() {
+            "no other member".to_string()
+        } else {
+            removed.join(", ")
+        }
+    );
+    Ok(())
 }
 
 /// What the member says when its raft thread stopped.

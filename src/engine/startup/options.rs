@@ -48,6 +48,8 @@ pub struct NodeOptions {
     /// --fault-ack-before-fsync: a deliberate bug, log writes acknowledged
     /// before they are written.
     pub fault_ack_before_fsync: bool,
+    /// --force-new-cluster: keep this member's data, make it the only member.
+    pub force_new_cluster: bool,
 }
 
 /// etcd's default space quota: 2 GiB.

@@ -21,6 +21,7 @@ pub mod cache;
 pub mod checkpoint;
 pub mod faults;
 pub mod fetch;
+pub mod force;
 pub mod from_etcd;
 pub mod guard;
 pub mod layout;

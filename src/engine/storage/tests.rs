@@ -492,3 +492,68 @@ fn history_compaction_transactions_and_leases() {
     t.publish(std::sync::Arc::new(state));
     assert_eq!(t.hash_kv(0).unwrap(), before);
 }
+
+/// `--force-new-cluster`: entries past the commit index are dropped; a
+/// joint configuration in the committed entries is left first; this member
+/// is made a voter and every other member removed, one simple change per
+/// entry, all committed; durable across a reopen.
+#[test]
+fn force_new_cluster_rewrites_the_configuration_after_the_commit_index() {
+    use protobuf::Message as _;
+    use raft::eraftpb::{ConfChangeSingle, ConfChangeType, ConfChangeV2, EntryType};
+    use raft_proto::ConfChangeI;
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    s.bootstrap(9, 1, &[member(1), member(2), member(3)])
+        .unwrap();
+    // Committed but not applied: entering a joint configuration that adds 4.
+    let mut add4 = ConfChangeSingle::default();
+    add4.set_change_type(ConfChangeType::AddNode);
+    add4.node_id = 4;
+    let mut enter = ConfChangeV2::default();
+    enter.set_changes(vec![add4].into());
+    enter.set_transition(raft::eraftpb::ConfChangeTransition::Explicit);
+    let mut joint = entry(2, 2, 0);
+    joint.set_entry_type(EntryType::EntryConfChangeV2);
+    joint.data = enter.write_to_bytes().unwrap().into();
+    let hs = HardState {
+        term: 2,
+        vote: 1,
+        commit: 2,
+        ..Default::default()
+    };
+    // Entries 3 and 4: not known to be committed.
+    s.persist(&[joint, entry(3, 2, 10), entry(4, 2, 10)], Some(&hs), true)
+        .unwrap();
+    let forced = s.force_new_cluster(1).unwrap();
+    assert_eq!(forced.kept_index, 2);
+    assert_eq!(forced.dropped, 2);
+    assert_eq!(forced.removed, vec![2, 3, 4]);
+    drop(s);
+    let s = Store::open(dir.path()).unwrap();
+    assert_eq!(s.hard_state().commit, 7);
+    assert_eq!(Storage::last_index(&s).unwrap(), 7);
+    let changes: Vec<ConfChangeV2> = s
+        .entries(3, 8, None, ctx())
+        .unwrap()
+        .iter()
+        .map(|e| {
+            assert_eq!(e.get_entry_type(), EntryType::EntryConfChangeV2);
+            assert_eq!(e.term, 2);
+            ConfChangeV2::parse_from_bytes(&e.data).unwrap()
+        })
+        .collect();
+    assert!(
+        changes[0].leave_joint(),
+        "the joint configuration is left first"
+    );
+    let single = |cc: &ConfChangeV2| {
+        assert!(cc.enter_joint().is_none(), "a simple change");
+        let c = &cc.get_changes()[0];
+        (c.get_change_type(), c.node_id)
+    };
+    assert_eq!(single(&changes[1]), (ConfChangeType::AddNode, 1));
+    assert_eq!(single(&changes[2]), (ConfChangeType::RemoveNode, 2));
+    assert_eq!(single(&changes[3]), (ConfChangeType::RemoveNode, 3));
+    assert_eq!(single(&changes[4]), (ConfChangeType::RemoveNode, 4));
+}

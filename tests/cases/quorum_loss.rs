@@ -1,0 +1,91 @@
+//! The way back from a lost quorum on the engine (etcd's
+//! `--force-new-cluster`): two of three members killed for good, the
+//! survivor restarted with `--force-new-cluster` keeps every acknowledged
+//! write, serves alone, accepts writes and new members; a lost member that
+//! comes back on its old data is refused as removed and stops.
+
+use std::process::Child;
+use std::time::Duration;
+
+use crate::util::faults::exited;
+use crate::util::local::{self, Local};
+use crate::util::wait_for;
+
+/// A process started by the test; killed on drop.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn force_new_cluster_recovers_a_survivor_of_a_lost_quorum() {
+    let local = Local::up(&["--nodes", "3"]);
+    let eps = local.endpoints();
+    for i in 0..30 {
+        local::put(&eps[i % 3], &format!("k{i:02}"), &format!("v{i}")).unwrap();
+    }
+    let n1 = local.node("n1");
+    let id1 = n1["id"].as_str().unwrap().to_string();
+    let client = n1["client_url"].as_str().unwrap().to_string();
+    // The majority lost for good; the survivor stopped as well.
+    for (_, pid) in local.pids() {
+        local.kill9(pid);
+    }
+
+    let log = local.dir().join("n1-forced.log");
+    let survivor = Running(
+        local
+            .node_run("n1", &["--force-new-cluster"])
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    let kept = wait_for(
+        "the survivor to serve alone",
+        Duration::from_secs(30),
+        || local::get_prefix_linearizable(&client, "k").ok(),
+    );
+    assert_eq!(kept.len(), 30, "every acknowledged write is kept: {kept:?}");
+    assert!(kept.contains(&("k29".to_string(), "v29".to_string())));
+    let said = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        said.contains("--force-new-cluster") && said.contains("is now the only member"),
+        "{said}"
+    );
+    let list = local
+        .ctl(&["--endpoints", &client, "member", "list", "-w", "json"])
+        .expect(0)
+        .json();
+    let members = list["members"].as_array().unwrap();
+    assert_eq!(members.len(), 1, "{list}");
+    assert_eq!(members[0]["id"], id1.as_str());
+    local::put(&client, "after", "recovery").unwrap();
+
+    // A lost member back on its old data: refused as removed, it stops.
+    let mut n2 = local.node_run("n2", &[]).spawn().unwrap();
+    let pid = n2.id();
+    wait_for(
+        "the lost member to stop as removed",
+        Duration::from_secs(20),
+        || exited(pid).then_some(()),
+    );
+    assert_eq!(n2.wait().unwrap().code(), Some(7));
+    // Started again on that data, the survivor is itself again (no second rewrite needed).
+    drop(survivor);
+    let again = Running(local.node_run("n1", &[]).spawn().unwrap());
+    let kept = wait_for(
+        "the recovered member to serve after a restart",
+        Duration::from_secs(30),
+        || {
+            local::get_prefix_linearizable(&client, "after")
+                .ok()
+                .filter(|k| k.len() == 1)
+        },
+    );
+    assert_eq!(kept[0].1, "recovery");
+    drop(again);
+}
