@@ -501,7 +501,6 @@ fn history_compaction_transactions_and_leases() {
 fn force_new_cluster_rewrites_the_configuration_after_the_commit_index() {
     use protobuf::Message as _;
     use raft::eraftpb::{ConfChangeSingle, ConfChangeType, ConfChangeV2, EntryType};
-    use raft_proto::ConfChangeI;
     let dir = tempfile::tempdir().unwrap();
     let s = Store::open(dir.path()).unwrap();
     s.bootstrap(9, 1, &[member(1), member(2), member(3)])
