@@ -40,6 +40,9 @@ _memberctl() {
             memberctl__subcmd__cluster,help)
                 cmd="memberctl__subcmd__cluster__subcmd__help"
                 ;;
+            memberctl__subcmd__cluster,recover)
+                cmd="memberctl__subcmd__cluster__subcmd__recover"
+                ;;
             memberctl__subcmd__cluster,start-node)
                 cmd="memberctl__subcmd__cluster__subcmd__start__subcmd__node"
                 ;;
@@ -54,6 +57,9 @@ _memberctl() {
                 ;;
             memberctl__subcmd__cluster__subcmd__help,help)
                 cmd="memberctl__subcmd__cluster__subcmd__help__subcmd__help"
+                ;;
+            memberctl__subcmd__cluster__subcmd__help,recover)
+                cmd="memberctl__subcmd__cluster__subcmd__help__subcmd__recover"
                 ;;
             memberctl__subcmd__cluster__subcmd__help,start-node)
                 cmd="memberctl__subcmd__cluster__subcmd__help__subcmd__start__subcmd__node"
@@ -84,6 +90,9 @@ _memberctl() {
                 ;;
             memberctl__subcmd__help__subcmd__cluster,down)
                 cmd="memberctl__subcmd__help__subcmd__cluster__subcmd__down"
+                ;;
+            memberctl__subcmd__help__subcmd__cluster,recover)
+                cmd="memberctl__subcmd__help__subcmd__cluster__subcmd__recover"
                 ;;
             memberctl__subcmd__help__subcmd__cluster,start-node)
                 cmd="memberctl__subcmd__help__subcmd__cluster__subcmd__start__subcmd__node"
@@ -350,7 +359,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster)
-            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version up start-node status down help"
+            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version up start-node status down recover help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -462,7 +471,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster__subcmd__help)
-            opts="up start-node status down help"
+            opts="up start-node status down recover help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -490,6 +499,20 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__cluster__subcmd__help__subcmd__recover)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -538,6 +561,72 @@ _memberctl() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__cluster__subcmd__recover)
+            opts="-w -h -V --dir --from --timeout --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoints)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dial-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-out)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                -w)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                --cacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -820,7 +909,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__cluster)
-            opts="up start-node status down"
+            opts="up start-node status down recover"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -834,6 +923,20 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__cluster__subcmd__down)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__help__subcmd__cluster__subcmd__recover)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -501,6 +501,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand start-node 'Start the node of a member that `member add` has just added'
             cand status 'Show the local cluster''s nodes, processes and leader'
             cand down 'Stop the local cluster''s node processes (only those it started)'
+            cand recover 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'memberctl;cluster;up'= {
@@ -587,11 +588,32 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'memberctl;cluster;recover'= {
+            cand --dir 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]'
+            cand --from 'The survivor to recover from (default: the one with the most of the log)'
+            cand --timeout 'How long to wait for each member added back to start and catch up'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)'
+            cand --cert 'Client certificate for TLS, for servers that require one (with --key)'
+            cand --key 'Client key for TLS (with --cert)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)'
+            cand --password 'Password for authentication'
+            cand --insecure-skip-tls-verify 'Encrypt but do not verify the servers'' certificates (test clusters only)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'memberctl;cluster;help'= {
             cand up 'Start a local test cluster of embedded-engine nodes on loopback (or restart a stopped one)'
             cand start-node 'Start the node of a member that `member add` has just added'
             cand status 'Show the local cluster''s nodes, processes and leader'
             cand down 'Stop the local cluster''s node processes (only those it started)'
+            cand recover 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'memberctl;cluster;help;up'= {
@@ -601,6 +623,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;cluster;help;status'= {
         }
         &'memberctl;cluster;help;down'= {
+        }
+        &'memberctl;cluster;help;recover'= {
         }
         &'memberctl;cluster;help;help'= {
         }
@@ -775,6 +799,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand start-node 'Start the node of a member that `member add` has just added'
             cand status 'Show the local cluster''s nodes, processes and leader'
             cand down 'Stop the local cluster''s node processes (only those it started)'
+            cand recover 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members'
         }
         &'memberctl;help;cluster;up'= {
         }
@@ -783,6 +808,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;help;cluster;status'= {
         }
         &'memberctl;help;cluster;down'= {
+        }
+        &'memberctl;help;cluster;recover'= {
         }
         &'memberctl;help;snapshot'= {
             cand save 'Save a point-in-time copy of one member''s state to FILE (Maintenance.Snapshot; on etcd, etcd''s own format)'

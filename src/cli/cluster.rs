@@ -1,6 +1,7 @@
 //! Command-line definitions of `memberctl cluster …` (the local test cluster).
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, Subcommand};
 
@@ -15,6 +16,22 @@ pub enum ClusterCommand {
     Status(DirArg),
     /// Stop the local cluster's node processes (only those it started).
     Down(DirArg),
+    /// Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members
+    Recover(RecoverArgs),
+}
+
+/// Arguments of `cluster recover`.
+#[derive(Debug, Clone, Args)]
+pub struct RecoverArgs {
+    /// The cluster directory.
+    #[command(flatten)]
+    pub dir: DirArg,
+    /// The survivor to recover from (default: the one with the most of the log)
+    #[arg(long, value_name = "NAME")]
+    pub from: Option<String>,
+    /// How long to wait for each member added back to start and catch up
+    #[arg(long, default_value = "5m", value_parser = super::parse_duration, value_name = "DURATION")]
+    pub timeout: Duration,
 }
 
 /// The cluster directory.

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-pub use cluster::{ClusterCommand, DirArg, StartNodeArgs, UpArgs};
+pub use cluster::{ClusterCommand, DirArg, RecoverArgs, StartNodeArgs, UpArgs};
 pub use member::{
     AddArgs, CheckArgs, CheckFor, JointCommand, JointEnterArgs, MemberCommand, PromoteArgs,
     RemoveArgs, TargetArg, UpdateArgs,

@@ -2,12 +2,63 @@
 
 use anyhow::Context;
 
-use crate::cli::ClusterCommand;
+use crate::cli::{ClusterCommand, RecoverArgs};
+use crate::client::{Client, ClientConfig};
+use crate::error::Error;
 use crate::printer::Report;
+use crate::testcluster::{self as tc, LocalCluster};
+use crate::workflow::apply::{self, ApplyRequest};
+use crate::workflow::preflight::Preflight;
+use crate::workflow::validate::system_resolver;
+use crate::workflow::Observer;
+
+/// `cluster recover`: the best survivor forced to be the only member, then
+/// the others added back as learners, started and promoted (`member apply`
+/// to the membership the cluster had).
+async fn recover(
+    dir: &std::path::Path,
+    a: &RecoverArgs,
+    observer: &dyn Observer,
+) -> Result<LocalCluster, Error> {
+    let survivor = tc::recover::force_survivor(dir, a.from.as_deref()).await?;
+    observer.notice(&format!(
+        "recovering from {} (term {}, index {}): writes up to index {} are kept; \
+         acknowledged writes past it may be lost; it now runs alone (--force-new-cluster)",
+        survivor.name, survivor.term, survivor.index, survivor.applied
+    ));
+    let client = Client::new(ClientConfig {
+        endpoints: vec![survivor.client_url.clone()],
+        dial_timeout: std::time::Duration::from_secs(1),
+        command_timeout: std::time::Duration::from_secs(10),
+        credentials: None,
+        tls: Default::default(),
+    })?;
+    let req = ApplyRequest {
+        target: survivor.target.clone(),
+        dry_run: false,
+        force: false,
+        timeout: a.timeout,
+        poll_interval: std::time::Duration::from_millis(200),
+        command_timeout: std::time::Duration::from_secs(10),
+        preflight: Preflight::ByCaller,
+    };
+    apply::run(
+        &client,
+        observer,
+        &req,
+        &system_resolver,
+        &super::member::LocalStart(Some(dir.to_path_buf())),
+    )
+    .await?;
+    tc::status(dir).await
+}
 
 /// Runs `memberctl cluster …`.
-pub(super) async fn cluster(cmd: &ClusterCommand) -> anyhow::Result<Report> {
-    use crate::testcluster::{self as tc, cluster_dir};
+pub(super) async fn cluster(
+    cmd: &ClusterCommand,
+    observer: &dyn Observer,
+) -> anyhow::Result<Report> {
+    use crate::testcluster::cluster_dir;
     let local = match cmd {
         ClusterCommand::Up(a) => {
             let dir = cluster_dir(a.dir.dir.as_deref());
@@ -38,6 +89,12 @@ pub(super) async fn cluster(cmd: &ClusterCommand) -> anyhow::Result<Report> {
         ClusterCommand::Down(a) => tc::down(&cluster_dir(a.dir.as_deref()))
             .await
             .context("cluster down")?,
+        ClusterCommand::Recover(a) => {
+            let dir = cluster_dir(a.dir.dir.as_deref());
+            recover(&dir, a, observer)
+                .await
+                .context("cluster recover")?
+        }
     };
     Ok(Report::Cluster(local))
 }

@@ -17,13 +17,20 @@ use crate::workflow::replace::{self, InProgress, ReplaceOutcome, ReplaceRequest,
 use crate::workflow::validate::system_resolver;
 use crate::workflow::{status, update, MembershipApi, Observer};
 
-/// `--start-local` of `member replace` and `member apply`: new members are
-/// started on the local test cluster, as `cluster start-node` does.
-struct LocalStart;
+/// `--start-local` of `member replace` and `member apply` (and `cluster
+/// recover`): new members are started on the local test cluster in this
+/// directory (default: the usual one), as `cluster start-node` does.
+pub(super) struct LocalStart(pub(super) Option<std::path::PathBuf>);
 
 impl LocalStart {
-    async fn start_node(name: &str, peer_urls: &[String]) -> Result<(), Error> {
-        let dir = crate::testcluster::cluster_dir(None);
+    fn dir(&self) -> std::path::PathBuf {
+        self.0
+            .clone()
+            .unwrap_or_else(|| crate::testcluster::cluster_dir(None))
+    }
+
+    async fn start_node(&self, name: &str, peer_urls: &[String]) -> Result<(), Error> {
+        let dir = self.dir();
         let url = peer_urls.first().map(String::as_str);
         crate::testcluster::start_node(&dir, name, url)
             .await
@@ -38,7 +45,7 @@ impl StartNew for LocalStart {
         req: &ReplaceRequest,
         _: &dyn Observer,
     ) -> Result<(), Error> {
-        Self::start_node(&state.new.name, &req.peer_urls).await
+        self.start_node(&state.new.name, &req.peer_urls).await
     }
 }
 
@@ -51,10 +58,10 @@ impl StartMember for LocalStart {
         _: &dyn Observer,
     ) -> Result<(), Error> {
         // An interrupted earlier run may have started it already.
-        if crate::testcluster::node_running(&crate::testcluster::cluster_dir(None), name)? {
+        if crate::testcluster::node_running(&self.dir(), name)? {
             return Ok(());
         }
-        Self::start_node(name, &member.peer_urls).await
+        self.start_node(name, &member.peer_urls).await
     }
 }
 
@@ -194,7 +201,7 @@ pub(super) async fn member<A: MembershipApi>(
             };
             let what = || format!("member replace {}", shortened(&r.old));
             let done = if r.start_local {
-                replace::run(api, observer, &req, &system_resolver, &LocalStart).await
+                replace::run(api, observer, &req, &system_resolver, &LocalStart(None)).await
             } else {
                 replace::run(api, observer, &req, &system_resolver, &replace::Manual).await
             };
@@ -218,7 +225,7 @@ pub(super) async fn member<A: MembershipApi>(
                 preflight: Preflight::Run(a.checks.skip_check.clone()),
             };
             let done = if a.start_local {
-                apply::run(api, observer, &req, &system_resolver, &LocalStart).await
+                apply::run(api, observer, &req, &system_resolver, &LocalStart(None)).await
             } else {
                 apply::run(api, observer, &req, &system_resolver, &apply::Manual).await
             };

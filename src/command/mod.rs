@@ -108,7 +108,7 @@ pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Re
         return Ok(None);
     }
     if let Command::Cluster(cmd) = &cli.command {
-        return cluster::cluster(cmd).await.map(Some);
+        return cluster::cluster(cmd, observer).await.map(Some);
     }
     if let Command::Snapshot(cmd) = &cli.command {
         if let Some(report) = snapshot::offline(cmd)? {

@@ -5,6 +5,7 @@
 //! `workflow` like any other command, and uses nothing of `engine`.
 
 pub mod process;
+pub mod recover;
 mod report;
 pub mod state;
 
@@ -63,13 +64,20 @@ fn absolute(dir: &Path) -> Result<PathBuf, Error> {
 }
 
 fn client(state: &ClusterState) -> Result<Client, Error> {
-    Client::new(ClientConfig {
-        endpoints: state
+    client_of(
+        state
             .nodes
             .iter()
             .filter(|n| !n.removed)
             .map(|n| n.client_url.clone())
             .collect(),
+    )
+}
+
+/// A client of the local nodes at `endpoints` (short timeouts: loopback).
+fn client_of(endpoints: Vec<String>) -> Result<Client, Error> {
+    Client::new(ClientConfig {
+        endpoints,
         dial_timeout: Duration::from_millis(300),
         command_timeout: Duration::from_secs(2),
         credentials: None,

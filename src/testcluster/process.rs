@@ -130,6 +130,16 @@ pub fn running_on(data_dir: &Path) -> Option<u32> {
 /// Starts a node detached from this process (its own process group, output
 /// appended to its log) with the cluster's settings; returns its pid.
 pub fn spawn(exe: &Path, node: &NodeRecord, cluster: &ClusterState) -> Result<u32, Error> {
+    spawn_with(exe, node, cluster, &[])
+}
+
+/// [`spawn`] with `extra` flags for this start only (`--force-new-cluster`).
+pub fn spawn_with(
+    exe: &Path,
+    node: &NodeRecord,
+    cluster: &ClusterState,
+    extra: &[&str],
+) -> Result<u32, Error> {
     let internal =
         |what: &str, e: std::io::Error| Error::new(ErrorKind::Internal, format!("{what}: {e}"));
     if let Some(parent) = node.log.parent() {
@@ -182,6 +192,7 @@ pub fn spawn(exe: &Path, node: &NodeRecord, cluster: &ClusterState) -> Result<u3
     if cluster.fault_ack_before_fsync {
         cmd.arg("--fault-ack-before-fsync");
     }
+    cmd.args(extra);
     let child = cmd
         .stdin(Stdio::null())
         .stdout(log)

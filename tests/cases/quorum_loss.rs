@@ -89,3 +89,71 @@ fn force_new_cluster_recovers_a_survivor_of_a_lost_quorum() {
     assert_eq!(kept[0].1, "recovery");
     drop(again);
 }
+
+/// `cluster recover` on a local cluster whose majority was killed: refusals
+/// first (a healthy cluster, an unknown or dead `--from`) change nothing;
+/// then the survivor is forced, the others come back as new members, and the
+/// cluster of three serves again with everything the survivor held.
+#[test]
+fn cluster_recover_rebuilds_a_local_cluster_from_its_survivor() {
+    let local = Local::up(&["--nodes", "3"]);
+    let eps = local.endpoints();
+    for i in 0..30 {
+        local::put(&eps[i % 3], &format!("k{i:02}"), &format!("v{i}")).unwrap();
+    }
+    let list = |l: &Local| l.ctl(&["member", "list", "-w", "json"]).expect(0).json();
+    let before = list(&local);
+    let r = local.ctl(&["cluster", "recover"]).expect(3);
+    assert!(r.stderr.contains("has not lost its quorum"), "{}", r.stderr);
+    let r = local.ctl(&["cluster", "recover", "--from", "n9"]).expect(2);
+    assert!(r.stderr.contains("no node n9"), "{}", r.stderr);
+    assert_eq!(
+        list(&local),
+        before,
+        "a refused recover changed the cluster"
+    );
+
+    let survivor = local.node("n1");
+    let client = survivor["client_url"].as_str().unwrap().to_string();
+    for name in ["n2", "n3"] {
+        let pid = local
+            .pids()
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, p)| p)
+            .unwrap();
+        local.kill9(pid);
+    }
+    let r = local.ctl(&["cluster", "recover", "--from", "n2"]).expect(3);
+    assert!(r.stderr.contains("not running"), "{}", r.stderr);
+    // What the survivor holds (its own copy: no quorum for a linearizable read).
+    let held = wait_for("the survivor's own copy", Duration::from_secs(10), || {
+        local::get_prefix(&client, "k")
+            .ok()
+            .filter(|k| !k.is_empty())
+    });
+
+    let r = local.ctl(&["cluster", "recover", "-w", "json"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
+    assert!(
+        r.stderr.contains("recovering from n1") && r.stderr.contains("may be lost"),
+        "{}",
+        r.stderr
+    );
+    let after = list(&local);
+    let members = after["members"].as_array().unwrap();
+    let mut names: Vec<&str> = members
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["n1", "n2", "n3"], "{after}");
+    assert!(members.iter().all(|m| m["is_learner"] == false), "{after}");
+    for ep in local.endpoints() {
+        let kept = local::get_prefix_linearizable(&ep, "k").unwrap();
+        for kv in &held {
+            assert!(kept.contains(kv), "{kv:?} lost on {ep}");
+        }
+    }
+    local::put(&local.endpoints()[1], "after", "recovery").unwrap();
+}

@@ -1,0 +1,203 @@
+//! `cluster recover`, the first half: a local cluster that lost its quorum
+//! brought down to its best survivor. The survivor with the most of the log
+//! (highest term, then highest index) is chosen (or `--from NAME`), every
+//! node is stopped, the others' data directories are wiped, and the survivor
+//! is restarted with `--force-new-cluster`. The command then re-adds the
+//! others as learners and promotes them (`member apply`'s workflow).
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::state::ClusterState;
+use super::{absolute, client_of, exe, process, runs};
+use crate::error::{Error, ErrorKind};
+use crate::model::MemberStatus;
+use crate::workflow::apply_plan::TargetMember;
+use crate::workflow::MembershipApi;
+
+/// How long the forced survivor may take to lead.
+const LEAD_WAIT: Duration = Duration::from_secs(30);
+
+/// The survivor, restarted alone, and the membership to rebuild.
+#[derive(Clone, Debug)]
+pub struct Survivor {
+    /// Its name.
+    pub name: String,
+    /// Its client URL.
+    pub client_url: String,
+    /// Its raft term and index before the restart.
+    pub term: u64,
+    /// Its last index (raft index) before the restart.
+    pub index: u64,
+    /// The index it had applied: writes up to it are kept.
+    pub applied: u64,
+    /// Every member the cluster had (the survivor first), to add back.
+    pub target: Vec<TargetMember>,
+}
+
+/// Chooses the survivor, stops every node, wipes the others' data and
+/// restarts the survivor with `--force-new-cluster`; refuses (changing
+/// nothing) a cluster that has a leader, an unknown or dead `from`, and
+/// survivors whose logs disagree when no `from` is given.
+pub async fn force_survivor(dir: &Path, from: Option<&str>) -> Result<Survivor, Error> {
+    let dir = absolute(dir)?;
+    let Some(mut state) = ClusterState::load(&dir)? else {
+        return Err(Error::usage(format!(
+            "no local cluster in {}; start one with `memberctl cluster up`",
+            dir.display()
+        )));
+    };
+    let members: Vec<_> = state.nodes.iter().filter(|n| !n.removed).cloned().collect();
+    if let Some(name) = from {
+        match members.iter().find(|n| n.name == name) {
+            None => {
+                return Err(Error::usage(format!(
+                    "--from {name}: the local cluster has no node {name} (its nodes: {})",
+                    names(&members)
+                )))
+            }
+            Some(n) if !runs(n) => {
+                return Err(Error::refused(format!(
+                    "--from {name}: node {name} is not running; choose a survivor that runs \
+                     (`memberctl cluster status`)"
+                )))
+            }
+            Some(_) => {}
+        }
+    }
+    // What each running node says of itself.
+    let mut survivors: Vec<(String, String, MemberStatus)> = Vec::new();
+    for n in members.iter().filter(|n| runs(n)) {
+        let c = client_of(vec![n.client_url.clone()])?;
+        if let Ok(s) = c.status_at(&n.client_url).await {
+            survivors.push((n.name.clone(), n.client_url.clone(), s));
+        }
+    }
+    let quorum = members.len() / 2 + 1;
+    if survivors.len() >= quorum {
+        return Err(Error::refused(format!(
+            "{} of the {} members answer ({}): a quorum is {quorum}, so the cluster has not \
+             lost its quorum and there is nothing to recover; change members with \
+             `memberctl member …`",
+            survivors.len(),
+            members.len(),
+            survivors
+                .iter()
+                .map(|(n, _, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    if survivors.is_empty() {
+        return Err(Error::refused(
+            "no node of the local cluster runs and answers: nothing to recover from; \
+             `memberctl cluster up` starts the stopped nodes"
+                .to_string(),
+        ));
+    }
+    let chosen = match from {
+        Some(name) => survivors
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::Unavailable,
+                    format!("--from {name}: node {name} runs but does not answer its status"),
+                )
+            })?
+            .clone(),
+        None => {
+            let best = survivors
+                .iter()
+                .max_by_key(|(_, _, s)| (s.raft_term, s.raft_index))
+                .cloned()
+                .unwrap_or_else(|| survivors[0].clone());
+            if let Some((other, _, s)) = survivors
+                .iter()
+                .find(|(_, _, s)| s.raft_index > best.2.raft_index)
+            {
+                return Err(Error::refused(format!(
+                    "the survivors disagree: {} has term {} and index {}, {other} has term {} \
+                     and index {}; neither has all of the other's log, so choose one with \
+                     `--from NAME` (acknowledged writes that only the other holds will be lost)",
+                    best.0, best.2.raft_term, best.2.raft_index, s.raft_term, s.raft_index
+                )));
+            }
+            best
+        }
+    };
+    let (name, client_url, status) = chosen;
+    // Everything stops; the others' data is wiped (they come back as new members).
+    for n in state.nodes.iter_mut() {
+        if let Some(pid) = n.pid.take() {
+            process::stop(pid, &n.data_dir);
+        }
+        if n.name != name && !n.removed {
+            let _ = std::fs::remove_dir_all(&n.data_dir);
+            n.id = None;
+        }
+    }
+    state.save(&dir)?;
+    let record = state
+        .nodes
+        .iter()
+        .find(|n| n.name == name)
+        .cloned()
+        .ok_or_else(|| Error::new(ErrorKind::Internal, "the survivor's record went away"))?;
+    let pid = process::spawn_with(&exe()?, &record, &state, &["--force-new-cluster"])?;
+    if let Some(n) = state.node_mut(&name) {
+        n.pid = Some(pid);
+    }
+    state.save(&dir)?;
+    // Ready once it leads its one-member cluster.
+    let c = client_of(vec![client_url.clone()])?;
+    let deadline = Instant::now() + LEAD_WAIT;
+    loop {
+        if c.status_at(&client_url)
+            .await
+            .is_ok_and(|s| s.leader.0 != 0 && s.leader == s.member_id)
+        {
+            break;
+        }
+        if !process::is_running(pid, &record.data_dir) || Instant::now() > deadline {
+            return Err(Error::new(
+                ErrorKind::Internal,
+                format!(
+                    "{name}, restarted with --force-new-cluster, did not lead within {} s; see {}",
+                    LEAD_WAIT.as_secs(),
+                    record.log.display()
+                ),
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let mut target = vec![TargetMember {
+        name: name.clone(),
+        peer_urls: vec![record.peer_url.clone()],
+    }];
+    target.extend(
+        members
+            .iter()
+            .filter(|n| n.name != name)
+            .map(|n| TargetMember {
+                name: n.name.clone(),
+                peer_urls: vec![n.peer_url.clone()],
+            }),
+    );
+    Ok(Survivor {
+        name,
+        client_url,
+        term: status.raft_term,
+        index: status.raft_index,
+        applied: status.raft_applied_index,
+        target,
+    })
+}
+
+fn names(nodes: &[super::state::NodeRecord]) -> String {
+    nodes
+        .iter()
+        .map(|n| n.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
