@@ -183,11 +183,17 @@ pub(super) async fn member<A: MembershipApi>(
                     .context("member check")?,
             )
         }
-        MemberCommand::Status => Report::Status(
-            status::status(api)
+        MemberCommand::Status => {
+            let s = status::status(api)
                 .await
-                .context("cannot read the members' status")?,
-        ),
+                .context("cannot read the members' status")?;
+            if let Some(q) = &s.quorum_lost {
+                for line in q.advice() {
+                    observer.notice(&line);
+                }
+            }
+            Report::Status(s)
+        }
         MemberCommand::Replace(r) => {
             let req = ReplaceRequest {
                 old: r.old.clone(),

@@ -167,6 +167,26 @@ struct StatusDoc<'a> {
     cluster_id: String,
     leader: Option<String>,
     members: Vec<StatusMember<'a>>,
+    quorum_lost: Option<QuorumLostDoc>,
+}
+
+/// `member status`'s diagnosis of a lost quorum.
+#[derive(Serialize)]
+struct QuorumLostDoc {
+    voters: usize,
+    quorum: usize,
+    answering: Vec<String>,
+    lost: Vec<String>,
+    survivor: Option<SurvivorDoc>,
+    steps: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct SurvivorDoc {
+    id: String,
+    name: String,
+    raft_term: u64,
+    raft_index: u64,
 }
 
 #[derive(Serialize)]
@@ -382,6 +402,19 @@ pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
                     cluster_id: hex(s.cluster_id),
                     leader: s.leader.map(hex),
                     members: rows,
+                    quorum_lost: s.quorum_lost.as_ref().map(|q| QuorumLostDoc {
+                        voters: q.voters,
+                        quorum: q.quorum,
+                        answering: q.answering.iter().map(|m| hex(m.id)).collect(),
+                        lost: q.lost.iter().map(|m| hex(m.id)).collect(),
+                        survivor: q.survivor.as_ref().map(|(m, term, index)| SurvivorDoc {
+                            id: hex(m.id),
+                            name: m.name.clone(),
+                            raft_term: *term,
+                            raft_index: *index,
+                        }),
+                        steps: q.advice(),
+                    }),
                 },
             )
         }

@@ -30,6 +30,109 @@ pub struct ClusterStatus {
     pub leader: Option<MemberId>,
     /// One row per member, sorted by ID.
     pub rows: Vec<StatusRow>,
+    /// Set when no leader is known and too few voters answer to elect one.
+    pub quorum_lost: Option<QuorumLoss>,
+}
+
+/// A lost quorum, as `member status` diagnoses it: which voters answer,
+/// which survivor has the most of the log, and how to recover.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuorumLoss {
+    /// Voters in the configuration.
+    pub voters: usize,
+    /// Voters needed to elect a leader.
+    pub quorum: usize,
+    /// The voters that answer.
+    pub answering: Vec<Member>,
+    /// The voters that do not.
+    pub lost: Vec<Member>,
+    /// The answering voter with the most of the log (highest term, then
+    /// index), with its term and index.
+    pub survivor: Option<(Member, u64, u64)>,
+}
+
+impl QuorumLoss {
+    /// The diagnosis and the recovery steps, with the exact commands.
+    pub fn advice(&self) -> Vec<String> {
+        let names = |ms: &[Member]| {
+            if ms.is_empty() {
+                "none".to_string()
+            } else {
+                ms.iter().map(Member::label).collect::<Vec<_>>().join(", ")
+            }
+        };
+        let mut out = vec![format!(
+            "quorum lost: {} of {} voters answer ({}), a quorum is {}: no leader can be \
+             elected, so nothing can be written or changed; not answering: {}",
+            self.answering.len(),
+            self.voters,
+            names(&self.answering),
+            self.quorum,
+            names(&self.lost)
+        )];
+        let Some((s, term, index)) = &self.survivor else {
+            out.push(
+                "no voter answers: start any that can start; if a majority is gone for good, \
+                 recover from the one with the most of the log (see `member status` once it runs)"
+                    .to_string(),
+            );
+            return out;
+        };
+        out.push(format!(
+            "if the others are gone for good, recover from {} (term {term}, index {index}, the \
+             most of the log among those that answer); writes acknowledged past what it holds \
+             are lost:",
+            s.label()
+        ));
+        out.push(format!(
+            "  1. stop every member, then restart {} on its data directory with its usual flags \
+             and --force-new-cluster (etcd and memberctl node run alike): it becomes the only member",
+            s.label()
+        ));
+        for (i, m) in self
+            .lost
+            .iter()
+            .chain(self.answering.iter().filter(|a| a.id != s.id))
+            .enumerate()
+        {
+            out.push(format!(
+                "  {}. memberctl member add {} --learner --peer-urls {}  (start it on an empty \
+                 data directory as printed, then: memberctl member promote {})",
+                i + 2,
+                if m.name.is_empty() { "NAME" } else { &m.name },
+                m.peer_urls.join(","),
+                if m.name.is_empty() { "NAME" } else { &m.name },
+            ));
+        }
+        out
+    }
+}
+
+/// The lost quorum `rows` show, if they show one: no leader, and fewer
+/// voters answering than a quorum.
+fn quorum_loss(rows: &[StatusRow], leader: Option<MemberId>) -> Option<QuorumLoss> {
+    if leader.is_some() {
+        return None;
+    }
+    let voters: Vec<&StatusRow> = rows.iter().filter(|r| !r.member.is_learner).collect();
+    let quorum = voters.len() / 2 + 1;
+    let (answering, lost): (Vec<&StatusRow>, Vec<&StatusRow>) =
+        voters.iter().partition(|r| r.status.is_ok());
+    if voters.is_empty() || answering.len() >= quorum {
+        return None;
+    }
+    let survivor = answering
+        .iter()
+        .filter_map(|r| r.status.as_ref().ok().map(|s| (r, s)))
+        .max_by_key(|(_, s)| (s.raft_term, s.raft_index))
+        .map(|(r, s)| (r.member.clone(), s.raft_term, s.raft_index));
+    Some(QuorumLoss {
+        voters: voters.len(),
+        quorum,
+        answering: answering.iter().map(|r| r.member.clone()).collect(),
+        lost: lost.iter().map(|r| r.member.clone()).collect(),
+        survivor,
+    })
 }
 
 /// Runs `member status`: every endpoint's status and the leader's view of
@@ -84,10 +187,63 @@ pub async fn status<A: MembershipApi>(api: &A) -> Result<ClusterStatus, Error> {
             },
             progress: progress.iter().find(|p| p.id == m.id).cloned(),
         })
-        .collect();
+        .collect::<Vec<_>>();
+    let (leader, rows) = recheck_unseen_leader(api, leader, rows).await;
     Ok(ClusterStatus {
         cluster_id: health.list.cluster_id,
+        quorum_lost: quorum_loss(&rows, leader),
         leader,
         rows,
     })
+}
+
+/// How long the members that answer are asked again whether they still
+/// have the leader that does not answer (more than an election timeout).
+const LEADER_RECHECK: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// When fewer voters than a quorum answer but a leader is named, the name
+/// may be stale (a leader that just died is named by its followers until an
+/// election timeout passes, and a leader cut off from its quorum leads until
+/// check-quorum steps it down) or this client may not reach members that
+/// live: the members that answer are asked again, boundedly; once none
+/// names a leader, there is none.
+async fn recheck_unseen_leader<A: MembershipApi>(
+    api: &A,
+    leader: Option<MemberId>,
+    mut rows: Vec<StatusRow>,
+) -> (Option<MemberId>, Vec<StatusRow>) {
+    if leader.is_none() {
+        return (leader, rows);
+    }
+    let voters = rows.iter().filter(|r| !r.member.is_learner).count();
+    let answering = rows
+        .iter()
+        .filter(|r| !r.member.is_learner && r.status.is_ok())
+        .count();
+    if answering >= voters / 2 + 1 || answering == 0 {
+        return (leader, rows);
+    }
+    let deadline = std::time::Instant::now() + LEADER_RECHECK;
+    while std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        let again = join_all(
+            rows.iter()
+                .filter(|r| r.status.is_ok())
+                .map(|r| api.member_status(&r.member)),
+        )
+        .await;
+        if again
+            .iter()
+            .all(|s| s.as_ref().is_ok_and(|s| s.leader.0 == 0))
+        {
+            let mut fresh = again.into_iter();
+            for r in rows.iter_mut().filter(|r| r.status.is_ok()) {
+                if let Some(s) = fresh.next() {
+                    r.status = s;
+                }
+            }
+            return (None, rows);
+        }
+    }
+    (leader, rows)
 }

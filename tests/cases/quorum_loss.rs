@@ -157,3 +157,71 @@ fn cluster_recover_rebuilds_a_local_cluster_from_its_survivor() {
     }
     local::put(&local.endpoints()[1], "after", "recovery").unwrap();
 }
+
+/// `member status` against a real etcd whose majority was killed: answers
+/// at once (no timeout), names the voters that answer and those that do
+/// not, the survivor with the most of the log, and the recovery commands.
+fn status_diagnoses_quorum_loss_on_etcd(version: &str) {
+    let test = "status_diagnoses_quorum_loss_on_etcd";
+    let Some(bin) = crate::util::versions::etcd_server(version, test) else {
+        return;
+    };
+    let mut etcd = crate::util::Etcd::start(bin, 3);
+    etcd.ctl(&["member", "list"]).expect(0);
+    let (lost2, lost3) = (etcd.members[1].peer_url(), etcd.members[2].peer_url());
+    etcd.kill(1);
+    etcd.kill(2);
+    let all: Vec<String> = etcd.members.iter().map(|m| m.client_url()).collect();
+    let started = std::time::Instant::now();
+    let r = crate::util::memberctl(&[
+        "--endpoints",
+        &all.join(","),
+        "--dial-timeout",
+        "500ms",
+        "member",
+        "status",
+        "-w",
+        "json",
+    ])
+    .expect(0);
+    let secs = started.elapsed().as_secs_f64();
+    assert!(secs < 10.0, "member status took {secs:.1} s");
+    let doc = r.json();
+    let q = &doc["quorum_lost"];
+    assert_eq!(q["voters"], 3, "{doc}");
+    assert_eq!(q["quorum"], 2, "{doc}");
+    assert_eq!(q["answering"].as_array().unwrap().len(), 1, "{doc}");
+    assert_eq!(q["lost"].as_array().unwrap().len(), 2, "{doc}");
+    assert_eq!(q["survivor"]["name"], "m1", "{doc}");
+    let steps: Vec<&str> = q["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    let text = steps.join("\n");
+    assert!(text.contains("--force-new-cluster"), "{text}");
+    for (name, url) in [("m2", &lost2), ("m3", &lost3)] {
+        assert!(
+            text.contains(&format!(
+                "memberctl member add {name} --learner --peer-urls {url}"
+            )),
+            "{text}"
+        );
+    }
+    assert!(
+        r.stderr.contains("quorum lost: 1 of 3 voters answer"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn status_diagnoses_quorum_loss_on_etcd_3_4() {
+    status_diagnoses_quorum_loss_on_etcd("3.4");
+}
+
+#[test]
+fn status_diagnoses_quorum_loss_on_etcd_3_6() {
+    status_diagnoses_quorum_loss_on_etcd("3.6");
+}
