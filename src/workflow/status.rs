@@ -220,7 +220,7 @@ async fn recheck_unseen_leader<A: MembershipApi>(
         .iter()
         .filter(|r| !r.member.is_learner && r.status.is_ok())
         .count();
-    if answering >= voters / 2 + 1 || answering == 0 {
+    if answering > voters / 2 || answering == 0 {
         return (leader, rows);
     }
     let deadline = std::time::Instant::now() + LEADER_RECHECK;
