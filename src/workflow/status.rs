@@ -247,3 +247,68 @@ async fn recheck_unseen_leader<A: MembershipApi>(
     }
     (leader, rows)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workflow::ApiErrorKind;
+
+    fn row(id: u64, name: &str, answer: Option<(u64, u64)>, learner: bool) -> StatusRow {
+        StatusRow {
+            member: Member {
+                id: MemberId(id),
+                name: name.into(),
+                peer_urls: vec![format!("http://{name}:2380")],
+                is_learner: learner,
+                ..Default::default()
+            },
+            status: match answer {
+                Some((raft_term, raft_index)) => Ok(MemberStatus {
+                    member_id: MemberId(id),
+                    raft_term,
+                    raft_index,
+                    ..Default::default()
+                }),
+                None => Err(ApiError::new(ApiErrorKind::Unavailable, "refused")),
+            },
+            lag: None,
+            progress: None,
+        }
+    }
+
+    #[test]
+    fn a_lost_quorum_names_the_best_survivor_and_the_commands() {
+        let rows = vec![
+            row(1, "m1", Some((2, 9)), false),
+            row(2, "m2", None, false),
+            row(3, "m3", None, false),
+            row(4, "m4", Some((3, 7)), false),
+            row(5, "m5", None, false),
+            // A learner neither counts nor is a survivor.
+            row(6, "l1", Some((9, 99)), true),
+        ];
+        let q = quorum_loss(&rows, None).expect("2 of 5 voters answer");
+        assert_eq!((q.voters, q.quorum), (5, 3));
+        assert_eq!(q.answering.len(), 2);
+        assert_eq!(q.lost.len(), 3);
+        // The higher term wins over the higher index.
+        let (s, term, index) = q.survivor.clone().unwrap();
+        assert_eq!((s.name.as_str(), term, index), ("m4", 3, 7));
+        let advice = q.advice().join("\n");
+        assert!(advice.contains("--force-new-cluster"), "{advice}");
+        for name in ["m1", "m2", "m3", "m5"] {
+            assert!(
+                advice.contains(&format!(
+                    "memberctl member add {name} --learner --peer-urls http://{name}:2380"
+                )),
+                "{advice}"
+            );
+        }
+        assert!(!advice.contains("member add m4"), "{advice}");
+        // A leader, or a quorum that answers: no diagnosis.
+        assert!(quorum_loss(&rows, Some(MemberId(1))).is_none());
+        let mut healthy = rows.clone();
+        healthy[1] = row(2, "m2", Some((2, 9)), false);
+        assert!(quorum_loss(&healthy, None).is_none());
+    }
+}
