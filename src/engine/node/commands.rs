@@ -15,7 +15,7 @@ use super::tokens::TokenEvent;
 use super::Applied;
 use crate::engine::storage::maintenance::adds_data;
 use crate::engine::storage::mvcc::{Change, Refusal};
-use crate::engine::storage::state::State;
+use crate::engine::storage::state::{conf_members, State};
 use crate::engine::storage::writes::Apply;
 use crate::engine::storage::{Result, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
@@ -130,14 +130,7 @@ fn apply_command(a: &mut Apply<'_>, cmd: spb::Command, out: &mut AppliedBatch) -
 /// Brings member metadata in line with a new conf state: new members from the
 /// change's context, learner flags, removed members gone.
 fn reconcile_members(a: &mut Apply<'_>, ctx: &spb::ConfContext, cs: &ConfState) {
-    let all: HashSet<u64> = cs
-        .voters
-        .iter()
-        .chain(&cs.voters_outgoing)
-        .chain(&cs.learners)
-        .chain(&cs.learners_next)
-        .copied()
-        .collect();
+    let all: HashSet<u64> = conf_members(cs).into_iter().collect();
     let learners: HashSet<u64> = cs.learners.iter().copied().collect();
     for m in a.members() {
         if !all.contains(&m.id) {

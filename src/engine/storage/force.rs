@@ -61,14 +61,7 @@ impl Store {
         let cs = self.conf_state();
         // The configuration at the commit index: the applied one, and the
         // committed changes not applied yet.
-        let mut ids: Vec<u64> = cs
-            .voters
-            .iter()
-            .chain(&cs.voters_outgoing)
-            .chain(&cs.learners)
-            .chain(&cs.learners_next)
-            .copied()
-            .collect();
+        let mut ids = super::state::conf_members(&cs);
         let mut joint = !cs.voters_outgoing.is_empty();
         if commit > applied {
             let entries = self.log().entries(applied + 1, commit + 1, u64::MAX)?;

@@ -59,6 +59,24 @@ pub struct State {
     pub(super) bytes: i64,
 }
 
+/// Every member of a raft configuration: voters (incoming and outgoing)
+/// and learners (now and next), each once, in that order.
+pub fn conf_members(cs: &ConfState) -> Vec<u64> {
+    let mut ids: Vec<u64> = Vec::new();
+    for &id in cs
+        .voters
+        .iter()
+        .chain(&cs.voters_outgoing)
+        .chain(&cs.learners)
+        .chain(&cs.learners_next)
+    {
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    ids
+}
+
 impl State {
     /// An empty state of cluster `cluster_id`.
     pub fn new(cluster_id: u64) -> State {
