@@ -83,6 +83,8 @@ pub struct MemberList {
     pub cluster_id: MemberId,
     /// Every member, sorted by ID.
     pub members: Vec<Member>,
+    /// One member's own view: no leader confirmed the list (a lost quorum?).
+    pub unconfirmed: bool,
 }
 
 impl MemberList {
@@ -92,6 +94,7 @@ impl MemberList {
         MemberList {
             cluster_id,
             members,
+            unconfirmed: false,
         }
     }
 

@@ -47,19 +47,20 @@ impl MembershipApi for Client {
                     .map(|r| r.into_inner())
             })
         };
-        let r = match list(true).await {
-            Ok(r) => r,
+        let (r, unconfirmed) = match list(true).await {
+            Ok(r) => (r, false),
             Err(e)
                 if matches!(
                     e.kind,
                     ApiErrorKind::Unavailable | ApiErrorKind::DeadlineExceeded
                 ) =>
             {
-                list(false).await?
+                (list(false).await?, true)
             }
             Err(e) => return Err(e),
         };
-        let list = convert::member_list(r.header, r.members);
+        let mut list = convert::member_list(r.header, r.members);
+        list.unconfirmed = unconfirmed;
         self.learn(&list.members);
         Ok(list)
     }

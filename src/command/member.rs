@@ -74,12 +74,24 @@ pub(super) async fn member<A: MembershipApi>(
 ) -> anyhow::Result<Report> {
     let timeout = global.command_timeout;
     Ok(match cmd {
-        MemberCommand::List => Report::MemberList(
-            api.member_list()
+        MemberCommand::List => {
+            let list = api
+                .member_list()
                 .await
                 .map_err(Error::from)
-                .context("cannot list the members")?,
-        ),
+                .context("cannot list the members")?;
+            if list.unconfirmed {
+                // No leader confirmed it: say why, when the quorum is lost.
+                match status::diagnose(api, &list).await {
+                    Some(q) => q.advice().iter().for_each(|l| observer.notice(l)),
+                    None => observer.notice(
+                        "no leader confirmed this list (it is one member's own view); \
+                         see `memberctl member status`",
+                    ),
+                }
+            }
+            Report::MemberList(list)
+        }
         MemberCommand::Add(a) => {
             let req = AddRequest {
                 name: a.name.clone(),

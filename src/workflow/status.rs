@@ -6,7 +6,7 @@ use futures_util::FutureExt;
 use super::health::Health;
 use super::{ApiError, MembershipApi};
 use crate::error::Error;
-use crate::model::{Member, MemberId, MemberStatus, PeerProgress};
+use crate::model::{Member, MemberId, MemberList, MemberStatus, PeerProgress};
 
 /// One member's row.
 #[derive(Clone, Debug)]
@@ -195,6 +195,31 @@ pub async fn status<A: MembershipApi>(api: &A) -> Result<ClusterStatus, Error> {
         leader,
         rows,
     })
+}
+
+/// The lost quorum behind a member list no leader confirmed, if that is
+/// why: every member's status asked (the list is not read again).
+pub async fn diagnose<A: MembershipApi>(api: &A, list: &MemberList) -> Option<QuorumLoss> {
+    let statuses = join_all(list.members.iter().map(|m| api.member_status(m))).await;
+    let health = Health {
+        list: list.clone(),
+        statuses,
+    };
+    let leader = health.leader();
+    let rows = health
+        .list
+        .members
+        .iter()
+        .zip(&health.statuses)
+        .map(|(m, s)| StatusRow {
+            member: m.clone(),
+            status: s.clone(),
+            lag: None,
+            progress: None,
+        })
+        .collect();
+    let (leader, rows) = recheck_unseen_leader(api, leader, rows).await;
+    quorum_loss(&rows, leader)
 }
 
 /// How long the members that answer are asked again whether they still
