@@ -95,38 +95,12 @@ pub async fn force_survivor(dir: &Path, from: Option<&str>) -> Result<Survivor, 
                 .to_string(),
         ));
     }
-    let chosen = match from {
-        Some(name) => survivors
-            .iter()
-            .find(|(n, _, _)| n == name)
-            .ok_or_else(|| {
-                Error::new(
-                    ErrorKind::Unavailable,
-                    format!("--from {name}: node {name} runs but does not answer its status"),
-                )
-            })?
-            .clone(),
-        None => {
-            let best = survivors
-                .iter()
-                .max_by_key(|(_, _, s)| (s.raft_term, s.raft_index))
-                .cloned()
-                .unwrap_or_else(|| survivors[0].clone());
-            if let Some((other, _, s)) = survivors
-                .iter()
-                .find(|(_, _, s)| s.raft_index > best.2.raft_index)
-            {
-                return Err(Error::refused(format!(
-                    "the survivors disagree: {} has term {} and index {}, {other} has term {} \
-                     and index {}; neither has all of the other's log, so choose one with \
-                     `--from NAME` (acknowledged writes that only the other holds will be lost)",
-                    best.0, best.2.raft_term, best.2.raft_index, s.raft_term, s.raft_index
-                )));
-            }
-            best
-        }
-    };
-    let (name, client_url, status) = chosen;
+    let logs: Vec<(String, u64, u64)> = survivors
+        .iter()
+        .map(|(n, _, s)| (n.clone(), s.raft_term, s.raft_index))
+        .collect();
+    let pick = choose(&logs, from)?;
+    let (name, client_url, status) = survivors[pick].clone();
     // Everything stops; the others' data is wiped (they come back as new members).
     for n in state.nodes.iter_mut() {
         if let Some(pid) = n.pid.take() {
@@ -194,10 +168,65 @@ pub async fn force_survivor(dir: &Path, from: Option<&str>) -> Result<Survivor, 
     })
 }
 
+/// Which of the survivors — (name, raft term, raft index) — to recover
+/// from: `from`, else the one with the highest term, then index; refused
+/// when another has the higher index (neither log holds all of the other's).
+fn choose(logs: &[(String, u64, u64)], from: Option<&str>) -> Result<usize, Error> {
+    if let Some(name) = from {
+        return logs.iter().position(|(n, _, _)| n == name).ok_or_else(|| {
+            Error::new(
+                ErrorKind::Unavailable,
+                format!("--from {name}: node {name} runs but does not answer its status"),
+            )
+        });
+    }
+    let best = (0..logs.len())
+        .max_by_key(|&i| (logs[i].1, logs[i].2))
+        .ok_or_else(|| Error::refused("no survivor answers".to_string()))?;
+    let (b, bt, bi) = &logs[best];
+    if let Some((other, t, i)) = logs.iter().find(|(_, _, i)| i > bi) {
+        return Err(Error::refused(format!(
+            "the survivors disagree: {b} has term {bt} and index {bi}, {other} has term {t} \
+             and index {i}; neither has all of the other's log, so choose one with \
+             `--from NAME` (acknowledged writes that only the other holds will be lost)"
+        )));
+    }
+    Ok(best)
+}
+
 fn names(nodes: &[super::state::NodeRecord]) -> String {
     nodes
         .iter()
         .map(|n| n.name.as_str())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn logs(l: &[(&str, u64, u64)]) -> Vec<(String, u64, u64)> {
+        l.iter().map(|(n, t, i)| (n.to_string(), *t, *i)).collect()
+    }
+
+    #[test]
+    fn the_survivor_with_the_most_of_the_log_is_chosen() {
+        // Highest term, then highest index.
+        let same_term = logs(&[("n1", 3, 40), ("n2", 3, 52)]);
+        assert_eq!(choose(&same_term, None).unwrap(), 1);
+        let newer_term = logs(&[("n1", 4, 52), ("n2", 3, 40)]);
+        assert_eq!(choose(&newer_term, None).unwrap(), 0);
+        // A higher term with a shorter log: they disagree; --from decides.
+        let disagree = logs(&[("n1", 4, 40), ("n2", 3, 52)]);
+        let e = choose(&disagree, None).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Refused);
+        assert!(
+            e.message.contains("disagree") && e.message.contains("--from"),
+            "{}",
+            e.message
+        );
+        assert_eq!(choose(&disagree, Some("n2")).unwrap(), 1);
+        assert!(choose(&disagree, Some("n9")).is_err());
+    }
 }
