@@ -235,8 +235,8 @@ struct OpenStream {
 }
 
 impl OpenStream {
-    /// Opens a stream of batches from member `me`; a peer's answer that
-    /// `me` was removed stops the node.
+    /// Opens a stream of batches to a peer; the peer's answer that this
+    /// member was removed from the cluster stops the node.
     fn open(mut client: RaftClient<Channel>, node: Arc<OnceLock<Node>>) -> OpenStream {
         let (tx, rx) = mpsc::channel::<RaftBatch>(STREAM_QUEUE);
         let broken = Arc::new(AtomicBool::new(false));

@@ -405,6 +405,30 @@ pub async fn start_node(
     if let Some(orphan) = process::running_on(&record.data_dir) {
         process::stop(orphan, &record.data_dir);
     }
+    // The name was a member's that was removed: its data is stale (a removed
+    // member never serves again) and the new member starts empty. Kept
+    // aside, not deleted.
+    let old = state.nodes.iter().find(|n| n.name == name);
+    if record.data_dir.exists()
+        && (old.is_some_and(|n| n.removed || n.id.as_deref() != record.id.as_deref())
+            || record.data_dir.join("removed").exists())
+    {
+        let aside = dir.join(format!(
+            "{name}.removed-{}",
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs())
+        ));
+        std::fs::rename(&record.data_dir, &aside).map_err(|e| {
+            Error::new(
+                ErrorKind::Internal,
+                format!(
+                    "cannot move the removed member's data directory {} aside: {e}",
+                    record.data_dir.display()
+                ),
+            )
+        })?;
+    }
     let pid = process::spawn(&exe()?, &record, &state)?;
     match state.node_mut(name) {
         Some(n) => {

@@ -128,15 +128,15 @@ fn a_member_removed_while_down_stops_when_started_again() {
     let again = run_by_hand(&local, "n3", Duration::from_secs(10));
     assert_stopped_as_removed(&again, &id, 5.0);
     assert!(again.1.contains("stale"), "{}", again.1);
-    // Its peer URL added again: a new ID, a member that starts from an
-    // empty data directory and joins.
+    // Its name and peer URL added again: a new ID, a member that starts
+    // from an empty data directory (the stale one kept aside) and joins.
     let old = local.node("n3");
     let peer_url = old["peer_url"].as_str().unwrap();
     let added = local
         .ctl(&[
             "member",
             "add",
-            "n4",
+            "n3",
             "--learner",
             "--peer-urls",
             peer_url,
@@ -147,11 +147,16 @@ fn a_member_removed_while_down_stops_when_started_again() {
         .json();
     let new_id = added["member"]["id"].as_str().unwrap().to_string();
     assert_ne!(new_id, id);
-    local.ctl(&["cluster", "start-node", "n4"]).expect(0);
+    local.ctl(&["cluster", "start-node", "n3"]).expect(0);
+    let aside = std::fs::read_dir(local.dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .any(|e| e.file_name().to_string_lossy().starts_with("n3.removed-"));
+    assert!(aside, "the stale data directory is kept aside");
     local
-        .ctl(&["member", "promote", "n4", "--timeout", "60s"])
+        .ctl(&["member", "promote", "n3", "--timeout", "60s"])
         .expect(0);
-    let kept = local::get_prefix_linearizable(&local.client_url("n4"), "after/").unwrap();
+    let kept = local::get_prefix_linearizable(&local.client_url("n3"), "after/").unwrap();
     assert_eq!(kept.len(), 20);
 }
 
