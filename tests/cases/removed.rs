@@ -3,7 +3,8 @@
 //! refused by its peers and stops with exit 7 within bounds, without moving
 //! the cluster's term or losing an acknowledged write; started once more it
 //! refuses at once. The peers' knowledge survives their restart from a
-//! checkpoint taken after the removal.
+//! checkpoint taken after the removal, and reaches a member that joined by
+//! snapshot after it.
 
 use std::time::{Duration, Instant};
 
@@ -247,4 +248,71 @@ fn a_partitioned_old_leader_removed_meanwhile_stops_when_healed() {
     );
     let n = check_acked(&majority, "rm/", &written.acked);
     eprintln!("old leader removed while cut off: stopped {stopped_after:.2} s after the heal, {n} acknowledged writes kept");
+}
+
+/// A member that joined by snapshot after the removal (the log compacted
+/// past it) knows the removed ID from the snapshot alone: the removed
+/// member, back on its old data, reaches only that new member (it took the
+/// peer URL of a member removed since) and is refused by it.
+#[test]
+fn a_member_that_joined_by_snapshot_knows_the_removed_ids() {
+    let local = Local::up(&["--nodes", "3", "--snapshot-count", "20"]);
+    let id3 = kill_and_remove(&local, "n3");
+    let ep = local.client_url("n2");
+    for i in 0..100 {
+        local::put(&ep, &format!("k{i:03}"), "v").unwrap();
+    }
+    // n1 makes way for n4 on its peer URL; n4 joins by snapshot.
+    let n1_peer = local.node("n1")["peer_url"].as_str().unwrap().to_string();
+    let id1 = local.node("n1")["id"].as_str().unwrap().to_string();
+    local
+        .ctl(&[
+            "--endpoints",
+            &ep,
+            "member",
+            "remove",
+            &id1,
+            "--force",
+            "--timeout",
+            "30s",
+        ])
+        .expect(0);
+    local
+        .ctl(&[
+            "--endpoints",
+            &ep,
+            "member",
+            "add",
+            "n4",
+            "--learner",
+            "--peer-urls",
+            &n1_peer,
+        ])
+        .expect(0);
+    local.ctl(&["cluster", "start-node", "n4"]).expect(0);
+    local
+        .ctl(&[
+            "--endpoints",
+            &ep,
+            "member",
+            "promote",
+            "n4",
+            "--timeout",
+            "60s",
+        ])
+        .expect(0);
+    let n4 = local.client_url("n4");
+    wait_for("n4 to hold the keys", Duration::from_secs(20), || {
+        local::get_prefix(&n4, "k").ok().filter(|k| k.len() == 100)
+    });
+    // Only n4 is left where n3 will look.
+    let n2_pid = local
+        .pids()
+        .into_iter()
+        .find(|(n, _)| n == "n2")
+        .map(|(_, p)| p)
+        .unwrap();
+    local.kill9(n2_pid);
+    let run = run_by_hand(&local, "n3", Duration::from_secs(30));
+    assert_stopped_as_removed(&run, &id3, 10.0);
 }
