@@ -171,6 +171,22 @@ pub async fn status<A: MembershipApi>(api: &A) -> Result<ClusterStatus, Error> {
     let health = Health { list, statuses };
     // The leader's view of replication, where the server has it (not etcd).
     let progress = progress.map(|p| p.peers).unwrap_or_default();
+    let (leader, rows) = rows(api, &health, &progress).await;
+    Ok(ClusterStatus {
+        cluster_id: health.list.cluster_id,
+        quorum_lost: quorum_loss(&rows, leader),
+        leader,
+        rows,
+    })
+}
+
+/// One row per member (lag behind the leader, its replication as the
+/// leader sees it), and the leader — rechecked when it may be stale.
+async fn rows<A: MembershipApi>(
+    api: &A,
+    health: &Health,
+    progress: &[PeerProgress],
+) -> (Option<MemberId>, Vec<StatusRow>) {
     let leader = health.leader();
     let leader_index = health.leader_status().map(|s| s.raft_index);
     let rows = health
@@ -187,14 +203,8 @@ pub async fn status<A: MembershipApi>(api: &A) -> Result<ClusterStatus, Error> {
             },
             progress: progress.iter().find(|p| p.id == m.id).cloned(),
         })
-        .collect::<Vec<_>>();
-    let (leader, rows) = recheck_unseen_leader(api, leader, rows).await;
-    Ok(ClusterStatus {
-        cluster_id: health.list.cluster_id,
-        quorum_lost: quorum_loss(&rows, leader),
-        leader,
-        rows,
-    })
+        .collect();
+    recheck_unseen_leader(api, leader, rows).await
 }
 
 /// The lost quorum behind a member list no leader confirmed, if that is
@@ -205,20 +215,7 @@ pub async fn diagnose<A: MembershipApi>(api: &A, list: &MemberList) -> Option<Qu
         list: list.clone(),
         statuses,
     };
-    let leader = health.leader();
-    let rows = health
-        .list
-        .members
-        .iter()
-        .zip(&health.statuses)
-        .map(|(m, s)| StatusRow {
-            member: m.clone(),
-            status: s.clone(),
-            lag: None,
-            progress: None,
-        })
-        .collect();
-    let (leader, rows) = recheck_unseen_leader(api, leader, rows).await;
+    let (leader, rows) = rows(api, &health, &[]).await;
     quorum_loss(&rows, leader)
 }
 
