@@ -18,7 +18,7 @@ pub mod etcdserverpb {
 }
 
 /// The records of etcd's backend buckets (leases, users, roles), as read
-/// from etcd's snapshot files by `etcd_db`.
+/// from etcd's snapshot files by `etcd_db` and written into the engine's.
 #[allow(missing_docs, clippy::all)]
 pub mod etcdbackend {
     tonic::include_proto!("etcdbackend");

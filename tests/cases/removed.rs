@@ -8,26 +8,10 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-
 use crate::util::faults::{exited, heal, isolate, leader_among, leader_and_others};
 use crate::util::local::{self, Local};
 use crate::util::wait_for;
 use crate::util::writer::{check_acked, SteadyWriter};
-
-/// The recorded data directory of node `name`.
-fn data_dir(local: &Local, name: &str) -> std::path::PathBuf {
-    let state: Value =
-        serde_json::from_slice(&std::fs::read(local.dir().join("cluster.json")).unwrap()).unwrap();
-    let node = state["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["name"] == name)
-        .expect("the node's record")
-        .clone();
-    node["data_dir"].as_str().unwrap().into()
-}
 
 /// `memberctl node run` of node `name` on its recorded data directory and
 /// URLs, by hand (the local cluster does not start a removed node); waits
@@ -239,7 +223,8 @@ fn a_partitioned_old_leader_removed_meanwhile_stops_when_healed() {
         logs.contains(&format!("member {old_id} was permanently removed")),
         "{logs}"
     );
-    let mark = data_dir(&local, &old.name).join("removed");
+    let mark = std::path::PathBuf::from(local.record(&old.name).0["data_dir"].as_str().unwrap())
+        .join("removed");
     assert!(mark.exists(), "{} is not marked", mark.display());
     assert_eq!(
         leader_among(&majority).expect("a leader").raft_term,

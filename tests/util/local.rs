@@ -64,10 +64,8 @@ impl Local {
         local
     }
 
-    /// `memberctl node run` of node `name` as the cluster recorded it (data
-    /// directory, URLs, timing), with `extra` flags: for starting a node by
-    /// hand, as an operator would (a removed node, `--force-new-cluster`).
-    pub fn node_run(&self, name: &str, extra: &[&str]) -> std::process::Command {
+    /// Node `name`'s record in the cluster's state file, and the whole state.
+    pub fn record(&self, name: &str) -> (Value, Value) {
         let state: Value =
             serde_json::from_slice(&std::fs::read(self.dir().join("cluster.json")).unwrap())
                 .unwrap();
@@ -76,7 +74,16 @@ impl Local {
             .unwrap()
             .iter()
             .find(|n| n["name"] == name)
-            .unwrap_or_else(|| panic!("no node {name} recorded"));
+            .unwrap_or_else(|| panic!("no node {name} recorded"))
+            .clone();
+        (node, state)
+    }
+
+    /// `memberctl node run` of node `name` as the cluster recorded it (data
+    /// directory, URLs, timing), with `extra` flags: for starting a node by
+    /// hand, as an operator would (a removed node, `--force-new-cluster`).
+    pub fn node_run(&self, name: &str, extra: &[&str]) -> std::process::Command {
+        let (node, state) = self.record(name);
         let s = |v: &Value| v.as_str().unwrap().to_string();
         let num = |v: &Value| v.as_u64().unwrap().to_string();
         let mut cmd = std::process::Command::new(super::bin());

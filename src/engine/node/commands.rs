@@ -6,9 +6,7 @@
 use std::collections::HashSet;
 
 use prost::Message as _;
-use protobuf::Message as _;
-use raft::eraftpb::{ConfChange, ConfChangeV2, ConfState, Entry, EntryType};
-use raft_proto::ConfChangeI;
+use raft::eraftpb::{ConfState, Entry, EntryType};
 
 use super::conf::conf_view;
 use super::tokens::TokenEvent;
@@ -155,11 +153,7 @@ fn reconcile_members(a: &mut Apply<'_>, ctx: &spb::ConfContext, cs: &ConfState) 
 
 /// The context a configuration change entry carries.
 fn conf_context(e: &Entry) -> Result<spb::ConfContext> {
-    let cc: ConfChangeV2 = if e.get_entry_type() == EntryType::EntryConfChange {
-        ConfChange::parse_from_bytes(&e.data)?.into_v2()
-    } else {
-        ConfChangeV2::parse_from_bytes(&e.data)?
-    };
+    let cc = crate::engine::storage::log::conf_change(e)?;
     Ok(spb::ConfContext::decode(cc.get_context()).unwrap_or_default())
 }
 

@@ -12,9 +12,8 @@ use std::time::Instant;
 
 use prost::Message as _;
 use protobuf::Message as _;
-use raft::eraftpb::{ConfChange, ConfChangeV2, ConfState, Entry, EntryType, Message};
+use raft::eraftpb::{ConfState, Entry, EntryType, Message};
 use raft::{Config, ProgressState, RawNode, SnapshotStatus, StateRole};
-use raft_proto::ConfChangeI;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::MissedTickBehavior;
@@ -507,11 +506,7 @@ impl Driver {
             let conf = match entry.get_entry_type() {
                 EntryType::EntryNormal => None,
                 EntryType::EntryConfChange | EntryType::EntryConfChangeV2 => {
-                    let cc: ConfChangeV2 = if entry.get_entry_type() == EntryType::EntryConfChange {
-                        ConfChange::parse_from_bytes(&entry.data)?.into_v2()
-                    } else {
-                        ConfChangeV2::parse_from_bytes(&entry.data)?
-                    };
+                    let cc = crate::engine::storage::log::conf_change(&entry)?;
                     let cs = self
                         .raw
                         .apply_conf_change(&cc)

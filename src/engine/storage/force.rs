@@ -6,11 +6,9 @@
 //! one-member cluster, and the other members are remembered as removed.
 
 use protobuf::Message as _;
-use raft::eraftpb::{ConfChange, ConfChangeSingle, ConfChangeType, ConfChangeV2, Entry, EntryType};
+use raft::eraftpb::{ConfChangeSingle, ConfChangeType, ConfChangeV2, Entry, EntryType};
 
-use raft_proto::ConfChangeI;
-
-use super::{Result, Store, StoreError};
+use super::{Result, Store};
 
 /// What `--force-new-cluster` did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,19 +30,6 @@ fn single(t: ConfChangeType, id: u64) -> ConfChangeV2 {
     let mut cc = ConfChangeV2::default();
     cc.set_changes(vec![s].into());
     cc
-}
-
-fn decode(e: &Entry) -> Result<ConfChangeV2> {
-    let bad = |err: protobuf::ProtobufError| {
-        StoreError(format!("raft log: configuration entry {}: {err}", e.index))
-    };
-    Ok(if e.get_entry_type() == EntryType::EntryConfChange {
-        ConfChange::parse_from_bytes(&e.data)
-            .map_err(bad)?
-            .into_v2()
-    } else {
-        ConfChangeV2::parse_from_bytes(&e.data).map_err(bad)?
-    })
 }
 
 impl Store {
@@ -69,7 +54,7 @@ impl Store {
                 .iter()
                 .filter(|e| e.get_entry_type() != EntryType::EntryNormal)
             {
-                let cc = decode(e)?;
+                let cc = super::log::conf_change(e)?;
                 if cc.leave_joint() {
                     joint = false;
                 } else {

@@ -14,8 +14,9 @@ use std::sync::Arc;
 
 use prost::Message as _;
 use protobuf::Message as _;
-use raft::eraftpb::{Entry, HardState};
+use raft::eraftpb::{ConfChange, ConfChangeV2, Entry, EntryType, HardState};
 use raft_engine::{Command, Config, LogBatch, MessageExt, ReadableSize, RecoveryMode};
+use raft_proto::ConfChangeI;
 
 /// The log engine over the guarded file system.
 pub type Engine = raft_engine::Engine<GuardedFs>;
@@ -355,4 +356,14 @@ impl RaftLog {
         engine.purge_expired_files()?;
         Ok(())
     }
+}
+
+/// The configuration change a configuration-change entry carries (a v1
+/// change as raft's v2 form).
+pub fn conf_change(e: &Entry) -> Result<ConfChangeV2> {
+    Ok(if e.get_entry_type() == EntryType::EntryConfChange {
+        ConfChange::parse_from_bytes(&e.data)?.into_v2()
+    } else {
+        ConfChangeV2::parse_from_bytes(&e.data)?
+    })
 }

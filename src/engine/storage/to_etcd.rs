@@ -148,7 +148,7 @@ fn listed(state: &State, cluster_version: &str) -> Vec<Listed> {
                 name: u.name.clone().into_bytes(),
                 password: u.password_hash.clone().into_bytes(),
                 roles: u.roles.clone(),
-                options: Some(bpb::UserOptions {
+                options: Some(crate::proto::etcdserverpb::UserAddOptions {
                     no_password: u.no_password,
                 }),
             };
@@ -164,7 +164,7 @@ fn listed(state: &State, cluster_version: &str) -> Vec<Listed> {
                 key_permission: r
                     .permissions
                     .iter()
-                    .map(|p| bpb::Permission {
+                    .map(|p| crate::proto::etcdserverpb::Permission {
                         perm_type: p.perm_type,
                         key: p.key.clone(),
                         range_end: p.range_end.clone(),
