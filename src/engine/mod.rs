@@ -19,6 +19,7 @@
 //! `model`, `rules`, `proto` and `error`.
 
 pub mod listen;
+pub mod metrics;
 pub mod node;
 pub mod server;
 pub mod startup;

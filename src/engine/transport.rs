@@ -191,8 +191,17 @@ impl Outbox for Transport {
     }
 }
 
+/// Counts a failed send to `to` (etcd_network_peer_sent_failures_total).
+fn sent_failure(to: u64) {
+    crate::engine::metrics::get()
+        .peer_sent_failures
+        .with_label_values(&[&format!("{to:x}")])
+        .inc();
+}
+
 /// Tells raft a message to `to` could not be sent (and, for a snapshot, that it failed).
 fn report_failed(node: &OnceLock<Node>, to: u64, snapshot: bool) {
+    sent_failure(to);
     if let Some(node) = node.get() {
         node.report_unreachable(to);
         if snapshot {
@@ -401,6 +410,7 @@ async fn send_snapshot(
         }
         let ok = sent && read;
         if !ok {
+            sent_failure(to);
             node.report_unreachable(to);
         }
         node.report_snapshot(to, ok);

@@ -27,8 +27,10 @@ use std::task::{ready, Context, Poll};
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-/// The client connection preface (RFC 9113 §3.4), passed on as it is.
-const PREFACE_LEN: usize = 24;
+/// The client connection preface (RFC 9113 §3.4), passed on as it is; a
+/// connection that starts otherwise (HTTP/1.1) is passed through.
+const PREFACE: &[u8; 24] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+const PREFACE_LEN: usize = PREFACE.len();
 /// A frame header's length.
 const FRAME_HEAD: usize = 9;
 /// The largest frame payload every HTTP/2 peer accepts (SETTINGS_MAX_FRAME_SIZE's
@@ -81,6 +83,8 @@ pub struct Repaired<T> {
     decoder: loona_hpack::Decoder<'static>,
     /// Whether a header block has been looked at yet.
     seen_a_block: bool,
+    /// How much of the preface has been checked.
+    preface_checked: usize,
     eof: bool,
 }
 
@@ -100,6 +104,7 @@ impl<T> Repaired<T> {
             block: None,
             decoder,
             seen_a_block: false,
+            preface_checked: 0,
             eof: false,
         }
     }
@@ -277,6 +282,15 @@ impl<T> Repaired<T> {
             return false;
         }
         let n = passable.min(buf.remaining());
+        if !self.passthrough && self.preface_checked < PREFACE_LEN {
+            let k = n.min(PREFACE_LEN - self.preface_checked);
+            let expected = &PREFACE[self.preface_checked..self.preface_checked + k];
+            if &self.raw[self.start..self.start + k] != expected {
+                // Not HTTP/2 (an HTTP/1.1 request): nothing here to repair.
+                self.passthrough = true;
+            }
+            self.preface_checked += k;
+        }
         buf.put_slice(&self.raw[self.start..self.start + n]);
         self.start += n;
         if !self.passthrough {

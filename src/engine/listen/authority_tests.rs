@@ -32,7 +32,7 @@ impl AsyncRead for Trickle {
     }
 }
 
-const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+const PREFACE: &[u8] = super::PREFACE;
 
 fn frame(kind: u8, flags: u8, stream: u32, payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
@@ -219,5 +219,20 @@ fn authorities_are_kept_repaired_or_dropped() {
     for (value, want) in cases {
         let got = repair_authority(value.as_bytes()).map(|v| std::str::from_utf8(v).unwrap());
         assert_eq!(got, want, "{value}");
+    }
+}
+
+#[test]
+fn an_http1_request_passes_through_untouched() {
+    // 24 bytes of an HTTP/1.1 request where the preface would be, then
+    // bytes that read as a header block with a repairable `:authority`:
+    // read as HTTP/2, they would be re-encoded.
+    let mut request = b"GET /health HTTP/1.1\r\nXY".to_vec();
+    assert_eq!(request.len(), PREFACE_LEN);
+    let block = indexed_name(1, b"http://127.0.0.1:2379");
+    request.extend(frame(HEADERS, END_HEADERS, 1, &block));
+    request.extend(b"\r\n\r\n");
+    for step in [1, 7, 4096] {
+        assert_eq!(repaired(request.clone(), step), request, "step {step}");
     }
 }

@@ -53,7 +53,8 @@ pub fn server_config(
     let mut config = builder
         .with_single_cert(certs(cert)?, key)
         .with_context(|| format!("cannot use {} with its key", cert.display()))?;
-    config.alpn_protocols = vec![b"h2".to_vec()];
+    // gRPC over HTTP/2; HTTP/1.1 for the health checks, metrics and gateway.
+    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
     Ok(Arc::new(config))
 }
 

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use prost::Message as _;
 use protobuf::Message as _;
-use raft::eraftpb::{ConfState, Entry, EntryType, Message};
+use raft::eraftpb::{ConfState, Entry, EntryType, Message, MessageType};
 use raft::{Config, ProgressState, RawNode, SnapshotStatus, StateRole};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
@@ -127,6 +127,7 @@ pub fn start(
         removed_at: None,
         view: view_tx,
         heard: HashMap::new(),
+        heartbeats: HashMap::new(),
         published: false,
         ticks_since_publish: usize::MAX / 2,
     };
@@ -200,6 +201,8 @@ struct Driver {
     view: watch::Sender<View>,
     /// When a message last arrived from each peer.
     heard: HashMap<u64, Instant>,
+    /// When the last heartbeat went to each peer (its answer times the round trip).
+    heartbeats: HashMap<u64, Instant>,
     /// Whether the cluster has this member's name and client URLs.
     published: bool,
     /// Ticks since this member last proposed its name and client URLs.
@@ -328,6 +331,9 @@ impl Driver {
             Request::Step(bytes) => {
                 if let Ok(m) = Message::parse_from_bytes(&bytes) {
                     self.heard.insert(m.from, Instant::now());
+                    if m.get_msg_type() == MessageType::MsgHeartbeatResponse {
+                        self.round_trip(m.from);
+                    }
                     // Messages from unknown or removed peers are refused by raft; ignore.
                     let _ = self.raw.step(m);
                 }
@@ -441,10 +447,26 @@ impl Driver {
         if messages.is_empty() {
             return;
         }
+        for m in &messages {
+            if m.get_msg_type() == MessageType::MsgHeartbeat {
+                self.heartbeats.insert(m.to, Instant::now());
+            }
+        }
         let (out, failed) = encode(&self.store, messages);
         self.outbox.send(out);
         for peer in failed {
             self.raw.report_snapshot(peer, SnapshotStatus::Failure);
+        }
+    }
+
+    /// Records the round trip of the heartbeat `peer` answered
+    /// (etcd_network_peer_round_trip_time_seconds).
+    fn round_trip(&mut self, peer: u64) {
+        if let Some(sent) = self.heartbeats.remove(&peer) {
+            crate::engine::metrics::get()
+                .peer_rtt
+                .with_label_values(&[&format!("{peer:x}")])
+                .observe(sent.elapsed().as_secs_f64());
         }
     }
 

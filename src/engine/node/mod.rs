@@ -297,7 +297,18 @@ impl Node {
 
     /// Proposes a state-machine command (leader only) and waits until it is applied here.
     pub async fn propose(&self, op: spb::command::Op) -> Result<Applied, NodeError> {
-        self.ask(|tx| Request::Propose(op, tx)).await
+        let _pending = crate::engine::metrics::Pending::start();
+        let result = self.ask(|tx| Request::Propose(op, tx)).await;
+        if matches!(
+            result,
+            Err(NodeError::Dropped
+                | NodeError::NotAppended
+                | NodeError::Stopped
+                | NodeError::Storage(_))
+        ) {
+            crate::engine::metrics::get().proposals_failed.inc();
+        }
+        result
     }
 
     /// Proposes a configuration change (leader only) and waits until it is

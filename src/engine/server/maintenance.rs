@@ -28,7 +28,7 @@ async fn on_store<T: Send + 'static>(
 }
 
 /// etcd's name of an alarm type.
-fn alarm_name(alarm: i32) -> &'static str {
+pub fn alarm_name(alarm: i32) -> &'static str {
     match epb::AlarmType::try_from(alarm) {
         Ok(epb::AlarmType::Nospace) => "NOSPACE",
         Ok(epb::AlarmType::Corrupt) => "CORRUPT",

@@ -11,10 +11,11 @@ mod convert;
 mod errors;
 mod fault;
 mod forward;
+mod http;
 mod kv;
 mod lease;
 mod lessor;
-mod maintenance;
+pub(crate) mod maintenance;
 mod membership;
 mod password;
 mod raft;
@@ -223,8 +224,12 @@ pub async fn serve(
         .max_encoding_message_size(MAX_MESSAGE);
     // Header lists up to 1 MiB, as the listener's repair re-encodes (Go's
     // gRPC server, etcd's, takes 16 MiB; hyper's default is 16 KiB).
+    // HTTP/1.1 beside HTTP/2 on the client port, as etcd: health checks,
+    // metrics and the JSON gateway answered in front of the gRPC services.
     let client_server = Server::builder()
         .http2_max_header_list_size(MAX_HEADER_LIST)
+        .accept_http1(true)
+        .layer(http::FaceLayer::new(shared.clone(), http::Serves::Client))
         .add_service(c1)
         .add_service(m1)
         .add_service(k1)

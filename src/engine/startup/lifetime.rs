@@ -271,6 +271,9 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
             let v = watch.borrow().clone();
             if v.leader_id != leader {
                 leader = v.leader_id;
+                if leader != 0 {
+                    crate::engine::metrics::get().leader_changes.inc();
+                }
                 eprintln!(
                     "memberctl node: leader is now {leader:016x} (term {})",
                     v.term

@@ -329,7 +329,13 @@ impl Store {
         hard_state: Option<&HardState>,
         sync: bool,
     ) -> Result<()> {
-        let purge = self.log().append(entries, hard_state, sync)?;
+        let append = || self.log().append(entries, hard_state, sync);
+        let purge = if sync {
+            let m = crate::engine::metrics::get();
+            crate::engine::metrics::timed(&m.wal_fsync, append)?
+        } else {
+            append()?
+        };
         if purge {
             self.purge();
         }
@@ -387,7 +393,10 @@ impl Store {
             return Ok(());
         }
         self.log().sync()?;
-        checkpoint::write(self.layout(), state)?;
+        let m = crate::engine::metrics::get();
+        crate::engine::metrics::timed(&m.backend_commit, || {
+            checkpoint::write(self.layout(), state)
+        })?;
         self.inner
             .durable_applied
             .fetch_max(index, Ordering::AcqRel);
