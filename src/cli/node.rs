@@ -35,6 +35,10 @@ pub struct RunArgs {
     /// Client URLs to advertise to the cluster
     #[arg(long, value_delimiter = ',', required = true, value_name = "URL")]
     pub advertise_client_urls: Vec<String>,
+    /// Extra plain-HTTP URLs that serve /metrics and the health checks only
+    /// (the client URL serves them too)
+    #[arg(long, value_delimiter = ',', value_name = "URL")]
+    pub listen_metrics_urls: Vec<String>,
     /// URL to listen on for peers
     #[arg(long, value_delimiter = ',', required = true, value_name = "URL")]
     pub listen_peer_urls: Vec<String>,

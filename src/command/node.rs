@@ -51,6 +51,7 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
         name: a.name.clone(),
         data_dir: a.data_dir.clone(),
         listen_client_urls: a.listen_client_urls.clone(),
+        listen_metrics_urls: a.listen_metrics_urls.clone(),
         advertise_client_urls: a.advertise_client_urls.clone(),
         listen_peer_urls: a.listen_peer_urls.clone(),
         initial_advertise_peer_urls: a.initial_advertise_peer_urls.clone(),

@@ -176,6 +176,12 @@ impl Outbox for Transport {
             if peers.get(&id).is_some_and(|p| p.urls == urls) {
                 continue;
             }
+            // The peer's series are served from the start (empty; round
+            // trips are timed by the leader's heartbeats).
+            let m = crate::engine::metrics::get();
+            let to = format!("{id:x}");
+            m.peer_sent_failures.with_label_values(&[&to]);
+            m.peer_rtt.with_label_values(&[&to]);
             let (tx, rx) = mpsc::channel(QUEUE);
             let node = self.node.clone();
             let sender = Sender {

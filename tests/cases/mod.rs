@@ -20,6 +20,8 @@ mod etcd_snapshot;
 mod faults;
 /// The committed completions and man pages match the CLI.
 mod generated;
+/// The engine's HTTP face: health checks and metrics vs etcd 3.5, promtool, Prometheus and etcd's no-leader alert.
+mod http;
 /// Explicit joint consensus on the engine: the seed's example, a leader killed while joint.
 mod joint;
 /// Leadership moved before the leader is removed or demoted, move-leader, names while a member starts.

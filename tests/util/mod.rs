@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod faults;
+pub mod http;
 pub mod local;
 pub mod members;
 pub mod operator;

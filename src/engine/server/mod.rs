@@ -140,15 +140,26 @@ pub fn etcd_member(m: &spb::MemberMeta) -> epb::Member {
     }
 }
 
+/// Where a node listens.
+pub struct Listeners {
+    /// Clients: gRPC and the HTTP face.
+    pub client: TcpListener,
+    /// Peers: the raft transport, and the client services for forwarded requests.
+    pub peer: TcpListener,
+    /// `--listen-metrics-urls`: metrics and health checks over plain HTTP.
+    pub metrics: Vec<TcpListener>,
+}
+
 /// Serves the client services on `client` and the raft transport (plus the
-/// client services, for requests forwarded to the leader) on `peer`, until
-/// `shutdown` completes. With a `partition` (fault injection on), also the
+/// client services, for requests forwarded to the leader) on `peer`, and
+/// metrics and health checks on each of `metrics`, until `shutdown`
+/// completes. With a `partition` (fault injection on), also the
 /// fault-injection service on both, and incoming raft messages from isolated
 /// peers are dropped.
 pub async fn serve(
     node: Node,
     cluster_id: u64,
-    (client, peer): (TcpListener, TcpListener),
+    listeners: Listeners,
     tls: ServeTls,
     faults: Option<Faults>,
     quota_bytes: u64,
@@ -165,7 +176,15 @@ pub async fn serve(
         stopping: stop_rx.clone(),
         quota_bytes,
     });
+    let Listeners {
+        client,
+        peer,
+        metrics,
+    } = listeners;
     let lessor = tokio::spawn(lessor::run(shared.clone()));
+    for listener in metrics {
+        tokio::spawn(http::serve_metrics(listener, shared.clone()));
+    }
     tokio::spawn(async move {
         shutdown.await;
         let _ = stop_tx.send(true);

@@ -159,6 +159,18 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
     let peer = TcpListener::bind(peer_addr)
         .await
         .with_context(|| format!("cannot listen for peers on {peer_addr}"))?;
+    let mut metrics = Vec::new();
+    for url in &opts.listen_metrics_urls {
+        if !url.starts_with("http://") {
+            bail!("--listen-metrics-urls {url}: metrics are served over plain http:// only");
+        }
+        let addr = socket_addr(url)?;
+        metrics.push(
+            TcpListener::bind(addr)
+                .await
+                .with_context(|| format!("cannot listen for metrics on {addr}"))?,
+        );
+    }
     let need_tls = |urls: &[String], tls: &Option<ListenerTls>, flag: &str| -> anyhow::Result<()> {
         if urls.iter().any(|u| u.starts_with("https://")) && tls.is_none() {
             bail!("https URLs need {flag}");
@@ -290,7 +302,11 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
     let server = tokio::spawn(server::serve(
         node,
         cluster_id,
-        (client, peer),
+        server::Listeners {
+            client,
+            peer,
+            metrics,
+        },
         tls,
         opts.fault_injection.then_some(server::Faults {
             partition,

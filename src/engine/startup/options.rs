@@ -15,6 +15,8 @@ pub struct NodeOptions {
     pub data_dir: PathBuf,
     /// --listen-client-urls
     pub listen_client_urls: Vec<String>,
+    /// --listen-metrics-urls: plain HTTP, /metrics and the health checks
+    pub listen_metrics_urls: Vec<String>,
     /// --advertise-client-urls
     pub advertise_client_urls: Vec<String>,
     /// --listen-peer-urls

@@ -56,8 +56,12 @@ pub async fn health(s: &Arc<Shared>, query: &str) -> Response<Body> {
             (StatusCode::SERVICE_UNAVAILABLE, "false", reason)
         }
     };
-    let body = serde_json::json!({ "health": healthy, "reason": reason });
-    text(status, "text/plain; charset=utf-8", body.to_string())
+    let mut body = serde_json::json!({ "health": healthy, "reason": reason }).to_string();
+    if status != StatusCode::OK {
+        // etcd writes its refusals as Go's http.Error does: with a newline.
+        body.push('\n');
+    }
+    text(status, "text/plain; charset=utf-8", body)
 }
 
 /// etcd's order: alarms not excluded, a leader (unless serializable), a read.

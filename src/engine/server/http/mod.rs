@@ -6,12 +6,14 @@
 mod health;
 mod metered;
 
+use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use http::{header, HeaderValue, Method, Request, Response, StatusCode};
+use hyper::body::Incoming;
 use prost::bytes::Bytes;
 use tonic::body::Body;
 
@@ -96,6 +98,38 @@ where
         let shared = self.shared.clone();
         let serves = self.serves;
         Box::pin(async move { Ok(answer(&shared, serves, req).await) })
+    }
+}
+
+/// Serves metrics and the health checks over plain HTTP/1.1 on `listener`
+/// (`--listen-metrics-urls`) until the server stops.
+pub async fn serve_metrics(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
+    let mut stopping = shared.stopping.clone();
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = stopping.wait_for(|s| *s) => return,
+        };
+        let Ok((tcp, _)) = accepted else {
+            // Out of descriptors and the like: keep serving.
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            continue;
+        };
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |req: Request<Incoming>| {
+                let shared = shared.clone();
+                async move {
+                    let req = req.map(Body::new);
+                    Ok::<_, Infallible>(answer(&shared, Serves::Metrics, req).await)
+                }
+            });
+            let io = hyper_util::rt::TokioIo::new(tcp);
+            // A connection that breaks off affects no other.
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(io, service)
+                .await;
+        });
     }
 }
 
