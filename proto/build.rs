@@ -7,7 +7,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if fixed_address_executable() {
         println!("cargo:rustc-link-arg-bin=memberctl=-no-pie");
     }
+    let descriptors = std::path::PathBuf::from(std::env::var("OUT_DIR")?).join("descriptors.bin");
     tonic_prost_build::configure()
+        .file_descriptor_set_path(descriptors)
         .build_server(true)
         .build_client(true)
         .compile_protos(

@@ -5,6 +5,10 @@
 //! `engine::server` on the engine side, except the stored formats, which
 //! `engine::node` and `engine::storage` persist.
 
+/// The descriptors of every compiled protobuf file (the JSON gateway reads
+/// and writes etcd's messages through them).
+pub const DESCRIPTORS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/descriptors.bin"));
+
 /// etcd's key-value record (`mvccpb` package).
 #[allow(missing_docs, clippy::all)]
 pub mod mvccpb {

@@ -62,6 +62,7 @@ pub const GRPC_METHODS: &[(&str, &str, &str)] = &[
     ("etcdserverpb.Maintenance", "MoveLeader", "unary"),
     ("etcdserverpb.Auth", "AuthEnable", "unary"),
     ("etcdserverpb.Auth", "AuthDisable", "unary"),
+    ("etcdserverpb.Auth", "AuthStatus", "unary"),
     ("etcdserverpb.Auth", "Authenticate", "unary"),
     ("etcdserverpb.Auth", "UserAdd", "unary"),
     ("etcdserverpb.Auth", "UserGet", "unary"),

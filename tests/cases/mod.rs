@@ -18,6 +18,8 @@ mod etcd;
 mod etcd_snapshot;
 /// kill -9 at the dangerous moments of a membership change on the engine.
 mod faults;
+/// The engine's JSON gateway, call by call against etcd 3.4's and 3.5's.
+mod gateway;
 /// The committed completions and man pages match the CLI.
 mod generated;
 /// The engine's HTTP face: health checks and metrics vs etcd 3.5, promtool, Prometheus and etcd's no-leader alert.

@@ -131,7 +131,8 @@ impl Maintenance for MaintenanceService {
             }
         };
         Ok(Response::new(epb::AlarmResponse {
-            header: s.header(s.revision()),
+            // Unset, as etcd 3.4 leaves it.
+            header: None,
             alarms,
         }))
     }
@@ -181,7 +182,8 @@ impl Maintenance for MaintenanceService {
         caller.admin(s).map_err(errors::raw_auth)?;
         on_store(s, |store| store.defragment()).await?;
         Ok(Response::new(epb::DefragmentResponse {
-            header: s.header(s.revision()),
+            // Unset, as etcd 3.4 leaves it.
+            header: None,
         }))
     }
 
@@ -202,12 +204,12 @@ impl Maintenance for MaintenanceService {
         caller.admin(&s).map_err(errors::raw_auth)?;
         let store = s.node.store().clone();
         let (tx, rx) = tokio::sync::mpsc::channel::<Result<epb::SnapshotResponse, Status>>(4);
-        let header = s.header(s.revision());
         tokio::task::spawn_blocking(move || {
             // A receiver that went away ends it.
             let written = store.etcd_snapshot(VERSION, |blob, remaining| {
+                // No header, as etcd's.
                 let resp = epb::SnapshotResponse {
-                    header,
+                    header: None,
                     remaining_bytes: remaining,
                     blob,
                 };
@@ -255,7 +257,8 @@ impl Maintenance for MaintenanceService {
             }
         }
         Ok(Response::new(epb::MoveLeaderResponse {
-            header: s.header(s.revision()),
+            // Unset, as etcd 3.4 leaves it.
+            header: None,
         }))
     }
 }

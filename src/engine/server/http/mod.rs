@@ -3,6 +3,7 @@
 //! checks, `/version`, `/metrics`, the JSON gateway) and counts the gRPC
 //! calls it passes on (`grpc_server_*`).
 
+mod gateway;
 mod health;
 mod metered;
 
@@ -94,6 +95,23 @@ where
                 None => Box::pin(inner.call(req)),
                 Some(series) => Box::pin(metered::call(inner, req, series)),
             };
+        }
+        if self.serves == Serves::Client && req.uri().path().starts_with("/v3/") {
+            // grpc-gateway's answers: its routes take POST only.
+            let plain = "text/plain; charset=utf-8";
+            let answer = match gateway::route(req.uri().path()) {
+                Some(method) if req.method() == Method::POST => {
+                    let inner = self.inner.clone();
+                    return Box::pin(async move { Ok(gateway::call(inner, method, req).await) });
+                }
+                Some(_) => text(
+                    StatusCode::METHOD_NOT_ALLOWED,
+                    plain,
+                    "Method Not Allowed\n".into(),
+                ),
+                None => text(StatusCode::NOT_FOUND, plain, "Not Found\n".into()),
+            };
+            return Box::pin(async move { Ok(answer) });
         }
         let shared = self.shared.clone();
         let serves = self.serves;
