@@ -476,6 +476,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Directory for the member''s data')
             [CompletionResult]::new('--listen-client-urls', '--listen-client-urls', [CompletionResultType]::ParameterName, 'URL to listen on for clients')
             [CompletionResult]::new('--advertise-client-urls', '--advertise-client-urls', [CompletionResultType]::ParameterName, 'Client URLs to advertise to the cluster')
+            [CompletionResult]::new('--listen-metrics-urls', '--listen-metrics-urls', [CompletionResultType]::ParameterName, 'Extra plain-HTTP URLs that serve /metrics and the health checks only (the client URL serves them too)')
             [CompletionResult]::new('--listen-peer-urls', '--listen-peer-urls', [CompletionResultType]::ParameterName, 'URL to listen on for peers')
             [CompletionResult]::new('--initial-advertise-peer-urls', '--initial-advertise-peer-urls', [CompletionResultType]::ParameterName, 'Peer URLs to advertise to the cluster')
             [CompletionResult]::new('--initial-cluster', '--initial-cluster', [CompletionResultType]::ParameterName, 'The initial members, as name=peer-url pairs')

@@ -2623,7 +2623,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__node__subcmd__run)
-            opts="-w -h -V --name --data-dir --listen-client-urls --advertise-client-urls --listen-peer-urls --initial-advertise-peer-urls --initial-cluster --initial-cluster-state --initial-cluster-token --heartbeat-interval --election-timeout --snapshot-count --max-learners --quota-backend-bytes --cert-file --key-file --trusted-ca-file --client-cert-auth --peer-cert-file --peer-key-file --peer-trusted-ca-file --peer-client-cert-auth --fault-injection --fault-stale-reads --fault-ack-before-fsync --force-new-cluster --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --name --data-dir --listen-client-urls --advertise-client-urls --listen-metrics-urls --listen-peer-urls --initial-advertise-peer-urls --initial-cluster --initial-cluster-state --initial-cluster-token --heartbeat-interval --election-timeout --snapshot-count --max-learners --quota-backend-bytes --cert-file --key-file --trusted-ca-file --client-cert-auth --peer-cert-file --peer-key-file --peer-trusted-ca-file --peer-client-cert-auth --fault-injection --fault-stale-reads --fault-ack-before-fsync --force-new-cluster --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2642,6 +2642,10 @@ _memberctl() {
                     return 0
                     ;;
                 --advertise-client-urls)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --listen-metrics-urls)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

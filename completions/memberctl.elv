@@ -435,6 +435,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --data-dir 'Directory for the member''s data'
             cand --listen-client-urls 'URL to listen on for clients'
             cand --advertise-client-urls 'Client URLs to advertise to the cluster'
+            cand --listen-metrics-urls 'Extra plain-HTTP URLs that serve /metrics and the health checks only (the client URL serves them too)'
             cand --listen-peer-urls 'URL to listen on for peers'
             cand --initial-advertise-peer-urls 'Peer URLs to advertise to the cluster'
             cand --initial-cluster 'The initial members, as name=peer-url pairs'

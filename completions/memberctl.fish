@@ -296,6 +296,7 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_see
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l data-dir -d 'Directory for the member\'s data' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l listen-client-urls -d 'URL to listen on for clients' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l advertise-client-urls -d 'Client URLs to advertise to the cluster' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l listen-metrics-urls -d 'Extra plain-HTTP URLs that serve /metrics and the health checks only (the client URL serves them too)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l listen-peer-urls -d 'URL to listen on for peers' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l initial-advertise-peer-urls -d 'Peer URLs to advertise to the cluster' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l initial-cluster -d 'The initial members, as name=peer-url pairs' -r

@@ -20,6 +20,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 "proto/memberctl/store/v1/store.proto",
                 "proto/memberctl/v1/fault.proto",
                 "proto/etcdbackend/backend.proto",
+                "proto/v3lockpb/v3lock.proto",
+                "proto/v3electionpb/v3election.proto",
             ],
             &["proto"],
         )?;

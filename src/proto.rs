@@ -21,6 +21,18 @@ pub mod etcdserverpb {
     tonic::include_proto!("etcdserverpb");
 }
 
+/// etcd's Lock service (`v3lockpb` package).
+#[allow(missing_docs, clippy::all)]
+pub mod v3lockpb {
+    tonic::include_proto!("v3lockpb");
+}
+
+/// etcd's Election service (`v3electionpb` package).
+#[allow(missing_docs, clippy::all)]
+pub mod v3electionpb {
+    tonic::include_proto!("v3electionpb");
+}
+
 /// The records of etcd's backend buckets (leases, users, roles), as read
 /// from etcd's snapshot files by `etcd_db` and written into the engine's.
 #[allow(missing_docs, clippy::all)]

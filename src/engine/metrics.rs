@@ -77,6 +77,13 @@ pub const GRPC_METHODS: &[(&str, &str, &str)] = &[
     ("etcdserverpb.Auth", "RoleDelete", "unary"),
     ("etcdserverpb.Auth", "RoleGrantPermission", "unary"),
     ("etcdserverpb.Auth", "RoleRevokePermission", "unary"),
+    ("v3lockpb.Lock", "Lock", "unary"),
+    ("v3lockpb.Lock", "Unlock", "unary"),
+    ("v3electionpb.Election", "Campaign", "unary"),
+    ("v3electionpb.Election", "Proclaim", "unary"),
+    ("v3electionpb.Election", "Leader", "unary"),
+    ("v3electionpb.Election", "Observe", "server_stream"),
+    ("v3electionpb.Election", "Resign", "unary"),
 ];
 
 /// One etcd method's gRPC series, looked up once per call (by its path).

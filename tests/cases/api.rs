@@ -2,12 +2,10 @@
 //! 3.4 commands against the engine and a real etcd, outputs compared; lock
 //! and elect with two contenders.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::util::local::Local;
+use crate::util::streamed::Streamed;
 use crate::util::{self, wait_for, Etcd, Run};
 
 /// What a run shows a user, comparable across clusters: the exit code,
@@ -209,57 +207,6 @@ fn etcdctl_kv_txn_compaction_and_lease_match_etcd() {
     assert_eq!(want.len(), got.len());
 }
 
-/// An etcdctl process whose output lines are read as they come.
-struct Streamed {
-    child: Child,
-    lines: mpsc::Receiver<String>,
-}
-
-impl Streamed {
-    fn start(etcdctl: &std::path::Path, eps: &str, args: &[&str]) -> Streamed {
-        let mut child = Command::new(etcdctl)
-            .env("ETCDCTL_API", "3")
-            .arg(format!("--endpoints={eps}"))
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start etcdctl");
-        let out = child.stdout.take().expect("stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        Streamed { child, lines }
-    }
-
-    /// The next `n` lines, waiting at most `limit` in all.
-    fn take(&self, n: usize, limit: Duration) -> Vec<String> {
-        let deadline = std::time::Instant::now() + limit;
-        let mut got = Vec::new();
-        while got.len() < n {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => got.push(l),
-                Err(_) => break,
-            }
-        }
-        got
-    }
-}
-
-impl Drop for Streamed {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// What `etcdctl watch` prints for history and for live writes, with
 /// --prefix, --rev, --prev-kv and a compacted start.
 fn watch_transcript(etcdctl: &std::path::Path, eps: &str) -> Vec<String> {
@@ -345,7 +292,7 @@ fn lock_and_elect_pass_to_the_second_contender() {
         second.take(1, Duration::from_secs(1)).is_empty(),
         "both hold the lock"
     );
-    local.kill9(first.child.id());
+    local.kill9(first.pid());
     let got = second.take(1, limit);
     assert!(got.first().is_some_and(|l| l.starts_with("L/")), "{got:?}");
 
@@ -362,7 +309,7 @@ fn lock_and_elect_pass_to_the_second_contender() {
         Some("one")
     );
     // SIGTERM: etcdctl resigns and closes its session.
-    unsafe { libc::kill(one.child.id() as i32, libc::SIGTERM) };
+    unsafe { libc::kill(one.pid() as i32, libc::SIGTERM) };
     assert_eq!(two.take(2, limit).get(1).map(String::as_str), Some("two"));
     assert_eq!(
         observer.take(2, limit).get(1).map(String::as_str),

@@ -28,6 +28,8 @@ mod http;
 mod joint;
 /// Leadership moved before the leader is removed or demoted, move-leader, names while a member starts.
 mod leader;
+/// etcd's Lock and Election services on the engine, interleaved with etcdctl lock and elect.
+mod lock;
 /// etcd's Maintenance on the engine with etcdctl (both endpoint forms) vs etcd; HashKV; quota; snapshots; the :authority repair.
 mod maintenance;
 /// No cluster needed: help, usage errors, unreachable endpoints, environment, bad TLS files.

@@ -9,6 +9,7 @@ pub mod members;
 pub mod operator;
 pub mod recorder;
 pub mod robustness;
+pub mod streamed;
 pub mod tls;
 pub mod versions;
 pub mod writer;

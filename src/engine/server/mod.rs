@@ -7,7 +7,9 @@
 mod access;
 mod auth;
 mod cluster;
+mod concurrency;
 mod convert;
+mod election;
 mod errors;
 mod fault;
 mod forward;
@@ -15,6 +17,7 @@ mod http;
 mod kv;
 mod lease;
 mod lessor;
+mod lock;
 pub(crate) mod maintenance;
 mod membership;
 mod password;
@@ -46,6 +49,8 @@ use crate::proto::memberctl_store_v1 as spb;
 use crate::proto::memberctl_v1::fault_server::FaultServer;
 use crate::proto::memberctl_v1::membership_server::MembershipServer;
 use crate::proto::memberctl_v1::raft_server::RaftServer;
+use crate::proto::v3electionpb::election_server::ElectionServer;
+use crate::proto::v3lockpb::lock_server::LockServer;
 
 /// How long a proposal may take to be applied before the client is told it timed out
 /// (etcd: 5 s plus two election timeouts).
@@ -256,6 +261,14 @@ pub async fn serve(
         .add_service(w1)
         .add_service(l1)
         .add_service(a1)
+        .add_service(InterceptedService::new(
+            LockServer::new(lock::LockService(shared.clone())),
+            access::Access::new(shared.clone(), false),
+        ))
+        .add_service(InterceptedService::new(
+            ElectionServer::new(election::ElectionService(shared.clone())),
+            access::Access::new(shared.clone(), false),
+        ))
         .add_optional_service(fault())
         .serve_with_incoming_shutdown(
             listen::incoming(client, tls.client.clone(), true),

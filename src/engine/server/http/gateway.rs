@@ -138,6 +138,13 @@ const ROUTES: &[(&str, &str, &str)] = &[
         "etcdserverpb.Auth",
         "RoleRevokePermission",
     ),
+    ("/v3/lock/lock", "v3lockpb.Lock", "Lock"),
+    ("/v3/lock/unlock", "v3lockpb.Lock", "Unlock"),
+    ("/v3/election/campaign", "v3electionpb.Election", "Campaign"),
+    ("/v3/election/proclaim", "v3electionpb.Election", "Proclaim"),
+    ("/v3/election/leader", "v3electionpb.Election", "Leader"),
+    ("/v3/election/observe", "v3electionpb.Election", "Observe"),
+    ("/v3/election/resign", "v3electionpb.Election", "Resign"),
 ];
 
 /// The descriptors of the compiled protobuf files.
