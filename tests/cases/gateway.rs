@@ -115,11 +115,23 @@ const CALLS: &[(&str, &str, bool)] = &[
     ("/v3/maintenance/alarm", r#"{"action":"GET"}"#, false),
     ("/v3/maintenance/defragment", "{}", false),
     ("/v3/maintenance/hash", "{}", false),
-    ("/v3/maintenance/transfer-leadership", r#"{"targetID":"1"}"#, false),
+    (
+        "/v3/maintenance/transfer-leadership",
+        r#"{"targetID":"1"}"#,
+        false,
+    ),
     // (A valid add depends on etcd 3.4's connectivity window since start: not compared here.)
-    ("/v3/cluster/member/add", r#"{"peerURLs":["not a url"],"isLearner":true}"#, false),
+    (
+        "/v3/cluster/member/add",
+        r#"{"peerURLs":["not a url"],"isLearner":true}"#,
+        false,
+    ),
     ("/v3/cluster/member/promote", r#"{"ID":"1"}"#, false),
-    ("/v3/cluster/member/update", r#"{"ID":"1","peerURLs":["http://127.0.0.1:2"]}"#, false),
+    (
+        "/v3/cluster/member/update",
+        r#"{"ID":"1","peerURLs":["http://127.0.0.1:2"]}"#,
+        false,
+    ),
     ("/v3/cluster/member/remove", r#"{"ID":"1"}"#, false),
     ("/v3/auth/user/get", r#"{"name":"nobody"}"#, false),
     (
@@ -266,9 +278,9 @@ fn as_3_4((path, status, json, keys): Outcome) -> Outcome {
 /// `http://` and the endpoint among `endpoints` that leads.
 fn leader_url(endpoints: &[String]) -> String {
     let e = wait_for("a leader", Duration::from_secs(10), || {
-        endpoints.iter().find(|e| {
-            crate::util::faults::node_status(e).is_ok_and(|s| s.leader == s.member_id)
-        })
+        endpoints
+            .iter()
+            .find(|e| crate::util::faults::node_status(e).is_ok_and(|s| s.leader == s.member_id))
     });
     format!("http://{}", e.trim_start_matches("http://"))
 }

@@ -152,14 +152,26 @@ fn a_second_learner_is_refused_by_the_learners_check() {
         .expect(0)
         .json();
     assert_eq!(doc["ok"], true, "{doc}");
-    for name in ["quorum", "alarms", "learners", "apply", "stability"] {
+    // The engine serves /metrics and /version as etcd: every check reads them.
+    for name in [
+        "quorum",
+        "alarms",
+        "learners",
+        "apply",
+        "stability",
+        "db",
+        "versions",
+    ] {
         assert_eq!(check(&doc, name)["result"], "ok", "{name}: {doc}");
     }
-    // The engine serves no /metrics yet: what needs them is unknown, never ok.
-    for name in ["disk", "network", "db"] {
+    // A fresh cluster has too few fsyncs (and followers no round trips) to judge.
+    for name in ["disk", "network"] {
         let c = check(&doc, name);
-        assert_eq!(c["result"], "unknown", "{name}: {c}");
-        assert!(c["detail"].as_str().unwrap().contains("/metrics"), "{c}");
+        assert!(
+            c["result"] == "ok" || c["result"] == "unknown",
+            "{name}: {c}"
+        );
+        assert!(c["detail"].as_str().unwrap().contains("p99"), "{c}");
     }
 
     let first = format!("http://127.0.0.1:{}", free_port());

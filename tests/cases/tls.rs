@@ -225,6 +225,14 @@ fn tls_on_the_engine() {
             (v["leader"].is_string() && all).then_some(v)
         },
     );
+    // HTTP/1.1 over TLS on the client URL (ALPN http/1.1): the pre-flight
+    // checks read every member's /metrics and /version there.
+    let checked = with(&["member", "check", "-w", "json"]).json();
+    for c in checked["checks"].as_array().unwrap() {
+        if c["name"] == "versions" || c["name"] == "db" {
+            assert_eq!(c["result"], "ok", "{c}");
+        }
+    }
     // A change sent to a follower is forwarded to the leader over peer TLS.
     let leader = status["leader"].as_str().unwrap();
     let follower = status["members"]
