@@ -422,3 +422,54 @@ fn stream_error(code: u32, message: &str) -> String {
         serde_json::Value::from(http.canonical_reason().unwrap_or("")),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_route_names_a_served_method() {
+        for (path, service, method) in ROUTES {
+            let m = route(path).unwrap_or_else(|| panic!("{path}: no {service}/{method}"));
+            assert_eq!(m.name(), *method);
+        }
+        assert!(route("/v3/kv/nope").is_none());
+    }
+
+    #[test]
+    fn bodies_read_as_etcds_gateway_reads_them() {
+        let put = route("/v3/kv/put").unwrap().input();
+        // Empty: the empty request. Unknown fields: ignored.
+        assert_eq!(decode_requests(&put, b"", false).unwrap().len(), 1);
+        let one = decode_requests(&put, br#"{"key":"Zm9v","nope":1}"#, false).unwrap();
+        assert_eq!(one[0].encode_to_vec(), {
+            let p = crate::proto::etcdserverpb::PutRequest {
+                key: b"foo".to_vec(),
+                ..Default::default()
+            };
+            p.encode_to_vec()
+        });
+        // One object for a unary call; a stream's body may hold several.
+        assert!(decode_requests(&put, br#"{"key":"YQ=="} {"key":"Yg=="}"#, false).is_err());
+        let watch = route("/v3/watch").unwrap().input();
+        let two = br#"{"create_request":{"key":"YQ=="}}
+{"cancel_request":{"watch_id":"0"}}"#;
+        assert_eq!(decode_requests(&watch, two, true).unwrap().len(), 2);
+        assert!(decode_requests(&put, b"{not json", false).is_err());
+    }
+
+    #[test]
+    fn grpc_messages_and_statuses_map_as_grpc_gateway_maps_them() {
+        assert_eq!(
+            percent_encoding_decode("etcdserver: key is not provided"),
+            "etcdserver: key is not provided"
+        );
+        assert_eq!(percent_encoding_decode("a%20b%3A+c"), "a b:+c");
+        assert_eq!(http_status(9), StatusCode::PRECONDITION_FAILED);
+        assert_eq!(http_status(16), StatusCode::UNAUTHORIZED);
+        assert_eq!(http_status(11), StatusCode::BAD_REQUEST);
+        let mut buf = BytesMut::from(&[0u8, 0, 0, 0, 2, 7, 8, 0, 0][..]);
+        assert_eq!(next_message(&mut buf).as_deref(), Some(&[7u8, 8][..]));
+        assert_eq!(next_message(&mut buf), None);
+    }
+}
