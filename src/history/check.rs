@@ -7,37 +7,9 @@ use super::describe::op_line;
 use super::invariants::{check_invariants, Violation};
 use super::keyed::split_by_key;
 use super::op::Operation;
-use super::search::{search, Limits, Outcome};
+use super::search::{search, Budget, Outcome};
 use super::validate::validate;
 use super::window::explain;
-
-/// Search limits, applied to each key separately.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Budget {
-    /// Most model steps one key's search may take.
-    pub max_steps: u64,
-    /// Most wall-clock time one key's search may take.
-    pub max_time: Duration,
-}
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget {
-            max_steps: 20_000_000,
-            max_time: Duration::from_secs(60),
-        }
-    }
-}
-
-impl Budget {
-    /// The search limits for one key, starting now.
-    pub(crate) fn limits(&self) -> Limits {
-        Limits {
-            max_steps: self.max_steps,
-            deadline: Instant::now().checked_add(self.max_time),
-        }
-    }
-}
 
 /// What the check cost.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

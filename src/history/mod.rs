@@ -25,5 +25,6 @@ mod window;
 #[cfg(test)]
 mod tests;
 
-pub use check::{check, check_values, Budget, Report, Stats, Verdict};
+pub use check::{check, check_values, Report, Stats, Verdict};
 pub use op::{read_jsonl, to_jsonl, Operation, Request, Response};
+pub use search::Budget;

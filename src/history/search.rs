@@ -6,7 +6,7 @@
 //! unknown outcome are not in the list: the [`Pool`] applies them lazily, right before
 //! an answered operation that needs them.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::bitset::Bits;
 use super::events::{build_list, first_return, lift, unlift, Node, NIL};
@@ -14,6 +14,34 @@ use super::keyed::KeyOp;
 use super::memo::Memo;
 use super::model::{transition, KeyState, ABSENT};
 use super::pool::{Alternative, Pool};
+
+/// Search limits, applied to each key separately.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Most model steps one key's search may take.
+    pub max_steps: u64,
+    /// Most wall-clock time one key's search may take.
+    pub max_time: Duration,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            max_steps: 20_000_000,
+            max_time: Duration::from_secs(60),
+        }
+    }
+}
+
+impl Budget {
+    /// The search limits for one key, starting now.
+    pub(crate) fn limits(&self) -> Limits {
+        Limits {
+            max_steps: self.max_steps,
+            deadline: Instant::now().checked_add(self.max_time),
+        }
+    }
+}
 
 /// Stop conditions for one search.
 #[derive(Debug, Clone, Copy)]

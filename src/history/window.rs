@@ -1,11 +1,10 @@
 //! Minimal failing window of a non-linearizable key: bisects a short failing prefix and
 //! renders the operations around its last one.
 
-use super::check::Budget;
 use super::describe::op_line;
 use super::keyed::{KeyHistory, KeyOp};
 use super::op::Operation;
-use super::search::{search, Outcome, SearchResult};
+use super::search::{search, Budget, Outcome, SearchResult};
 
 /// Most operations shown in a window.
 const MAX_WINDOW: usize = 20;

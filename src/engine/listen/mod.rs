@@ -164,5 +164,5 @@ pub fn incoming(
             }
         }
     });
-    crate::engine::server::receiver_stream(rx).map(Ok)
+    tokio_stream::wrappers::ReceiverStream::new(rx).map(Ok)
 }

@@ -154,7 +154,9 @@ impl Election for ElectionService {
                 }
             }
         });
-        Ok(Response::new(Box::pin(super::receiver_stream(rx))))
+        Ok(Response::new(Box::pin(
+            tokio_stream::wrappers::ReceiverStream::new(rx),
+        )))
     }
 
     async fn resign(

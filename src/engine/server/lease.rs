@@ -12,12 +12,13 @@ use super::access::{Caller, Need};
 use super::forward::{forwarded, Route};
 use super::kv::unexpected;
 use super::lessor::{min_ttl, MAX_TTL};
-use super::{errors, receiver_stream, Shared};
+use super::{errors, Shared};
 use crate::engine::node::Applied;
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::lease_client::LeaseClient;
 use crate::proto::etcdserverpb::lease_server::Lease;
 use crate::proto::memberctl_store_v1 as spb;
+use tokio_stream::wrappers::ReceiverStream;
 
 /// The etcd-compatible Lease service.
 pub struct LeaseService(pub Arc<Shared>);
@@ -64,7 +65,7 @@ struct Upstream {
 impl Upstream {
     async fn open(ch: tonic::transport::Channel, caller: &Caller) -> Result<Upstream, Status> {
         let (to, rx) = mpsc::channel(KEEP_ALIVE_QUEUE);
-        let mut req = Request::new(receiver_stream(rx));
+        let mut req = Request::new(ReceiverStream::new(rx));
         *req.metadata_mut() = forwarded((), caller).metadata().clone();
         let from = LeaseClient::new(ch)
             .lease_keep_alive(req)
@@ -230,7 +231,7 @@ impl Lease for LeaseService {
                 }
             }
         });
-        Ok(Response::new(Box::pin(receiver_stream(rx))))
+        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
     }
 
     async fn lease_time_to_live(

@@ -221,7 +221,9 @@ impl Maintenance for MaintenanceService {
                 ))));
             }
         });
-        Ok(Response::new(Box::pin(super::receiver_stream(rx))))
+        Ok(Response::new(Box::pin(
+            tokio_stream::wrappers::ReceiverStream::new(rx),
+        )))
     }
 
     /// As etcd: only the leader serves it; the target must be a voter of the

@@ -127,13 +127,6 @@ impl Shared {
     }
 }
 
-/// Streams what a channel receives (a server stream's responses).
-pub fn receiver_stream<T: Send + 'static>(
-    rx: tokio::sync::mpsc::Receiver<T>,
-) -> impl futures_util::Stream<Item = T> + Send {
-    futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|x| (x, rx)) })
-}
-
 /// A member's metadata in etcd's form.
 pub fn etcd_member(m: &spb::MemberMeta) -> epb::Member {
     epb::Member {

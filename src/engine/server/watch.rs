@@ -16,11 +16,12 @@ use tokio::task::JoinHandle;
 use tonic::{Request, Response, Status, Streaming};
 
 use super::access::{Caller, Need};
-use super::{convert, receiver_stream, Shared};
+use super::{convert, Shared};
 use crate::engine::node::EventBatch;
 use crate::engine::storage::mvcc::{bounds, Change, Refusal};
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::watch_server::Watch;
+use tokio_stream::wrappers::ReceiverStream;
 
 /// The etcd-compatible Watch service.
 pub struct WatchService(pub Arc<Shared>);
@@ -402,6 +403,6 @@ impl Watch for WatchService {
         let (tx, rx) = mpsc::channel(STREAM_QUEUE);
         let caller = s.caller(&req).await?;
         tokio::spawn(serve_stream(s, caller, req.into_inner(), tx));
-        Ok(Response::new(Box::pin(receiver_stream(rx))))
+        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
     }
 }
