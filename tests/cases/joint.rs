@@ -184,3 +184,81 @@ fn joint_survives_a_killed_leader() {
     let written = writer.finish();
     assert!(written.acked.len() > 5, "{written:?}");
 }
+
+/// etcd's rule for every forwarded change: a member that answers a
+/// membership change shows it at once in its own (serializable, etcdctl
+/// 3.4's) `MemberList` — joint enter and remove sent to a follower whose
+/// apply stage is held back for 300 ms (fault injection), then read back
+/// from it, three times over.
+#[test]
+fn a_change_through_a_follower_is_in_its_member_list_at_once() {
+    use memberctl::proto::etcdserverpb::cluster_client::ClusterClient;
+    use memberctl::proto::etcdserverpb::{Member, MemberListRequest, MemberRemoveRequest};
+    use memberctl::proto::memberctl_v1::joint_change::Change;
+    use memberctl::proto::memberctl_v1::membership_client::MembershipClient;
+    use memberctl::proto::memberctl_v1::{
+        JointChange, JointEnterRequest, JointLeaveRequest, NewLearner,
+    };
+
+    use crate::util::faults::apply_fault;
+    use crate::util::local::{channel, runtime};
+
+    let local = Local::up(&["--fault-injection"]);
+    let (_, others) = leader_and_others(&local);
+    let follower = others[0].client_url.clone();
+    let ch = runtime().block_on(channel(&follower)).unwrap();
+    let mut cluster = ClusterClient::new(ch.clone());
+    let mut membership = MembershipClient::new(ch);
+    let lister = cluster.clone();
+    let listed = || -> Vec<Member> {
+        runtime()
+            .block_on(lister.clone().member_list(MemberListRequest {
+                linearizable: false,
+            }))
+            .unwrap()
+            .into_inner()
+            .members
+    };
+    // The follower applies nothing for 300 ms from now.
+    let hold_apply = |endpoint: &str| {
+        apply_fault(endpoint, true);
+        let endpoint = endpoint.to_string();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            apply_fault(&endpoint, false);
+        })
+    };
+    for round in 0..3 {
+        let url = format!("http://127.0.0.1:{}", free_port());
+        let change = Change::AddLearner(NewLearner {
+            name: String::new(),
+            peer_urls: vec![url.clone()],
+        });
+        let held = hold_apply(&follower);
+        runtime()
+            .block_on(membership.joint_enter(JointEnterRequest {
+                changes: vec![JointChange {
+                    change: Some(change),
+                }],
+            }))
+            .unwrap_or_else(|e| panic!("round {round}: joint enter: {e}"));
+        let added = listed()
+            .into_iter()
+            .find(|m| m.peer_ur_ls == [url.clone()])
+            .unwrap_or_else(|| panic!("round {round}: the follower does not list {url} yet"));
+        assert!(added.is_learner);
+        held.join().unwrap();
+        runtime()
+            .block_on(membership.joint_leave(JointLeaveRequest {}))
+            .unwrap_or_else(|e| panic!("round {round}: joint leave: {e}"));
+        let held = hold_apply(&follower);
+        runtime()
+            .block_on(cluster.member_remove(MemberRemoveRequest { id: added.id }))
+            .unwrap_or_else(|e| panic!("round {round}: remove: {e}"));
+        assert!(
+            listed().iter().all(|m| m.id != added.id),
+            "round {round}: the follower still lists {url}"
+        );
+        held.join().unwrap();
+    }
+}

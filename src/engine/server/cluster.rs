@@ -158,11 +158,9 @@ impl Cluster for ClusterService {
         caller.admin(s)?;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
-            let answer = ClusterClient::new(ch)
-                .member_add(forwarded(req.into_inner(), &caller))
-                .await?;
-            s.catch_up().await;
-            return Ok(answer);
+            let mut leader = ClusterClient::new(ch);
+            let call = leader.member_add(forwarded(req.into_inner(), &caller));
+            return s.changed_at_leader(call).await;
         }
         let r = req.into_inner();
         let urls = check_urls(&r.peer_ur_ls)?;
@@ -283,11 +281,9 @@ impl Cluster for ClusterService {
         caller.admin(s)?;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
-            let answer = ClusterClient::new(ch)
-                .member_update(forwarded(req.into_inner(), &caller))
-                .await?;
-            s.catch_up().await;
-            return Ok(answer);
+            let mut leader = ClusterClient::new(ch);
+            let call = leader.member_update(forwarded(req.into_inner(), &caller));
+            return s.changed_at_leader(call).await;
         }
         let r = req.into_inner();
         if !self.members()?.iter().any(|m| m.id == r.id) {
@@ -335,11 +331,9 @@ impl Cluster for ClusterService {
         caller.admin(s)?;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
-            let answer = ClusterClient::new(ch)
-                .member_promote(forwarded(req.into_inner(), &caller))
-                .await?;
-            s.catch_up().await;
-            return Ok(answer);
+            let mut leader = ClusterClient::new(ch);
+            let call = leader.member_promote(forwarded(req.into_inner(), &caller));
+            return s.changed_at_leader(call).await;
         }
         refuse_while_joint(s)?;
         let id = req.get_ref().id;

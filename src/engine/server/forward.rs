@@ -157,6 +157,18 @@ impl Shared {
         }
     }
 
+    /// A change passed on to the leader (`call`), answered once this member
+    /// has applied it too: etcd's rule that a member that answers a
+    /// membership change shows it in its own `MemberList` at once.
+    pub async fn changed_at_leader<T>(
+        &self,
+        call: impl Future<Output = Result<tonic::Response<T>, Status>>,
+    ) -> Result<tonic::Response<T>, Status> {
+        let answer = call.await?;
+        self.catch_up().await;
+        Ok(answer)
+    }
+
     /// Waits (at most [`REQUEST_TIMEOUT`]) until this member has applied
     /// everything the leader had committed when asked: after a write the
     /// leader served for it. The write is done either way; a member that

@@ -111,9 +111,9 @@ impl Membership for MembershipService {
         caller.admin(s)?;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
-            return MembershipClient::new(ch)
-                .joint_enter(forwarded(req.into_inner(), &caller))
-                .await;
+            let mut leader = MembershipClient::new(ch);
+            let call = leader.joint_enter(forwarded(req.into_inner(), &caller));
+            return s.changed_at_leader(call).await;
         }
         let view = s.node.view();
         if !view.conf.voters_outgoing.is_empty() {
@@ -186,9 +186,9 @@ impl Membership for MembershipService {
         caller.admin(s)?;
         s.refuse_learner()?;
         if let Route::Leader(ch) = s.route(&req).await? {
-            return MembershipClient::new(ch)
-                .joint_leave(forwarded(req.into_inner(), &caller))
-                .await;
+            let mut leader = MembershipClient::new(ch);
+            let call = leader.joint_leave(forwarded(req.into_inner(), &caller));
+            return s.changed_at_leader(call).await;
         }
         let view = s.node.view();
         if view.conf.voters_outgoing.is_empty() {
@@ -207,9 +207,9 @@ impl Membership for MembershipService {
                 .map(|p| p.id)
                 .ok_or_else(errors::leader_changed)?;
             let ch = s.hand_over(next).await?;
-            return MembershipClient::new(ch)
-                .joint_leave(forwarded(req.into_inner(), &caller))
-                .await;
+            let mut leader = MembershipClient::new(ch);
+            let call = leader.joint_leave(forwarded(req.into_inner(), &caller));
+            return s.changed_at_leader(call).await;
         }
         let conf = self.apply(vec![], false, vec![]).await?;
         if !conf.voters_outgoing.is_empty() {
