@@ -10,8 +10,8 @@ use tonic::transport::Channel;
 use tonic::{Request, Response, Status};
 
 use super::access::Caller;
+use super::errors::{internal, unexpected};
 use super::forward::{forwarded, Route};
-use super::kv::{internal, unexpected};
 use super::{errors, password, Shared};
 use crate::engine::node::Applied;
 use crate::engine::storage::auth as store_auth;

@@ -38,10 +38,6 @@ fn check_urls(urls: &[String]) -> Result<Vec<url::Url>, Status> {
         .collect()
 }
 
-fn internal(e: impl std::fmt::Display) -> Status {
-    Status::internal(format!("etcdserver: {e}"))
-}
-
 /// Refuses URLs that another member (not `except`) already has.
 fn check_taken(shared: &Shared, urls: &[url::Url], except: Option<u64>) -> Result<(), Status> {
     for m in shared.node.store().members() {
@@ -138,7 +134,7 @@ impl ClusterService {
         let s = &self.0;
         match s.wait(s.node.change_conf(changes, false, added)).await? {
             Applied::Conf(view) => Ok(view),
-            other => Err(internal(format!("unexpected result {other:?}"))),
+            other => Err(errors::unexpected(other)),
         }
     }
 
@@ -197,7 +193,7 @@ impl Cluster for ClusterService {
             conf.voters.contains(&id)
         };
         if !present {
-            return Err(internal("the configuration change was not applied"));
+            return Err(errors::internal("the configuration change was not applied"));
         }
         let (header, members) = self.response_members()?;
         Ok(Response::new(epb::MemberAddResponse {
@@ -266,7 +262,7 @@ impl Cluster for ClusterService {
         }
         let conf = self.change(vec![Change::Remove(id)], vec![]).await?;
         if conf.voters.contains(&id) || conf.learners.contains(&id) {
-            return Err(internal("the configuration change was not applied"));
+            return Err(errors::internal("the configuration change was not applied"));
         }
         let (header, members) = self.response_members()?;
         Ok(Response::new(epb::MemberRemoveResponse { header, members }))
@@ -359,7 +355,7 @@ impl Cluster for ClusterService {
         self.check_started(&voters, usize::from(target.name.is_empty()))?;
         let conf = self.change(vec![Change::AddVoter(id)], vec![]).await?;
         if !conf.voters.contains(&id) {
-            return Err(internal("the configuration change was not applied"));
+            return Err(errors::internal("the configuration change was not applied"));
         }
         let (header, members) = self.response_members()?;
         Ok(Response::new(epb::MemberPromoteResponse {

@@ -250,3 +250,13 @@ pub fn raw_auth(s: Status) -> Status {
         .unwrap_or(s.message());
     status(Code::Unknown, &format!("auth: {text}"))
 }
+
+/// An internal failure as the client sees it.
+pub fn internal(e: impl std::fmt::Display) -> Status {
+    Status::internal(format!("etcdserver: {e}"))
+}
+
+/// A result of another kind than the command's.
+pub fn unexpected(a: crate::engine::node::Applied) -> Status {
+    internal(format!("unexpected result {a:?}"))
+}

@@ -169,14 +169,6 @@ impl Shared {
         Ok(answer)
     }
 
-    /// Waits (at most [`REQUEST_TIMEOUT`]) until this member has applied
-    /// everything the leader had committed when asked: after a write the
-    /// leader served for it. The write is done either way; a member that
-    /// cannot catch up in time answers anyway.
-    pub async fn catch_up(&self) {
-        let _ = tokio::time::timeout(REQUEST_TIMEOUT, self.node.read_index()).await;
-    }
-
     /// A channel to member `id` over its peer URL.
     fn channel_to(&self, id: u64) -> Result<Channel, Status> {
         let members = self.node.store().members();

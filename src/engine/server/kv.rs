@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
 
+use super::errors::{internal, unexpected};
 use super::forward::{forwarded, Route};
 use super::{convert, errors, validate, Shared};
 use crate::engine::node::Applied;
-use crate::engine::storage::maintenance::{adds_data, NOSPACE};
 use crate::engine::storage::txn::{OpResult, TxnResult};
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::kv_client::KvClient;
@@ -19,55 +19,7 @@ use crate::proto::memberctl_store_v1 as spb;
 /// The etcd-compatible KV service.
 pub struct KvService(pub Arc<Shared>);
 
-/// An internal failure as the client sees it.
-pub fn internal(e: impl std::fmt::Display) -> Status {
-    Status::internal(format!("etcdserver: {e}"))
-}
-
 impl Shared {
-    /// Learners serve only Status and serializable reads.
-    pub fn refuse_learner(&self) -> Result<(), Status> {
-        if self.node.view().is_learner() {
-            return Err(errors::not_for_learner());
-        }
-        Ok(())
-    }
-
-    /// Proposes a state-machine command (this node leads) and waits for it
-    /// to be applied; a command larger than a raft entry may be is refused.
-    pub async fn apply(&self, op: spb::command::Op) -> Result<Applied, Status> {
-        if op.encoded_len() > validate::MAX_REQUEST_BYTES {
-            return Err(errors::request_too_large());
-        }
-        self.check_quota(&op).await?;
-        match self.wait(self.node.propose(op)).await? {
-            Applied::Refused(r) => Err(errors::from_refusal(&r)),
-            other => Ok(other),
-        }
-    }
-
-    /// etcd's space quota: a write that adds data when the state machine's
-    /// file would pass `--quota-backend-bytes` raises the NOSPACE alarm
-    /// (through raft, for this member) and is refused.
-    async fn check_quota(&self, op: &spb::command::Op) -> Result<(), Status> {
-        if self.quota_bytes == 0 || !adds_data(op) {
-            return Ok(());
-        }
-        let store = self.node.store();
-        if store.db_size() as u64 + op.encoded_len() as u64 <= self.quota_bytes {
-            return Ok(());
-        }
-        if !store.no_space() {
-            let raise = spb::command::Op::Alarm(spb::Alarm {
-                activate: true,
-                member_id: self.node.view().id,
-                alarm: NOSPACE,
-            });
-            self.wait(self.node.propose(raise)).await?;
-        }
-        Err(errors::no_space())
-    }
-
     /// Applies a transaction (this node leads).
     async fn apply_txn(&self, t: spb::Txn) -> Result<TxnResult, Status> {
         match self.apply(spb::command::Op::Txn(t)).await? {
@@ -75,11 +27,6 @@ impl Shared {
             other => Err(unexpected(other)),
         }
     }
-}
-
-/// A result of another kind than the command's.
-pub fn unexpected(a: Applied) -> Status {
-    internal(format!("unexpected result {a:?}"))
 }
 
 /// The only operation's result of a one-operation transaction.

@@ -9,8 +9,8 @@ use tokio::sync::mpsc;
 use tonic::{Request, Response, Status, Streaming};
 
 use super::access::{Caller, Need};
+use super::errors::unexpected;
 use super::forward::{forwarded, Route};
-use super::kv::unexpected;
 use super::lessor::{min_ttl, MAX_TTL};
 use super::{errors, Shared};
 use crate::engine::node::Applied;
@@ -154,7 +154,7 @@ impl Lease for LeaseService {
             while id == 0 {
                 id = rand::random::<i64>() & i64::MAX;
             }
-            let ttl = r.ttl.max(min_ttl(s));
+            let ttl = r.ttl.max(min_ttl(s.node.config()));
             let op = spb::command::Op::LeaseGrant(spb::LeaseGrant { id, ttl });
             match s.apply(op).await? {
                 Applied::Revision(revision) => {

@@ -1,21 +1,16 @@
-//! The leader's lease clock: when each lease expires. Only the leader keeps
-//! one; expiry is proposed through raft as a revoke, so every member deletes
-//! the lease's keys at the same revision. A member that becomes leader gives
-//! every lease its full TTL again, plus an election timeout (as etcd does
-//! without checkpoints): a leader change never shortens a lease.
+//! The leader's lease clock: when each lease expires (`expiry.rs` proposes
+//! the revokes). Only the leader keeps one. A member that becomes leader
+//! gives every lease its full TTL again, plus an election timeout (as etcd
+//! does without checkpoints): a leader change never shortens a lease.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::Shared;
-use crate::engine::node::Applied;
-use crate::proto::memberctl_store_v1 as spb;
+use crate::engine::node::NodeConfig;
 
-/// How often the leader looks for expired leases (etcd: 500 ms).
-const CHECK_EVERY: Duration = Duration::from_millis(500);
 /// How long an expired lease whose revoke failed waits before it is tried again.
 const RETRY_REVOKE: Duration = Duration::from_secs(2);
 /// Longest TTL a lease may have (etcd's), in seconds.
@@ -63,66 +58,97 @@ fn secs(ttl: i64) -> Duration {
 
 /// The shortest TTL a lease gets (etcd's rule: one and a half election
 /// timeouts, rounded up to whole seconds).
-pub fn min_ttl(shared: &Shared) -> i64 {
-    let c = shared.node.config();
-    let election = c.heartbeat * c.election_ticks as u32;
+pub fn min_ttl(config: &NodeConfig) -> i64 {
+    let election = config.heartbeat * config.election_ticks as u32;
     (election.as_millis() as i64 * 3 / 2 + 999) / 1000
 }
 
-/// Runs the leader's lease clock until the node stops: keeps the clock in
-/// step with the stored leases and revokes those that expire.
-pub async fn run(shared: Arc<Shared>) {
-    let mut tick = tokio::time::interval(CHECK_EVERY);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let config = shared.node.config().clone();
-    let election = config.heartbeat * config.election_ticks as u32;
-    loop {
-        tick.tick().await;
-        let view = shared.node.view();
-        let lessor = &shared.lessor;
-        if !view.is_leader() {
-            let mut clock = lessor.clock();
-            clock.term = 0;
+impl Lessor {
+    /// Stops the clock: this member does not lead.
+    pub fn stop(&self) {
+        let mut clock = self.clock();
+        clock.term = 0;
+        clock.expiries.clear();
+    }
+
+    /// Brings the clock in step with the `leases` stored (id, ttl) while
+    /// this member leads in `term`, and takes the leases expired at `now`
+    /// (each gets [`RETRY_REVOKE`] before it is taken again, in case its
+    /// revoke fails). In a new term every lease starts its full TTL again
+    /// plus `grace` (an election timeout).
+    pub fn expired(
+        &self,
+        term: u64,
+        leases: impl Iterator<Item = (i64, i64)>,
+        now: Instant,
+        grace: Duration,
+    ) -> Vec<i64> {
+        let mut clock = self.clock();
+        let fresh = clock.term != term;
+        if fresh {
+            clock.term = term;
             clock.expiries.clear();
-            continue;
         }
-        let leases = shared.node.store().leases();
-        let now = Instant::now();
-        let expired: Vec<i64> = {
-            let mut clock = lessor.clock();
-            let fresh = clock.term != view.term;
-            if fresh {
-                clock.term = view.term;
-                clock.expiries.clear();
-            }
-            let grace = if fresh { election } else { Duration::ZERO };
-            let stored: std::collections::HashSet<i64> = leases.iter().map(|l| l.id).collect();
-            clock.expiries.retain(|id, _| stored.contains(id));
-            for l in &leases {
-                clock
-                    .expiries
-                    .entry(l.id)
-                    .or_insert(now + grace + secs(l.ttl));
-            }
-            let expired: Vec<i64> = clock
-                .expiries
-                .iter()
-                .filter(|(_, at)| **at <= now)
-                .map(|(id, _)| *id)
-                .collect();
-            for id in &expired {
-                clock.expiries.insert(*id, now + RETRY_REVOKE);
-            }
-            expired
-        };
-        for id in expired {
-            let s = shared.clone();
-            tokio::spawn(async move {
-                let op = spb::command::Op::LeaseRevoke(spb::LeaseRevoke { id });
-                if let Ok(Applied::Revision(_)) = s.apply(op).await {
-                    s.lessor.forget(id);
-                }
-            });
+        let grace = if fresh { grace } else { Duration::ZERO };
+        let mut stored = std::collections::HashSet::new();
+        for (id, ttl) in leases {
+            stored.insert(id);
+            clock.expiries.entry(id).or_insert(now + grace + secs(ttl));
         }
+        clock.expiries.retain(|id, _| stored.contains(id));
+        let expired: Vec<i64> = clock
+            .expiries
+            .iter()
+            .filter(|(_, at)| **at <= now)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in &expired {
+            clock.expiries.insert(*id, now + RETRY_REVOKE);
+        }
+        expired
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leases_expire_after_their_ttl_plus_a_new_terms_grace_and_are_retried() {
+        let lessor = Lessor::default();
+        let t0 = Instant::now();
+        let grace = Duration::from_secs(1);
+        // A new term: every lease gets its TTL plus the grace.
+        assert!(lessor
+            .expired(2, [(7, 5)].into_iter(), t0, grace)
+            .is_empty());
+        let at = |s| t0 + Duration::from_secs(s);
+        assert!(lessor
+            .expired(2, [(7, 5)].into_iter(), at(5), grace)
+            .is_empty());
+        assert_eq!(
+            lessor.expired(2, [(7, 5)].into_iter(), at(6), grace),
+            vec![7]
+        );
+        // Taken once; again only after RETRY_REVOKE if its revoke failed.
+        assert!(lessor
+            .expired(2, [(7, 5)].into_iter(), at(7), grace)
+            .is_empty());
+        assert_eq!(
+            lessor.expired(2, [(7, 5)].into_iter(), at(8), grace),
+            vec![7]
+        );
+        // A lease no longer stored is forgotten; a new term starts over.
+        assert!(lessor
+            .expired(2, std::iter::empty(), at(9), grace)
+            .is_empty());
+        assert_eq!(lessor.remaining(7), None);
+        lessor.renew(8, 3);
+        assert!(lessor.remaining(8).is_some());
+        assert!(lessor
+            .expired(3, [(8, 3)].into_iter(), at(10), grace)
+            .is_empty());
+        lessor.stop();
+        assert_eq!(lessor.remaining(8), None);
     }
 }

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
 
+use super::errors::{internal, unexpected};
 use super::forward::{forwarded, Route};
-use super::kv::{internal, unexpected};
 use super::{errors, Shared, REQUEST_TIMEOUT};
 use crate::engine::node::Applied;
 use crate::engine::storage::Store;

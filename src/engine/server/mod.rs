@@ -1,8 +1,10 @@
-//! The engine's gRPC services: etcd-compatible Cluster, Maintenance, KV,
-//! Watch and Lease for clients; memberctl.v1 Membership (the extension), Raft (the transport, for
-//! peers) and Fault (test clusters); forwarding to the leader. etcd's wire
-//! types end here; the node sees domain values and memberctl.v1's stored
-//! formats.
+//! The engine's services: etcd's KV, Watch, Lease, Cluster, Maintenance,
+//! Auth, Lock and Election for clients, with etcd's HTTP face (`http/`);
+//! memberctl.v1 Membership (the extension), Raft (the transport, for peers)
+//! and Fault (test clusters); forwarding to the leader (`forward.rs`).
+//! `serve.rs` is the entry; the state every service shares is here, etcd's
+//! errors in `errors.rs`. etcd's wire types end here; the node sees domain
+//! values and memberctl.v1's stored formats.
 
 mod access;
 mod auth;
@@ -11,6 +13,7 @@ mod concurrency;
 mod convert;
 mod election;
 mod errors;
+mod expiry;
 mod fault;
 mod forward;
 mod http;
@@ -22,6 +25,7 @@ pub(crate) mod maintenance;
 mod membership;
 mod password;
 mod raft;
+mod serve;
 mod validate;
 mod watch;
 
@@ -29,54 +33,19 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::net::TcpListener;
-use tonic::service::interceptor::InterceptedService;
-use tonic::transport::Server;
+use tonic::Status;
 
-use crate::engine::listen;
-use crate::engine::node::{Node, NodeError};
-use crate::engine::transport::{
-    Partition, MAX_MESSAGE, PEER_CONNECTION_WINDOW, PEER_STREAM_WINDOW,
-};
+use crate::engine::node::{Applied, Node, NodeError};
+use crate::engine::storage::maintenance::{adds_data, NOSPACE};
+use crate::engine::transport::Partition;
 use crate::proto::etcdserverpb as epb;
-use crate::proto::etcdserverpb::auth_server::AuthServer;
-use crate::proto::etcdserverpb::cluster_server::ClusterServer;
-use crate::proto::etcdserverpb::kv_server::KvServer;
-use crate::proto::etcdserverpb::lease_server::LeaseServer;
-use crate::proto::etcdserverpb::maintenance_server::MaintenanceServer;
-use crate::proto::etcdserverpb::watch_server::WatchServer;
 use crate::proto::memberctl_store_v1 as spb;
-use crate::proto::memberctl_v1::fault_server::FaultServer;
-use crate::proto::memberctl_v1::membership_server::MembershipServer;
-use crate::proto::memberctl_v1::raft_server::RaftServer;
-use crate::proto::v3electionpb::election_server::ElectionServer;
-use crate::proto::v3lockpb::lock_server::LockServer;
+
+pub use serve::{serve, Faults, Listeners, ServeTls};
 
 /// How long a proposal may take to be applied before the client is told it timed out
 /// (etcd: 5 s plus two election timeouts).
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(7);
-
-/// The largest request header list served (the listener repairs blocks up to this too).
-const MAX_HEADER_LIST: u32 = listen::MAX_HEADER_BLOCK as u32;
-
-/// TLS for the node's listeners and for dialling peers.
-#[derive(Clone, Default)]
-pub struct ServeTls {
-    /// Served on the client URL.
-    pub client: Option<Arc<rustls::ServerConfig>>,
-    /// Served on the peer URL.
-    pub peer: Option<Arc<rustls::ServerConfig>>,
-    /// Used to dial peers (forwarding to the leader).
-    pub peer_client: Option<tonic::transport::ClientTlsConfig>,
-}
-
-/// What fault injection (`--fault-injection`) serves and switches on.
-pub struct Faults {
-    /// The peers whose raft traffic is dropped.
-    pub partition: Arc<Partition>,
-    /// `--fault-stale-reads`.
-    pub stale_reads: bool,
-}
 
 /// What every service shares.
 pub struct Shared {
@@ -127,6 +96,59 @@ impl Shared {
     }
 }
 
+impl Shared {
+    /// Waits (at most [`REQUEST_TIMEOUT`]) until this member has applied
+    /// everything the leader had committed when asked: after a write the
+    /// leader served for it. The write is done either way; a member that
+    /// cannot catch up in time answers anyway.
+    pub async fn catch_up(&self) {
+        let _ = tokio::time::timeout(REQUEST_TIMEOUT, self.node.read_index()).await;
+    }
+
+    /// Learners serve only Status and serializable reads.
+    pub fn refuse_learner(&self) -> Result<(), Status> {
+        if self.node.view().is_learner() {
+            return Err(errors::not_for_learner());
+        }
+        Ok(())
+    }
+
+    /// Proposes a state-machine command (this node leads) and waits for it
+    /// to be applied; a command larger than a raft entry may be is refused.
+    pub async fn apply(&self, op: spb::command::Op) -> Result<Applied, Status> {
+        if op.encoded_len() > validate::MAX_REQUEST_BYTES {
+            return Err(errors::request_too_large());
+        }
+        self.check_quota(&op).await?;
+        match self.wait(self.node.propose(op)).await? {
+            Applied::Refused(r) => Err(errors::from_refusal(&r)),
+            other => Ok(other),
+        }
+    }
+
+    /// etcd's space quota: a write that adds data when the state machine's
+    /// file would pass `--quota-backend-bytes` raises the NOSPACE alarm
+    /// (through raft, for this member) and is refused.
+    async fn check_quota(&self, op: &spb::command::Op) -> Result<(), Status> {
+        if self.quota_bytes == 0 || !adds_data(op) {
+            return Ok(());
+        }
+        let store = self.node.store();
+        if store.db_size() as u64 + op.encoded_len() as u64 <= self.quota_bytes {
+            return Ok(());
+        }
+        if !store.no_space() {
+            let raise = spb::command::Op::Alarm(spb::Alarm {
+                activate: true,
+                member_id: self.node.view().id,
+                alarm: NOSPACE,
+            });
+            self.wait(self.node.propose(raise)).await?;
+        }
+        Err(errors::no_space())
+    }
+}
+
 /// A member's metadata in etcd's form.
 pub fn etcd_member(m: &spb::MemberMeta) -> epb::Member {
     epb::Member {
@@ -136,157 +158,4 @@ pub fn etcd_member(m: &spb::MemberMeta) -> epb::Member {
         client_ur_ls: m.client_urls.clone(),
         is_learner: m.is_learner,
     }
-}
-
-/// Where a node listens.
-pub struct Listeners {
-    /// Clients: gRPC and the HTTP face.
-    pub client: TcpListener,
-    /// Peers: the raft transport, and the client services for forwarded requests.
-    pub peer: TcpListener,
-    /// `--listen-metrics-urls`: metrics and health checks over plain HTTP.
-    pub metrics: Vec<TcpListener>,
-}
-
-/// Serves the client services on `client` and the raft transport (plus the
-/// client services, for requests forwarded to the leader) on `peer`, and
-/// metrics and health checks on each of `metrics`, until `shutdown`
-/// completes. With a `partition` (fault injection on), also the
-/// fault-injection service on both, and incoming raft messages from isolated
-/// peers are dropped.
-pub async fn serve(
-    node: Node,
-    cluster_id: u64,
-    listeners: Listeners,
-    tls: ServeTls,
-    faults: Option<Faults>,
-    quota_bytes: u64,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> Result<(), tonic::transport::Error> {
-    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    let shared = Arc::new(Shared {
-        node,
-        forward: forward::Forwarder::new(tls.peer_client.clone()),
-        cluster_id,
-        stale_reads: faults.as_ref().is_some_and(|f| f.stale_reads),
-        partition: faults.map(|f| f.partition),
-        lessor: lessor::Lessor::default(),
-        stopping: stop_rx.clone(),
-        quota_bytes,
-    });
-    let Listeners {
-        client,
-        peer,
-        metrics,
-    } = listeners;
-    let lessor = tokio::spawn(lessor::run(shared.clone()));
-    for listener in metrics {
-        tokio::spawn(http::serve_metrics(listener, shared.clone()));
-    }
-    tokio::spawn(async move {
-        shutdown.await;
-        let _ = stop_tx.send(true);
-    });
-    let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
-        let _ = rx.wait_for(|s| *s).await;
-    };
-    let client_services = |s: &Arc<Shared>, peer: bool| {
-        let access = access::Access::new(s.clone(), peer);
-        (
-            (
-                InterceptedService::new(
-                    ClusterServer::new(cluster::ClusterService(s.clone())),
-                    access.clone(),
-                ),
-                InterceptedService::new(
-                    MaintenanceServer::new(maintenance::MaintenanceService(s.clone())),
-                    access.clone(),
-                ),
-                InterceptedService::new(
-                    KvServer::new(kv::KvService(s.clone()))
-                        .max_decoding_message_size(validate::MAX_RECV_BYTES),
-                    access.clone(),
-                ),
-                InterceptedService::new(
-                    MembershipServer::new(membership::MembershipService(s.clone())),
-                    access.clone(),
-                ),
-            ),
-            (
-                InterceptedService::new(
-                    WatchServer::new(watch::WatchService(s.clone())),
-                    access.clone(),
-                ),
-                InterceptedService::new(
-                    LeaseServer::new(lease::LeaseService(s.clone())),
-                    access.clone(),
-                ),
-                InterceptedService::new(
-                    AuthServer::new(auth::AuthService(s.clone())),
-                    access.clone(),
-                ),
-            ),
-        )
-    };
-    let ((c1, m1, k1, j1), (w1, l1, a1)) = client_services(&shared, false);
-    let ((c2, m2, k2, j2), (w2, l2, a2)) = client_services(&shared, true);
-    let fault = || {
-        shared
-            .partition
-            .clone()
-            .map(|p| FaultServer::new(fault::FaultService::new(p, shared.node.view().id)))
-    };
-    let raft = RaftServer::new(raft::RaftService(shared.clone(), stop_rx.clone()))
-        .max_decoding_message_size(MAX_MESSAGE)
-        .max_encoding_message_size(MAX_MESSAGE);
-    // Header lists up to 1 MiB, as the listener's repair re-encodes (Go's
-    // gRPC server, etcd's, takes 16 MiB; hyper's default is 16 KiB).
-    // HTTP/1.1 beside HTTP/2 on the client port, as etcd: health checks,
-    // metrics and the JSON gateway answered in front of the gRPC services.
-    let client_server = Server::builder()
-        .http2_max_header_list_size(MAX_HEADER_LIST)
-        .accept_http1(true)
-        .layer(http::FaceLayer::new(shared.clone(), http::Serves::Client))
-        .add_service(c1)
-        .add_service(m1)
-        .add_service(k1)
-        .add_service(j1)
-        .add_service(w1)
-        .add_service(l1)
-        .add_service(a1)
-        .add_service(InterceptedService::new(
-            LockServer::new(lock::LockService(shared.clone())),
-            access::Access::new(shared.clone(), false),
-        ))
-        .add_service(InterceptedService::new(
-            ElectionServer::new(election::ElectionService(shared.clone())),
-            access::Access::new(shared.clone(), false),
-        ))
-        .add_optional_service(fault())
-        .serve_with_incoming_shutdown(
-            listen::incoming(client, tls.client.clone(), true),
-            stopped(stop_rx.clone()),
-        );
-    // Large HTTP/2 windows: appends and snapshots are up to megabytes.
-    let peer_server = Server::builder()
-        .http2_max_header_list_size(MAX_HEADER_LIST)
-        .initial_stream_window_size(PEER_STREAM_WINDOW)
-        .initial_connection_window_size(PEER_CONNECTION_WINDOW)
-        .add_service(raft)
-        .add_service(c2)
-        .add_service(m2)
-        .add_service(k2)
-        .add_service(j2)
-        .add_service(w2)
-        .add_service(l2)
-        .add_service(a2)
-        .add_optional_service(fault())
-        .serve_with_incoming_shutdown(
-            listen::incoming(peer, tls.peer.clone(), false),
-            stopped(stop_rx),
-        );
-    let served = tokio::try_join!(client_server, peer_server);
-    lessor.abort();
-    served?;
-    Ok(())
 }
