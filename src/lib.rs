@@ -4,8 +4,9 @@
 //!
 //! ```text
 //! the tool (client side)                      the Raft node (engine)
-//! cli → command → workflow → client           engine: startup → server → transport
-//!        ↓  printer (only stdout writer)              → node (owns RawNode) → storage
+//! cli → command → workflow → client           engine: startup → server → listen
+//!        ↓  printer (only stdout writer)              → transport → node (owns RawNode)
+//!        ↓                                            → metrics → storage
 //!        ↓  testcluster (runs `node run`)
 //!        └──────→ engine::startup (only to start `node run`)
 //!

@@ -6,13 +6,12 @@ use std::path::Path;
 
 use crate::cli::{RestoreArgs, SnapshotCommand};
 use crate::client::Client;
-use crate::engine::storage::from_etcd::{self, RestoreError};
-use crate::engine::storage::{backup, Store};
+use crate::engine::startup::restore::{self, BackupInfo, RestoreError};
 use crate::error::Error;
 use crate::etcd_db::{self, DbError, SnapshotStatus};
 use crate::printer::{Report, SnapshotContent, SnapshotReport};
 
-fn content(info: &backup::BackupInfo) -> SnapshotContent {
+fn content(info: &BackupInfo) -> SnapshotContent {
     SnapshotContent {
         revision: info.revision,
         compact_revision: info.compact_revision,
@@ -36,7 +35,7 @@ fn is_memberctl(file: &Path) -> anyhow::Result<bool> {
     let mut start = [0u8; 8];
     let mut f = std::fs::File::open(file)
         .map_err(|e| Error::usage(format!("cannot open {}: {e}", file.display())))?;
-    Ok(f.read_exact(&mut start).is_ok() && &start == backup::MAGIC)
+    Ok(f.read_exact(&mut start).is_ok() && &start == restore::MEMBERCTL_MAGIC)
 }
 
 /// Why `file` cannot be read as an etcd database, as the usage error it is.
@@ -58,7 +57,7 @@ type Checked = (Option<SnapshotContent>, Option<SnapshotStatus>);
 /// (or backend file) summarised as `etcdctl snapshot status` does.
 fn read_whole(file: &Path) -> anyhow::Result<Checked> {
     if is_memberctl(file)? {
-        let info = backup::check(file).map_err(|e| Error::usage(e.0))?;
+        let info = restore::check_memberctl(file).map_err(|e| Error::usage(e.0))?;
         Ok((Some(content(&info)), None))
     } else {
         let etcd = etcd_db::status(file).map_err(|e| unreadable(file, e))?;
@@ -112,7 +111,7 @@ fn restore(a: &RestoreArgs) -> anyhow::Result<Report> {
     }
     // The whole file is checked before the directory is made.
     if memberctl {
-        backup::check(&a.file).map_err(|e| Error::usage(e.0))?;
+        restore::check_memberctl(&a.file).map_err(|e| Error::usage(e.0))?;
     }
     let pairs = super::node::parse_initial_cluster(&a.initial_cluster)?;
     let (cluster_id, member_id, members) = crate::engine::startup::new_cluster(
@@ -125,8 +124,7 @@ fn restore(a: &RestoreArgs) -> anyhow::Result<Report> {
     if !memberctl {
         return restore_etcd(a, cluster_id, member_id, &members);
     }
-    let restored = Store::open(dir)
-        .and_then(|store| backup::restore(&a.file, &store, cluster_id, member_id, &members));
+    let restored = restore::from_memberctl(&a.file, dir, cluster_id, member_id, &members);
     let info = match restored {
         Ok(info) => info,
         Err(e) => {
@@ -155,7 +153,7 @@ fn restore_etcd(
     members: &[crate::proto::memberctl_store_v1::MemberMeta],
 ) -> anyhow::Result<Report> {
     let dir = &a.data_dir;
-    let restored = from_etcd::restore(
+    let restored = restore::from_etcd(
         &a.file,
         a.skip_hash_check,
         dir,

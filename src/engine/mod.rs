@@ -2,21 +2,26 @@
 //!
 //! Its rooms, lowest first (each uses only the ones before it):
 //! - [`storage`]: the raft log (raft-engine's segment files, with an
-//!   in-memory tail), the state machine in redb (the MVCC keyspace with its
-//!   history, transactions, leases, members), streamed snapshots and the
-//!   data directory's format;
+//!   in-memory tail), the state machine in persistent maps (the MVCC
+//!   keyspace with its history, transactions, leases, members, users and
+//!   roles) with checkpoints, streamed snapshots, etcd's snapshot files both
+//!   ways, and the data directory's format;
+//! - [`metrics`]: the Prometheus series under etcd's names, recorded by the
+//!   rooms above;
 //! - [`node`]: the only owner of raft-rs's `RawNode` (driver thread, apply,
 //!   pending proposals); raft-rs types stop at node, storage and transport;
 //! - [`transport`]: outbound raft traffic to peers, and fault injection's
 //!   partition;
-//! - [`server`]: the gRPC services (etcd's Cluster, Maintenance, KV, Watch,
-//!   Lease; memberctl's Membership, Raft and Fault), the leader's lease
-//!   clock, and forwarding to the leader;
+//! - [`listen`]: accepted connections, TLS and the `:authority` repair;
+//! - [`server`]: the services (etcd's KV, Watch, Lease, Cluster,
+//!   Maintenance, Auth, Lock and Election; memberctl's Membership, Raft and
+//!   Fault), etcd's HTTP face (health checks, metrics, the JSON gateway),
+//!   the leader's lease clock, and forwarding to the leader;
 //! - [`startup`]: a node's identity at first start and its lifetime (`node run`).
 //!
-//! Room for what is coming: the Auth service in `server`, in a file of its own. The engine never imports the client half
-//! (`cli`, `command`, `workflow`, `client`, `printer`); both halves share
-//! `model`, `rules`, `proto` and `error`.
+//! The engine never imports the client half (`cli`, `command`, `workflow`,
+//! `client`, `printer`); both halves share `rules`, `proto`, `etcd_db` and
+//! `error`.
 
 pub mod listen;
 pub mod metrics;

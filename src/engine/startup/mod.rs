@@ -7,6 +7,7 @@ mod bootstrap;
 mod lifetime;
 mod options;
 mod removed;
+pub mod restore;
 
 pub use bootstrap::{initial_member_id, new_cluster};
 pub use lifetime::run;

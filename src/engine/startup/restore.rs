@@ -1,0 +1,30 @@
+//! A new member's data directory made from a snapshot file (`memberctl
+//! snapshot restore`, as `etcdctl snapshot restore` makes one): from an
+//! etcd snapshot or backend file, or from a file saved by an older memberctl.
+//! The client half reaches the engine's storage only through here.
+
+use std::path::Path;
+
+use crate::engine::storage::{backup, Store, StoreError};
+use crate::proto::memberctl_store_v1 as spb;
+
+pub use crate::engine::storage::backup::{BackupInfo, MAGIC as MEMBERCTL_MAGIC};
+pub use crate::engine::storage::from_etcd::{restore as from_etcd, RestoreError};
+
+/// Reads a memberctl snapshot file whole and checks it (nothing is written).
+pub fn check_memberctl(file: &Path) -> Result<BackupInfo, StoreError> {
+    backup::check(file)
+}
+
+/// Restores the memberctl snapshot `file` into a new data directory `dir`
+/// for member `member_id` of a new cluster of `members`.
+pub fn from_memberctl(
+    file: &Path,
+    dir: &Path,
+    cluster_id: u64,
+    member_id: u64,
+    members: &[spb::MemberMeta],
+) -> Result<BackupInfo, StoreError> {
+    let store = Store::open(dir)?;
+    backup::restore(file, &store, cluster_id, member_id, members)
+}
