@@ -113,7 +113,7 @@ fn main() {
     let (l, f) = leader_and_follower(&eps.join(","));
     let engine = measure(&rt, &l, &f);
     memberctl(&dir, &["cluster", "down"]);
-    let etcd = util::etcd_binary().map(|bin| {
+    let etcd = util::etcd::etcd_binary().map(|bin| {
         let c = util::Etcd::start_default_timing(bin, 3);
         let (l, f) = leader_and_follower(&c.endpoints());
         let r = measure(&rt, &l, &f);

@@ -119,7 +119,7 @@ fn main() {
         row("engine", "3 → 5", &grow),
         row("engine", "move to 3 new hosts", &moved),
     ];
-    match util::etcd_binary() {
+    match util::etcd::etcd_binary() {
         Some(bin) => {
             let (grow, moved) = etcd(&bin);
             rows.push(row("etcd", "3 → 5", &grow));

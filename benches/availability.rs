@@ -385,7 +385,7 @@ fn main() {
         "### Availability during membership changes (a put every 5 ms; {KEYS} × 1 KiB loaded; {ROUNDS} rounds; heartbeat 100 ms = 1 hb)\n\n| server | phase | puts | failed | p99 | worst |\n|---|---|---|---|---|---|\n"
     );
     report.push_str(&engine(&rt, &tmp.path().join("engine")));
-    match util::etcd_binary() {
+    match util::etcd::etcd_binary() {
         Some(bin) => report.push_str(&etcd(&rt, bin)),
         None => report.push_str("| etcd 3.4 | skipped: etcd not installed | | | | |\n"),
     }

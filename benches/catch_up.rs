@@ -372,7 +372,7 @@ fn main() {
         if wanted("engine-log") {
             runs.push(engine("engine, via the log", Path::Log, keys, &rt));
         }
-        if let Some(bin) = util::etcd_binary() {
+        if let Some(bin) = util::etcd::etcd_binary() {
             if wanted("etcd-snapshot") {
                 runs.push(etcd(
                     "etcd 3.4, via snapshot",
@@ -387,7 +387,7 @@ fn main() {
             }
         }
         report.push_str(&table(round, disk, &runs));
-        if util::etcd_binary().is_none() {
+        if util::etcd::etcd_binary().is_none() {
             report.push_str("| etcd 3.4 | skipped: etcd not installed | | | | | | | | | | |\n");
         }
         eprintln!("{report}");

@@ -34,8 +34,10 @@ fn time(cmd: &mut Command) -> f64 {
 }
 
 fn main() {
-    let (Some(etcd), Some(etcdctl)) = (util::etcd_binary(), util::require_etcdctl("bench cli"))
-    else {
+    let (Some(etcd), Some(etcdctl)) = (
+        util::etcd::etcd_binary(),
+        util::require_etcdctl("bench cli"),
+    ) else {
         println!("skipped: etcd not installed (Debian: apt-get install etcd-server etcd-client)");
         return;
     };

@@ -140,7 +140,7 @@ fn main() {
         let eps = cluster_up(&dir);
         let engine = measure(&rt, &leader_and_follower(&eps.join(",")).0);
         memberctl(&dir, &["cluster", "down"]);
-        let etcd = util::etcd_binary().map(|bin| {
+        let etcd = util::etcd::etcd_binary().map(|bin| {
             let c = util::Etcd::start_default_timing(bin, 3);
             let r = measure(&rt, &leader_and_follower(&c.endpoints()).0);
             drop(c);

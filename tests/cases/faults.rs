@@ -5,7 +5,7 @@
 //! leader is elected, no acknowledged write is lost, memberctl's next command
 //! reports the true state, and a joint configuration can be left.
 
-use crate::util::members::{add_and_start, add_learner_at};
+use crate::util::members::{add_and_start, add_learner_at, hex_list};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -49,24 +49,6 @@ fn documented(r: &Run, what: &str) {
 
 fn hex(id: u64) -> String {
     format!("{id:016x}")
-}
-
-fn ids(v: &Value) -> Vec<String> {
-    let mut out: Vec<String> = v
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_str().unwrap().to_string())
-        .collect();
-    out.sort();
-    out
-}
-
-/// `member joint status -w json`, which must succeed.
-fn joint_status(local: &Local) -> Value {
-    let r = local.ctl(&["member", "joint", "status", "-w", "json"]);
-    assert_eq!(r.code, 0, "joint status: {}\n{}", r.stderr, local.logs());
-    r.json()
 }
 
 /// `member status` answers, names a leader, lists `members` and every started one is reachable.
@@ -311,20 +293,20 @@ fn leader_killed_while_joint_and_during_leave() {
     assert_eq!(joint["joint"], true);
     local.kill9(pid(&leader));
     new_leader(&urls(&others), leader.id);
-    let still = joint_status(&local);
+    let still = local.joint_status();
     assert_eq!(still, joint, "the joint configuration after the kill");
     writer.wait_for_more(5, Duration::from_secs(15));
     restart(&local);
     check_acked(&all, "joint/", &writer.snapshot());
     let left = leave(&local);
     assert_eq!(left["joint"], false);
-    assert_eq!(ids(&left["learners"]), vec![hex(demoted.id)]);
+    assert_eq!(hex_list(&left["learners"]), vec![hex(demoted.id)]);
     status_is_true(&local, 4);
 
     // 4. During leave, with the leader demoted: leave must hand leadership over.
     let (leader, others) = leader_and_others(&local);
     let joint = local.joint_enter(&["--promote", &demoted.name, "--demote", &leader.name]);
-    assert_eq!(ids(&joint["learners_next"]), vec![hex(leader.id)]);
+    assert_eq!(hex_list(&joint["learners_next"]), vec![hex(leader.id)]);
     let mut running = Spawned::start(local.dir(), &["member", "joint", "leave", "-w", "json"]);
     let under_way = running.running();
     local.kill9(pid(&leader));
@@ -332,7 +314,7 @@ fn leader_killed_while_joint_and_during_leave() {
     documented(&r, "member joint leave");
     new_leader(&urls(&others), leader.id);
     restart(&local);
-    let now = joint_status(&local);
+    let now = local.joint_status();
     let left = if now["joint"] == true {
         assert_ne!(r.code, 0, "leave succeeded but the configuration is joint");
         leave(&local)
@@ -340,7 +322,7 @@ fn leader_killed_while_joint_and_during_leave() {
         now
     };
     assert_eq!(left["joint"], false);
-    assert_eq!(ids(&left["learners"]), vec![hex(leader.id)]);
+    assert_eq!(hex_list(&left["learners"]), vec![hex(leader.id)]);
     let list = members(&local);
     assert!(
         list.contains(&(leader.name.clone(), true, true)),

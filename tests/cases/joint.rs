@@ -54,13 +54,7 @@ fn joint_consensus_seed_example() {
         let joint_step = &steps[1 + usize::from(n2_leads)];
         assert_eq!(joint_step["quorum_outgoing"], 2, "{steps:?}");
     }
-    assert_eq!(
-        local
-            .ctl(&["member", "joint", "status", "-w", "json"])
-            .expect(0)
-            .json()["joint"],
-        false
-    );
+    assert_eq!(local.joint_status()["joint"], false);
 
     let t_enter = std::time::Instant::now();
     let joint = local.joint_enter(&["--promote", "n3", "--demote", "n2", "--add-learner", &add4]);
@@ -80,10 +74,7 @@ fn joint_consensus_seed_example() {
     let learners = hex_list(&joint["learners"]);
     assert_eq!(learners.len(), 1);
     let n4 = learners[0].clone();
-    let status = local
-        .ctl(&["member", "joint", "status", "-w", "json"])
-        .expect(0)
-        .json();
+    let status = local.joint_status();
     assert_eq!(status, joint);
 
     // Rule 5: one change at a time.
@@ -169,10 +160,7 @@ fn joint_survives_a_killed_leader() {
         (v["leader"].is_string() && v["leader"] != leader.as_str()).then_some(v)
     });
     assert_ne!(status["leader"], leader.as_str());
-    let still = local
-        .ctl(&["member", "joint", "status", "-w", "json"])
-        .expect(0)
-        .json();
+    let still = local.joint_status();
     assert_eq!(still["joint"], true);
     let left = local.ctl(&["member", "joint", "leave", "-w", "json"]);
     assert_eq!(left.code, 0, "{}\n{}", left.stderr, local.logs());

@@ -65,13 +65,7 @@ fn replace_on_the_engine_resumes_and_finishes() {
         .json();
     assert_eq!(ids(&list).len(), 3);
     assert!(!ids(&list).contains(&old));
-    assert_eq!(
-        local
-            .ctl(&["member", "joint", "status", "-w", "json"])
-            .expect(0)
-            .json()["joint"],
-        false
-    );
+    assert_eq!(local.joint_status()["joint"], false);
     // Running it again finds nothing left to do.
     let again = local
         .ctl(&[

@@ -184,8 +184,15 @@ impl Local {
         // SAFETY: sending a signal to a node process this test started.
         unsafe { libc::kill(pid as i32, libc::SIGKILL) };
         super::wait_for("the killed node to exit", Duration::from_secs(10), || {
-            (!Path::new(&format!("/proc/{pid}")).exists() || is_zombie(pid)).then_some(())
+            super::faults::exited(pid).then_some(())
         });
+    }
+
+    /// `member joint status -w json`, which must succeed.
+    pub fn joint_status(&self) -> Value {
+        let r = self.ctl(&["member", "joint", "status", "-w", "json"]);
+        assert_eq!(r.code, 0, "joint status: {}\n{}", r.stderr, self.logs());
+        r.json()
     }
 
     /// `member joint enter ARGS -w json`, retried while rule 6 refuses (a
@@ -239,18 +246,6 @@ impl Local {
         }
         out
     }
-}
-
-fn is_zombie(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| {
-            s.rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('Z')
-        })
-        .unwrap_or(true)
 }
 
 impl Drop for Local {

@@ -1,0 +1,320 @@
+//! Real etcd for the interop tests: the installed binaries (or `ETCD_BIN`),
+//! a cluster of etcd processes on loopback ports, and etcdctl runs.
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::{free_port, memberctl, run, run_with_input, wait_for_every, Run};
+
+/// The etcd binary, if installed (`ETCD_BIN` overrides the lookup in PATH).
+pub fn etcd_binary() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("ETCD_BIN") {
+        return Some(PathBuf::from(p));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join("etcd"))
+        .find(|p| p.is_file())
+}
+
+/// The etcd binary, or None after printing "skipped: etcd not installed";
+/// with MEMBERCTL_REQUIRE_ETCD=1 a missing etcd fails the test instead.
+pub fn require_etcd(test: &str) -> Option<PathBuf> {
+    if let Some(p) = etcd_binary() {
+        return Some(p);
+    }
+    if std::env::var("MEMBERCTL_REQUIRE_ETCD").is_ok_and(|v| v == "1") {
+        panic!("{test}: etcd is not installed but MEMBERCTL_REQUIRE_ETCD=1 (apt-get install etcd-server)");
+    }
+    eprintln!(
+        "{test}: skipped: etcd not installed (install Debian's etcd-server, or set ETCD_BIN)"
+    );
+    None
+}
+
+/// One etcd member process of a test cluster.
+pub struct EtcdMember {
+    pub name: String,
+    pub client_port: u16,
+    pub peer_port: u16,
+    child: Option<Child>,
+}
+
+impl EtcdMember {
+    pub fn client_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.client_port)
+    }
+
+    pub fn peer_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.peer_port)
+    }
+}
+
+/// A real etcd cluster on loopback ports in a temporary directory; killed on drop.
+pub struct Etcd {
+    binary: PathBuf,
+    dir: tempfile::TempDir,
+    pub members: Vec<EtcdMember>,
+    /// etcd's timing flags (the tests use faster ones than etcd's defaults).
+    timing: Vec<&'static str>,
+}
+
+impl Etcd {
+    /// Starts `n` members and waits until every one answers and a leader is elected.
+    pub fn start(binary: PathBuf, n: usize) -> Etcd {
+        Self::start_timed(
+            binary,
+            n,
+            vec!["--heartbeat-interval", "50", "--election-timeout", "500"],
+        )
+    }
+
+    /// Like [`Etcd::start`] with etcd's own default timing (100 ms / 1000 ms).
+    pub fn start_default_timing(binary: PathBuf, n: usize) -> Etcd {
+        Self::start_timed(binary, n, vec![])
+    }
+
+    /// Like [`Etcd::start`] with etcd's default timing and these extra flags
+    /// (also given to members started later).
+    pub fn start_with_flags(binary: PathBuf, n: usize, flags: Vec<&'static str>) -> Etcd {
+        Self::start_timed(binary, n, flags)
+    }
+
+    fn start_timed(binary: PathBuf, n: usize, timing: Vec<&'static str>) -> Etcd {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut members: Vec<EtcdMember> = (1..=n)
+            .map(|i| EtcdMember {
+                name: format!("m{i}"),
+                client_port: free_port(),
+                peer_port: free_port(),
+                child: None,
+            })
+            .collect();
+        let initial: Vec<String> = members
+            .iter()
+            .map(|m| format!("{}={}", m.name, m.peer_url()))
+            .collect();
+        let initial = initial.join(",");
+        let mut etcd = Etcd {
+            binary,
+            dir,
+            members: Vec::new(),
+            timing,
+        };
+        for m in &mut members {
+            m.child = Some(etcd.spawn(&m.name, m.client_port, m.peer_port, &initial, "new"));
+        }
+        etcd.members = members;
+        etcd.wait_healthy();
+        etcd
+    }
+
+    fn spawn(
+        &self,
+        name: &str,
+        client_port: u16,
+        peer_port: u16,
+        initial: &str,
+        state: &str,
+    ) -> Child {
+        let client = format!("http://127.0.0.1:{client_port}");
+        let peer = format!("http://127.0.0.1:{peer_port}");
+        let log =
+            std::fs::File::create(self.dir.path().join(format!("{name}.log"))).expect("log file");
+        Command::new(&self.binary)
+            .args(["--name", name])
+            .arg("--data-dir")
+            .arg(self.dir.path().join(name))
+            .args([
+                "--listen-client-urls",
+                &client,
+                "--advertise-client-urls",
+                &client,
+            ])
+            .args([
+                "--listen-peer-urls",
+                &peer,
+                "--initial-advertise-peer-urls",
+                &peer,
+            ])
+            .args([
+                "--initial-cluster",
+                initial,
+                "--initial-cluster-state",
+                state,
+            ])
+            .args(["--initial-cluster-token", "memberctl-test"])
+            .args(&self.timing)
+            .env("ETCD_UNSUPPORTED_ARCH", std::env::consts::ARCH)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start etcd")
+    }
+
+    /// The data directory of member `i`.
+    pub fn data_dir(&self, i: usize) -> PathBuf {
+        self.dir.path().join(&self.members[i].name)
+    }
+
+    /// Starts a member that `member add` has added, with the settings it printed.
+    pub fn start_added(&mut self, name: &str, peer_port: u16, initial_cluster: &str) -> usize {
+        let client_port = free_port();
+        let child = self.spawn(name, client_port, peer_port, initial_cluster, "existing");
+        self.members.push(EtcdMember {
+            name: name.to_string(),
+            client_port,
+            peer_port,
+            child: Some(child),
+        });
+        self.members.len() - 1
+    }
+
+    /// The server binary the members run.
+    pub fn binary(&self) -> &std::path::Path {
+        &self.binary
+    }
+
+    /// The client URLs of the running members, comma-separated.
+    pub fn endpoints(&self) -> String {
+        let urls: Vec<String> = self
+            .members
+            .iter()
+            .filter(|m| m.child.is_some())
+            .map(|m| m.client_url())
+            .collect();
+        urls.join(",")
+    }
+
+    /// Runs memberctl against this cluster (a generous command timeout covers
+    /// etcd's 5 s "unhealthy cluster" window after start).
+    pub fn ctl(&self, args: &[&str]) -> Run {
+        let endpoints = self.endpoints();
+        let mut all = vec!["--endpoints", &endpoints, "--command-timeout", "20s"];
+        all.extend_from_slice(args);
+        memberctl(&all)
+    }
+
+    /// `member list -w json`, parsed.
+    pub fn list(&self) -> Value {
+        self.ctl(&["member", "list", "-w", "json"]).expect(0).json()
+    }
+
+    /// The process ID of member `i`, while it runs.
+    pub fn pid(&self, i: usize) -> Option<u32> {
+        self.members[i].child.as_ref().map(|c| c.id())
+    }
+
+    /// Stops member `i` cleanly (SIGTERM) and waits until it has exited.
+    pub fn stop(&mut self, i: usize) {
+        if let Some(mut c) = self.members[i].child.take() {
+            // SAFETY: signalling a member process this cluster started.
+            unsafe { libc::kill(c.id() as i32, libc::SIGTERM) };
+            let _ = c.wait();
+        }
+    }
+
+    /// Starts stopped member `i` again on its data directory.
+    pub fn restart(&mut self, i: usize) {
+        let m = &self.members[i];
+        let initial = format!("{}={}", m.name, m.peer_url());
+        let child = self.spawn(&m.name, m.client_port, m.peer_port, &initial, "existing");
+        self.members[i].child = Some(child);
+    }
+
+    /// Stops member `i` and starts it again on its data directory with
+    /// another server binary (a rolling upgrade's step); the others keep theirs.
+    pub fn restart_on(&mut self, i: usize, binary: PathBuf) {
+        self.stop(i);
+        let own = std::mem::replace(&mut self.binary, binary);
+        self.restart(i);
+        self.binary = own;
+    }
+
+    /// Kills member `i` with SIGKILL.
+    pub fn kill(&mut self, i: usize) {
+        if let Some(mut c) = self.members[i].child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// Waits until every running member answers status and one is the leader
+    /// (polled every 20 ms, as `cluster up` polls, so start-up times compare).
+    pub fn wait_healthy(&self) {
+        let running = self.members.iter().filter(|m| m.child.is_some()).count();
+        wait_for_every(
+            "the etcd cluster to elect a leader",
+            Duration::from_secs(30),
+            Duration::from_millis(20),
+            || {
+                let r = self.ctl(&["member", "status", "-w", "json", "--dial-timeout", "500ms"]);
+                if r.code != 0 {
+                    return None;
+                }
+                let v = r.json();
+                let reachable = v["members"]
+                    .as_array()?
+                    .iter()
+                    .filter(|m| m["reachable"] == true)
+                    .count();
+                (v["leader"].is_string() && reachable >= running).then_some(())
+            },
+        );
+    }
+
+    /// The tail of a member's log, for failure messages.
+    pub fn log(&self, name: &str) -> String {
+        let text = std::fs::read_to_string(self.dir.path().join(format!("{name}.log")))
+            .unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(20)..].join("\n")
+    }
+}
+
+impl Drop for Etcd {
+    fn drop(&mut self) {
+        for i in 0..self.members.len() {
+            self.kill(i);
+        }
+    }
+}
+
+/// etcdctl, if installed; like [`require_etcd`] otherwise.
+pub fn require_etcdctl(test: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    if let Some(p) = std::env::split_paths(&path)
+        .map(|d| d.join("etcdctl"))
+        .find(|p| p.is_file())
+    {
+        return Some(p);
+    }
+    if std::env::var("MEMBERCTL_REQUIRE_ETCD").is_ok_and(|v| v == "1") {
+        panic!("{test}: etcdctl is not installed but MEMBERCTL_REQUIRE_ETCD=1 (apt-get install etcd-client)");
+    }
+    eprintln!("{test}: skipped: etcdctl not installed (install Debian's etcd-client)");
+    None
+}
+
+/// Runs etcdctl (API v3) with `args`.
+pub fn etcdctl(bin: &std::path::Path, endpoints: &str, args: &[&str]) -> Run {
+    run(Command::new(bin)
+        .env("ETCDCTL_API", "3")
+        .arg(format!("--endpoints={endpoints}"))
+        .args(args))
+}
+
+/// etcdctl with `input` on its standard input.
+pub fn etcdctl_in(bin: &std::path::Path, eps: &str, args: &[&str], input: &[u8]) -> Run {
+    run_with_input(
+        Command::new(bin)
+            .env("ETCDCTL_API", "3")
+            .arg(format!("--endpoints={eps}"))
+            .args(args),
+        Some(input),
+    )
+}
