@@ -30,4 +30,22 @@ mod tests {
         assert!(!learner_ready(89, 100));
         assert!(!learner_ready(0, 0));
     }
+
+    #[test]
+    fn one_endpoint_comparison_for_already_taken() {
+        let e = peer_url::endpoint_of("http://10.0.0.1:2380").unwrap();
+        for same in ["HTTP://10.0.0.1:2380", "http://10.0.0.1:2380/"] {
+            assert!(e.same_as(same), "{same}");
+        }
+        for other in [
+            "https://10.0.0.1:2380",
+            "http://10.0.0.1:2381",
+            "http://10.0.0.2:2380",
+            "not a url",
+        ] {
+            assert!(!e.same_as(other), "{other}");
+        }
+        let default = peer_url::endpoint_of("http://h").unwrap();
+        assert!(default.same_as("http://H:80"));
+    }
 }

@@ -26,6 +26,15 @@ pub struct Endpoint {
     pub port: Option<u16>,
 }
 
+impl Endpoint {
+    /// Whether the URL `raw` (one already in the cluster, read leniently)
+    /// names this endpoint: the one comparison of "already taken" for the
+    /// client's rule 1 and the engine's Cluster service.
+    pub fn same_as(&self, raw: &str) -> bool {
+        endpoint_of(raw).as_ref() == Some(self)
+    }
+}
+
 /// How a text the user gave is quoted in a message: in full when short, else
 /// its start and its length, so that hostile input cannot flood the terminal.
 pub fn quoted(text: &str) -> String {

@@ -42,21 +42,14 @@ pub fn check_peer_urls(
         schemes.insert(endpoint.scheme.clone());
         for m in members {
             let own = Some(m.id) == exclude;
-            if !own
-                && m.peer_urls
-                    .iter()
-                    .any(|u| endpoint_of(u).as_ref() == Some(&endpoint))
-            {
+            if !own && m.peer_urls.iter().any(|u| endpoint.same_as(u)) {
                 problems.push(format!(
                     "peer URL {shown} is already a peer URL of member {}; every member needs its \
                      own host:port",
                     m.label()
                 ));
             }
-            if m.client_urls
-                .iter()
-                .any(|u| endpoint_of(u).as_ref() == Some(&endpoint))
-            {
+            if m.client_urls.iter().any(|u| endpoint.same_as(u)) {
                 problems.push(format!(
                     "peer URL {shown} is already a client URL of member {}; peer and client \
                      traffic need different ports",

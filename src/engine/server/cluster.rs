@@ -13,7 +13,7 @@ use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::cluster_client::ClusterClient;
 use crate::proto::etcdserverpb::cluster_server::Cluster;
 use crate::proto::memberctl_store_v1 as spb;
-use crate::rules::peer_url::check_url_syntax;
+use crate::rules::peer_url::{check_url_syntax, endpoint_of, Endpoint};
 use crate::rules::{learner_ready, quorum};
 
 /// The etcd-compatible Cluster service.
@@ -24,7 +24,7 @@ pub struct ClusterService(pub Arc<Shared>);
 /// space, path, query, user info or rewritten host), so that a client other
 /// than memberctl (etcdctl) cannot store a URL memberctl would refuse; any
 /// problem is etcd's "given member URLs are invalid".
-fn check_urls(urls: &[String]) -> Result<Vec<url::Url>, Status> {
+fn check_urls(urls: &[String]) -> Result<Vec<Endpoint>, Status> {
     if urls.is_empty() {
         return Err(errors::bad_urls());
     }
@@ -33,23 +33,22 @@ fn check_urls(urls: &[String]) -> Result<Vec<url::Url>, Status> {
             if !check_url_syntax(u).is_empty() {
                 return Err(errors::bad_urls());
             }
-            url::Url::parse(u).map_err(|_| errors::bad_urls())
+            endpoint_of(u).ok_or_else(errors::bad_urls)
         })
         .collect()
 }
 
-/// Refuses URLs that another member (not `except`) already has.
-fn check_taken(shared: &Shared, urls: &[url::Url], except: Option<u64>) -> Result<(), Status> {
+/// Refuses URLs that another member (not `except`) already has (the same
+/// endpoint as rule 1 compares them).
+fn check_taken(shared: &Shared, urls: &[Endpoint], except: Option<u64>) -> Result<(), Status> {
     for m in shared.node.store().members() {
         if Some(m.id) == except {
             continue;
         }
-        let theirs: Vec<url::Url> = m
-            .peer_urls
+        if urls
             .iter()
-            .filter_map(|u| url::Url::parse(u).ok())
-            .collect();
-        if urls.iter().any(|u| theirs.contains(u)) {
+            .any(|e| m.peer_urls.iter().any(|u| e.same_as(u)))
+        {
             return Err(errors::peer_url_exists());
         }
     }
