@@ -15,8 +15,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 pub use cluster::{ClusterCommand, DirArg, RecoverArgs, StartNodeArgs, UpArgs};
 pub use member::{
-    AddArgs, CheckArgs, CheckFor, JointCommand, JointEnterArgs, MemberCommand, PromoteArgs,
-    RemoveArgs, TargetArg, UpdateArgs,
+    AddArgs, ApplyArgs, CheckArgs, CheckFor, JointCommand, JointEnterArgs, MemberCommand,
+    MoveLeaderArgs, PromoteArgs, RemoveArgs, ReplaceArgs, SkipCheckArgs, TargetArg, UpdateArgs,
 };
 pub use node::{ClusterState, NodeCommand, RunArgs};
 pub use snapshot::{RestoreArgs, SnapshotCommand};

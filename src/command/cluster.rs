@@ -10,7 +10,7 @@ use crate::testcluster::{self as tc, LocalCluster};
 use crate::workflow::apply::{self, ApplyRequest};
 use crate::workflow::preflight::Preflight;
 use crate::workflow::validate::system_resolver;
-use crate::workflow::Observer;
+use crate::workflow::{Ctx, Observer};
 
 /// `cluster recover`: the best survivor forced to be the only member, then
 /// the others added back as learners, started and promoted (`member apply`
@@ -39,14 +39,17 @@ async fn recover(
         force: false,
         timeout: a.timeout,
         poll_interval: std::time::Duration::from_millis(200),
-        command_timeout: std::time::Duration::from_secs(10),
         preflight: Preflight::ByCaller,
     };
-    apply::run(
-        &client,
+    let cx = Ctx {
+        api: &client,
         observer,
+        resolver: &system_resolver,
+        command_timeout: std::time::Duration::from_secs(10),
+    };
+    apply::run(
+        &cx,
         &req,
-        &system_resolver,
         &super::member::LocalStart(Some(dir.to_path_buf())),
     )
     .await?;

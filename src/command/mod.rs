@@ -6,6 +6,7 @@ mod cluster;
 mod member;
 pub mod node;
 mod password;
+mod requests;
 mod snapshot;
 mod target;
 

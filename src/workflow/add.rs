@@ -6,8 +6,8 @@ use super::health::gather_with_leader;
 use super::preflight::{Change, Preflight};
 use super::quorum::{self, Config, PlanStep};
 use super::retry::send_change;
-use super::validate::{self, Resolver};
-use super::{MembershipApi, Observer};
+use super::validate;
+use super::{Ctx, MembershipApi};
 use crate::error::Error;
 use crate::model::{Member, MemberList};
 
@@ -100,13 +100,13 @@ fn added(member: Member, list: MemberList, name: &str, already_added: bool) -> A
 }
 
 /// Runs `member add`: rules 1 and 2, then the add. Refusals change nothing.
-pub async fn add<A: MembershipApi>(
-    api: &A,
-    observer: &dyn Observer,
-    req: &AddRequest,
-    resolver: Resolver<'_>,
-    command_timeout: std::time::Duration,
-) -> Result<AddOutcome, Error> {
+pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<AddOutcome, Error> {
+    let Ctx {
+        api,
+        observer,
+        resolver,
+        command_timeout,
+    } = *cx;
     let list = api.member_list().await?;
 
     // Idempotency: the same peer URLs, added before and never started. The

@@ -15,8 +15,10 @@ use super::joint::{self, JointRequest};
 use super::preflight::{Change, Preflight};
 use super::promote::wait_ready;
 use super::remove::{self, RemoveRequest};
+use super::start::{StartMember, Starting};
+use super::update::UpdateRequest;
 use super::validate::{self, Resolver};
-use super::{ApiErrorKind, MembershipApi, Observer};
+use super::{ApiErrorKind, Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
 use crate::model::{Member, MemberList};
 
@@ -36,8 +38,6 @@ pub struct ApplyRequest {
     pub timeout: Duration,
     /// Time between catch-up polls.
     pub poll_interval: Duration,
-    /// Per-request timeout.
-    pub command_timeout: Duration,
     /// The pre-flight checks, run once for the whole plan before its first step.
     pub preflight: Preflight,
 }
@@ -67,44 +67,6 @@ pub enum ApplyOutcome {
     Plan(ApplyPlan),
     /// The target was reached.
     Applied(Applied),
-}
-
-/// How a new member gets started once it was added.
-#[allow(async_fn_in_trait)]
-pub trait StartMember {
-    /// Starts (or has the operator start) member `name`, added as `member`
-    /// with `initial_cluster`.
-    async fn start(
-        &self,
-        name: &str,
-        member: &Member,
-        initial_cluster: &str,
-        observer: &dyn Observer,
-    ) -> Result<(), Error>;
-}
-
-/// The operator starts new members: memberctl says how, then waits.
-pub struct Manual;
-
-impl StartMember for Manual {
-    async fn start(
-        &self,
-        name: &str,
-        member: &Member,
-        initial_cluster: &str,
-        observer: &dyn Observer,
-    ) -> Result<(), Error> {
-        observer.notice(&format!(
-            "start the new member {name} ({}) now, with --name {name} \
-             --initial-advertise-peer-urls {} --initial-cluster {initial_cluster} \
-             --initial-cluster-state existing (ETCD_NAME, ETCD_INITIAL_CLUSTER, … for etcd; on \
-             the local test cluster: `memberctl cluster start-node {name}`, or pass \
-             --start-local); waiting for it",
-            member.id,
-            member.peer_urls.join(","),
-        ));
-        Ok(())
-    }
 }
 
 /// The refusals that need no cluster: an empty target, duplicate names or
@@ -244,12 +206,16 @@ enum Took {
 
 /// Runs `member apply`.
 pub async fn run<A: MembershipApi, S: StartMember>(
-    api: &A,
-    observer: &dyn Observer,
+    cx: &Ctx<'_, A>,
     req: &ApplyRequest,
-    resolver: Resolver<'_>,
     starter: &S,
 ) -> Result<ApplyOutcome, Error> {
+    let Ctx {
+        api,
+        observer,
+        resolver,
+        ..
+    } = *cx;
     check_target(req, resolver)?;
     let mut engine = match engine_mode(api).await {
         Ok(e) => e,
@@ -295,21 +261,7 @@ pub async fn run<A: MembershipApi, S: StartMember>(
             step.quorum_after,
             step.fault_tolerance_after
         ));
-        let ctx = StepContext {
-            req,
-            resolver,
-            list: &list,
-        };
-        let took = match take(
-            api,
-            observer,
-            starter,
-            &ctx,
-            &step.action,
-            &mut started_here,
-        )
-        .await
-        {
+        let took = match take(cx, req, starter, &list, &step.action, &mut started_here).await {
             Ok(took) => took,
             // A lost answer (the member that took the change was just
             // removed, or the connection broke): the step may have been
@@ -347,36 +299,31 @@ pub async fn run<A: MembershipApi, S: StartMember>(
     ))
 }
 
-/// What a step is taken with.
-struct StepContext<'a> {
-    req: &'a ApplyRequest,
-    resolver: Resolver<'a>,
-    list: &'a MemberList,
-}
-
 /// Takes one step; `started_here` are the members this run started (or told
 /// the operator to start), which are not started again.
 async fn take<A: MembershipApi, S: StartMember>(
-    api: &A,
-    observer: &dyn Observer,
+    cx: &Ctx<'_, A>,
+    req: &ApplyRequest,
     starter: &S,
-    ctx: &StepContext<'_>,
+    list: &MemberList,
     action: &Action,
     started_here: &mut HashSet<crate::model::MemberId>,
 ) -> Result<Took, Error> {
-    let (req, resolver, list) = (ctx.req, ctx.resolver, ctx.list);
+    let (api, observer) = (cx.api, cx.observer);
+    let starting = |name, member, initial_cluster| Starting {
+        name,
+        member,
+        initial_cluster,
+        wait: req.timeout,
+    };
     match action {
         Action::Update { member, peer_urls } => {
-            super::update::update(
-                api,
-                observer,
-                &member.id.to_string(),
-                peer_urls,
-                resolver,
-                req.command_timeout,
-                &Preflight::ByCaller,
-            )
-            .await?;
+            let update = UpdateRequest {
+                target: member.id.to_string(),
+                peer_urls: peer_urls.clone(),
+                preflight: Preflight::ByCaller,
+            };
+            super::update::update(cx, &update).await?;
         }
         Action::AddLearner(t) => {
             let add_req = AddRequest {
@@ -386,7 +333,7 @@ async fn take<A: MembershipApi, S: StartMember>(
                 dry_run: false,
                 preflight: Preflight::ByCaller,
             };
-            let added = add::add(api, observer, &add_req, resolver, req.command_timeout).await;
+            let added = add::add(cx, &add_req).await;
             let learners = list.members.iter().any(|m| m.is_learner);
             match added {
                 Err(e) if learners && e.message.contains("too many learner") => {
@@ -395,9 +342,8 @@ async fn take<A: MembershipApi, S: StartMember>(
                 Err(e) => return Err(e),
                 Ok(AddOutcome::Added(a)) => {
                     started_here.insert(a.member.id);
-                    starter
-                        .start(&a.name, &a.member, &a.initial_cluster, observer)
-                        .await?;
+                    let new = starting(&a.name, &a.member, &a.initial_cluster);
+                    starter.start(&new, observer).await?;
                 }
                 Ok(AddOutcome::Plan(_)) => {
                     return Err(Error::new(
@@ -411,7 +357,9 @@ async fn take<A: MembershipApi, S: StartMember>(
             // Added by an earlier run that did not see it start.
             if !member.started() && started_here.insert(member.id) {
                 let initial = add::initial_cluster(list, member, name);
-                starter.start(name, member, &initial, observer).await?;
+                starter
+                    .start(&starting(name, member, &initial), observer)
+                    .await?;
             }
             let deadline = Instant::now() + req.timeout;
             let timing = (req.timeout, req.poll_interval);
@@ -431,10 +379,10 @@ async fn take<A: MembershipApi, S: StartMember>(
                 preflight: Preflight::ByCaller,
                 ..Default::default()
             };
-            joint::enter(api, observer, &joint_req, resolver, req.command_timeout).await?;
+            joint::enter(cx, &joint_req).await?;
         }
         Action::JointLeave => {
-            joint::leave(api, observer, req.command_timeout).await?;
+            joint::leave(cx).await?;
         }
         Action::MoveLeader { from, to } => {
             if let Err(e) = api.move_leader(from, to.id).await {
@@ -450,10 +398,9 @@ async fn take<A: MembershipApi, S: StartMember>(
                 dry_run: false,
                 force: false,
                 timeout: req.timeout,
-                command_timeout: req.command_timeout,
                 preflight: Preflight::ByCaller,
             };
-            if let Err(e) = remove::remove(api, observer, &remove_req).await {
+            if let Err(e) = remove::remove(cx, &remove_req).await {
                 // Gone already: an earlier answer that was lost had removed it
                 // (the member that took it stopped), and a member list read
                 // a moment later still showed it.

@@ -6,16 +6,16 @@ use std::collections::{HashMap, HashSet};
 use tokio::time::Instant;
 
 use super::catch_up::is_ready;
-use super::health::gather_with_leader;
+use super::health::{gather_with_leader, Health};
 use super::joint_calc::{self, RaftChange};
 use super::leader;
 use super::preflight::{Change, Preflight};
 use super::quorum::{fault_tolerance, quorum, PlanStep};
 use super::resolve::{list_naming, resolve, Purpose};
 use super::validate::{self, Resolver};
-use super::{ApiError, ApiErrorKind, MembershipApi, Observer};
+use super::{ApiError, ApiErrorKind, Ctx, MembershipApi, Observer};
 use crate::error::{Error, ErrorKind};
-use crate::model::{Configuration, JointChange, Member, MemberId};
+use crate::model::{Configuration, JointChange, Member, MemberId, MemberList};
 
 /// What `joint enter` should change.
 #[derive(Clone, Debug, Default)]
@@ -146,59 +146,131 @@ pub(crate) fn plan(
     Ok((joint, after))
 }
 
-/// `joint enter`: checks, then one ConfChangeV2 with every change.
-pub async fn enter<A: MembershipApi>(
-    api: &A,
-    observer: &dyn Observer,
-    req: &JointRequest,
-    resolver: Resolver<'_>,
-    command_timeout: std::time::Duration,
-) -> Result<JointOutcome, Error> {
-    let cfg = api.get_config().await.map_err(unsupported)?;
-    if cfg.is_joint() {
-        return Err(Error::refused(
-            "refused by rule 5 (one configuration change at a time): a joint configuration is still \
-             open; finish it with `memberctl member joint leave` first",
-        ));
+/// The changes one `joint enter` request names, resolved against the member list.
+#[derive(Default)]
+struct Named {
+    /// As the server takes them.
+    changes: Vec<JointChange>,
+    /// As the configuration calculator takes them (new learners get placeholder IDs).
+    raft: Vec<RaftChange>,
+    /// How plans name each member (new learners: `NAME (new)`).
+    labels: HashMap<MemberId, String>,
+}
+
+impl Named {
+    /// Resolves every flag of `req` against `list`; rule 1 judges the new
+    /// learners' names and URLs, and each member may be named once.
+    fn of(req: &JointRequest, list: &MemberList, resolver: Resolver<'_>) -> Result<Self, Error> {
+        let mut named = Named::default();
+        named.new_learners(req, list, resolver)?;
+        named_once(req, list)?;
+        named.existing(req, list)?;
+        if named.changes.is_empty() {
+            return Err(Error::usage(
+                "give at least one of --add-learner, --promote, --demote, --remove",
+            ));
+        }
+        for m in &list.members {
+            named.labels.entry(m.id).or_insert_with(|| m.id.to_string());
+        }
+        Ok(named)
     }
-    let started = Instant::now();
-    // Only learners to promote are waited for; a name no started member has
-    // is refused at once for --demote and --remove.
-    let targets: Vec<&str> = req.promote.iter().map(String::as_str).collect();
-    let list = list_naming(api, observer, &targets, started + req.timeout).await?;
-    let mut changes = Vec::new();
-    let mut raft = Vec::new();
-    let mut labels = HashMap::new();
-    let mut problems = Vec::new();
-    let mut known: Vec<Member> = list.members.clone();
-    for (i, spec) in req.add_learners.iter().enumerate() {
-        let Some((name, urls)) = spec.split_once('=') else {
-            return Err(Error::usage(format!(
-                "--add-learner {} is not NAME=URL[,URL...]",
-                validate::quoted(spec)
-            )));
-        };
-        // Split as `member add --peer-urls` is, so that rule 1 judges both alike.
-        let urls: Vec<String> = urls.split(',').map(str::to_string).collect();
-        problems.extend(validate::check_name(name, &known));
-        problems.extend(validate::check_peer_urls(&urls, &known, None, resolver));
-        let placeholder = MemberId(u64::MAX - i as u64);
-        labels.insert(placeholder, format!("{name} (new)"));
-        raft.push(RaftChange::AddLearner(placeholder));
-        // Later new learners must not reuse this one's name or URLs.
-        known.push(Member {
-            id: placeholder,
-            name: name.to_string(),
-            peer_urls: urls.clone(),
-            ..Default::default()
-        });
-        changes.push(JointChange::AddLearner {
-            name: name.to_string(),
-            peer_urls: urls,
-        });
+
+    /// `--add-learner NAME=URL[,URL…]`, each judged by rule 1 as `member add` is.
+    fn new_learners(
+        &mut self,
+        req: &JointRequest,
+        list: &MemberList,
+        resolver: Resolver<'_>,
+    ) -> Result<(), Error> {
+        let mut problems = Vec::new();
+        let mut known: Vec<Member> = list.members.clone();
+        for (i, spec) in req.add_learners.iter().enumerate() {
+            let Some((name, urls)) = spec.split_once('=') else {
+                return Err(Error::usage(format!(
+                    "--add-learner {} is not NAME=URL[,URL...]",
+                    validate::quoted(spec)
+                )));
+            };
+            // Split as `member add --peer-urls` is, so that rule 1 judges both alike.
+            let urls: Vec<String> = urls.split(',').map(str::to_string).collect();
+            problems.extend(validate::check_name(name, &known));
+            problems.extend(validate::check_peer_urls(&urls, &known, None, resolver));
+            let placeholder = MemberId(u64::MAX - i as u64);
+            self.labels.insert(placeholder, format!("{name} (new)"));
+            self.raft.push(RaftChange::AddLearner(placeholder));
+            // Later new learners must not reuse this one's name or URLs.
+            known.push(Member {
+                id: placeholder,
+                name: name.to_string(),
+                peer_urls: urls.clone(),
+                ..Default::default()
+            });
+            self.changes.push(JointChange::AddLearner {
+                name: name.to_string(),
+                peer_urls: urls,
+            });
+        }
+        validate::refuse_problems(problems)
     }
-    validate::refuse_problems(problems)?;
-    // Each member may take part in one change only: conflicting flags are a usage error.
+
+    /// `--promote` (learners), `--demote` (voters) and `--remove`.
+    fn existing(&mut self, req: &JointRequest, list: &MemberList) -> Result<(), Error> {
+        for target in &req.promote {
+            let m = resolve(list, target, Purpose::Promote)?;
+            if !m.is_learner {
+                return Err(Error::refused(format!(
+                    "member {} is already a voter; --promote takes learners",
+                    m.label()
+                )));
+            }
+            self.raft.push(RaftChange::AddVoter(m.id));
+            self.changes.push(JointChange::Promote(m.id));
+        }
+        for target in &req.demote {
+            let m = resolve(list, target, Purpose::Demote)?;
+            if m.is_learner {
+                return Err(Error::refused(format!(
+                    "member {} is already a learner; --demote takes voters",
+                    m.label()
+                )));
+            }
+            self.raft.push(RaftChange::AddLearner(m.id));
+            self.changes.push(JointChange::Demote(m.id));
+        }
+        for target in &req.remove {
+            let m = resolve(list, target, Purpose::JointRemove)?;
+            self.raft.push(RaftChange::Remove(m.id));
+            self.changes.push(JointChange::Remove(m.id));
+        }
+        Ok(())
+    }
+
+    /// The learners this change promotes.
+    fn promoted(&self) -> Vec<MemberId> {
+        self.raft
+            .iter()
+            .filter_map(|c| match c {
+                RaftChange::AddVoter(id) => Some(*id),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The members this change demotes or removes: the leader must not be one.
+    fn leaving(&self) -> HashSet<MemberId> {
+        self.changes
+            .iter()
+            .filter_map(|c| match c {
+                JointChange::Demote(id) | JointChange::Remove(id) => Some(*id),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// Each member may take part in one change only: conflicting flags are a usage error.
+fn named_once(req: &JointRequest, list: &MemberList) -> Result<(), Error> {
     let mut named: HashMap<MemberId, &str> = HashMap::new();
     let flags = [
         ("--promote", &req.promote, Purpose::Promote),
@@ -207,7 +279,7 @@ pub async fn enter<A: MembershipApi>(
     ];
     for (flag, targets, purpose) in flags {
         for target in targets {
-            let m = resolve(&list, target, purpose)?;
+            let m = resolve(list, target, purpose)?;
             if let Some(before) = named.insert(m.id, flag) {
                 let how = if before == flag {
                     format!("twice to {flag}")
@@ -221,121 +293,113 @@ pub async fn enter<A: MembershipApi>(
             }
         }
     }
-    for target in &req.promote {
-        let m = resolve(&list, target, Purpose::Promote)?;
-        if !m.is_learner {
+    Ok(())
+}
+
+/// Rule 6: a learner becomes a voter only once it has caught up (`force`:
+/// a notice instead of a refusal).
+async fn check_caught_up<A: MembershipApi>(
+    api: &A,
+    observer: &dyn Observer,
+    promoted: &[MemberId],
+    force: bool,
+) -> Result<(), Error> {
+    if promoted.is_empty() {
+        return Ok(());
+    }
+    let progress = api.get_progress().await.map_err(unsupported)?;
+    for id in promoted {
+        let matched = progress
+            .peers
+            .iter()
+            .find(|p| p.id == *id)
+            .map_or(0, |p| p.matched);
+        if is_ready(matched, progress.last_index) {
+            continue;
+        }
+        let text = format!(
+            "learner {id} has {matched} of the leader's {} log entries (it needs 90%)",
+            progress.last_index
+        );
+        if force {
+            observer.notice(&format!("--force: promoting although {text}"));
+        } else {
             return Err(Error::refused(format!(
-                "member {} is already a voter; --promote takes learners",
-                m.label()
+                "refused by rule 6 (promote only caught-up learners): {text}; wait until it has \
+                 caught up (`memberctl member status` shows it), or pass --force"
             )));
         }
-        raft.push(RaftChange::AddVoter(m.id));
-        changes.push(JointChange::Promote(m.id));
     }
-    for target in &req.demote {
-        let m = resolve(&list, target, Purpose::Demote)?;
-        if m.is_learner {
-            return Err(Error::refused(format!(
-                "member {} is already a learner; --demote takes voters",
-                m.label()
-            )));
-        }
-        raft.push(RaftChange::AddLearner(m.id));
-        changes.push(JointChange::Demote(m.id));
-    }
-    for target in &req.remove {
-        let m = resolve(&list, target, Purpose::JointRemove)?;
-        raft.push(RaftChange::Remove(m.id));
-        changes.push(JointChange::Remove(m.id));
-    }
-    if changes.is_empty() {
-        return Err(Error::usage(
-            "give at least one of --add-learner, --promote, --demote, --remove",
+    Ok(())
+}
+
+/// The `--dry-run` plan: C_old, a leadership transfer when the leader
+/// leaves, C_old∧C_new, C_new.
+fn dry_run_steps(
+    (cfg, joint, after): (&Configuration, &Configuration, &Configuration),
+    health: &Health,
+    named: &Named,
+) -> Vec<PlanStep> {
+    let reachable = health.reachable();
+    let labels = &named.labels;
+    let mut steps = vec![step("C_old (now)", cfg, &reachable, labels)];
+    if let Some((from, to)) = leader::planned(health, &named.leaving()) {
+        steps.push(step(
+            &leader::step_name(&from, &to),
+            cfg,
+            &reachable,
+            labels,
         ));
     }
-    for m in &list.members {
-        labels.entry(m.id).or_insert_with(|| m.id.to_string());
-    }
+    steps.push(step(
+        "C_old∧C_new (after joint enter)",
+        joint,
+        &reachable,
+        labels,
+    ));
+    steps.push(step("C_new (after joint leave)", after, &reachable, labels));
+    steps
+}
 
-    // Rule 6: a learner becomes a voter only once it has caught up.
-    let promoted: Vec<MemberId> = raft
-        .iter()
-        .filter_map(|c| {
-            if let RaftChange::AddVoter(id) = c {
-                Some(*id)
-            } else {
-                None
-            }
-        })
-        .collect();
-    if !promoted.is_empty() {
-        let progress = api.get_progress().await.map_err(unsupported)?;
-        for id in &promoted {
-            let matched = progress
-                .peers
-                .iter()
-                .find(|p| p.id == *id)
-                .map_or(0, |p| p.matched);
-            if is_ready(matched, progress.last_index) {
-                continue;
-            }
-            let text = format!(
-                "learner {id} has {matched} of the leader's {} log entries (it needs 90%)",
-                progress.last_index
-            );
-            if req.force {
-                observer.notice(&format!("--force: promoting although {text}"));
-            } else {
-                return Err(Error::refused(format!(
-                    "refused by rule 6 (promote only caught-up learners): {text}; wait until it has \
-                     caught up (`memberctl member status` shows it), or pass --force"
-                )));
-            }
-        }
+/// `joint enter`: checks, then one ConfChangeV2 with every change.
+pub async fn enter<A: MembershipApi>(
+    cx: &Ctx<'_, A>,
+    req: &JointRequest,
+) -> Result<JointOutcome, Error> {
+    let Ctx {
+        api,
+        observer,
+        resolver,
+        command_timeout,
+    } = *cx;
+    let cfg = api.get_config().await.map_err(unsupported)?;
+    if cfg.is_joint() {
+        return Err(Error::refused(
+            "refused by rule 5 (one configuration change at a time): a joint configuration is still \
+             open; finish it with `memberctl member joint leave` first",
+        ));
     }
+    let started = Instant::now();
+    // Only learners to promote are waited for; a name no started member has
+    // is refused at once for --demote and --remove.
+    let targets: Vec<&str> = req.promote.iter().map(String::as_str).collect();
+    let list = list_naming(api, observer, &targets, started + req.timeout).await?;
+    let named = Named::of(req, &list, resolver)?;
+    check_caught_up(api, observer, &named.promoted(), req.force).await?;
 
     let deadline = Instant::now() + command_timeout;
     let health = gather_with_leader(api, observer, list, deadline).await?;
-    let reachable = health.reachable();
-    let (joint, after) = plan(&cfg, &raft, &reachable)?;
+    let (joint, after) = plan(&cfg, &named.raft, &health.reachable())?;
     req.preflight
-        .run(api, observer, &health, &preflight_steps(&changes))
+        .run(api, observer, &health, &preflight_steps(&named.changes))
         .await?;
-    // The leader must not be one of the members the change demotes or removes.
-    let leaving: HashSet<MemberId> = changes
-        .iter()
-        .filter_map(|c| match c {
-            JointChange::Demote(id) | JointChange::Remove(id) => Some(*id),
-            _ => None,
-        })
-        .collect();
     if req.dry_run {
-        let mut steps = vec![step("C_old (now)", &cfg, &reachable, &labels)];
-        if let Some((from, to)) = leader::planned(&health, &leaving) {
-            steps.push(step(
-                &leader::step_name(&from, &to),
-                &cfg,
-                &reachable,
-                &labels,
-            ));
-        }
-        steps.push(step(
-            "C_old∧C_new (after joint enter)",
-            &joint,
-            &reachable,
-            &labels,
-        ));
-        steps.push(step(
-            "C_new (after joint leave)",
-            &after,
-            &reachable,
-            &labels,
-        ));
+        let steps = dry_run_steps((&cfg, &joint, &after), &health, &named);
         return Ok(JointOutcome::Plan(steps));
     }
     let transfer_deadline = (started + req.timeout).max(Instant::now() + command_timeout);
-    leader::move_away(api, observer, &health, &leaving, transfer_deadline).await?;
-    let result = api.joint_enter(&changes).await.map_err(unsupported)?;
+    leader::move_away(api, observer, &health, &named.leaving(), transfer_deadline).await?;
+    let result = api.joint_enter(&named.changes).await.map_err(unsupported)?;
     Ok(JointOutcome::Config(result))
 }
 
@@ -364,11 +428,13 @@ pub(crate) fn check_leave(cfg: &Configuration, reachable: &HashSet<MemberId>) ->
 }
 
 /// `joint leave`: the empty ConfChangeV2, when joint and decidable.
-pub async fn leave<A: MembershipApi>(
-    api: &A,
-    observer: &dyn Observer,
-    command_timeout: std::time::Duration,
-) -> Result<Configuration, Error> {
+pub async fn leave<A: MembershipApi>(cx: &Ctx<'_, A>) -> Result<Configuration, Error> {
+    let Ctx {
+        api,
+        observer,
+        command_timeout,
+        ..
+    } = *cx;
     let cfg = api.get_config().await.map_err(unsupported)?;
     if !cfg.is_joint() {
         return Err(Error::refused(

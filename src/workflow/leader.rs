@@ -13,7 +13,7 @@ use tokio::time::Instant;
 
 use super::health::{gather_with_leader, Health};
 use super::resolve::{resolve, Purpose};
-use super::{ApiError, MembershipApi, Observer};
+use super::{ApiError, Ctx, MembershipApi, Observer};
 use crate::error::{Error, ErrorKind};
 use crate::model::{Member, MemberId, MemberList};
 
@@ -27,8 +27,6 @@ pub struct MoveRequest {
     pub target: Option<String>,
     /// How long to wait for a named member to start and for the transfer.
     pub timeout: Duration,
-    /// Per-request timeout.
-    pub command_timeout: Duration,
 }
 
 /// A leadership transfer that happened.
@@ -47,17 +45,17 @@ pub struct Moved {
 /// Runs `member move-leader [TARGET]`. Moving leadership to the member that
 /// already leads changes nothing and succeeds.
 pub async fn move_leader<A: MembershipApi>(
-    api: &A,
-    observer: &dyn Observer,
+    cx: &Ctx<'_, A>,
     req: &MoveRequest,
 ) -> Result<Moved, Error> {
+    let (api, observer) = (cx.api, cx.observer);
     let deadline = Instant::now() + req.timeout;
     let list = api.member_list().await?;
     let target = match &req.target {
         Some(t) => Some(resolve(&list, t, Purpose::MoveLeader)?.clone()),
         None => None,
     };
-    let change_deadline = Instant::now() + req.command_timeout;
+    let change_deadline = Instant::now() + cx.command_timeout;
     let health = gather_with_leader(api, observer, list, change_deadline).await?;
     let leader = leader_member(&health)?;
     let to = match target {

@@ -17,11 +17,13 @@ pub mod remove;
 pub mod replace;
 pub mod resolve;
 pub mod retry;
+pub mod start;
 pub mod status;
 pub mod update;
 pub mod validate;
 
 use std::fmt;
+use std::time::Duration;
 
 use crate::error::{Error, ErrorKind};
 use crate::model::{
@@ -30,6 +32,29 @@ use crate::model::{
 };
 
 pub use catch_up::{CatchUpSample, CatchUpState};
+pub use validate::Resolver;
+
+/// What every membership change works with besides its request: the cluster,
+/// where progress goes, how peer URL hosts resolve (rule 1), and how long one
+/// request to the cluster may take (`--command-timeout`).
+pub struct Ctx<'a, A> {
+    /// The cluster.
+    pub api: &'a A,
+    /// Notices and progress for the operator (stderr).
+    pub observer: &'a dyn Observer,
+    /// Resolves peer URL hosts (rule 1).
+    pub resolver: Resolver<'a>,
+    /// The limit of one request (`--command-timeout`).
+    pub command_timeout: Duration,
+}
+
+impl<A> Clone for Ctx<'_, A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A> Copy for Ctx<'_, A> {}
 
 /// What a membership server can do, in domain terms. The client implements it
 /// over gRPC; tests implement it with a fake.

@@ -9,7 +9,7 @@ use super::health::Health;
 use super::preflight::{Change, Preflight};
 use super::resolve::{list_naming, resolve, Purpose};
 use super::retry::retry_unhealthy;
-use super::{ApiError, ApiErrorKind, MembershipApi, Observer};
+use super::{ApiError, ApiErrorKind, Ctx, MembershipApi, Observer};
 use crate::error::{Error, ErrorKind};
 use crate::model::{Member, MemberList};
 
@@ -24,8 +24,6 @@ pub struct PromoteRequest {
     pub timeout: Duration,
     /// Time between polls.
     pub poll_interval: Duration,
-    /// Per-request timeout, also the budget for "unhealthy cluster" retries.
-    pub command_timeout: Duration,
     /// The pre-flight checks.
     pub preflight: Preflight,
 }
@@ -56,10 +54,10 @@ fn not_ready_hint(e: ApiError, member: &Member) -> Error {
 
 /// Runs `member promote`.
 pub async fn promote<A: MembershipApi>(
-    api: &A,
-    observer: &dyn Observer,
+    cx: &Ctx<'_, A>,
     req: &PromoteRequest,
 ) -> Result<Promoted, Error> {
+    let (api, observer) = (cx.api, cx.observer);
     let started = Instant::now();
     // --no-wait means at once: a member that has not started is refused, not waited for.
     let list = if req.wait {
@@ -92,7 +90,7 @@ pub async fn promote<A: MembershipApi>(
         }
     };
     if !req.wait {
-        let deadline = Instant::now() + req.command_timeout;
+        let deadline = Instant::now() + cx.command_timeout;
         let list = retry_unhealthy(observer, "member promote", deadline, || {
             api.member_promote(member.id)
         })

@@ -11,7 +11,7 @@ use super::preflight::{Change, Preflight};
 use super::quorum::{self, Config, PlanStep};
 use super::resolve::{resolve, Purpose};
 use super::retry::send_change;
-use super::{MembershipApi, Observer};
+use super::{Ctx, MembershipApi};
 use crate::error::Error;
 use crate::model::{Member, MemberList};
 
@@ -26,8 +26,6 @@ pub struct RemoveRequest {
     pub force: bool,
     /// How long to wait for a named member to start and for leadership to move.
     pub timeout: Duration,
-    /// Per-request timeout.
-    pub command_timeout: Duration,
     /// The pre-flight checks.
     pub preflight: Preflight,
 }
@@ -52,14 +50,14 @@ pub enum RemoveOutcome {
 /// handed to the most caught-up voter that stays; if that fails, nothing is
 /// removed.
 pub async fn remove<A: MembershipApi>(
-    api: &A,
-    observer: &dyn Observer,
+    cx: &Ctx<'_, A>,
     req: &RemoveRequest,
 ) -> Result<RemoveOutcome, Error> {
+    let (api, observer) = (cx.api, cx.observer);
     let started = Instant::now();
     let list = api.member_list().await?;
     let member = resolve(&list, &req.target, Purpose::Remove)?.clone();
-    let deadline = Instant::now() + req.command_timeout;
+    let deadline = Instant::now() + cx.command_timeout;
     let health = gather_with_leader(api, observer, list, deadline).await?;
     let reachable = health.reachable();
     if let Err(refusal) = quorum::check_remove(&health.list, &reachable, member.id) {
@@ -91,12 +89,12 @@ pub async fn remove<A: MembershipApi>(
         );
         None
     } else {
-        let transfer_deadline = (started + req.timeout).max(Instant::now() + req.command_timeout);
+        let transfer_deadline = (started + req.timeout).max(Instant::now() + cx.command_timeout);
         leader::move_away(api, observer, &health, &leaving, transfer_deadline)
             .await?
             .map(Box::new)
     };
-    let deadline = Instant::now() + req.command_timeout;
+    let deadline = Instant::now() + cx.command_timeout;
     let down: Vec<String> = health
         .unreachable_voters()
         .iter()
@@ -112,7 +110,7 @@ pub async fn remove<A: MembershipApi>(
         // The answer may have been lost after the server applied the removal
         // (the member that took it stopped first: `server stopped`).
         Err(e) if e.kind == crate::ErrorKind::Unavailable => {
-            let deadline = Instant::now() + req.command_timeout;
+            let deadline = Instant::now() + cx.command_timeout;
             match confirm_gone(api, member.id, deadline).await {
                 Some(list) => list,
                 None => return Err(e),

@@ -19,8 +19,9 @@ use super::promote::wait_ready;
 use super::quorum::{Config, PlanStep};
 use super::remove::{self, RemoveOutcome, RemoveRequest};
 use super::resolve::{resolve, Purpose};
-use super::validate::{self, Resolver};
-use super::{ApiErrorKind, MembershipApi, Observer};
+use super::start::{StartMember, Starting};
+use super::validate;
+use super::{ApiErrorKind, Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
 use crate::model::{Configuration, Member, MemberId, MemberList};
 
@@ -39,8 +40,6 @@ pub struct ReplaceRequest {
     pub timeout: Duration,
     /// Time between catch-up polls.
     pub poll_interval: Duration,
-    /// Per-request timeout.
-    pub command_timeout: Duration,
     /// The pre-flight checks, run once for the whole replacement before its first step.
     pub preflight: Preflight,
 }
@@ -155,11 +154,15 @@ fn plan(
 /// Resolves the members, plans (`--dry-run`), and adds the new member as a
 /// learner unless an earlier run did.
 pub async fn prepare<A: MembershipApi>(
-    api: &A,
-    observer: &dyn Observer,
+    cx: &Ctx<'_, A>,
     req: &ReplaceRequest,
-    resolver: Resolver<'_>,
 ) -> Result<Prepared, Error> {
+    let Ctx {
+        api,
+        observer,
+        resolver,
+        ..
+    } = *cx;
     let list = api.member_list().await?;
     let engine = engine_config(api).await?;
     let existing = list
@@ -259,7 +262,7 @@ pub async fn prepare<A: MembershipApi>(
                 dry_run: false,
                 preflight: Preflight::ByCaller,
             };
-            match add::add(api, observer, &add_req, resolver, req.command_timeout).await? {
+            match add::add(cx, &add_req).await? {
                 AddOutcome::Added(a) => a,
                 AddOutcome::Plan(_) => {
                     return Err(Error::new(
@@ -299,70 +302,28 @@ async fn list_without<A: MembershipApi>(
     }
 }
 
-/// How to start the new member, for the operator (stderr).
-pub fn start_hint(state: &InProgress, timeout: Duration) -> String {
-    let a = &state.new;
-    format!(
-        "start the new member {} now, with --name {} --initial-advertise-peer-urls {} --initial-cluster {} \
-         --initial-cluster-state {} (ETCD_NAME, ETCD_INITIAL_CLUSTER, … for etcd; on the local test cluster: \
-         `memberctl cluster start-node {}`, or pass --start-local); waiting up to {} for it",
-        a.member.id,
-        a.name,
-        a.member.peer_urls.join(","),
-        a.initial_cluster,
-        a.initial_cluster_state,
-        a.name,
-        humantime::format_duration(timeout)
-    )
-}
-
-/// How the new member of a replacement gets started once it was added.
-#[allow(async_fn_in_trait)]
-pub trait StartNew {
-    /// Starts (or has the operator start) the new member of `state`.
-    async fn start(
-        &self,
-        state: &InProgress,
-        req: &ReplaceRequest,
-        observer: &dyn Observer,
-    ) -> Result<(), Error>;
-}
-
-/// The operator starts the new member: memberctl says how, then waits for it.
-pub struct Manual;
-
-impl StartNew for Manual {
-    async fn start(
-        &self,
-        state: &InProgress,
-        req: &ReplaceRequest,
-        observer: &dyn Observer,
-    ) -> Result<(), Error> {
-        observer.notice(&start_hint(state, req.timeout));
-        Ok(())
-    }
-}
-
 /// Runs `member replace`: prepares (plan, or adds the new member unless an
 /// earlier run did), has `starter` start the new member when it has not
 /// started, then finishes the swap.
-pub async fn run<A: MembershipApi, S: StartNew>(
-    api: &A,
-    observer: &dyn Observer,
+pub async fn run<A: MembershipApi, S: StartMember>(
+    cx: &Ctx<'_, A>,
     req: &ReplaceRequest,
-    resolver: Resolver<'_>,
     starter: &S,
 ) -> Result<ReplaceOutcome, Error> {
-    match prepare(api, observer, req, resolver).await? {
+    match prepare(cx, req).await? {
         Prepared::Plan(plan) => Ok(ReplaceOutcome::Plan(plan)),
         Prepared::Done(done) => Ok(ReplaceOutcome::Replaced(done)),
         Prepared::Started(state) => {
             if !state.new.member.started() {
-                starter.start(&state, req, observer).await?;
+                let new = Starting {
+                    name: &state.new.name,
+                    member: &state.new.member,
+                    initial_cluster: &state.new.initial_cluster,
+                    wait: req.timeout,
+                };
+                starter.start(&new, cx.observer).await?;
             }
-            finish(api, observer, req, &state, resolver)
-                .await
-                .map(ReplaceOutcome::Replaced)
+            finish(cx, req, &state).await.map(ReplaceOutcome::Replaced)
         }
     }
 }
@@ -378,12 +339,11 @@ pub enum ReplaceOutcome {
 
 /// Waits for the new member, then swaps it in for the old one.
 pub async fn finish<A: MembershipApi>(
-    api: &A,
-    observer: &dyn Observer,
+    cx: &Ctx<'_, A>,
     req: &ReplaceRequest,
     state: &InProgress,
-    resolver: Resolver<'_>,
 ) -> Result<Replaced, Error> {
+    let (api, observer) = (cx.api, cx.observer);
     let new = &state.new.member;
     let old = &state.old;
     let deadline = Instant::now() + req.timeout;
@@ -415,13 +375,13 @@ pub async fn finish<A: MembershipApi>(
                 ..Default::default()
             };
             if !joint_req.promote.is_empty() || !joint_req.remove.is_empty() {
-                joint::enter(api, observer, &joint_req, resolver, req.command_timeout).await?;
+                joint::enter(cx, &joint_req).await?;
             }
         }
         if api.get_config().await?.is_joint() {
-            joint::leave(api, observer, req.command_timeout).await?;
+            joint::leave(cx).await?;
         }
-        list_without(api, old.id, Instant::now() + req.command_timeout).await?
+        list_without(api, old.id, Instant::now() + cx.command_timeout).await?
     } else {
         if new.is_learner {
             let waited = wait_ready(api, observer, new, timing, deadline, true).await;
@@ -436,12 +396,9 @@ pub async fn finish<A: MembershipApi>(
             dry_run: false,
             force: false,
             timeout: req.timeout,
-            command_timeout: req.command_timeout,
             preflight: Preflight::ByCaller,
         };
-        if let RemoveOutcome::Removed { list: after, .. } =
-            remove::remove(api, observer, &remove_req).await?
-        {
+        if let RemoveOutcome::Removed { list: after, .. } = remove::remove(cx, &remove_req).await? {
             list = after;
         }
     }

@@ -8,7 +8,7 @@ use super::leader::{move_leader, MoveRequest};
 use super::preflight::Preflight;
 use super::promote::{promote, PromoteRequest};
 use super::remove::{remove, RemoveOutcome, RemoveRequest};
-use super::{update, ApiError, ApiErrorKind, Silent};
+use super::{update, ApiError, ApiErrorKind, Ctx, Silent};
 use crate::error::ErrorKind;
 use crate::model::MemberId;
 
@@ -18,6 +18,17 @@ pub(super) fn resolves(_: &str, _: u16) -> bool {
 }
 
 const T: Duration = Duration::from_secs(2);
+
+/// The context the workflows run in here: silent, every host resolving, `T`
+/// per request.
+pub(super) fn cx<A>(api: &A) -> Ctx<'_, A> {
+    Ctx {
+        api,
+        observer: &Silent,
+        resolver: &resolves,
+        command_timeout: T,
+    }
+}
 
 fn learner_add(name: &str, url: &str) -> AddRequest {
     AddRequest {
@@ -32,7 +43,7 @@ fn learner_add(name: &str, url: &str) -> AddRequest {
 /// Adds learner m4 on a free URL.
 async fn add_m4(fake: &Fake) -> Result<AddOutcome, crate::Error> {
     let req = learner_add("m4", "http://127.0.0.1:2390");
-    add(fake, &Silent, &req, &resolves, T).await
+    add(&cx(fake), &req).await
 }
 
 fn rm(target: &str, dry_run: bool, force: bool, command_timeout: Duration) -> RemoveRequest {
@@ -41,7 +52,14 @@ fn rm(target: &str, dry_run: bool, force: bool, command_timeout: Duration) -> Re
         dry_run,
         force,
         timeout: command_timeout,
-        command_timeout,
+        preflight: Preflight::Run(Vec::new()),
+    }
+}
+
+fn update_req(target: &str, peer_urls: &[String]) -> update::UpdateRequest {
+    update::UpdateRequest {
+        target: target.into(),
+        peer_urls: peer_urls.to_vec(),
         preflight: Preflight::Run(Vec::new()),
     }
 }
@@ -52,7 +70,6 @@ fn promote_req(target: &str, wait: bool, timeout: Duration) -> PromoteRequest {
         wait,
         timeout,
         poll_interval: Duration::from_millis(5),
-        command_timeout: T,
         preflight: Preflight::Run(Vec::new()),
     }
 }
@@ -61,7 +78,7 @@ fn promote_req(target: &str, wait: bool, timeout: Duration) -> PromoteRequest {
 async fn bad_urls_send_nothing() {
     let fake = Fake::three();
     let req = learner_add("m4", "http://127.0.0.1:2381");
-    let err = add(&fake, &Silent, &req, &resolves, T).await.unwrap_err();
+    let err = add(&cx(&fake), &req).await.unwrap_err();
     assert_eq!(err.kind, ErrorKind::Refused);
     assert_eq!(err.problems.len(), 1);
     assert!(fake.calls().is_empty());
@@ -71,10 +88,10 @@ async fn bad_urls_send_nothing() {
 async fn add_is_idempotent_for_an_unstarted_member() {
     let fake = Fake::three();
     let req = learner_add("m4", "http://127.0.0.1:2390");
-    let AddOutcome::Added(first) = add(&fake, &Silent, &req, &resolves, T).await.unwrap() else {
+    let AddOutcome::Added(first) = add(&cx(&fake), &req).await.unwrap() else {
         panic!()
     };
-    let AddOutcome::Added(second) = add(&fake, &Silent, &req, &resolves, T).await.unwrap() else {
+    let AddOutcome::Added(second) = add(&cx(&fake), &req).await.unwrap() else {
         panic!()
     };
     assert!(!first.already_added);
@@ -88,7 +105,7 @@ async fn add_is_idempotent_for_an_unstarted_member() {
         "HTTP://127.0.0.1:2390",
     ] {
         let req = learner_add("m4", bad);
-        let err = add(&fake, &Silent, &req, &resolves, T).await.unwrap_err();
+        let err = add(&cx(&fake), &req).await.unwrap_err();
         assert!(err.message.contains("rule 1"), "{bad}: {}", err.message);
     }
     assert_eq!(fake.calls(), vec!["add"]);
@@ -97,7 +114,7 @@ async fn add_is_idempotent_for_an_unstarted_member() {
         learner: false,
         ..req
     };
-    let err = add(&fake, &Silent, &voter, &resolves, T).await.unwrap_err();
+    let err = add(&cx(&fake), &voter).await.unwrap_err();
     assert_eq!(err.kind, ErrorKind::Refused);
     assert_eq!(fake.calls(), vec!["add"]);
 }
@@ -110,7 +127,7 @@ async fn voter_add_with_a_voter_down_is_refused_but_learner_add_is_sent() {
         learner: false,
         ..learner_add("m4", "http://127.0.0.1:2390")
     };
-    let err = add(&fake, &Silent, &voter, &resolves, T).await.unwrap_err();
+    let err = add(&cx(&fake), &voter).await.unwrap_err();
     assert!(err.message.contains("rule 2"), "{}", err.message);
     assert!(fake.calls().is_empty());
     add_m4(&fake).await.unwrap();
@@ -144,7 +161,7 @@ async fn unhealthy_with_a_voter_down_is_refused_at_once() {
 async fn promote_waits_for_catch_up_then_promotes_once() {
     let fake = Fake::three().with_learner(9, "m9", 0);
     fake.state().gain = 30;
-    let p = promote(&fake, &Silent, &promote_req("m9", true, T))
+    let p = promote(&cx(&fake), &promote_req("m9", true, T))
         .await
         .unwrap();
     assert!(!p.member.is_learner);
@@ -156,7 +173,7 @@ async fn promote_retries_when_the_server_says_not_ready() {
     let fake = Fake::three().with_learner(9, "m9", 95);
     let not_ready = ApiError::new(ApiErrorKind::LearnerNotReady, "not in sync");
     fake.state().promote_errors.push_back(not_ready);
-    let p = promote(&fake, &Silent, &promote_req("m9", true, T))
+    let p = promote(&cx(&fake), &promote_req("m9", true, T))
         .await
         .unwrap();
     assert!(!p.member.is_learner);
@@ -168,8 +185,7 @@ async fn promote_times_out_when_the_learner_never_answers() {
     let fake = Fake::three().with_learner(9, "m9", 0);
     fake.state().down.insert(MemberId(9));
     let err = promote(
-        &fake,
-        &Silent,
+        &cx(&fake),
         &promote_req("m9", true, Duration::from_millis(50)),
     )
     .await
@@ -187,12 +203,12 @@ async fn promote_no_wait_surfaces_not_ready_as_a_refusal() {
         "etcdserver: can only promote a learner member which is in sync with leader",
     );
     fake.state().promote_errors.push_back(not_ready);
-    let err = promote(&fake, &Silent, &promote_req("m9", false, T))
+    let err = promote(&cx(&fake), &promote_req("m9", false, T))
         .await
         .unwrap_err();
     assert_eq!(err.kind, ErrorKind::Refused);
     assert!(err.message.contains("without --no-wait"), "{}", err.message);
-    let err = promote(&fake, &Silent, &promote_req("m1", false, T))
+    let err = promote(&cx(&fake), &promote_req("m1", false, T))
         .await
         .unwrap_err();
     assert!(err.message.contains("already a voter"), "{}", err.message);
@@ -202,18 +218,14 @@ async fn promote_no_wait_surfaces_not_ready_as_a_refusal() {
 async fn remove_into_quorum_loss_sends_nothing_unless_forced() {
     let fake = Fake::three();
     fake.state().down.insert(MemberId(3));
-    let err = remove(&fake, &Silent, &rm("m2", false, false, T))
+    let err = remove(&cx(&fake), &rm("m2", false, false, T))
         .await
         .unwrap_err();
     assert_eq!(err.kind, ErrorKind::Refused);
-    let plan = remove(&fake, &Silent, &rm("m3", true, false, T))
-        .await
-        .unwrap();
+    let plan = remove(&cx(&fake), &rm("m3", true, false, T)).await.unwrap();
     assert!(matches!(plan, RemoveOutcome::Plan(ref p) if p.len() == 2));
     assert!(fake.calls().is_empty());
-    remove(&fake, &Silent, &rm("m2", false, true, T))
-        .await
-        .unwrap();
+    remove(&cx(&fake), &rm("m2", false, true, T)).await.unwrap();
     assert_eq!(fake.calls(), vec!["remove"]);
 }
 
@@ -225,7 +237,7 @@ async fn remove_into_quorum_loss_sends_nothing_unless_forced() {
 async fn remove_confirms_a_lost_answer_from_the_member_list() {
     let fake = Fake::three();
     fake.state().lost_removal = Some(3);
-    let out = remove(&fake, &Silent, &rm("m2", false, false, T))
+    let out = remove(&cx(&fake), &rm("m2", false, false, T))
         .await
         .unwrap();
     let RemoveOutcome::Removed { removed, list, .. } = out else {
@@ -241,8 +253,7 @@ async fn remove_confirms_a_lost_answer_from_the_member_list() {
         "etcdserver: server stopped",
     ));
     let err = remove(
-        &fake,
-        &Silent,
+        &cx(&fake),
         &rm("m2", false, false, Duration::from_millis(300)),
     )
     .await
@@ -255,44 +266,20 @@ async fn remove_confirms_a_lost_answer_from_the_member_list() {
 async fn update_validates_and_skips_a_no_op() {
     let fake = Fake::three();
     let same = vec!["http://127.0.0.1:2381".to_string()];
-    let u = update::update(
-        &fake,
-        &Silent,
-        "m1",
-        &same,
-        &resolves,
-        T,
-        &Preflight::Run(Vec::new()),
-    )
-    .await
-    .unwrap();
+    let u = update::update(&cx(&fake), &update_req("m1", &same))
+        .await
+        .unwrap();
     assert!(u.unchanged);
     let taken = vec!["http://127.0.0.1:2382".to_string()];
-    let err = update::update(
-        &fake,
-        &Silent,
-        "m1",
-        &taken,
-        &resolves,
-        T,
-        &Preflight::Run(Vec::new()),
-    )
-    .await
-    .unwrap_err();
+    let err = update::update(&cx(&fake), &update_req("m1", &taken))
+        .await
+        .unwrap_err();
     assert_eq!(err.kind, ErrorKind::Refused);
     assert!(fake.calls().is_empty());
     let new = vec!["http://127.0.0.1:2999".to_string()];
-    let u = update::update(
-        &fake,
-        &Silent,
-        "m1",
-        &new,
-        &resolves,
-        T,
-        &Preflight::Run(Vec::new()),
-    )
-    .await
-    .unwrap();
+    let u = update::update(&cx(&fake), &update_req("m1", &new))
+        .await
+        .unwrap();
     assert_eq!(u.member.peer_urls, new);
     assert_eq!(fake.calls(), vec!["update"]);
 }
@@ -302,8 +289,7 @@ async fn changes_wait_for_a_reachable_leader_then_give_up() {
     let fake = Fake::three();
     fake.state().down.insert(MemberId(1)); // m1 is the leader the others name
     let err = remove(
-        &fake,
-        &Silent,
+        &cx(&fake),
         &rm("m1", false, false, Duration::from_millis(300)),
     )
     .await
@@ -317,7 +303,7 @@ async fn changes_wait_for_a_reachable_leader_then_give_up() {
     assert!(fake.calls().is_empty());
     // Once a reachable member leads, the same removal goes through.
     fake.state().leader = MemberId(2);
-    remove(&fake, &Silent, &rm("m1", false, false, T))
+    remove(&cx(&fake), &rm("m1", false, false, T))
         .await
         .unwrap();
     assert_eq!(fake.calls(), vec!["remove"]);
@@ -328,9 +314,7 @@ async fn removing_the_leader_moves_leadership_to_the_most_caught_up_voter_first(
     let fake = Fake::three();
     fake.state().index.insert(MemberId(2), 90);
     // A dry run shows the transfer step and sends nothing.
-    let RemoveOutcome::Plan(plan) = remove(&fake, &Silent, &rm("m1", true, false, T))
-        .await
-        .unwrap()
+    let RemoveOutcome::Plan(plan) = remove(&cx(&fake), &rm("m1", true, false, T)).await.unwrap()
     else {
         panic!("no plan")
     };
@@ -342,7 +326,7 @@ async fn removing_the_leader_moves_leadership_to_the_most_caught_up_voter_first(
     );
     assert!(fake.calls().is_empty());
     // m3 has more of the log than m2, so m3 takes over; then m1 goes.
-    let RemoveOutcome::Removed { moved, .. } = remove(&fake, &Silent, &rm("m1", false, false, T))
+    let RemoveOutcome::Removed { moved, .. } = remove(&cx(&fake), &rm("m1", false, false, T))
         .await
         .unwrap()
     else {
@@ -364,7 +348,7 @@ async fn a_failed_transfer_removes_nothing() {
         ApiErrorKind::Unavailable,
         "etcdserver: request timed out, leader transfer took too long",
     ));
-    let err = remove(&fake, &Silent, &rm("m1", false, false, T))
+    let err = remove(&cx(&fake), &rm("m1", false, false, T))
         .await
         .unwrap_err();
     assert!(
@@ -375,7 +359,7 @@ async fn a_failed_transfer_removes_nothing() {
     assert_eq!(fake.calls(), vec!["move-leader 0000000000000002"]);
     assert_eq!(fake.state().list.members.len(), 3);
     // A follower is removed without any transfer.
-    remove(&fake, &Silent, &rm("m3", false, false, T))
+    remove(&cx(&fake), &rm("m3", false, false, T))
         .await
         .unwrap();
     assert_eq!(fake.calls().last().unwrap(), "remove");
@@ -388,27 +372,20 @@ async fn move_leader_refuses_learners_and_unknown_members_and_picks_a_voter_by_d
     let req = |target: Option<&str>| MoveRequest {
         target: target.map(String::from),
         timeout: T,
-        command_timeout: T,
     };
-    let err = move_leader(&fake, &Silent, &req(Some("l9")))
-        .await
-        .unwrap_err();
+    let err = move_leader(&cx(&fake), &req(Some("l9"))).await.unwrap_err();
     assert_eq!(err.kind, ErrorKind::Refused);
     assert!(err.message.contains("learner"), "{}", err.message);
-    let err = move_leader(&fake, &Silent, &req(Some("m9")))
-        .await
-        .unwrap_err();
+    let err = move_leader(&cx(&fake), &req(Some("m9"))).await.unwrap_err();
     assert_eq!(err.kind, ErrorKind::Refused);
     fake.state().down.insert(MemberId(3));
-    let err = move_leader(&fake, &Silent, &req(Some("m3")))
-        .await
-        .unwrap_err();
+    let err = move_leader(&cx(&fake), &req(Some("m3"))).await.unwrap_err();
     assert!(err.message.contains("does not answer"), "{}", err.message);
     assert!(fake.calls().is_empty());
-    let moved = move_leader(&fake, &Silent, &req(None)).await.unwrap();
+    let moved = move_leader(&cx(&fake), &req(None)).await.unwrap();
     assert_eq!(moved.to.id, MemberId(2));
     // To the member that leads: nothing to send.
-    let moved = move_leader(&fake, &Silent, &req(Some("m2"))).await.unwrap();
+    let moved = move_leader(&cx(&fake), &req(Some("m2"))).await.unwrap();
     assert_eq!(moved.from.id, moved.to.id);
     assert_eq!(fake.calls(), vec!["move-leader 0000000000000002"]);
 }
@@ -430,21 +407,20 @@ async fn a_name_not_published_yet_is_waited_for() {
         m.name = "m4".into();
         m.client_urls = vec!["http://127.0.0.1:3390".into()];
     });
-    let p = promote(&*fake, &Silent, &promote_req("m4", true, T))
+    let p = promote(&cx(&*fake), &promote_req("m4", true, T))
         .await
         .unwrap();
     assert_eq!(p.member.id, MemberId(4));
     assert_eq!(fake.calls(), vec!["promote"]);
     // A name no member has while every member has started fails at once.
-    let err = promote(&*fake, &Silent, &promote_req("m5", true, T))
+    let err = promote(&cx(&*fake), &promote_req("m5", true, T))
         .await
         .unwrap_err();
     assert_eq!(err.kind, ErrorKind::Refused);
     // A promotion that waits for a member that never starts ends at --timeout (exit 4).
     let fake = Fake::three().with_learner(5, "", 0);
     let err = promote(
-        &fake,
-        &Silent,
+        &cx(&fake),
         &promote_req("m5", true, Duration::from_millis(300)),
     )
     .await
@@ -472,26 +448,17 @@ async fn a_name_no_started_member_has_is_refused_at_once_except_by_a_waiting_pro
         err.message
     };
     let begun = std::time::Instant::now();
-    let err = remove(&fake, &Silent, &rm("m5", false, false, long)).await;
+    let err = remove(&cx(&fake), &rm("m5", false, false, long)).await;
     let message = at_once(err.unwrap_err(), "remove");
     assert!(
         message.contains("`memberctl member remove ID`"),
         "{message}"
     );
     let urls = vec!["http://127.0.0.1:2999".to_string()];
-    let err = update::update(
-        &fake,
-        &Silent,
-        "m5",
-        &urls,
-        &resolves,
-        long,
-        &Preflight::Run(Vec::new()),
-    )
-    .await;
+    let err = update::update(&cx(&fake), &update_req("m5", &urls)).await;
     let message = at_once(err.unwrap_err(), "update");
     assert!(message.contains("`memberctl member update ID"), "{message}");
-    let err = promote(&fake, &Silent, &promote_req("m5", false, long)).await;
+    let err = promote(&cx(&fake), &promote_req("m5", false, long)).await;
     let message = at_once(err.unwrap_err(), "promote --no-wait");
     assert!(message.contains("without --no-wait"), "{message}");
     assert!(
@@ -503,7 +470,7 @@ async fn a_name_no_started_member_has_is_refused_at_once_except_by_a_waiting_pro
 
     // With one unstarted member the refusal names the command to run.
     let fake = Fake::three().with_learner(5, "", 0);
-    let err = remove(&fake, &Silent, &rm("m5", false, false, long)).await;
+    let err = remove(&cx(&fake), &rm("m5", false, false, long)).await;
     let err = err.unwrap_err();
     assert!(
         err.message
@@ -512,7 +479,7 @@ async fn a_name_no_started_member_has_is_refused_at_once_except_by_a_waiting_pro
         err.message
     );
     // A name no member has while every member has started: no list to offer.
-    let err = remove(&Fake::three(), &Silent, &rm("m5", false, false, long)).await;
+    let err = remove(&cx(&Fake::three()), &rm("m5", false, false, long)).await;
     let err = err.unwrap_err();
     assert!(
         err.message.contains("no member has the name"),

@@ -7,8 +7,8 @@ use super::health::gather_with_leader;
 use super::preflight::{Change, Preflight};
 use super::resolve::{resolve, Purpose};
 use super::retry::send_change;
-use super::validate::{self, Resolver};
-use super::{MembershipApi, Observer};
+use super::validate;
+use super::{Ctx, MembershipApi};
 use crate::error::Error;
 use crate::model::{Member, MemberList};
 
@@ -23,16 +23,33 @@ pub struct Updated {
     pub unchanged: bool,
 }
 
+/// What `member update` is asked.
+#[derive(Clone, Debug)]
+pub struct UpdateRequest {
+    /// The member: name or hex ID.
+    pub target: String,
+    /// Its new peer URLs.
+    pub peer_urls: Vec<String>,
+    /// The pre-flight checks.
+    pub preflight: Preflight,
+}
+
 /// Runs `member update TARGET --peer-urls …`.
 pub async fn update<A: MembershipApi>(
-    api: &A,
-    observer: &dyn Observer,
-    target: &str,
-    peer_urls: &[String],
-    resolver: Resolver<'_>,
-    command_timeout: std::time::Duration,
-    preflight: &Preflight,
+    cx: &Ctx<'_, A>,
+    req: &UpdateRequest,
 ) -> Result<Updated, Error> {
+    let Ctx {
+        api,
+        observer,
+        resolver,
+        command_timeout,
+    } = *cx;
+    let UpdateRequest {
+        target,
+        peer_urls,
+        preflight,
+    } = req;
     let list = api.member_list().await?;
     let member = resolve(&list, target, Purpose::Update)?.clone();
     if validate::same_urls(&member.peer_urls, peer_urls) {

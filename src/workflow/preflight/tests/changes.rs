@@ -10,8 +10,8 @@ use crate::workflow::apply::{self, ApplyRequest};
 use crate::workflow::apply_plan::TargetMember;
 use crate::workflow::fake::Fake;
 use crate::workflow::replace::{self, Prepared, ReplaceRequest};
-use crate::workflow::tests::resolves;
-use crate::workflow::Silent;
+use crate::workflow::start::Manual;
+use crate::workflow::tests::cx;
 
 fn alarm(f: &mut Facts, id: u64, kind: AlarmKind) {
     f.alarms = Ok(vec![Alarm {
@@ -151,7 +151,6 @@ fn replace_req(old: &str, preflight: Preflight) -> ReplaceRequest {
         dry_run: false,
         timeout: Duration::from_secs(2),
         poll_interval: Duration::from_millis(5),
-        command_timeout: Duration::from_secs(2),
         preflight,
     }
 }
@@ -171,11 +170,11 @@ fn refused_by_alarms(fake: &Fake, err: crate::Error) {
 async fn replace_is_refused_before_its_add_and_a_skip_lets_it_through() {
     let fake = Fake::three().with_alarm(2, AlarmKind::NoSpace);
     let req = replace_req("m3", Preflight::Run(Vec::new()));
-    let err = replace::prepare(&fake, &Silent, &req, &resolves).await;
+    let err = replace::prepare(&cx(&fake), &req).await;
     refused_by_alarms(&fake, err.unwrap_err());
 
     let req = replace_req("m3", Preflight::Run(vec![CheckName::Alarms]));
-    let started = replace::prepare(&fake, &Silent, &req, &resolves).await;
+    let started = replace::prepare(&cx(&fake), &req).await;
     assert!(matches!(started, Ok(Prepared::Started(_))), "{started:?}");
     assert_eq!(fake.calls(), vec!["add"]);
 }
@@ -193,7 +192,6 @@ fn apply_req(names: &[u64]) -> ApplyRequest {
         force: false,
         timeout: Duration::from_secs(2),
         poll_interval: Duration::from_millis(5),
-        command_timeout: Duration::from_secs(2),
         preflight: Preflight::Run(Vec::new()),
     }
 }
@@ -202,24 +200,10 @@ fn apply_req(names: &[u64]) -> ApplyRequest {
 async fn apply_checks_the_whole_plan_once_before_its_first_step() {
     let fake = Fake::three().with_alarm(1, AlarmKind::NoSpace);
     // Growing adds data: refused, nothing sent.
-    let err = apply::run(
-        &fake,
-        &Silent,
-        &apply_req(&[1, 2, 3, 4]),
-        &resolves,
-        &apply::Manual,
-    )
-    .await;
+    let err = apply::run(&cx(&fake), &apply_req(&[1, 2, 3, 4]), &Manual).await;
     refused_by_alarms(&fake, err.unwrap_err());
     // Shrinking frees space: the alarm only warns.
-    let done = apply::run(
-        &fake,
-        &Silent,
-        &apply_req(&[1, 2]),
-        &resolves,
-        &apply::Manual,
-    )
-    .await;
+    let done = apply::run(&cx(&fake), &apply_req(&[1, 2]), &Manual).await;
     assert!(done.is_ok(), "{done:?}");
     assert_eq!(fake.calls(), vec!["remove"]);
 }

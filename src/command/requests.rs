@@ -1,0 +1,150 @@
+//! Each workflow request built from its command-line arguments: what a flag
+//! means for a change is decided here once, not inside the dispatch.
+
+use crate::cli::{
+    AddArgs, ApplyArgs, CheckArgs, CheckFor, JointEnterArgs, MoveLeaderArgs, PromoteArgs,
+    RemoveArgs, ReplaceArgs, SkipCheckArgs, UpdateArgs,
+};
+use crate::error::Error;
+use crate::workflow::add::AddRequest;
+use crate::workflow::apply::ApplyRequest;
+use crate::workflow::joint::JointRequest;
+use crate::workflow::leader::MoveRequest;
+use crate::workflow::preflight::{Planned, Preflight};
+use crate::workflow::promote::PromoteRequest;
+use crate::workflow::remove::RemoveRequest;
+use crate::workflow::replace::ReplaceRequest;
+use crate::workflow::update::UpdateRequest;
+
+impl From<&SkipCheckArgs> for Preflight {
+    fn from(a: &SkipCheckArgs) -> Self {
+        Preflight::Run(a.skip_check.clone())
+    }
+}
+
+impl From<&AddArgs> for AddRequest {
+    fn from(a: &AddArgs) -> Self {
+        AddRequest {
+            name: a.name.clone(),
+            peer_urls: a.peer_urls.clone(),
+            learner: a.learner,
+            dry_run: a.dry_run,
+            preflight: (&a.checks).into(),
+        }
+    }
+}
+
+impl From<&PromoteArgs> for PromoteRequest {
+    fn from(a: &PromoteArgs) -> Self {
+        PromoteRequest {
+            target: a.target.member.clone(),
+            wait: !a.no_wait,
+            timeout: a.wait.timeout,
+            poll_interval: a.wait.poll_interval,
+            preflight: (&a.checks).into(),
+        }
+    }
+}
+
+impl From<&RemoveArgs> for RemoveRequest {
+    fn from(a: &RemoveArgs) -> Self {
+        RemoveRequest {
+            target: a.target.member.clone(),
+            dry_run: a.dry_run,
+            force: a.force,
+            timeout: a.wait.timeout,
+            preflight: (&a.checks).into(),
+        }
+    }
+}
+
+impl From<&MoveLeaderArgs> for MoveRequest {
+    fn from(a: &MoveLeaderArgs) -> Self {
+        MoveRequest {
+            target: a.target.clone(),
+            timeout: a.wait.timeout,
+        }
+    }
+}
+
+impl From<&UpdateArgs> for UpdateRequest {
+    fn from(a: &UpdateArgs) -> Self {
+        UpdateRequest {
+            target: a.target.member.clone(),
+            peer_urls: a.peer_urls.clone(),
+            preflight: (&a.checks).into(),
+        }
+    }
+}
+
+impl From<&ReplaceArgs> for ReplaceRequest {
+    fn from(a: &ReplaceArgs) -> Self {
+        ReplaceRequest {
+            old: a.old.clone(),
+            name: a.name.clone(),
+            peer_urls: a.peer_urls.clone(),
+            dry_run: a.dry_run,
+            timeout: a.wait.timeout,
+            poll_interval: a.wait.poll_interval,
+            preflight: (&a.checks).into(),
+        }
+    }
+}
+
+impl TryFrom<&ApplyArgs> for ApplyRequest {
+    type Error = Error;
+
+    /// Reads the target from `--target-file` or the `--target` items.
+    fn try_from(a: &ApplyArgs) -> Result<Self, Error> {
+        let target = match &a.target_file {
+            Some(path) => super::target::from_file(path)?,
+            None => super::target::from_args(&a.target)?,
+        };
+        Ok(ApplyRequest {
+            target,
+            dry_run: a.dry_run,
+            force: a.force,
+            timeout: a.wait.timeout,
+            poll_interval: a.wait.poll_interval,
+            preflight: (&a.checks).into(),
+        })
+    }
+}
+
+impl From<&JointEnterArgs> for JointRequest {
+    fn from(a: &JointEnterArgs) -> Self {
+        JointRequest {
+            add_learners: a.add_learner.clone(),
+            promote: a.promote.clone(),
+            demote: a.demote.clone(),
+            remove: a.remove.clone(),
+            dry_run: a.dry_run,
+            force: a.force,
+            timeout: a.wait.timeout,
+            preflight: (&a.checks).into(),
+        }
+    }
+}
+
+impl TryFrom<&CheckArgs> for Planned {
+    type Error = Error;
+
+    /// `--for CHANGE [MEMBER]`; the changes to a member need the member.
+    fn try_from(c: &CheckArgs) -> Result<Self, Error> {
+        Ok(match (c.change, c.member.clone()) {
+            (None, _) => Planned::Inspect,
+            (Some(CheckFor::Add), _) => Planned::Add { learner: true },
+            (Some(CheckFor::AddVoter), _) => Planned::Add { learner: false },
+            (Some(CheckFor::Promote), Some(m)) => Planned::Promote(m),
+            (Some(CheckFor::Remove), Some(m)) => Planned::Remove(m),
+            (Some(CheckFor::Update), Some(m)) => Planned::Update(m),
+            (Some(CheckFor::Replace), Some(m)) => Planned::Replace(m),
+            (Some(_), None) => {
+                return Err(Error::usage(
+                    "--for promote, remove, update and replace need the member: \
+                     `memberctl member check --for remove NAME`",
+                ))
+            }
+        })
+    }
+}
