@@ -1,5 +1,6 @@
 //! Formats command results and errors as table, simple lines or JSON: the only writer to stdout.
 
+mod format;
 mod json;
 mod progress;
 mod simple;
@@ -81,7 +82,7 @@ impl Report {
     /// `main` exits with the refusal's code after printing it.
     pub fn refuses(&self) -> bool {
         match self {
-            Report::Checks(checks) => checks.iter().any(|c| c.verdict == Verdict::Fail),
+            Report::Checks(checks) => any_failed(checks),
             _ => false,
         }
     }
@@ -167,27 +168,16 @@ pub fn default_format() -> OutputFormat {
 
 /// Writes `report` in `format` to `out`.
 pub fn write_report(out: &mut dyn Write, report: &Report, format: OutputFormat) -> io::Result<()> {
-    if let Report::Text(bytes) = report {
-        return out.write_all(bytes);
-    }
-    if let Report::Checked { report, checks } = report {
-        if format == OutputFormat::Json {
-            return json::checked(out, report, checks);
-        }
-        write_report(out, report, format)?;
-        // A plan shows what the change would pass; a change done has said
-        // its warnings on stderr already.
-        if matches!(**report, Report::Plan(_) | Report::ApplyPlan(_)) {
-            writeln!(out)?;
-            write_report(out, &Report::Checks(checks.clone()), format)?;
-        }
-        return Ok(());
-    }
     match format {
-        OutputFormat::Json => json::report(out, report),
-        OutputFormat::Simple => simple::report(out, report),
-        OutputFormat::Table => table::report(out, report),
+        OutputFormat::Json => format::write(&json::Json, out, report),
+        OutputFormat::Simple => format::write(&simple::Simple, out, report),
+        OutputFormat::Table => format::write(&table::Tabular, out, report),
     }
+}
+
+/// Whether a pre-flight check failed: the checks refuse the change.
+fn any_failed(checks: &[Check]) -> bool {
+    checks.iter().any(|c| c.verdict == Verdict::Fail)
 }
 
 /// Writes `report` to stdout, then what to do next (after `member add`) to

@@ -2,11 +2,25 @@
 
 use std::io::{self, Write};
 
+use super::format::Format;
+use super::SnapshotReport;
 use super::{
     added_headline, config_rows, moved_line, removed_lines, replaced_headline, start_lines,
-    started_word, Report,
+    started_word,
 };
 use crate::model::Member;
+use crate::model::{Configuration, MemberList};
+use crate::testcluster::LocalCluster;
+use crate::workflow::add::AddedMember;
+use crate::workflow::apply::Applied;
+use crate::workflow::apply_plan::ApplyPlan;
+use crate::workflow::leader::Moved;
+use crate::workflow::preflight::Check;
+use crate::workflow::promote::Promoted;
+use crate::workflow::quorum::PlanStep;
+use crate::workflow::replace::Replaced;
+use crate::workflow::status::ClusterStatus;
+use crate::workflow::update::Updated;
 
 fn member_line(m: &Member) -> String {
     format!(
@@ -24,164 +38,199 @@ fn opt(v: Option<u64>) -> String {
     v.map_or_else(|| "-".to_string(), |v| v.to_string())
 }
 
-/// Writes a report as plain lines.
-pub fn report(out: &mut dyn Write, report: &Report) -> io::Result<()> {
-    match report {
-        Report::MemberList(l) => {
-            for m in &l.members {
-                writeln!(out, "{}", member_line(m))?;
-            }
+/// Plain comma-separated lines.
+pub(super) struct Simple;
+
+impl Format for Simple {
+    fn member_list(&self, out: &mut dyn Write, l: &MemberList) -> io::Result<()> {
+        for m in &l.members {
+            writeln!(out, "{}", member_line(m))?;
         }
-        Report::Added(a) => {
-            writeln!(out, "{}", added_headline(a))?;
-            writeln!(out)?;
-            for line in start_lines(a) {
-                writeln!(out, "{line}")?;
-            }
+        Ok(())
+    }
+
+    fn added(&self, out: &mut dyn Write, a: &AddedMember) -> io::Result<()> {
+        writeln!(out, "{}", added_headline(a))?;
+        writeln!(out)?;
+        for line in start_lines(a) {
+            writeln!(out, "{line}")?;
         }
-        Report::Promoted(p) => writeln!(
+        Ok(())
+    }
+
+    fn promoted(&self, out: &mut dyn Write, p: &Promoted) -> io::Result<()> {
+        writeln!(
             out,
             "Member {} promoted in cluster {} (waited {:.1}s)",
             p.member.id,
             p.list.cluster_id,
             p.waited.as_secs_f64()
-        )?,
-        Report::Removed {
-            removed,
-            list,
-            moved,
-        } => {
-            for line in removed_lines(removed, list, moved.as_deref()) {
-                writeln!(out, "{line}")?;
-            }
+        )?;
+        Ok(())
+    }
+
+    fn removed(
+        &self,
+        out: &mut dyn Write,
+        removed: &Member,
+        list: &MemberList,
+        moved: Option<&Moved>,
+    ) -> io::Result<()> {
+        for line in removed_lines(removed, list, moved) {
+            writeln!(out, "{line}")?;
         }
-        Report::MovedLeader(m) => writeln!(out, "{}", moved_line(m))?,
-        Report::Updated(u) => {
-            let note = if u.unchanged {
-                " (unchanged, nothing sent)"
-            } else {
-                ""
+        Ok(())
+    }
+
+    fn moved_leader(&self, out: &mut dyn Write, m: &Moved) -> io::Result<()> {
+        writeln!(out, "{}", moved_line(m))?;
+        Ok(())
+    }
+
+    fn updated(&self, out: &mut dyn Write, u: &Updated) -> io::Result<()> {
+        let note = if u.unchanged {
+            " (unchanged, nothing sent)"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "Member {} updated in cluster {}{note}",
+            u.member.id, u.list.cluster_id
+        )
+    }
+
+    fn status(&self, out: &mut dyn Write, s: &ClusterStatus) -> io::Result<()> {
+        for r in &s.rows {
+            let ok = r.status.as_ref().ok();
+            let leader = s.leader == Some(r.member.id);
+            writeln!(
+                out,
+                "{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}",
+                r.member.id,
+                r.member.name,
+                if ok.is_some() {
+                    "reachable"
+                } else {
+                    "unreachable"
+                },
+                if leader {
+                    "leader"
+                } else if r.member.is_learner {
+                    "learner"
+                } else {
+                    "follower"
+                },
+                opt(ok.map(|s| s.raft_term)),
+                opt(ok.map(|s| s.raft_index)),
+                opt(ok.map(|s| s.raft_applied_index)),
+                r.member.is_learner,
+                opt(r.lag),
+                r.progress.as_ref().map_or("-", |p| p.state.as_str()),
+                ok.map_or("-", |s| s.version.as_str()),
+            )?;
+        }
+        Ok(())
+    }
+
+    fn plan(&self, out: &mut dyn Write, steps: &[PlanStep]) -> io::Result<()> {
+        for s in steps {
+            let outgoing = match s.quorum_outgoing {
+                Some(q) => format!(
+                    " voters_outgoing={} quorum_outgoing={q}",
+                    s.voters_outgoing.len()
+                ),
+                None => String::new(),
             };
             writeln!(
                 out,
-                "Member {} updated in cluster {}{note}",
-                u.member.id, u.list.cluster_id
-            )?
+                "{}: voters={} learners={} quorum={}{outgoing} healthy_voters={} fault_tolerance={}",
+                s.step,
+                s.voters.len(),
+                s.learners.len(),
+                s.quorum,
+                s.healthy_voters,
+                s.fault_tolerance
+            )?;
         }
-        Report::Status(s) => {
-            for r in &s.rows {
-                let ok = r.status.as_ref().ok();
-                let leader = s.leader == Some(r.member.id);
-                writeln!(
-                    out,
-                    "{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}",
-                    r.member.id,
-                    r.member.name,
-                    if ok.is_some() {
-                        "reachable"
-                    } else {
-                        "unreachable"
-                    },
-                    if leader {
-                        "leader"
-                    } else if r.member.is_learner {
-                        "learner"
-                    } else {
-                        "follower"
-                    },
-                    opt(ok.map(|s| s.raft_term)),
-                    opt(ok.map(|s| s.raft_index)),
-                    opt(ok.map(|s| s.raft_applied_index)),
-                    r.member.is_learner,
-                    opt(r.lag),
-                    r.progress.as_ref().map_or("-", |p| p.state.as_str()),
-                    ok.map_or("-", |s| s.version.as_str()),
-                )?;
-            }
-        }
-        Report::Plan(steps) => {
-            for s in steps {
-                let outgoing = match s.quorum_outgoing {
-                    Some(q) => format!(
-                        " voters_outgoing={} quorum_outgoing={q}",
-                        s.voters_outgoing.len()
-                    ),
-                    None => String::new(),
-                };
-                writeln!(
-                    out,
-                    "{}: voters={} learners={} quorum={}{outgoing} healthy_voters={} fault_tolerance={}",
-                    s.step,
-                    s.voters.len(),
-                    s.learners.len(),
-                    s.quorum,
-                    s.healthy_voters,
-                    s.fault_tolerance
-                )?;
-            }
-            writeln!(out, "dry run: nothing was changed")?;
-        }
-        Report::Text(bytes) => out.write_all(bytes)?,
-        Report::Snapshot(r) => {
-            for line in super::snapshot_lines(r) {
-                writeln!(out, "{line}")?;
-            }
-        }
-        Report::Replaced(r) => writeln!(out, "{}", replaced_headline(r))?,
-        Report::ApplyPlan(p) => {
-            for line in super::apply_plan_lines(p) {
-                writeln!(out, "{line}")?;
-            }
-            writeln!(out, "dry run: nothing was changed")?;
-        }
-        Report::Applied(a) => writeln!(out, "{}", super::applied_headline(a))?,
-        Report::Config(c) => {
-            writeln!(out, "joint: {}", c.is_joint())?;
-            for (name, ids) in config_rows(c) {
-                writeln!(out, "{name}: {}", ids.join(","))?;
-            }
-            writeln!(out, "auto_leave: {}", c.auto_leave)?;
-        }
-        Report::Checked { report: inner, .. } => self::report(out, inner)?,
-        Report::Checks(checks) => {
-            for c in checks {
-                writeln!(
-                    out,
-                    "{}, {}, {}, {}, {}",
-                    c.name,
-                    c.verdict,
-                    if c.members.is_empty() {
-                        "-".to_string()
-                    } else {
-                        c.members.join(" ")
-                    },
-                    c.detail,
-                    if c.remedy.is_empty() { "-" } else { &c.remedy },
-                )?;
-            }
-        }
-        Report::Cluster(c) => {
-            // `member list`'s columns, then the local node's: leader, pid, log.
-            for n in &c.nodes {
-                writeln!(
-                    out,
-                    "{}, {}, {}, {}, {}, {}, {}, {}, {}",
-                    n.id.map_or("-".to_string(), |i| i.to_string()),
-                    n.status.as_str(),
-                    n.name,
-                    n.peer_url,
-                    n.client_url,
-                    n.is_learner.map_or("-".to_string(), |l| l.to_string()),
-                    n.is_leader,
-                    n.pid.map_or("-".to_string(), |p| p.to_string()),
-                    n.log.display(),
-                )?;
-            }
-            let eps = c.endpoints();
-            if !eps.is_empty() {
-                writeln!(out, "endpoints: {}", eps.join(","))?;
-            }
-        }
+        writeln!(out, "dry run: nothing was changed")?;
+        Ok(())
     }
-    Ok(())
+
+    fn snapshot(&self, out: &mut dyn Write, r: &SnapshotReport) -> io::Result<()> {
+        for line in super::snapshot_lines(r) {
+            writeln!(out, "{line}")?;
+        }
+        Ok(())
+    }
+
+    fn apply_plan(&self, out: &mut dyn Write, p: &ApplyPlan) -> io::Result<()> {
+        for line in super::apply_plan_lines(p) {
+            writeln!(out, "{line}")?;
+        }
+        writeln!(out, "dry run: nothing was changed")?;
+        Ok(())
+    }
+
+    fn applied(&self, out: &mut dyn Write, a: &Applied) -> io::Result<()> {
+        writeln!(out, "{}", super::applied_headline(a))?;
+        Ok(())
+    }
+
+    fn replaced(&self, out: &mut dyn Write, r: &Replaced) -> io::Result<()> {
+        writeln!(out, "{}", replaced_headline(r))?;
+        Ok(())
+    }
+
+    fn config(&self, out: &mut dyn Write, c: &Configuration) -> io::Result<()> {
+        writeln!(out, "joint: {}", c.is_joint())?;
+        for (name, ids) in config_rows(c) {
+            writeln!(out, "{name}: {}", ids.join(","))?;
+        }
+        writeln!(out, "auto_leave: {}", c.auto_leave)?;
+        Ok(())
+    }
+
+    fn checks(&self, out: &mut dyn Write, checks: &[Check]) -> io::Result<()> {
+        for c in checks {
+            writeln!(
+                out,
+                "{}, {}, {}, {}, {}",
+                c.name,
+                c.verdict,
+                if c.members.is_empty() {
+                    "-".to_string()
+                } else {
+                    c.members.join(" ")
+                },
+                c.detail,
+                if c.remedy.is_empty() { "-" } else { &c.remedy },
+            )?;
+        }
+        Ok(())
+    }
+
+    fn cluster(&self, out: &mut dyn Write, c: &LocalCluster) -> io::Result<()> {
+        // `member list`'s columns, then the local node's: leader, pid, log.
+        for n in &c.nodes {
+            writeln!(
+                out,
+                "{}, {}, {}, {}, {}, {}, {}, {}, {}",
+                n.id.map_or("-".to_string(), |i| i.to_string()),
+                n.status.as_str(),
+                n.name,
+                n.peer_url,
+                n.client_url,
+                n.is_learner.map_or("-".to_string(), |l| l.to_string()),
+                n.is_leader,
+                n.pid.map_or("-".to_string(), |p| p.to_string()),
+                n.log.display(),
+            )?;
+        }
+        let eps = c.endpoints();
+        if !eps.is_empty() {
+            writeln!(out, "endpoints: {}", eps.join(","))?;
+        }
+        Ok(())
+    }
 }

@@ -1,0 +1,105 @@
+//! What every output format writes: one method per kind of report (as
+//! etcdctl's printer interface has), and the one place that picks the method
+//! for a report.
+
+use std::io::{self, Write};
+
+use super::{Report, SnapshotReport};
+use crate::model::{Configuration, Member, MemberList};
+use crate::testcluster::LocalCluster;
+use crate::workflow::add::AddedMember;
+use crate::workflow::apply::Applied;
+use crate::workflow::apply_plan::ApplyPlan;
+use crate::workflow::leader::Moved;
+use crate::workflow::preflight::Check;
+use crate::workflow::promote::Promoted;
+use crate::workflow::quorum::PlanStep;
+use crate::workflow::replace::Replaced;
+use crate::workflow::status::ClusterStatus;
+use crate::workflow::update::Updated;
+
+/// One output format (table, simple, JSON): how it writes each report.
+pub(super) trait Format {
+    /// `member list`.
+    fn member_list(&self, out: &mut dyn Write, l: &MemberList) -> io::Result<()>;
+    /// `member add`.
+    fn added(&self, out: &mut dyn Write, a: &AddedMember) -> io::Result<()>;
+    /// `member promote`.
+    fn promoted(&self, out: &mut dyn Write, p: &Promoted) -> io::Result<()>;
+    /// `member remove`: the member, the membership after, the transfer first.
+    fn removed(
+        &self,
+        out: &mut dyn Write,
+        removed: &Member,
+        list: &MemberList,
+        moved: Option<&Moved>,
+    ) -> io::Result<()>;
+    /// `member move-leader`.
+    fn moved_leader(&self, out: &mut dyn Write, m: &Moved) -> io::Result<()>;
+    /// `member update`.
+    fn updated(&self, out: &mut dyn Write, u: &Updated) -> io::Result<()>;
+    /// `member status`.
+    fn status(&self, out: &mut dyn Write, s: &ClusterStatus) -> io::Result<()>;
+    /// `--dry-run` of a change.
+    fn plan(&self, out: &mut dyn Write, steps: &[PlanStep]) -> io::Result<()>;
+    /// `snapshot save|status|restore`.
+    fn snapshot(&self, out: &mut dyn Write, r: &SnapshotReport) -> io::Result<()>;
+    /// `member apply --dry-run`.
+    fn apply_plan(&self, out: &mut dyn Write, p: &ApplyPlan) -> io::Result<()>;
+    /// `member apply`.
+    fn applied(&self, out: &mut dyn Write, a: &Applied) -> io::Result<()>;
+    /// `member replace`.
+    fn replaced(&self, out: &mut dyn Write, r: &Replaced) -> io::Result<()>;
+    /// `member joint status|enter|leave`.
+    fn config(&self, out: &mut dyn Write, c: &Configuration) -> io::Result<()>;
+    /// `member check`.
+    fn checks(&self, out: &mut dyn Write, checks: &[Check]) -> io::Result<()>;
+    /// `cluster up|start-node|status|down`.
+    fn cluster(&self, out: &mut dyn Write, c: &LocalCluster) -> io::Result<()>;
+    /// A change's report with the pre-flight checks it passed: the report;
+    /// a plan also lists the checks (a change done has said its warnings on
+    /// stderr already).
+    fn checked(&self, out: &mut dyn Write, inner: &Report, checks: &[Check]) -> io::Result<()> {
+        write(self, out, inner)?;
+        if matches!(inner, Report::Plan(_) | Report::ApplyPlan(_)) {
+            writeln!(out)?;
+            self.checks(out, checks)?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `report` with `format`'s method for its kind.
+pub(super) fn write<F: Format + ?Sized>(
+    format: &F,
+    out: &mut dyn Write,
+    report: &Report,
+) -> io::Result<()> {
+    match report {
+        Report::MemberList(l) => format.member_list(out, l),
+        Report::Added(a) => format.added(out, a),
+        Report::Promoted(p) => format.promoted(out, p),
+        Report::Removed {
+            removed,
+            list,
+            moved,
+        } => format.removed(out, removed, list, moved.as_deref()),
+        Report::MovedLeader(m) => format.moved_leader(out, m),
+        Report::Updated(u) => format.updated(out, u),
+        Report::Status(s) => format.status(out, s),
+        Report::Plan(steps) => format.plan(out, steps),
+        Report::Cluster(c) => format.cluster(out, c),
+        Report::Config(c) => format.config(out, c),
+        // A completion script or a man page: the same in every format.
+        Report::Text(bytes) => out.write_all(bytes),
+        Report::Replaced(r) => format.replaced(out, r),
+        Report::Snapshot(r) => format.snapshot(out, r),
+        Report::ApplyPlan(p) => format.apply_plan(out, p),
+        Report::Applied(a) => format.applied(out, a),
+        Report::Checks(checks) => format.checks(out, checks),
+        Report::Checked {
+            report: inner,
+            checks,
+        } => format.checked(out, inner, checks),
+    }
+}

@@ -1,0 +1,306 @@
+//! The JSON documents' shapes: the stable schema scripts parse (snake_case
+//! keys, IDs as 16-digit hex strings, absent values as null), and the
+//! conversions of the shared parts (members, plan steps, checks).
+
+use serde::Serialize;
+
+use crate::model::{Member, MemberId};
+use crate::workflow::leader::Moved;
+use crate::workflow::preflight::Check;
+use crate::workflow::quorum::PlanStep;
+
+#[derive(Serialize)]
+pub(super) struct JsonMember<'a> {
+    pub(super) id: String,
+    pub(super) name: &'a str,
+    pub(super) peer_urls: &'a [String],
+    pub(super) client_urls: &'a [String],
+    pub(super) is_learner: bool,
+    pub(super) started: bool,
+}
+
+pub(super) fn member(m: &Member) -> JsonMember<'_> {
+    JsonMember {
+        id: m.id.to_string(),
+        name: &m.name,
+        peer_urls: &m.peer_urls,
+        client_urls: &m.client_urls,
+        is_learner: m.is_learner,
+        started: m.started(),
+    }
+}
+
+pub(super) fn members(ms: &[Member]) -> Vec<JsonMember<'_>> {
+    ms.iter().map(member).collect()
+}
+
+#[derive(Serialize)]
+pub(super) struct ListDoc<'a> {
+    pub(super) cluster_id: String,
+    pub(super) members: Vec<JsonMember<'a>>,
+}
+
+#[derive(Serialize)]
+pub(super) struct AddDoc<'a> {
+    pub(super) cluster_id: String,
+    pub(super) member: JsonMember<'a>,
+    pub(super) members: Vec<JsonMember<'a>>,
+    pub(super) initial_cluster: &'a str,
+    pub(super) initial_cluster_state: &'a str,
+    pub(super) already_added: bool,
+}
+
+#[derive(Serialize)]
+pub(super) struct ReplaceDoc<'a> {
+    pub(super) cluster_id: String,
+    pub(super) removed: JsonMember<'a>,
+    pub(super) member: JsonMember<'a>,
+    pub(super) members: Vec<JsonMember<'a>>,
+}
+
+#[derive(Serialize)]
+pub(super) struct ApplyPlanDoc<'a> {
+    pub(super) plan: Vec<ApplyStepDoc>,
+    pub(super) fault_tolerance_before: usize,
+    pub(super) lowest_fault_tolerance: usize,
+    pub(super) warning: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+pub(super) struct ApplyStepDoc {
+    pub(super) step: usize,
+    pub(super) action: &'static str,
+    pub(super) member: String,
+    pub(super) voters_after: usize,
+    pub(super) quorum_after: usize,
+    pub(super) fault_tolerance_after: usize,
+}
+
+#[derive(Serialize)]
+pub(super) struct AppliedDoc<'a> {
+    pub(super) cluster_id: String,
+    pub(super) nothing_to_do: bool,
+    pub(super) steps: Vec<AppliedStepDoc<'a>>,
+    pub(super) members: Vec<JsonMember<'a>>,
+}
+
+#[derive(Serialize)]
+pub(super) struct AppliedStepDoc<'a> {
+    pub(super) step: usize,
+    pub(super) action: &'static str,
+    pub(super) member: &'a str,
+}
+
+#[derive(Serialize)]
+pub(super) struct PromoteDoc<'a> {
+    pub(super) cluster_id: String,
+    pub(super) member: JsonMember<'a>,
+    pub(super) members: Vec<JsonMember<'a>>,
+    pub(super) waited_ms: u128,
+}
+
+#[derive(Serialize)]
+pub(super) struct StatusMember<'a> {
+    #[serde(flatten)]
+    pub(super) member: JsonMember<'a>,
+    pub(super) reachable: bool,
+    pub(super) raft_term: Option<u64>,
+    pub(super) raft_index: Option<u64>,
+    pub(super) raft_applied_index: Option<u64>,
+    pub(super) lag: Option<u64>,
+    pub(super) progress_state: Option<&'a str>,
+    pub(super) match_index: Option<u64>,
+    pub(super) version: Option<&'a str>,
+    pub(super) error: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+pub(super) struct MovedDoc<'a> {
+    pub(super) from: JsonMember<'a>,
+    pub(super) to: JsonMember<'a>,
+    pub(super) took_ms: u128,
+}
+
+#[derive(Serialize)]
+pub(super) struct SnapshotDoc<'a> {
+    pub(super) action: &'a str,
+    pub(super) file: &'a str,
+    pub(super) size: u64,
+    pub(super) format: &'a str,
+    pub(super) revision: Option<i64>,
+    pub(super) compact_revision: Option<i64>,
+    pub(super) records: Option<u64>,
+    pub(super) leases: Option<usize>,
+    pub(super) hash: Option<u32>,
+    pub(super) total_key: Option<u64>,
+    pub(super) total_size: Option<u64>,
+    pub(super) sha256: Option<&'a str>,
+    pub(super) data_dir: Option<&'a str>,
+    pub(super) member_id: Option<String>,
+}
+
+#[derive(Serialize)]
+pub(super) struct MoveLeaderDoc<'a> {
+    pub(super) cluster_id: String,
+    #[serde(flatten)]
+    pub(super) moved: MovedDoc<'a>,
+}
+
+#[derive(Serialize)]
+pub(super) struct RemoveDoc<'a> {
+    pub(super) cluster_id: String,
+    pub(super) members: Vec<JsonMember<'a>>,
+    pub(super) leader_moved: Option<MovedDoc<'a>>,
+}
+
+pub(super) fn moved_doc(m: &Moved) -> MovedDoc<'_> {
+    MovedDoc {
+        from: member(&m.from),
+        to: member(&m.to),
+        took_ms: m.took.as_millis(),
+    }
+}
+
+#[derive(Serialize)]
+pub(super) struct StatusDoc<'a> {
+    pub(super) cluster_id: String,
+    pub(super) leader: Option<String>,
+    pub(super) members: Vec<StatusMember<'a>>,
+    pub(super) quorum_lost: Option<QuorumLostDoc>,
+}
+
+/// `member status`'s diagnosis of a lost quorum.
+#[derive(Serialize)]
+pub(super) struct QuorumLostDoc {
+    pub(super) voters: usize,
+    pub(super) quorum: usize,
+    pub(super) answering: Vec<String>,
+    pub(super) lost: Vec<String>,
+    pub(super) survivor: Option<SurvivorDoc>,
+    pub(super) steps: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub(super) struct SurvivorDoc {
+    pub(super) id: String,
+    pub(super) name: String,
+    pub(super) raft_term: u64,
+    pub(super) raft_index: u64,
+}
+
+#[derive(Serialize)]
+pub(super) struct PlanDoc<'a> {
+    pub(super) plan: &'a [JsonStep<'a>],
+}
+
+#[derive(Serialize)]
+pub(super) struct JsonStep<'a> {
+    pub(super) step: &'a str,
+    pub(super) voters: &'a [String],
+    pub(super) voters_outgoing: &'a [String],
+    pub(super) learners: &'a [String],
+    pub(super) quorum: usize,
+    pub(super) quorum_outgoing: Option<usize>,
+    pub(super) healthy_voters: usize,
+    pub(super) fault_tolerance: usize,
+}
+
+pub(super) fn step(s: &PlanStep) -> JsonStep<'_> {
+    JsonStep {
+        step: &s.step,
+        voters: &s.voters,
+        voters_outgoing: &s.voters_outgoing,
+        learners: &s.learners,
+        quorum: s.quorum,
+        quorum_outgoing: s.quorum_outgoing,
+        healthy_voters: s.healthy_voters,
+        fault_tolerance: s.fault_tolerance,
+    }
+}
+
+#[derive(Serialize)]
+pub(super) struct ClusterDoc<'a> {
+    pub(super) dir: String,
+    pub(super) endpoints: Vec<&'a str>,
+    pub(super) leader: Option<String>,
+    pub(super) ready_ms: Option<u128>,
+    pub(super) nodes: Vec<NodeDoc<'a>>,
+}
+
+#[derive(Serialize)]
+pub(super) struct NodeDoc<'a> {
+    pub(super) id: Option<String>,
+    pub(super) status: &'a str,
+    pub(super) name: &'a str,
+    pub(super) peer_url: &'a str,
+    pub(super) client_url: &'a str,
+    pub(super) is_learner: Option<bool>,
+    pub(super) is_leader: bool,
+    pub(super) pid: Option<u32>,
+    pub(super) running: bool,
+    pub(super) log: String,
+}
+
+#[derive(Serialize)]
+pub(super) struct ConfigDoc {
+    pub(super) joint: bool,
+    pub(super) voters: Vec<String>,
+    pub(super) voters_outgoing: Vec<String>,
+    pub(super) learners: Vec<String>,
+    pub(super) learners_next: Vec<String>,
+    pub(super) auto_leave: bool,
+}
+
+#[derive(Serialize)]
+pub(super) struct ChecksDoc<'a> {
+    pub(super) ok: bool,
+    pub(super) checks: Vec<CheckDoc<'a>>,
+}
+
+#[derive(Serialize)]
+pub(super) struct CheckDoc<'a> {
+    pub(super) name: &'a str,
+    pub(super) result: &'a str,
+    pub(super) members: &'a [String],
+    pub(super) detail: &'a str,
+    pub(super) remedy: &'a str,
+    pub(super) skipped: bool,
+}
+
+#[derive(Serialize)]
+pub(super) struct ErrorDoc<'a> {
+    pub(super) error: ErrorBody<'a>,
+}
+
+#[derive(Serialize)]
+pub(super) struct ErrorBody<'a> {
+    pub(super) kind: &'a str,
+    pub(super) message: &'a str,
+    pub(super) problems: &'a [String],
+    pub(super) unstarted: Vec<UnstartedDoc<'a>>,
+}
+
+#[derive(Serialize)]
+pub(super) struct UnstartedDoc<'a> {
+    pub(super) id: &'a str,
+    pub(super) peer_urls: &'a [String],
+    pub(super) is_learner: bool,
+}
+
+pub(super) fn hex(id: MemberId) -> String {
+    id.to_string()
+}
+
+pub(super) fn check_docs(checks: &[Check]) -> Vec<CheckDoc<'_>> {
+    checks
+        .iter()
+        .map(|c| CheckDoc {
+            name: c.name.as_str(),
+            result: c.verdict.as_str(),
+            members: &c.members,
+            detail: &c.detail,
+            remedy: &c.remedy,
+            skipped: c.skipped,
+        })
+        .collect()
+}
