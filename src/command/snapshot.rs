@@ -57,7 +57,7 @@ type Checked = (Option<SnapshotContent>, Option<SnapshotStatus>);
 /// (or backend file) summarised as `etcdctl snapshot status` does.
 fn read_whole(file: &Path) -> anyhow::Result<Checked> {
     if is_memberctl(file)? {
-        let info = restore::check_memberctl(file).map_err(|e| Error::usage(e.0))?;
+        let info = restore::check_memberctl(file).map_err(|e| Error::usage(e.message))?;
         Ok((Some(content(&info)), None))
     } else {
         let etcd = etcd_db::status(file).map_err(|e| unreadable(file, e))?;
@@ -111,7 +111,7 @@ fn restore(a: &RestoreArgs) -> anyhow::Result<Report> {
     }
     // The whole file is checked before the directory is made.
     if memberctl {
-        restore::check_memberctl(&a.file).map_err(|e| Error::usage(e.0))?;
+        restore::check_memberctl(&a.file).map_err(|e| Error::usage(e.message))?;
     }
     let pairs = super::node::parse_initial_cluster(&a.initial_cluster)?;
     let (cluster_id, member_id, members) = crate::engine::startup::new_cluster(

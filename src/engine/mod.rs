@@ -1,6 +1,7 @@
 //! The engine: the Raft node that is a cluster member, serving etcd's API.
 //!
 //! Its rooms, lowest first (each uses only the ones before it):
+//! - [`log`]: the node's one logger (its lines and raft-rs's, on stderr);
 //! - [`storage`]: the raft log (raft-engine's segment files, with an
 //!   in-memory tail), the state machine in persistent maps (the MVCC
 //!   keyspace with its history, transactions, leases, members, users and
@@ -24,6 +25,7 @@
 //! `error`.
 
 pub mod listen;
+pub mod log;
 pub mod metrics;
 pub mod node;
 pub mod server;

@@ -157,7 +157,7 @@ impl ApplyStage {
         }
         wait_while_paused();
         let done = apply_entries(&mut self.state, std::mem::take(batch))
-            .map_err(|e| format!("applying committed entries: {}", e.0))?;
+            .map_err(|e| format!("applying committed entries: {}", e.message))?;
         *published = Arc::new(self.state.clone());
         self.store.publish(published.clone());
         if let Some(events) = done.events {
@@ -220,10 +220,13 @@ fn wait_while_paused() {
     if !faults::apply_paused() {
         return;
     }
-    eprintln!("memberctl node: fault injection: the apply stage is paused");
+    slog::info!(
+        crate::engine::log::logger(),
+        "fault injection: the apply stage is paused"
+    );
     let start = Instant::now();
     while faults::apply_paused() && start.elapsed() < MAX_PAUSE {
         std::thread::sleep(Duration::from_millis(5));
     }
-    eprintln!("memberctl node: the apply stage goes on");
+    slog::info!(crate::engine::log::logger(), "the apply stage goes on");
 }

@@ -32,7 +32,7 @@ impl Checkpointer {
                     let index = state.applied().0;
                     let report = match store.write_checkpoint(&state) {
                         Ok(()) => Request::Checkpointed(index),
-                        Err(e) => Request::Failed(failure(&store, index, &e.0)),
+                        Err(e) => Request::Failed(failure(&store, index, &e.message)),
                     };
                     drop(state);
                     flag.store(false, Ordering::Release);

@@ -191,7 +191,7 @@ pub fn apply_entries(state: &mut State, entries: Vec<Committed>) -> Result<Appli
             EntryType::EntryConfChange | EntryType::EntryConfChangeV2 => {
                 let ctx = conf_context(&e)?;
                 let cs = conf.ok_or_else(|| {
-                    StoreError(format!(
+                    StoreError::other(format!(
                         "configuration change at index {} reached the state machine without \
                          raft's configuration",
                         e.index

@@ -68,10 +68,9 @@ pub fn start(
     };
     raft_config
         .validate()
-        .map_err(|e| StoreError(format!("raft config: {e}")))?;
-    let logger = slog::Logger::root(slog::Discard, slog::o!());
-    let mut raw = RawNode::new(&raft_config, store.clone(), &logger)
-        .map_err(|e| StoreError(format!("raft: {e}")))?;
+        .map_err(|e| StoreError::other(format!("raft config: {e}")))?;
+    let mut raw = RawNode::new(&raft_config, store.clone(), crate::engine::log::logger())
+        .map_err(|e| StoreError::other(format!("raft: {e}")))?;
     if let Some(rank) = config.fresh_rank {
         // A new cluster: bring the first election forward (as etcd does),
         // staggered by rank so that one member usually wins the first round.
@@ -114,7 +113,7 @@ pub fn start(
     };
     stage
         .start(apply_rx)
-        .map_err(|e| StoreError(format!("apply thread: {e}")))?;
+        .map_err(|e| StoreError::other(format!("apply thread: {e}")))?;
     let driver = Driver {
         raw,
         conf: state.conf_state().clone(),
@@ -146,7 +145,7 @@ fn run_on_own_thread(
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()
-        .map_err(|e| StoreError(format!("raft driver runtime: {e}")))?;
+        .map_err(|e| StoreError::other(format!("raft driver runtime: {e}")))?;
     let (done_tx, done_rx) = oneshot::channel();
     let dir = driver.config.data_dir.clone();
     std::thread::Builder::new()
@@ -161,25 +160,25 @@ fn run_on_own_thread(
             let _ = done_tx.send(run.unwrap_or_else(|panic| {
                 let what = crate::error::panic_message(panic.as_ref(), "an internal error");
                 if crate::engine::storage::faults::sync_failed() {
-                    return Err(StoreError(format!(
+                    return Err(StoreError::other(format!(
                         "raft log: fsync failed in {} ({what}): this member stopped so that it \
                          acknowledges nothing it did not persist; check the disk, then start \
                          the member again",
                         dir.display()
                     )));
                 }
-                Err(StoreError(format!(
+                Err(StoreError::other(format!(
                     "raft stopped this member ({what}): its raft log lacks entries it had \
                      written, so its data directory {} is damaged",
                     dir.display()
                 )))
             }));
         })
-        .map_err(|e| StoreError(format!("raft driver thread: {e}")))?;
+        .map_err(|e| StoreError::other(format!("raft driver thread: {e}")))?;
     Ok(tokio::spawn(async move {
         done_rx
             .await
-            .unwrap_or_else(|_| Err(StoreError("the raft driver thread panicked".into())))
+            .unwrap_or_else(|_| Err(StoreError::other("the raft driver thread panicked")))
     }))
 }
 
@@ -363,7 +362,7 @@ impl Driver {
                 let keep = KEEP_AFTER_COMPACTION.min(self.config.snapshot_count);
                 self.store.compact(index.saturating_sub(keep))?;
             }
-            Request::Failed(why) => return Ok(Next::Stop(Err(StoreError(why)))),
+            Request::Failed(why) => return Ok(Next::Stop(Err(StoreError::other(why)))),
             Request::RemovedByPeer => return Ok(Next::Stop(Ok(Stopped::Removed))),
         }
         Ok(Next::Go)
@@ -480,9 +479,11 @@ impl Driver {
         if !rd.snapshot().is_empty() {
             let state = self.store.apply_snapshot(rd.snapshot())?;
             let md = rd.snapshot().get_metadata();
-            eprintln!(
-                "memberctl node: installed a snapshot from the leader at index {} (term {})",
-                md.index, md.term
+            slog::info!(
+                crate::engine::log::logger(),
+                "installed a snapshot from the leader at index {} (term {})",
+                md.index,
+                md.term
             );
             self.conf = md.get_conf_state().clone();
             self.hand(Task::Install(Box::new(state)));
@@ -532,7 +533,7 @@ impl Driver {
                     let cs = self
                         .raw
                         .apply_conf_change(&cc)
-                        .map_err(|err| StoreError(format!("apply_conf_change: {err}")))?;
+                        .map_err(|err| StoreError::other(format!("apply_conf_change: {err}")))?;
                     self.conf = cs.clone();
                     self.note_removal(entry.index);
                     Some(cs)

@@ -372,15 +372,17 @@ impl Node {
         use protobuf::Message as _;
         let m = raft::eraftpb::Message::parse_from_bytes(message)?;
         if m.get_msg_type() != raft::eraftpb::MessageType::MsgSnapshot {
-            return Err(StoreError(format!(
+            return Err(StoreError::other(format!(
                 "a snapshot stream began with a {:?} message",
                 m.get_msg_type()
             )));
         }
         let md = m.get_snapshot().get_metadata();
-        eprintln!(
-            "memberctl node: receiving a snapshot from the leader at index {} (term {})",
-            md.index, md.term
+        slog::info!(
+            crate::engine::log::logger(),
+            "receiving a snapshot from the leader at index {} (term {})",
+            md.index,
+            md.term
         );
         self.store.stage_snapshot(m.get_snapshot())
     }

@@ -58,8 +58,9 @@ impl Fault for FaultService {
             )));
         }
         let isolated = self.partition.isolate(&peers);
-        eprintln!(
-            "memberctl node: fault injection: dropping raft traffic to and from {}",
+        slog::info!(
+            crate::engine::log::logger(),
+            "fault injection: dropping raft traffic to and from {}",
             hex(&isolated)
         );
         Ok(self.state(isolated))
@@ -84,7 +85,7 @@ impl Fault for FaultService {
             ),
         };
         faults::set_disk(fault);
-        eprintln!("memberctl node: fault injection: {what}");
+        slog::info!(crate::engine::log::logger(), "fault injection: {what}");
         Ok(Response::new(pb::DiskFault { kind: kind as i32 }))
     }
 
@@ -94,8 +95,9 @@ impl Fault for FaultService {
     ) -> Result<Response<pb::ApplyFault>, Status> {
         let paused = req.into_inner().paused;
         crate::engine::storage::faults::set_apply_paused(paused);
-        eprintln!(
-            "memberctl node: fault injection: the apply stage is {} from now on",
+        slog::info!(
+            crate::engine::log::logger(),
+            "fault injection: the apply stage is {} from now on",
             if paused { "paused" } else { "resumed" }
         );
         Ok(Response::new(pb::ApplyFault { paused }))
@@ -113,8 +115,9 @@ impl Fault for FaultService {
             )));
         }
         crate::engine::storage::faults::set_snapshot_chunk_delay(asked);
-        eprintln!(
-            "memberctl node: fault injection: snapshots sent wait {} ms before each piece from now on",
+        slog::info!(
+            crate::engine::log::logger(),
+            "fault injection: snapshots sent wait {} ms before each piece from now on",
             asked.as_millis()
         );
         Ok(Response::new(pb::SnapshotFault {
@@ -125,8 +128,9 @@ impl Fault for FaultService {
     async fn heal(&self, req: Request<pb::FaultPeers>) -> Result<Response<pb::FaultState>, Status> {
         let peers = req.into_inner().peer_ids;
         let isolated = self.partition.heal(&peers);
-        eprintln!(
-            "memberctl node: fault injection: healed {}; still isolated: {}",
+        slog::info!(
+            crate::engine::log::logger(),
+            "fault injection: healed {}; still isolated: {}",
             if peers.is_empty() {
                 "every peer".to_string()
             } else {

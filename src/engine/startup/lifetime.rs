@@ -11,9 +11,10 @@ use tokio::net::TcpListener;
 
 use super::bootstrap::prepare;
 use super::{ListenerTls, NodeOptions};
+use crate::engine::log;
 use crate::engine::node::{self, NodeConfig, Stopped};
 use crate::engine::server;
-use crate::engine::storage::{Store, StoreError};
+use crate::engine::storage::{Store, StoreError, StoreErrorKind};
 use crate::engine::transport::{Partition, Transport};
 use crate::error::panic_message;
 
@@ -51,37 +52,29 @@ fn open_store(opts: &NodeOptions) -> anyhow::Result<Store> {
     std::panic::set_hook(Box::new(|_| {}));
     let opened = std::panic::catch_unwind(|| Store::open(dir));
     std::panic::set_hook(hook);
-    let cause = match opened {
+    let (kind, cause) = match opened {
         Ok(Ok(store)) => return Ok(store),
-        Ok(Err(e)) => e.to_string(),
-        Err(panic) => panic_message(panic.as_ref(), "the storage library panicked"),
+        Ok(Err(e)) => (e.kind, e.to_string()),
+        Err(panic) => (
+            StoreErrorKind::Damaged,
+            panic_message(panic.as_ref(), "the storage library panicked"),
+        ),
     };
-    let lower = cause.to_ascii_lowercase();
-    if lower.contains("storage format") {
-        bail!("cannot open member {}: {cause}", opts.name);
-    }
-    if lower.contains("already open") || lower.contains("lock") {
-        bail!(
+    match kind {
+        StoreErrorKind::Format => bail!("cannot open member {}: {cause}", opts.name),
+        StoreErrorKind::Locked => bail!(
             "cannot open {}: {cause}; another process has it open: is member {} already \
              running? stop it first (`memberctl cluster status` lists a local cluster's nodes)",
             dir.display(),
             opts.name
-        );
-    }
-    if [
-        "permission denied",
-        "read-only",
-        "no space",
-        "not a directory",
-    ]
-    .iter()
-    .any(|s| lower.contains(s))
-    {
-        bail!(
+        ),
+        StoreErrorKind::Disk => bail!(
             "cannot open {}: {cause}; check that {} is a writable directory with free space",
             dir.display(),
             dir.display()
-        );
+        ),
+        // What the store cannot read at start is damage.
+        StoreErrorKind::Damaged | StoreErrorKind::Log | StoreErrorKind::Other => {}
     }
     bail!(
         "cannot open the data directory {}: {cause}; its files are damaged (truncated or \
@@ -112,7 +105,7 @@ fn quiet_panics() {
             .location()
             .map(|l| format!(" ({}:{})", l.file(), l.line()))
             .unwrap_or_default();
-        eprintln!("memberctl node: internal error{at}: {what}");
+        slog::crit!(log::logger(), "internal error{at}: {what}");
     }));
 }
 
@@ -134,6 +127,7 @@ async fn stop_signal() {
 
 /// Runs the node until it is stopped or removed.
 pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
+    log::name(&opts.name);
     quiet_panics();
     let ticks = (opts.election_timeout.as_millis() / opts.heartbeat.as_millis().max(1)) as usize;
     if ticks < 5 {
@@ -228,15 +222,15 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
     let replay_to = store.hard_state().commit.min(store.last_index());
     let (node, mut driver) = node::start(config, store, transport.clone())?;
     transport.attach(node.clone());
-    eprintln!(
-        "memberctl node {} ({id:016x}) of cluster {cluster_id:016x}: clients on {client_addr}, peers on {peer_addr}",
-        opts.name
+    slog::info!(
+        log::logger(),
+        "member {id:016x} of cluster {cluster_id:016x}: clients on {client_addr}, peers on {peer_addr}"
     );
     let applied = node.view().applied;
     if applied < replay_to {
-        eprintln!(
-            "memberctl node {}: applying its raft log from index {} to {replay_to} before serving",
-            opts.name,
+        slog::info!(
+            log::logger(),
+            "applying its raft log from index {} to {replay_to} before serving",
             applied + 1
         );
         let started = std::time::Instant::now();
@@ -245,9 +239,9 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
             _ = watch.wait_for(|v| v.applied >= replay_to) => {}
             r = &mut driver => return stopped(r, &opts, id, cluster_id),
         }
-        eprintln!(
-            "memberctl node {}: applied up to {replay_to} in {:.2}s",
-            opts.name,
+        slog::info!(
+            log::logger(),
+            "applied up to {replay_to} in {:.2}s",
             started.elapsed().as_secs_f64()
         );
     }
@@ -263,17 +257,17 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
         ),
     ] {
         if on {
-            eprintln!(
-                "memberctl node {}: DELIBERATE BUG {bug}; for testing the checker only",
-                opts.name
+            slog::warn!(
+                log::logger(),
+                "DELIBERATE BUG {bug}; for testing the checker only"
             );
         }
     }
     if opts.fault_injection {
-        eprintln!(
-            "memberctl node {}: fault injection is on (--fault-injection): any client can cut \
-             this node off from its peers; for test clusters only",
-            opts.name
+        slog::warn!(
+            log::logger(),
+            "fault injection is on (--fault-injection): any client can cut this node off from \
+             its peers; for test clusters only"
         );
     }
     let mut watch = node.watch();
@@ -286,8 +280,9 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
                 if leader != 0 {
                     crate::engine::metrics::get().leader_changes.inc();
                 }
-                eprintln!(
-                    "memberctl node: leader is now {leader:016x} (term {})",
+                slog::info!(
+                    log::logger(),
+                    "leader is now {leader:016x} (term {})",
                     v.term
                 );
             }
@@ -331,7 +326,7 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
         }
         r = &mut server => {
             r.context("the server panicked")?.context("the server failed")?;
-            eprintln!("memberctl node {}: stopped", opts.name);
+            slog::info!(log::logger(),"stopped");
             Ok(())
         }
     }
@@ -347,7 +342,8 @@ fn force_new_cluster(
 ) -> anyhow::Result<()> {
     if store.applied() == 0 && store.last_index() == 0 {
         bail!(
-            "--force-new-cluster needs this member's data: {} holds none (start the survivor              of the lost cluster on its own data directory)",
+            "--force-new-cluster needs this member's data: {} holds none (start the survivor \
+             of the lost cluster on its own data directory)",
             opts.data_dir.display()
         );
     }
@@ -355,9 +351,13 @@ fn force_new_cluster(
         .force_new_cluster(id)
         .context("--force-new-cluster: cannot rewrite the configuration")?;
     let removed: Vec<String> = forced.removed.iter().map(|r| format!("{r:016x}")).collect();
-    eprintln!(
-        "memberctl node {}: --force-new-cluster: member {id:016x} is now the only member of          cluster {cluster_id:016x}; kept its log up to index {} ({} later entries, not known          to be committed, dropped: writes acknowledged after that index may be lost); removed          {}; add the other machines back with `memberctl member add NAME --learner          --peer-urls URL` and start them on empty data directories",
-        opts.name,
+    slog::warn!(
+        log::logger(),
+        "--force-new-cluster: member {id:016x} is now the only member of cluster \
+         {cluster_id:016x}; kept its log up to index {} ({} later entries, not known to be \
+         committed, dropped: writes acknowledged after that index may be lost); removed {}; \
+         add the other machines back with `memberctl member add NAME --learner --peer-urls \
+         URL` and start them on empty data directories",
         forced.kept_index,
         forced.dropped,
         if removed.is_empty() {
@@ -377,19 +377,15 @@ fn stopped(
     cluster_id: u64,
 ) -> anyhow::Result<()> {
     let stopped = r.context("the raft driver failed")?;
-    let stopped = stopped.map_err(|e| {
-        if e.0.contains("is damaged") {
-            anyhow!("{e}; {}", rebuild_advice(opts))
-        } else if e.0.starts_with("raft log:") && !e.0.contains("stopped") {
-            anyhow!(
-                "{e}: this member stopped so that it acknowledges nothing it did not \
-                 persist; make room on (or repair) the disk of {}, then start the member \
-                 again",
-                opts.data_dir.display()
-            )
-        } else {
-            anyhow!(e)
-        }
+    let stopped = stopped.map_err(|e| match e.kind {
+        StoreErrorKind::Damaged => anyhow!("{e}; {}", rebuild_advice(opts)),
+        StoreErrorKind::Log | StoreErrorKind::Disk => anyhow!(
+            "{e}: this member stopped so that it acknowledges nothing it did not \
+             persist; make room on (or repair) the disk of {}, then start the member \
+             again",
+            opts.data_dir.display()
+        ),
+        StoreErrorKind::Format | StoreErrorKind::Locked | StoreErrorKind::Other => anyhow!(e),
     })?;
     match stopped {
         Stopped::Removed => {

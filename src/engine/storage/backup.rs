@@ -30,18 +30,18 @@ pub struct BackupInfo {
 
 fn open(path: &Path) -> Result<std::io::BufReader<std::fs::File>> {
     let file = std::fs::File::open(path)
-        .map_err(|e| StoreError(format!("cannot open {}: {e}", path.display())))?;
+        .map_err(|e| StoreError::other(format!("cannot open {}: {e}", path.display())))?;
     Ok(std::io::BufReader::with_capacity(1 << 20, file))
 }
 
 fn named(path: &Path, e: StoreError) -> StoreError {
-    StoreError(format!("{} is {}", path.display(), e.0))
+    StoreError::new(e.kind, format!("{} is {}", path.display(), e.message))
 }
 
 /// Checks a snapshot file whole and tells what it holds.
 pub fn check(path: &Path) -> Result<BackupInfo> {
     let size = std::fs::metadata(path)
-        .map_err(|e| StoreError(format!("cannot open {}: {e}", path.display())))?
+        .map_err(|e| StoreError::other(format!("cannot open {}: {e}", path.display())))?
         .len();
     snapfile::verify_hash(open(path)?, size).map_err(|e| named(path, e))?;
     let d = snapfile::read_with(Decoder::checking(), open(path)?).map_err(|e| named(path, e))?;

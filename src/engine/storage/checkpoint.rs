@@ -117,7 +117,7 @@ impl PacedFile {
     /// Makes the file durable.
     pub fn sync(self) -> Result<()> {
         if let Some(e) = faults::checkpoint_fsync_error() {
-            return Err(StoreError(format!("checkpoint: {e}")));
+            return Err(StoreError::other(format!("checkpoint: {e}")));
         }
         self.file.sync_all()?;
         Ok(())
@@ -191,14 +191,17 @@ pub fn load_newest(layout: &Layout) -> Result<Option<(spb::SnapshotHeader, State
     let file = std::fs::File::open(&path)?;
     let (header, state) = snapfile::read(std::io::BufReader::with_capacity(1 << 20, file))
         .map_err(|e| {
-            StoreError(format!(
-                "checkpoint {} (index {index}, term {term}) cannot be read: {}",
-                path.display(),
-                e.0
-            ))
+            StoreError::new(
+                e.kind,
+                format!(
+                    "checkpoint {} (index {index}, term {term}) cannot be read: {}",
+                    path.display(),
+                    e.message
+                ),
+            )
         })?;
     if state.applied() != (index, term) {
-        return Err(StoreError(format!(
+        return Err(StoreError::other(format!(
             "checkpoint {} holds the state at index {} (term {}), not the one its name says",
             path.display(),
             state.applied().0,

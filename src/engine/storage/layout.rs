@@ -16,7 +16,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{Result, StoreError};
+use super::{Result, StoreError, StoreErrorKind};
 
 /// The storage format this build reads and writes.
 pub const FORMAT: u32 = 4;
@@ -63,7 +63,12 @@ impl Layout {
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(StoreError(format!("{}: {e}", path.display()))),
+            Err(e) => {
+                return Err(StoreError::new(
+                    super::io_kind(&e),
+                    format!("{}: {e}", path.display()),
+                ))
+            }
         };
         let field = |name: &str| {
             text.lines()
@@ -75,7 +80,7 @@ impl Layout {
                 cluster_id,
                 member_id,
             })),
-            _ => Err(StoreError(format!(
+            _ => Err(StoreError::damaged(format!(
                 "{} does not hold a cluster and a member ID ({text:?}): the directory is \
                  damaged; {WHAT_TO_DO}",
                 path.display()
@@ -104,7 +109,12 @@ impl Layout {
         match std::fs::read_to_string(&version_file) {
             Ok(text) => return self.check_version(&version_file, &text),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(StoreError(format!("{}: {e}", version_file.display()))),
+            Err(e) => {
+                return Err(StoreError::new(
+                    super::io_kind(&e),
+                    format!("{}: {e}", version_file.display()),
+                ))
+            }
         }
         if self.dir.join(FORMAT_1_FILE).exists() {
             return Err(self.refuse(
@@ -113,7 +123,7 @@ impl Layout {
             ));
         }
         if self.identity_file().exists() || self.raft_dir().exists() {
-            return Err(StoreError(format!(
+            return Err(StoreError::damaged(format!(
                 "{} holds a member's files but no {FORMAT_FILE} file: the directory is damaged; \
                  {}",
                 self.dir.display(),
@@ -136,7 +146,7 @@ impl Layout {
             Some(FORMAT) => Ok(()),
             Some(v) if v > FORMAT => Err(self.refuse(v, "it was written by a newer memberctl")),
             Some(v) => Err(self.refuse(v, "it was written by an earlier memberctl")),
-            None => Err(StoreError(format!(
+            None => Err(StoreError::damaged(format!(
                 "{} does not name a storage format ({text:?}): the directory is damaged; {}",
                 file.display(),
                 WHAT_TO_DO
@@ -145,13 +155,16 @@ impl Layout {
     }
 
     fn refuse(&self, found: u32, why: &str) -> StoreError {
-        StoreError(format!(
-            "data directory {} is in storage format {found} ({why}); this memberctl reads \
+        StoreError::new(
+            StoreErrorKind::Format,
+            format!(
+                "data directory {} is in storage format {found} ({why}); this memberctl reads \
              format {FORMAT} only: start the member with the memberctl that wrote it, or \
              {}",
-            self.dir.display(),
-            WHAT_TO_DO
-        ))
+                self.dir.display(),
+                WHAT_TO_DO
+            ),
+        )
     }
 }
 

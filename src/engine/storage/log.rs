@@ -24,7 +24,7 @@ pub type Engine = raft_engine::Engine<GuardedFs>;
 use super::cache::EntryCache;
 use super::faults;
 use super::guard::GuardedFs;
-use super::{Result, StoreError};
+use super::{Result, StoreError, StoreErrorKind};
 use crate::proto::memberctl_store_v1 as spb;
 
 /// The one raft group of the log.
@@ -58,7 +58,21 @@ impl MessageExt for EntryExt {
 
 impl From<raft_engine::Error> for StoreError {
     fn from(e: raft_engine::Error) -> Self {
-        StoreError(format!("raft log: {e}"))
+        let kind = match &e {
+            raft_engine::Error::Corruption(_) | raft_engine::Error::Codec(_) => {
+                StoreErrorKind::Damaged
+            }
+            raft_engine::Error::Io(io) => match super::io_kind(io) {
+                StoreErrorKind::Other => StoreErrorKind::Log,
+                kind => kind,
+            },
+            // raft-engine says so only in words: its lock file is held.
+            raft_engine::Error::Other(o) if o.to_string().contains("Failed to lock file") => {
+                StoreErrorKind::Locked
+            }
+            _ => StoreErrorKind::Log,
+        };
+        StoreError::new(kind, format!("raft log: {e}"))
     }
 }
 
@@ -192,7 +206,7 @@ impl RaftLog {
     ) -> Result<bool> {
         if let Some(first) = entries.first() {
             if first.index <= self.state.trunc_index || first.index > self.state.last_index + 1 {
-                return Err(StoreError(format!(
+                return Err(StoreError::other(format!(
                     "raft log: entries from {} do not follow the log ({}..={})",
                     first.index, self.state.trunc_index, self.state.last_index
                 )));
@@ -302,7 +316,7 @@ impl RaftLog {
         }
         match self.engine.get_entry::<EntryExt>(GROUP, index)? {
             Some(e) => Ok(e.term),
-            None => Err(StoreError(format!(
+            None => Err(StoreError::other(format!(
                 "raft log: entry {index} is missing ({}..={})",
                 self.state.trunc_index, self.state.last_index
             ))),
@@ -334,7 +348,7 @@ impl RaftLog {
             self.cache.fetch(end, high, max_size, &mut out);
         }
         if out.first().map(|e| e.index) != Some(low) {
-            return Err(StoreError(format!(
+            return Err(StoreError::other(format!(
                 "raft log: entries from {low} are missing ({}..={})",
                 self.state.trunc_index, self.state.last_index
             )));

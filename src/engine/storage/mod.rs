@@ -49,21 +49,86 @@ use self::snapshot::{Outgoing, Staged};
 use self::state::State;
 use crate::proto::memberctl_store_v1 as spb;
 
+/// What kind of storage failure it is: what the member, and its operator,
+/// do about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreErrorKind {
+    /// The directory is in another storage format (an older or newer memberctl).
+    Format,
+    /// Another process holds the directory (a member already running).
+    Locked,
+    /// The disk refused: permission, read-only, full, not a directory.
+    Disk,
+    /// Files are damaged beyond what recovery after a crash repairs.
+    Damaged,
+    /// The raft log could not be written or read back: the member stops
+    /// rather than acknowledge what it did not persist.
+    Log,
+    /// Anything else; the message says all there is to say.
+    Other,
+}
+
 /// A storage failure; the node cannot go on safely after one.
 #[derive(Debug, thiserror::Error)]
-#[error("storage: {0}")]
-pub struct StoreError(pub String);
-
-macro_rules! from_err {
-    ($($t:ty),*) => {$(
-        impl From<$t> for StoreError {
-            fn from(e: $t) -> Self {
-                StoreError(e.to_string())
-            }
-        }
-    )*};
+#[error("storage: {message}")]
+pub struct StoreError {
+    /// What kind of failure it is.
+    pub kind: StoreErrorKind,
+    /// What failed, for the operator.
+    pub message: String,
 }
-from_err!(protobuf::ProtobufError, prost::DecodeError, std::io::Error);
+
+impl StoreError {
+    /// A failure of `kind`.
+    pub fn new(kind: StoreErrorKind, message: impl Into<String>) -> Self {
+        StoreError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// A failure whose message says all there is to say.
+    pub fn other(message: impl Into<String>) -> Self {
+        StoreError::new(StoreErrorKind::Other, message)
+    }
+
+    /// Damaged files.
+    pub fn damaged(message: impl Into<String>) -> Self {
+        StoreError::new(StoreErrorKind::Damaged, message)
+    }
+}
+
+/// The kind of an I/O failure: the disk's refusals, damaged data, or other.
+fn io_kind(e: &std::io::Error) -> StoreErrorKind {
+    use std::io::ErrorKind as K;
+    match e.kind() {
+        K::PermissionDenied
+        | K::ReadOnlyFilesystem
+        | K::StorageFull
+        | K::QuotaExceeded
+        | K::NotADirectory => StoreErrorKind::Disk,
+        K::InvalidData | K::UnexpectedEof => StoreErrorKind::Damaged,
+        _ => StoreErrorKind::Other,
+    }
+}
+
+impl From<std::io::Error> for StoreError {
+    fn from(e: std::io::Error) -> Self {
+        StoreError::new(io_kind(&e), e.to_string())
+    }
+}
+
+impl From<protobuf::ProtobufError> for StoreError {
+    fn from(e: protobuf::ProtobufError) -> Self {
+        StoreError::other(e.to_string())
+    }
+}
+
+impl From<prost::DecodeError> for StoreError {
+    fn from(e: prost::DecodeError) -> Self {
+        StoreError::other(e.to_string())
+    }
+}
 
 /// Result of storage operations.
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -140,7 +205,8 @@ impl Store {
     /// that ends before it, or disagrees with it, lost what it had written.
     fn load(&self, id: Identity) -> Result<()> {
         let st = self.log().state().clone();
-        let mut loaded = checkpoint::load_newest(self.layout()).map_err(|e| self.damaged(e.0))?;
+        let mut loaded =
+            checkpoint::load_newest(self.layout()).map_err(|e| self.damaged(e.message))?;
         let applied = loaded.as_ref().map_or(0, |(_, s)| s.applied().0);
         if applied < st.trunc_index {
             // A crash while a snapshot was being installed: finish it.
@@ -151,7 +217,7 @@ impl Store {
                     st.trunc_index
                 )));
             }
-            loaded = checkpoint::load_newest(self.layout()).map_err(|e| self.damaged(e.0))?;
+            loaded = checkpoint::load_newest(self.layout()).map_err(|e| self.damaged(e.message))?;
         }
         snapshot::clear_received(self.layout())?;
         let state = match loaded {
@@ -177,7 +243,7 @@ impl Store {
     }
 
     fn damaged(&self, what: String) -> StoreError {
-        StoreError(format!(
+        StoreError::damaged(format!(
             "{}: {what}; the directory is damaged",
             self.inner.layout.dir.display()
         ))
@@ -266,7 +332,7 @@ impl Store {
         members: &[spb::MemberMeta],
     ) -> Result<()> {
         if self.member_id().is_some() {
-            return Err(StoreError(format!(
+            return Err(StoreError::other(format!(
                 "{} already holds a member: restore into a new data directory",
                 self.layout().dir.display()
             )));

@@ -204,7 +204,7 @@ pub struct Decoder {
 }
 
 fn malformed(what: &str) -> StoreError {
-    StoreError(format!("not a usable memberctl snapshot: {what}"))
+    StoreError::other(format!("not a usable memberctl snapshot: {what}"))
 }
 
 impl Default for Decoder {

@@ -158,7 +158,7 @@ impl Store {
     pub fn stage_snapshot(&self, snap: &Snapshot) -> Result<SnapshotStaging> {
         let head = spb::SnapshotHeader::decode(snap.get_data())?;
         if head.format != snapfile::FORMAT {
-            return Err(StoreError(format!(
+            return Err(StoreError::other(format!(
                 "snapshot in format {} refused: this member reads format {}; run the same \
                  memberctl on every member",
                 head.format,
@@ -167,7 +167,7 @@ impl Store {
         }
         let cluster_id = self.cluster_id();
         if cluster_id != 0 && head.cluster_id != cluster_id {
-            return Err(StoreError(format!(
+            return Err(StoreError::other(format!(
                 "snapshot of cluster {:x} refused: this member belongs to cluster {cluster_id:x}",
                 head.cluster_id
             )));
@@ -188,7 +188,7 @@ impl Store {
             .take()
             .filter(|s| s.index == md.index && s.term == md.term)
             .ok_or_else(|| {
-                StoreError(format!(
+                StoreError::other(format!(
                     "snapshot {} (term {}) was accepted by raft but not received whole",
                     md.index, md.term
                 ))
@@ -244,10 +244,9 @@ fn write_file(mut file: PacedFile, mut rx: mpsc::Receiver<Arc<Vec<u8>>>) -> Resu
         }
     }
     if sha.finish().as_ref() != tail.as_slice() {
-        return Err(StoreError(
+        return Err(StoreError::other(
             "not a usable memberctl snapshot: its SHA-256 does not match (the stream was \
-             damaged)"
-                .into(),
+             damaged)",
         ));
     }
     Ok(file)
@@ -287,7 +286,7 @@ impl SnapshotStaging {
     pub async fn write(&mut self, piece: Vec<u8>) -> Result<()> {
         let piece = Arc::new(piece);
         let (Some(f), Some(s)) = (&self.to_file, &self.to_state) else {
-            return Err(StoreError("snapshot staging already finished".into()));
+            return Err(StoreError::other("snapshot staging already finished"));
         };
         let sent = f.send(piece.clone()).await.is_ok() && s.send(piece).await.is_ok();
         if sent {
@@ -296,7 +295,7 @@ impl SnapshotStaging {
         // A thread stopped: it says why.
         match self.join() {
             Err(e) => Err(e),
-            Ok(_) => Err(StoreError("snapshot staging stopped".into())),
+            Ok(_) => Err(StoreError::other("snapshot staging stopped")),
         }
     }
 
@@ -304,7 +303,7 @@ impl SnapshotStaging {
     fn join(&mut self) -> Result<(PacedFile, Decoder)> {
         self.to_file = None;
         self.to_state = None;
-        let ended = || StoreError("a snapshot staging thread panicked".into());
+        let ended = || StoreError::other("a snapshot staging thread panicked");
         let file = self.file.take().map(|h| h.join());
         let state = self.state.take().map(|h| h.join());
         match (file, state) {
@@ -329,7 +328,7 @@ impl SnapshotStaging {
         let (file, decoder) = self.join()?;
         let (_, state) = decoder.finish()?;
         if state.applied() != (self.index, self.term) {
-            return Err(StoreError(format!(
+            return Err(StoreError::other(format!(
                 "the snapshot stream holds the state at index {} (term {}), not the one raft's \
                  message says ({}, term {})",
                 state.applied().0,

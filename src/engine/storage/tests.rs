@@ -178,7 +178,9 @@ fn a_log_that_lost_applied_entries_is_refused() {
     // As if the log had lost entries a checkpoint holds.
     apply(&s, true, 8, &[("a", "1")]);
     drop(s);
-    let e = Store::open(dir.path()).err().expect("refused").0;
+    let e = Store::open(dir.path()).err().expect("refused");
+    assert_eq!(e.kind, StoreErrorKind::Damaged, "{e}");
+    let e = e.message;
     assert!(e.contains("ends at index 5"), "{e}");
     assert!(e.contains(&dir.path().display().to_string()), "{e}");
 }
@@ -319,19 +321,26 @@ fn snapshot_streams_in_chunks_and_installs() {
 fn other_storage_formats_are_refused_with_the_directory_named() {
     let old = tempfile::tempdir().unwrap();
     std::fs::write(old.path().join("member.redb"), b"redb").unwrap();
-    let e = Store::open(old.path()).err().expect("format 1 refused").0;
+    let e = Store::open(old.path()).err().expect("format 1 refused");
+    assert_eq!(e.kind, StoreErrorKind::Format, "{e}");
+    let e = e.message;
     assert!(e.contains(&old.path().display().to_string()), "{e}");
     assert!(e.contains("storage format 1"), "{e}");
     assert!(e.contains("memberctl member remove"), "{e}");
 
     let newer = tempfile::tempdir().unwrap();
     std::fs::write(newer.path().join("FORMAT"), "memberctl storage format 5\n").unwrap();
-    let e = Store::open(newer.path()).err().expect("format 5 refused").0;
+    let e = Store::open(newer.path()).err().expect("format 5 refused");
+    assert_eq!(e.kind, StoreErrorKind::Format, "{e}");
+    let e = e.message;
     assert!(e.contains("newer memberctl"), "{e}");
 
     let redb = tempfile::tempdir().unwrap();
     std::fs::write(redb.path().join("FORMAT"), "memberctl storage format 3\n").unwrap();
-    let e = Store::open(redb.path()).err().expect("format 3 refused").0;
+    let e = Store::open(redb.path())
+        .err()
+        .expect("format 3 refused")
+        .message;
     assert!(e.contains("storage format 3"), "{e}");
     assert!(e.contains("earlier memberctl"), "{e}");
 
@@ -343,11 +352,9 @@ fn other_storage_formats_are_refused_with_the_directory_named() {
         format!("memberctl storage format {}", layout::FORMAT)
     );
     std::fs::remove_file(fresh.path().join("FORMAT")).unwrap();
-    let e = Store::open(fresh.path())
-        .err()
-        .expect("no FORMAT refused")
-        .0;
-    assert!(e.contains("damaged"), "{e}");
+    let e = Store::open(fresh.path()).err().expect("no FORMAT refused");
+    assert_eq!(e.kind, StoreErrorKind::Damaged, "{e}");
+    assert!(e.message.contains("damaged"), "{e}");
 }
 
 #[test]

@@ -186,6 +186,6 @@ impl super::Store {
     /// Serves a transaction that only reads from the local state machine.
     pub fn read_txn(&self, t: &spb::Txn) -> super::Result<Outcome<TxnResult>> {
         read_only(&self.state(), t)
-            .ok_or_else(|| super::StoreError("a transaction served as a read holds a write".into()))
+            .ok_or_else(|| super::StoreError::other("a transaction served as a read holds a write"))
     }
 }
