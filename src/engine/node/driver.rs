@@ -167,7 +167,7 @@ fn run_on_own_thread(
                         dir.display()
                     )));
                 }
-                Err(StoreError::other(format!(
+                Err(StoreError::damaged(format!(
                     "raft stopped this member ({what}): its raft log lacks entries it had \
                      written, so its data directory {} is damaged",
                     dir.display()
