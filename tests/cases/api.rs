@@ -316,3 +316,48 @@ fn lock_and_elect_pass_to_the_second_contender() {
         Some("two")
     );
 }
+
+/// Through a follower, every answer names the follower and its term in its
+/// header, also when the leader did the work (etcd's members each answer
+/// for themselves): a put, a linearizable get and a member list, by etcdctl
+/// on etcd 3.4 and on the engine (which passes these on to its leader).
+#[test]
+fn a_follower_answers_in_its_own_name() {
+    let test = "a_follower_answers_in_its_own_name";
+    let (Some(etcd_bin), Some(etcdctl)) = (util::require_etcd(test), util::require_etcdctl(test))
+    else {
+        return;
+    };
+    let etcd = Etcd::start(etcd_bin, 3);
+    let local = Local::up(&[]);
+    let etcd_eps: Vec<String> = etcd.endpoints().split(',').map(String::from).collect();
+    for (cluster, eps) in [("etcd", etcd_eps), ("the engine", local.endpoints())] {
+        let (follower, me) = wait_for("a follower", Duration::from_secs(10), || {
+            eps.iter().find_map(|e| {
+                let s = util::faults::node_status(e).ok()?;
+                (s.leader != 0 && s.leader != s.member_id).then(|| (e.clone(), s))
+            })
+        });
+        for args in [
+            &["put", "answered", "here"][..],
+            &["get", "answered"],
+            &["member", "list"],
+        ] {
+            let r = util::etcdctl(&etcdctl, &follower, &[args, &["-w", "json"]].concat());
+            assert_eq!(r.code, 0, "{cluster}: etcdctl {args:?}: {}", r.stderr);
+            let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
+            assert_eq!(
+                v["header"]["member_id"].as_u64(),
+                Some(me.member_id),
+                "{cluster}: etcdctl {args:?} through follower {follower}: {}",
+                r.stdout
+            );
+            assert_eq!(
+                v["header"]["raft_term"].as_u64(),
+                Some(me.raft_term),
+                "{cluster}: etcdctl {args:?}: {}",
+                r.stdout
+            );
+        }
+    }
+}

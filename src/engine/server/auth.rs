@@ -11,7 +11,7 @@ use tonic::{Request, Response, Status};
 
 use super::access::Caller;
 use super::errors::{internal, unexpected};
-use super::forward::{forwarded, Route};
+use super::forward::{forwarded, Answer, Answered, Route};
 use super::{errors, password, Shared};
 use crate::engine::node::Applied;
 use crate::engine::storage::auth as store_auth;
@@ -41,17 +41,17 @@ impl Shared {
 }
 
 /// Serves `req` at the leader: forwarded there with its caller, else run
-/// `here` (after a read index when it only reads). A change (`write`) is
-/// answered once this member applied it too.
+/// `here` (after a read index when it only reads: [`Answer::Served`]).
 async fn at_leader<Req, Resp, F, FFut, H, HFut>(
     s: &Shared,
     req: Request<Req>,
-    write: bool,
+    answer: Answer,
     forward: F,
     here: H,
 ) -> Result<Response<Resp>, Status>
 where
     Req: Clone,
+    Resp: Answered,
     F: Fn(AuthClient<Channel>, Request<Req>) -> FFut,
     FFut: Future<Output = Result<Response<Resp>, Status>>,
     H: Fn(Caller, Req) -> HFut,
@@ -64,18 +64,14 @@ where
         match route {
             Route::Leader(ch) => forward(AuthClient::new(ch), forwarded(r, caller)).await,
             Route::Here => {
-                if !write {
+                if answer == Answer::Served {
                     s.wait(s.node.read_index()).await?;
                 }
                 here(caller.clone(), r).await.map(Response::new)
             }
         }
     };
-    if write {
-        s.write(req, run).await
-    } else {
-        s.confirmed_read(req, run).await
-    }
+    s.at_leader(req, answer, run).await
 }
 
 /// A change only root may make once authentication is on.
@@ -88,11 +84,12 @@ async fn admin_change<Req, Resp, F, FFut>(
 ) -> Result<Response<Resp>, Status>
 where
     Req: Clone,
+    Resp: Answered,
     F: Fn(AuthClient<Channel>, Request<Req>) -> FFut,
     FFut: Future<Output = Result<Response<Resp>, Status>>,
 {
     let (change, respond) = (&change, &respond);
-    at_leader(s, req, true, forward, |caller, r| async move {
+    at_leader(s, req, Answer::Applied, forward, |caller, r| async move {
         caller.admin(s)?;
         Ok(respond(s.change_auth(change(r)?).await?))
     })
@@ -171,7 +168,7 @@ impl Auth for AuthService {
         at_leader(
             s,
             req,
-            false,
+            Answer::Served,
             |mut c, r| async move { c.auth_status(r).await },
             |_, _| async move {
                 let state = s.node.store().auth();
@@ -193,7 +190,7 @@ impl Auth for AuthService {
         at_leader(
             s,
             req,
-            true,
+            Answer::Applied,
             |mut c, r| async move { c.authenticate(r).await },
             |_, r| async move {
                 let state = s.node.store().auth();
@@ -234,7 +231,7 @@ impl Auth for AuthService {
         at_leader(
             s,
             req,
-            true,
+            Answer::Applied,
             |mut c, r| async move { c.user_add(r).await },
             |caller, r| async move {
                 caller.admin(s)?;
@@ -270,7 +267,7 @@ impl Auth for AuthService {
         at_leader(
             s,
             req,
-            false,
+            Answer::Served,
             |mut c, r| async move { c.user_get(r).await },
             |caller, r| async move {
                 // etcd: root, or the user asking about itself.
@@ -298,7 +295,7 @@ impl Auth for AuthService {
         at_leader(
             s,
             req,
-            false,
+            Answer::Served,
             |mut c, r| async move { c.user_list(r).await },
             |caller, _| async move {
                 caller.admin(s)?;
@@ -334,7 +331,7 @@ impl Auth for AuthService {
         at_leader(
             s,
             req,
-            true,
+            Answer::Applied,
             |mut c, r| async move { c.user_change_password(r).await },
             |caller, r| async move {
                 caller.admin(s)?;
@@ -410,7 +407,7 @@ impl Auth for AuthService {
         at_leader(
             s,
             req,
-            false,
+            Answer::Served,
             |mut c, r| async move { c.role_get(r).await },
             |caller, r| async move {
                 let state = s.node.store().auth();
@@ -446,7 +443,7 @@ impl Auth for AuthService {
         at_leader(
             s,
             req,
-            false,
+            Answer::Served,
             |mut c, r| async move { c.role_list(r).await },
             |caller, _| async move {
                 caller.admin(s)?;

@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use tonic::{Request, Response, Status};
 
-use super::forward::{forwarded, Route};
+use super::access::Caller;
+use super::forward::{forwarded, Answer, Route};
 use super::{errors, etcd_member, Shared};
 use crate::engine::node::{Applied, Change, ConfView};
 use crate::proto::etcdserverpb as epb;
@@ -149,15 +150,131 @@ impl Cluster for ClusterService {
         req: Request<epb::MemberAddRequest>,
     ) -> Result<Response<epb::MemberAddResponse>, Status> {
         let s = &self.0;
-        let caller = s.caller(&req).await?;
+        let caller = &s.caller(&req).await?;
         caller.admin(s)?;
         s.refuse_learner()?;
-        if let Route::Leader(ch) = s.route(&req).await? {
-            let mut leader = ClusterClient::new(ch);
-            let call = leader.member_add(forwarded(req.into_inner(), &caller));
-            return s.changed_at_leader(call).await;
+        s.at_leader(req, Answer::Applied, |route, r| async move {
+            match route {
+                Route::Leader(ch) => {
+                    ClusterClient::new(ch)
+                        .member_add(forwarded(r, caller))
+                        .await
+                }
+                Route::Here => self.add(r).await,
+            }
+        })
+        .await
+    }
+
+    async fn member_remove(
+        &self,
+        req: Request<epb::MemberRemoveRequest>,
+    ) -> Result<Response<epb::MemberRemoveResponse>, Status> {
+        let s = &self.0;
+        let caller = &s.caller(&req).await?;
+        caller.admin(s)?;
+        s.refuse_learner()?;
+        // A member that removes itself has nothing more to apply.
+        let answer = if req.get_ref().id == s.node.view().id {
+            Answer::Served
+        } else {
+            Answer::Applied
+        };
+        s.at_leader(req, answer, |route, r| async move {
+            match route {
+                Route::Leader(ch) => {
+                    ClusterClient::new(ch)
+                        .member_remove(forwarded(r, caller))
+                        .await
+                }
+                Route::Here => self.remove(r, caller).await,
+            }
+        })
+        .await
+    }
+
+    async fn member_update(
+        &self,
+        req: Request<epb::MemberUpdateRequest>,
+    ) -> Result<Response<epb::MemberUpdateResponse>, Status> {
+        let s = &self.0;
+        let caller = &s.caller(&req).await?;
+        caller.admin(s)?;
+        s.refuse_learner()?;
+        s.at_leader(req, Answer::Applied, |route, r| async move {
+            match route {
+                Route::Leader(ch) => {
+                    ClusterClient::new(ch)
+                        .member_update(forwarded(r, caller))
+                        .await
+                }
+                Route::Here => self.update(r).await,
+            }
+        })
+        .await
+    }
+
+    async fn member_list(
+        &self,
+        req: Request<epb::MemberListRequest>,
+    ) -> Result<Response<epb::MemberListResponse>, Status> {
+        let s = &self.0;
+        let caller = &s.caller(&req).await?;
+        s.refuse_learner()?;
+        let list = || {
+            let (header, members) = self.response_members()?;
+            Ok(Response::new(epb::MemberListResponse { header, members }))
+        };
+        if !req.get_ref().linearizable {
+            return list();
         }
-        let r = req.into_inner();
+        // etcd 3.5's linearizable list: confirmed by the leader, never stale.
+        s.at_leader(req, Answer::Served, |route, r| async move {
+            match route {
+                Route::Leader(ch) => {
+                    ClusterClient::new(ch)
+                        .member_list(forwarded(r, caller))
+                        .await
+                }
+                Route::Here => {
+                    s.wait(s.node.read_index()).await?;
+                    list()
+                }
+            }
+        })
+        .await
+    }
+
+    async fn member_promote(
+        &self,
+        req: Request<epb::MemberPromoteRequest>,
+    ) -> Result<Response<epb::MemberPromoteResponse>, Status> {
+        let s = &self.0;
+        let caller = &s.caller(&req).await?;
+        caller.admin(s)?;
+        s.refuse_learner()?;
+        s.at_leader(req, Answer::Applied, |route, r| async move {
+            match route {
+                Route::Leader(ch) => {
+                    ClusterClient::new(ch)
+                        .member_promote(forwarded(r, caller))
+                        .await
+                }
+                Route::Here => self.promote(r).await,
+            }
+        })
+        .await
+    }
+}
+
+/// The changes as the leader makes them.
+impl ClusterService {
+    /// `MemberAdd` at the leader.
+    async fn add(
+        &self,
+        r: epb::MemberAddRequest,
+    ) -> Result<Response<epb::MemberAddResponse>, Status> {
+        let s = &self.0;
         let urls = check_urls(&r.peer_ur_ls)?;
         check_taken(s, &urls, None)?;
         let view = s.node.view();
@@ -208,27 +325,16 @@ impl Cluster for ClusterService {
         }))
     }
 
-    async fn member_remove(
+    /// `MemberRemove` at the leader; the leader removing itself hands
+    /// leadership over first and passes the request on.
+    async fn remove(
         &self,
-        req: Request<epb::MemberRemoveRequest>,
+        r: epb::MemberRemoveRequest,
+        caller: &Caller,
     ) -> Result<Response<epb::MemberRemoveResponse>, Status> {
         let s = &self.0;
-        let caller = s.caller(&req).await?;
-        caller.admin(s)?;
-        s.refuse_learner()?;
-        if let Route::Leader(ch) = s.route(&req).await? {
-            let removed = req.get_ref().id;
-            let answer = ClusterClient::new(ch)
-                .member_remove(forwarded(req.into_inner(), &caller))
-                .await?;
-            // A member that was removed has nothing more to apply.
-            if removed != s.node.view().id {
-                s.catch_up().await;
-            }
-            return Ok(answer);
-        }
         refuse_while_joint(s)?;
-        let id = req.get_ref().id;
+        let id = r.id;
         let members = self.members()?;
         let Some(target) = members.iter().find(|m| m.id == id) else {
             return Err(errors::member_not_found());
@@ -256,7 +362,7 @@ impl Cluster for ClusterService {
                 .ok_or_else(errors::not_enough_started)?;
             let ch = s.hand_over(next).await?;
             return ClusterClient::new(ch)
-                .member_remove(forwarded(req.into_inner(), &caller))
+                .member_remove(forwarded(r, caller))
                 .await;
         }
         let conf = self.change(vec![Change::Remove(id)], vec![]).await?;
@@ -267,20 +373,12 @@ impl Cluster for ClusterService {
         Ok(Response::new(epb::MemberRemoveResponse { header, members }))
     }
 
-    async fn member_update(
+    /// `MemberUpdate` at the leader.
+    async fn update(
         &self,
-        req: Request<epb::MemberUpdateRequest>,
+        r: epb::MemberUpdateRequest,
     ) -> Result<Response<epb::MemberUpdateResponse>, Status> {
         let s = &self.0;
-        let caller = s.caller(&req).await?;
-        caller.admin(s)?;
-        s.refuse_learner()?;
-        if let Route::Leader(ch) = s.route(&req).await? {
-            let mut leader = ClusterClient::new(ch);
-            let call = leader.member_update(forwarded(req.into_inner(), &caller));
-            return s.changed_at_leader(call).await;
-        }
-        let r = req.into_inner();
         if !self.members()?.iter().any(|m| m.id == r.id) {
             return Err(errors::member_not_found());
         }
@@ -295,43 +393,14 @@ impl Cluster for ClusterService {
         Ok(Response::new(epb::MemberUpdateResponse { header, members }))
     }
 
-    async fn member_list(
+    /// `MemberPromote` at the leader, with etcd's readiness rule.
+    async fn promote(
         &self,
-        req: Request<epb::MemberListRequest>,
-    ) -> Result<Response<epb::MemberListResponse>, Status> {
-        let s = &self.0;
-        let caller = s.caller(&req).await?;
-        s.refuse_learner()?;
-        // etcd 3.5's linearizable list: confirmed by the leader, never stale.
-        if req.get_ref().linearizable {
-            match s.route(&req).await? {
-                Route::Leader(ch) => {
-                    return ClusterClient::new(ch)
-                        .member_list(forwarded(req.into_inner(), &caller))
-                        .await
-                }
-                Route::Here => s.wait(s.node.read_index()).await?,
-            }
-        }
-        let (header, members) = self.response_members()?;
-        Ok(Response::new(epb::MemberListResponse { header, members }))
-    }
-
-    async fn member_promote(
-        &self,
-        req: Request<epb::MemberPromoteRequest>,
+        r: epb::MemberPromoteRequest,
     ) -> Result<Response<epb::MemberPromoteResponse>, Status> {
         let s = &self.0;
-        let caller = s.caller(&req).await?;
-        caller.admin(s)?;
-        s.refuse_learner()?;
-        if let Route::Leader(ch) = s.route(&req).await? {
-            let mut leader = ClusterClient::new(ch);
-            let call = leader.member_promote(forwarded(req.into_inner(), &caller));
-            return s.changed_at_leader(call).await;
-        }
         refuse_while_joint(s)?;
-        let id = req.get_ref().id;
+        let id = r.id;
         let Some(target) = self.members()?.into_iter().find(|m| m.id == id) else {
             return Err(errors::member_not_found());
         };

@@ -12,6 +12,8 @@ use tonic::{Request, Status};
 
 use super::access::{mark_forwarded, Caller, FORWARDED};
 use super::{errors, Shared, REQUEST_TIMEOUT};
+use crate::proto::etcdserverpb as epb;
+use crate::proto::memberctl_v1 as pb;
 
 /// How long a follower waits for a leader to be elected before giving up.
 const LEADER_WAIT: Duration = Duration::from_secs(3);
@@ -61,16 +63,99 @@ pub enum Route {
     Leader(Channel),
 }
 
-impl Shared {
-    /// Decides where `req` is served: here when this node leads, else at the
-    /// leader (waiting briefly for one to be elected). A request that was
-    /// already forwarded once is not forwarded again.
-    pub async fn route<T>(&self, req: &Request<T>) -> Result<Route, Status> {
-        self.route_for(req.metadata().contains_key(FORWARDED)).await
-    }
+/// When a request served at the leader is answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Once this member has applied it too (writes, membership changes):
+    /// what a client changed through a member, that member then shows, and
+    /// a member that answers a membership change lists it at once (etcd's
+    /// rule).
+    Applied,
+    /// As soon as the leader has served it (reads the leader confirms).
+    Served,
+}
 
-    /// [`Shared::route`] for a request that was (`forwarded`) or was not forwarded.
-    async fn route_for(&self, forwarded: bool) -> Result<Route, Status> {
+/// A response whose header names the member that answered: an answer the
+/// leader gave goes back under this member's ID and term, as each etcd
+/// member answers for itself.
+pub trait Answered {
+    /// Names `member_id` at `raft_term` in the header, if there is one.
+    fn answered_by(&mut self, member_id: u64, raft_term: u64);
+}
+
+impl<T: Answered> Answered for tonic::Response<T> {
+    fn answered_by(&mut self, member_id: u64, raft_term: u64) {
+        self.get_mut().answered_by(member_id, raft_term);
+    }
+}
+
+/// [`Answered`] for responses with etcd's `header` field (left unset when
+/// the response has none, as etcd 3.4's Alarm).
+macro_rules! with_header {
+    ($($t:ty),* $(,)?) => {$(
+        impl Answered for $t {
+            fn answered_by(&mut self, member_id: u64, raft_term: u64) {
+                if let Some(h) = self.header.as_mut() {
+                    h.member_id = member_id;
+                    h.raft_term = raft_term;
+                }
+            }
+        }
+    )*};
+}
+
+/// [`Answered`] for responses without a header (memberctl's own services).
+macro_rules! without_header {
+    ($($t:ty),* $(,)?) => {$(
+        impl Answered for $t {
+            fn answered_by(&mut self, _: u64, _: u64) {}
+        }
+    )*};
+}
+
+with_header!(
+    epb::RangeResponse,
+    epb::PutResponse,
+    epb::DeleteRangeResponse,
+    epb::TxnResponse,
+    epb::CompactionResponse,
+    epb::LeaseGrantResponse,
+    epb::LeaseRevokeResponse,
+    epb::LeaseTimeToLiveResponse,
+    epb::LeaseLeasesResponse,
+    epb::LeaseKeepAliveResponse,
+    epb::MemberAddResponse,
+    epb::MemberRemoveResponse,
+    epb::MemberUpdateResponse,
+    epb::MemberListResponse,
+    epb::MemberPromoteResponse,
+    epb::AlarmResponse,
+    epb::AuthEnableResponse,
+    epb::AuthDisableResponse,
+    epb::AuthStatusResponse,
+    epb::AuthenticateResponse,
+    epb::AuthUserAddResponse,
+    epb::AuthUserGetResponse,
+    epb::AuthUserListResponse,
+    epb::AuthUserDeleteResponse,
+    epb::AuthUserChangePasswordResponse,
+    epb::AuthUserGrantRoleResponse,
+    epb::AuthUserRevokeRoleResponse,
+    epb::AuthRoleAddResponse,
+    epb::AuthRoleGetResponse,
+    epb::AuthRoleListResponse,
+    epb::AuthRoleDeleteResponse,
+    epb::AuthRoleGrantPermissionResponse,
+    epb::AuthRoleRevokePermissionResponse,
+);
+
+without_header!(pb::Config, pb::Progress);
+
+impl Shared {
+    /// Decides where a request is served: here when this node leads, else
+    /// at the leader (waiting briefly for one to be elected). A request that
+    /// was already forwarded once (`forwarded`) is not forwarded again.
+    async fn route(&self, forwarded: bool) -> Result<Route, Status> {
         let mut watch = self.node.watch();
         let view =
             match tokio::time::timeout(LEADER_WAIT, watch.wait_for(|v| v.leader_id != 0)).await {
@@ -86,47 +171,27 @@ impl Shared {
         Ok(Route::Leader(self.channel_to(view.leader_id)?))
     }
 
-    /// Runs the write `req` where it must go (here, or at the leader) and,
-    /// when it was certainly not applied because leadership was moving (raft
+    /// The one way a request is served at the leader: `run` serves it here
+    /// when this node leads, or passes it on over the leader's channel.
+    ///
+    /// When it was certainly not applied because leadership was moving (raft
     /// did not append it, it reached a member that no longer leads, or the
-    /// leader it was sent to refused the connection: it died), runs
-    /// it again once the view changes, within [`REQUEST_TIMEOUT`]: a client
-    /// sees no error for a leadership transfer. A request that was itself
+    /// leader it was sent to refused the connection: it died), it is run
+    /// again once the view changes, within [`REQUEST_TIMEOUT`]: a client sees
+    /// no error for a leadership transfer. A request that was itself
     /// forwarded is tried once; the member that forwarded it tries again.
     ///
-    /// A write the leader served is answered once this member has applied it
-    /// too, as etcd answers: what a client wrote through a member, it then
-    /// reads and watches on that member.
-    pub async fn write<B, T, F, Fut>(&self, req: Request<B>, run: F) -> Result<T, Status>
-    where
-        B: Clone,
-        F: Fn(Route, B) -> Fut,
-        Fut: Future<Output = Result<T, Status>>,
-    {
-        self.serve(req, run, true).await
-    }
-
-    /// [`Shared::write`] for a read the leader must confirm: retried the
-    /// same way, answered as soon as it is served.
-    pub async fn confirmed_read<B, T, F, Fut>(&self, req: Request<B>, run: F) -> Result<T, Status>
-    where
-        B: Clone,
-        F: Fn(Route, B) -> Fut,
-        Fut: Future<Output = Result<T, Status>>,
-    {
-        self.serve(req, run, false).await
-    }
-
-    /// [`Shared::write`] and [`Shared::confirmed_read`]; `catch_up` says
-    /// whether a request served at the leader waits for the local apply.
-    async fn serve<B, T, F, Fut>(
+    /// The leader's answer goes back under this member's ID and term, after
+    /// this member has applied the request when `answer` says so.
+    pub async fn at_leader<B, T, F, Fut>(
         &self,
         req: Request<B>,
+        answer: Answer,
         run: F,
-        catch_up: bool,
     ) -> Result<T, Status>
     where
         B: Clone,
+        T: Answered,
         F: Fn(Route, B) -> Fut,
         Fut: Future<Output = Result<T, Status>>,
     {
@@ -135,7 +200,7 @@ impl Shared {
         let deadline = Instant::now() + REQUEST_TIMEOUT;
         loop {
             let mut at_leader = false;
-            let result = match self.route_for(forwarded).await {
+            let result = match self.route(forwarded).await {
                 Ok(route) => {
                     at_leader = matches!(route, Route::Leader(_));
                     run(route, body.clone()).await
@@ -148,25 +213,17 @@ impl Shared {
                     let mut watch = self.node.watch();
                     let _ = tokio::time::timeout(RETRY_WAIT, watch.changed()).await;
                 }
-                Ok(answer) if catch_up && at_leader => {
-                    self.catch_up().await;
-                    return Ok(answer);
+                Ok(mut reply) if at_leader => {
+                    if answer == Answer::Applied {
+                        self.catch_up().await;
+                    }
+                    let view = self.node.view();
+                    reply.answered_by(view.id, view.term);
+                    return Ok(reply);
                 }
                 other => return other,
             }
         }
-    }
-
-    /// A change passed on to the leader (`call`), answered once this member
-    /// has applied it too: etcd's rule that a member that answers a
-    /// membership change shows it in its own `MemberList` at once.
-    pub async fn changed_at_leader<T>(
-        &self,
-        call: impl Future<Output = Result<tonic::Response<T>, Status>>,
-    ) -> Result<tonic::Response<T>, Status> {
-        let answer = call.await?;
-        self.catch_up().await;
-        Ok(answer)
     }
 
     /// A channel to member `id` over its peer URL.

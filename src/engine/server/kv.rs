@@ -7,7 +7,7 @@ use std::sync::Arc;
 use tonic::{Request, Response, Status};
 
 use super::errors::{internal, unexpected};
-use super::forward::{forwarded, Route};
+use super::forward::{forwarded, Answer, Route};
 use super::{convert, errors, validate, Shared};
 use crate::engine::node::Applied;
 use crate::engine::storage::txn::{OpResult, TxnResult};
@@ -65,7 +65,7 @@ impl Kv for KvService {
         // Linearizable: confirmed by the leader (here, or where it is
         // passed on), and tried again when leadership moves on its way.
         s.refuse_learner()?;
-        s.confirmed_read(req, |route, r| async move {
+        s.at_leader(req, Answer::Served, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return KvClient::new(ch).range(forwarded(r, caller)).await;
             }
@@ -84,7 +84,7 @@ impl Kv for KvService {
         validate::put(req.get_ref())?;
         s.refuse_learner()?;
         let caller = &s.caller(&req).await?;
-        s.write(req, |route, r| async move {
+        s.at_leader(req, Answer::Applied, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return KvClient::new(ch).put(forwarded(r, caller)).await;
             }
@@ -109,7 +109,7 @@ impl Kv for KvService {
         validate::delete(req.get_ref())?;
         s.refuse_learner()?;
         let caller = &s.caller(&req).await?;
-        s.write(req, |route, r| async move {
+        s.at_leader(req, Answer::Applied, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return KvClient::new(ch).delete_range(forwarded(r, caller)).await;
             }
@@ -153,7 +153,7 @@ impl Kv for KvService {
             }
             s.refuse_learner()?;
             return s
-                .confirmed_read(req, |route, t| async move {
+                .at_leader(req, Answer::Served, |route, t| async move {
                     if let Route::Leader(ch) = route {
                         return KvClient::new(ch).txn(forwarded(t, caller)).await;
                     }
@@ -164,7 +164,7 @@ impl Kv for KvService {
                 .await;
         }
         s.refuse_learner()?;
-        s.write(req, |route, r| async move {
+        s.at_leader(req, Answer::Applied, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return KvClient::new(ch).txn(forwarded(r, caller)).await;
             }
@@ -183,7 +183,7 @@ impl Kv for KvService {
         let s = &self.0;
         s.refuse_learner()?;
         let caller = &s.caller(&req).await?;
-        s.write(req, |route, r| async move {
+        s.at_leader(req, Answer::Applied, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return KvClient::new(ch).compact(forwarded(r, caller)).await;
             }

@@ -10,7 +10,7 @@ use tonic::{Request, Response, Status, Streaming};
 
 use super::access::{Caller, Need};
 use super::errors::unexpected;
-use super::forward::{forwarded, Route};
+use super::forward::{forwarded, Answer, Route};
 use super::lessor::{min_ttl, MAX_TTL};
 use super::{errors, Shared};
 use crate::engine::node::Applied;
@@ -102,7 +102,7 @@ async fn keep_alive_once(
     s.refuse_learner()?;
     let mut one = Request::new(req);
     *one.metadata_mut() = stream.metadata().clone();
-    s.confirmed_read(one, |route, req| async move {
+    s.at_leader(one, Answer::Served, |route, req| async move {
         let mut upstream = upstream.lock().await;
         match route {
             Route::Here => {
@@ -146,7 +146,7 @@ impl Lease for LeaseService {
             return Err(errors::lease_ttl_too_large());
         }
         let caller = &s.caller(&req).await?;
-        s.write(req, |route, r| async move {
+        s.at_leader(req, Answer::Applied, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return LeaseClient::new(ch).lease_grant(forwarded(r, caller)).await;
             }
@@ -179,7 +179,7 @@ impl Lease for LeaseService {
         let s = &self.0;
         s.refuse_learner()?;
         let caller = &s.caller(&req).await?;
-        s.write(req, |route, r| async move {
+        s.at_leader(req, Answer::Applied, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return LeaseClient::new(ch)
                     .lease_revoke(forwarded(r, caller))
@@ -243,7 +243,7 @@ impl Lease for LeaseService {
         // Retried like a write when leadership moves on its way (a read is
         // always safe to repeat).
         let caller = &s.caller(&req).await?;
-        s.confirmed_read(req, |route, r| async move {
+        s.at_leader(req, Answer::Served, |route, r| async move {
             if let Route::Leader(ch) = route {
                 return LeaseClient::new(ch)
                     .lease_time_to_live(forwarded(r, caller))

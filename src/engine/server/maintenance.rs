@@ -6,7 +6,7 @@ use std::sync::Arc;
 use tonic::{Request, Response, Status};
 
 use super::errors::{internal, unexpected};
-use super::forward::{forwarded, Route};
+use super::forward::{forwarded, Answer, Route};
 use super::{errors, Shared, REQUEST_TIMEOUT};
 use crate::engine::node::Applied;
 use crate::engine::storage::Store;
@@ -87,54 +87,27 @@ impl Maintenance for MaintenanceService {
     ) -> Result<Response<epb::AlarmResponse>, Status> {
         use epb::alarm_request::AlarmAction;
         let s = &self.0;
-        let caller = s.caller(&req).await?;
-        let r = req.get_ref();
-        let action = AlarmAction::try_from(r.action)
+        let caller = &s.caller(&req).await?;
+        let action = AlarmAction::try_from(req.get_ref().action)
             .map_err(|_| Status::invalid_argument("etcdserver: unknown alarm action"))?;
         if action != AlarmAction::Get {
             caller.admin(s).map_err(errors::raw_auth)?;
         }
-        let member = |(member_id, alarm): (u64, i32)| epb::AlarmMember { member_id, alarm };
         // As etcd, every action goes through the leader: a list is
         // linearizable (a raised alarm is seen at once on every member).
         s.refuse_learner()?;
-        if let Route::Leader(ch) = s.route(&req).await? {
-            return MaintenanceClient::new(ch)
-                .alarm(forwarded(req.into_inner(), &caller))
-                .await;
-        }
-        let alarms = match action {
-            AlarmAction::Get => {
-                s.wait(s.node.read_index()).await?;
-                s.node
-                    .store()
-                    .alarms()
-                    .into_iter()
-                    .filter(|(m, a)| {
-                        (r.member_id == 0 || *m == r.member_id) && (r.alarm == 0 || *a == r.alarm)
-                    })
-                    .map(member)
-                    .collect()
-            }
-            // etcd: raising or clearing NONE does nothing and answers nothing.
-            _ if r.alarm == epb::AlarmType::None as i32 => vec![],
-            AlarmAction::Activate | AlarmAction::Deactivate => {
-                let op = spb::command::Op::Alarm(spb::Alarm {
-                    activate: action == AlarmAction::Activate,
-                    member_id: r.member_id,
-                    alarm: r.alarm,
-                });
-                match s.apply(op).await? {
-                    Applied::Alarm(changed) => changed.into_iter().map(member).collect(),
-                    other => return Err(unexpected(other)),
-                }
-            }
+        let answer = if action == AlarmAction::Get {
+            Answer::Served
+        } else {
+            Answer::Applied
         };
-        Ok(Response::new(epb::AlarmResponse {
-            // Unset, as etcd 3.4 leaves it.
-            header: None,
-            alarms,
-        }))
+        s.at_leader(req, answer, |route, r| async move {
+            match route {
+                Route::Leader(ch) => MaintenanceClient::new(ch).alarm(forwarded(r, caller)).await,
+                Route::Here => alarm_here(s, action, r).await,
+            }
+        })
+        .await
     }
 
     /// A hash of this member's whole replicated state.
@@ -263,4 +236,47 @@ impl Maintenance for MaintenanceService {
             header: None,
         }))
     }
+}
+
+/// `Alarm` at the leader: GET lists the raised alarms, ACTIVATE and
+/// DEACTIVATE go through raft.
+async fn alarm_here(
+    s: &Shared,
+    action: epb::alarm_request::AlarmAction,
+    r: epb::AlarmRequest,
+) -> Result<Response<epb::AlarmResponse>, Status> {
+    use epb::alarm_request::AlarmAction;
+    let member = |(member_id, alarm): (u64, i32)| epb::AlarmMember { member_id, alarm };
+    let alarms = match action {
+        AlarmAction::Get => {
+            s.wait(s.node.read_index()).await?;
+            s.node
+                .store()
+                .alarms()
+                .into_iter()
+                .filter(|(m, a)| {
+                    (r.member_id == 0 || *m == r.member_id) && (r.alarm == 0 || *a == r.alarm)
+                })
+                .map(member)
+                .collect()
+        }
+        // etcd: raising or clearing NONE does nothing and answers nothing.
+        _ if r.alarm == epb::AlarmType::None as i32 => vec![],
+        AlarmAction::Activate | AlarmAction::Deactivate => {
+            let op = spb::command::Op::Alarm(spb::Alarm {
+                activate: action == AlarmAction::Activate,
+                member_id: r.member_id,
+                alarm: r.alarm,
+            });
+            match s.apply(op).await? {
+                Applied::Alarm(changed) => changed.into_iter().map(member).collect(),
+                other => return Err(unexpected(other)),
+            }
+        }
+    };
+    Ok(Response::new(epb::AlarmResponse {
+        // Unset, as etcd 3.4 leaves it.
+        header: None,
+        alarms,
+    }))
 }

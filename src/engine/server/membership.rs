@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use tonic::{Code, Request, Response, Status};
 
-use super::forward::{forwarded, Route};
+use super::access::Caller;
+use super::forward::{forwarded, Answer, Route};
 use super::{errors, Shared};
 use crate::engine::node::{Applied, Change, ConfView};
 use crate::proto::memberctl_store_v1 as spb;
@@ -57,16 +58,21 @@ impl Membership for MembershipService {
         // Answered by the leader once it has applied everything committed:
         // a lagging member (a learner still joining) would answer a stale one.
         let s = &self.0;
-        let caller = s.caller(&req).await?;
-        match s.route(&req).await? {
-            Route::Leader(ch) => {
-                return MembershipClient::new(ch)
-                    .get_config(forwarded(req.into_inner(), &caller))
-                    .await
+        let caller = &s.caller(&req).await?;
+        s.at_leader(req, Answer::Served, |route, r| async move {
+            match route {
+                Route::Leader(ch) => {
+                    MembershipClient::new(ch)
+                        .get_config(forwarded(r, caller))
+                        .await
+                }
+                Route::Here => {
+                    s.wait(s.node.read_index()).await?;
+                    Ok(Response::new(config(&s.node.view().conf)))
+                }
             }
-            Route::Here => s.wait(s.node.read_index()).await?,
-        }
-        Ok(Response::new(config(&s.node.view().conf)))
+        })
+        .await
     }
 
     async fn get_progress(
@@ -74,12 +80,68 @@ impl Membership for MembershipService {
         req: Request<pb::GetProgressRequest>,
     ) -> Result<Response<pb::Progress>, Status> {
         let s = &self.0;
-        let caller = s.caller(&req).await?;
-        if let Route::Leader(ch) = s.route(&req).await? {
-            return MembershipClient::new(ch)
-                .get_progress(forwarded(req.into_inner(), &caller))
-                .await;
-        }
+        let caller = &s.caller(&req).await?;
+        s.at_leader(req, Answer::Served, |route, r| async move {
+            match route {
+                Route::Leader(ch) => {
+                    MembershipClient::new(ch)
+                        .get_progress(forwarded(r, caller))
+                        .await
+                }
+                Route::Here => self.progress().await,
+            }
+        })
+        .await
+    }
+
+    async fn joint_enter(
+        &self,
+        req: Request<pb::JointEnterRequest>,
+    ) -> Result<Response<pb::Config>, Status> {
+        let s = &self.0;
+        let caller = &s.caller(&req).await?;
+        caller.admin(s)?;
+        s.refuse_learner()?;
+        s.at_leader(req, Answer::Applied, |route, r| async move {
+            match route {
+                Route::Leader(ch) => {
+                    MembershipClient::new(ch)
+                        .joint_enter(forwarded(r, caller))
+                        .await
+                }
+                Route::Here => self.enter(r).await,
+            }
+        })
+        .await
+    }
+
+    async fn joint_leave(
+        &self,
+        req: Request<pb::JointLeaveRequest>,
+    ) -> Result<Response<pb::Config>, Status> {
+        let s = &self.0;
+        let caller = &s.caller(&req).await?;
+        caller.admin(s)?;
+        s.refuse_learner()?;
+        s.at_leader(req, Answer::Applied, |route, r| async move {
+            match route {
+                Route::Leader(ch) => {
+                    MembershipClient::new(ch)
+                        .joint_leave(forwarded(r, caller))
+                        .await
+                }
+                Route::Here => self.leave(r, caller).await,
+            }
+        })
+        .await
+    }
+}
+
+/// The reads and changes as the leader serves them.
+impl MembershipService {
+    /// `GetProgress` at the leader: raft's view of each peer.
+    async fn progress(&self) -> Result<Response<pb::Progress>, Status> {
+        let s = &self.0;
         let view = s.node.view();
         let peers = s
             .wait(s.node.progress())
@@ -102,19 +164,9 @@ impl Membership for MembershipService {
         }))
     }
 
-    async fn joint_enter(
-        &self,
-        req: Request<pb::JointEnterRequest>,
-    ) -> Result<Response<pb::Config>, Status> {
+    /// `JointEnter` at the leader: one ConfChangeV2 with every change.
+    async fn enter(&self, r: pb::JointEnterRequest) -> Result<Response<pb::Config>, Status> {
         let s = &self.0;
-        let caller = s.caller(&req).await?;
-        caller.admin(s)?;
-        s.refuse_learner()?;
-        if let Route::Leader(ch) = s.route(&req).await? {
-            let mut leader = MembershipClient::new(ch);
-            let call = leader.joint_enter(forwarded(req.into_inner(), &caller));
-            return s.changed_at_leader(call).await;
-        }
         let view = s.node.view();
         if !view.conf.voters_outgoing.is_empty() {
             return Err(refused(
@@ -125,7 +177,7 @@ impl Membership for MembershipService {
         let known = |id: u64| members.iter().find(|m| m.id == id);
         let mut changes = Vec::new();
         let mut added = Vec::new();
-        for c in req.into_inner().changes {
+        for c in r.changes {
             use pb::joint_change::Change as C;
             match c.change {
                 Some(C::AddLearner(l)) => {
@@ -177,19 +229,14 @@ impl Membership for MembershipService {
         Ok(Response::new(config(&conf)))
     }
 
-    async fn joint_leave(
+    /// `JointLeave` at the leader; a leader that is not a voter of the new
+    /// configuration hands leadership over first and passes it on.
+    async fn leave(
         &self,
-        req: Request<pb::JointLeaveRequest>,
+        r: pb::JointLeaveRequest,
+        caller: &Caller,
     ) -> Result<Response<pb::Config>, Status> {
         let s = &self.0;
-        let caller = s.caller(&req).await?;
-        caller.admin(s)?;
-        s.refuse_learner()?;
-        if let Route::Leader(ch) = s.route(&req).await? {
-            let mut leader = MembershipClient::new(ch);
-            let call = leader.joint_leave(forwarded(req.into_inner(), &caller));
-            return s.changed_at_leader(call).await;
-        }
         let view = s.node.view();
         if view.conf.voters_outgoing.is_empty() {
             return Err(refused(
@@ -207,9 +254,13 @@ impl Membership for MembershipService {
                 .map(|p| p.id)
                 .ok_or_else(errors::leader_changed)?;
             let ch = s.hand_over(next).await?;
-            let mut leader = MembershipClient::new(ch);
-            let call = leader.joint_leave(forwarded(req.into_inner(), &caller));
-            return s.changed_at_leader(call).await;
+            let answer = MembershipClient::new(ch)
+                .joint_leave(forwarded(r, caller))
+                .await?;
+            // Passed on from here: applied here before it is answered, as
+            // `Shared::at_leader` does for what it passes on.
+            s.catch_up().await;
+            return Ok(answer);
         }
         let conf = self.apply(vec![], false, vec![]).await?;
         if !conf.voters_outgoing.is_empty() {
