@@ -101,12 +101,8 @@ fn added(member: Member, list: MemberList, name: &str, already_added: bool) -> A
 
 /// Runs `member add`: rules 1 and 2, then the add. Refusals change nothing.
 pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<AddOutcome, Error> {
-    let Ctx {
-        api,
-        observer,
-        resolver,
-        command_timeout,
-    } = *cx;
+    let (api, observer, resolver, command_timeout) =
+        (cx.api, cx.observer, cx.resolver, cx.command_timeout);
     let list = api.member_list().await?;
 
     // Idempotency: the same peer URLs, added before and never started. The

@@ -210,12 +210,7 @@ pub async fn run<A: MembershipApi, S: StartMember>(
     req: &ApplyRequest,
     starter: &S,
 ) -> Result<ApplyOutcome, Error> {
-    let Ctx {
-        api,
-        observer,
-        resolver,
-        ..
-    } = *cx;
+    let (api, observer, resolver) = (cx.api, cx.observer, cx.resolver);
     check_target(req, resolver)?;
     let mut engine = match engine_mode(api).await {
         Ok(e) => e,

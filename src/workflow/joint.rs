@@ -366,12 +366,8 @@ pub async fn enter<A: MembershipApi>(
     cx: &Ctx<'_, A>,
     req: &JointRequest,
 ) -> Result<JointOutcome, Error> {
-    let Ctx {
-        api,
-        observer,
-        resolver,
-        command_timeout,
-    } = *cx;
+    let (api, observer, resolver, command_timeout) =
+        (cx.api, cx.observer, cx.resolver, cx.command_timeout);
     let cfg = api.get_config().await.map_err(unsupported)?;
     if cfg.is_joint() {
         return Err(Error::refused(
@@ -429,12 +425,7 @@ pub(crate) fn check_leave(cfg: &Configuration, reachable: &HashSet<MemberId>) ->
 
 /// `joint leave`: the empty ConfChangeV2, when joint and decidable.
 pub async fn leave<A: MembershipApi>(cx: &Ctx<'_, A>) -> Result<Configuration, Error> {
-    let Ctx {
-        api,
-        observer,
-        command_timeout,
-        ..
-    } = *cx;
+    let (api, observer, command_timeout) = (cx.api, cx.observer, cx.command_timeout);
     let cfg = api.get_config().await.map_err(unsupported)?;
     if !cfg.is_joint() {
         return Err(Error::refused(

@@ -157,12 +157,7 @@ pub async fn prepare<A: MembershipApi>(
     cx: &Ctx<'_, A>,
     req: &ReplaceRequest,
 ) -> Result<Prepared, Error> {
-    let Ctx {
-        api,
-        observer,
-        resolver,
-        ..
-    } = *cx;
+    let (api, observer, resolver) = (cx.api, cx.observer, cx.resolver);
     let list = api.member_list().await?;
     let engine = engine_config(api).await?;
     let existing = list

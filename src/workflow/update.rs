@@ -39,12 +39,8 @@ pub async fn update<A: MembershipApi>(
     cx: &Ctx<'_, A>,
     req: &UpdateRequest,
 ) -> Result<Updated, Error> {
-    let Ctx {
-        api,
-        observer,
-        resolver,
-        command_timeout,
-    } = *cx;
+    let (api, observer, resolver, command_timeout) =
+        (cx.api, cx.observer, cx.resolver, cx.command_timeout);
     let UpdateRequest {
         target,
         peer_urls,

@@ -11,7 +11,7 @@ use tonic::{Request, Response, Status};
 
 use super::access::Caller;
 use super::errors::{internal, unexpected};
-use super::forward::{forwarded, Answer, Answered, Route};
+use super::forward::{Answer, Answered};
 use super::{errors, password, Shared};
 use crate::engine::node::Applied;
 use crate::engine::storage::auth as store_auth;
@@ -40,8 +40,7 @@ impl Shared {
     }
 }
 
-/// Serves `req` at the leader: forwarded there with its caller, else run
-/// `here` (after a read index when it only reads: [`Answer::Served`]).
+/// [`Shared::unary`] with etcd's Auth client for passing on.
 async fn at_leader<Req, Resp, F, FFut, H, HFut>(
     s: &Shared,
     req: Request<Req>,
@@ -57,21 +56,9 @@ where
     H: Fn(Caller, Req) -> HFut,
     HFut: Future<Output = Result<Resp, Status>>,
 {
-    s.refuse_learner()?;
-    let caller = &s.caller(&req).await?;
-    let (forward, here) = (&forward, &here);
-    let run = |route: Route, r: Req| async move {
-        match route {
-            Route::Leader(ch) => forward(AuthClient::new(ch), forwarded(r, caller)).await,
-            Route::Here => {
-                if answer == Answer::Served {
-                    s.wait(s.node.read_index()).await?;
-                }
-                here(caller.clone(), r).await.map(Response::new)
-            }
-        }
-    };
-    s.at_leader(req, answer, run).await
+    let forward = &forward;
+    s.unary(req, answer, |ch, r| forward(AuthClient::new(ch), r), here)
+        .await
 }
 
 /// A change only root may make once authentication is on.

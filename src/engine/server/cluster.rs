@@ -7,7 +7,7 @@ use std::sync::Arc;
 use tonic::{Request, Response, Status};
 
 use super::access::Caller;
-use super::forward::{forwarded, Answer, Route};
+use super::forward::{forwarded, Answer};
 use super::{errors, etcd_member, Shared};
 use crate::engine::node::{Applied, Change, ConfView};
 use crate::proto::etcdserverpb as epb;
@@ -150,19 +150,15 @@ impl Cluster for ClusterService {
         req: Request<epb::MemberAddRequest>,
     ) -> Result<Response<epb::MemberAddResponse>, Status> {
         let s = &self.0;
-        let caller = &s.caller(&req).await?;
-        caller.admin(s)?;
-        s.refuse_learner()?;
-        s.at_leader(req, Answer::Applied, |route, r| async move {
-            match route {
-                Route::Leader(ch) => {
-                    ClusterClient::new(ch)
-                        .member_add(forwarded(r, caller))
-                        .await
-                }
-                Route::Here => self.add(r).await,
-            }
-        })
+        s.unary(
+            req,
+            Answer::Applied,
+            |ch, r| async move { ClusterClient::new(ch).member_add(r).await },
+            |caller, r| async move {
+                caller.admin(s)?;
+                self.add(r).await
+            },
+        )
         .await
     }
 
@@ -171,25 +167,21 @@ impl Cluster for ClusterService {
         req: Request<epb::MemberRemoveRequest>,
     ) -> Result<Response<epb::MemberRemoveResponse>, Status> {
         let s = &self.0;
-        let caller = &s.caller(&req).await?;
-        caller.admin(s)?;
-        s.refuse_learner()?;
         // A member that removes itself has nothing more to apply.
         let answer = if req.get_ref().id == s.node.view().id {
             Answer::Served
         } else {
             Answer::Applied
         };
-        s.at_leader(req, answer, |route, r| async move {
-            match route {
-                Route::Leader(ch) => {
-                    ClusterClient::new(ch)
-                        .member_remove(forwarded(r, caller))
-                        .await
-                }
-                Route::Here => self.remove(r, caller).await,
-            }
-        })
+        s.unary(
+            req,
+            answer,
+            |ch, r| async move { ClusterClient::new(ch).member_remove(r).await },
+            |caller, r| async move {
+                caller.admin(s)?;
+                self.remove(r, &caller).await
+            },
+        )
         .await
     }
 
@@ -198,19 +190,15 @@ impl Cluster for ClusterService {
         req: Request<epb::MemberUpdateRequest>,
     ) -> Result<Response<epb::MemberUpdateResponse>, Status> {
         let s = &self.0;
-        let caller = &s.caller(&req).await?;
-        caller.admin(s)?;
-        s.refuse_learner()?;
-        s.at_leader(req, Answer::Applied, |route, r| async move {
-            match route {
-                Route::Leader(ch) => {
-                    ClusterClient::new(ch)
-                        .member_update(forwarded(r, caller))
-                        .await
-                }
-                Route::Here => self.update(r).await,
-            }
-        })
+        s.unary(
+            req,
+            Answer::Applied,
+            |ch, r| async move { ClusterClient::new(ch).member_update(r).await },
+            |caller, r| async move {
+                caller.admin(s)?;
+                self.update(r).await
+            },
+        )
         .await
     }
 
@@ -219,29 +207,22 @@ impl Cluster for ClusterService {
         req: Request<epb::MemberListRequest>,
     ) -> Result<Response<epb::MemberListResponse>, Status> {
         let s = &self.0;
-        let caller = &s.caller(&req).await?;
-        s.refuse_learner()?;
         let list = || {
             let (header, members) = self.response_members()?;
-            Ok(Response::new(epb::MemberListResponse { header, members }))
+            Ok(epb::MemberListResponse { header, members })
         };
         if !req.get_ref().linearizable {
-            return list();
+            s.caller(&req).await?;
+            s.refuse_learner()?;
+            return list().map(Response::new);
         }
         // etcd 3.5's linearizable list: confirmed by the leader, never stale.
-        s.at_leader(req, Answer::Served, |route, r| async move {
-            match route {
-                Route::Leader(ch) => {
-                    ClusterClient::new(ch)
-                        .member_list(forwarded(r, caller))
-                        .await
-                }
-                Route::Here => {
-                    s.wait(s.node.read_index()).await?;
-                    list()
-                }
-            }
-        })
+        s.unary(
+            req,
+            Answer::Served,
+            |ch, r| async move { ClusterClient::new(ch).member_list(r).await },
+            |_, _| async move { list() },
+        )
         .await
     }
 
@@ -250,19 +231,15 @@ impl Cluster for ClusterService {
         req: Request<epb::MemberPromoteRequest>,
     ) -> Result<Response<epb::MemberPromoteResponse>, Status> {
         let s = &self.0;
-        let caller = &s.caller(&req).await?;
-        caller.admin(s)?;
-        s.refuse_learner()?;
-        s.at_leader(req, Answer::Applied, |route, r| async move {
-            match route {
-                Route::Leader(ch) => {
-                    ClusterClient::new(ch)
-                        .member_promote(forwarded(r, caller))
-                        .await
-                }
-                Route::Here => self.promote(r).await,
-            }
-        })
+        s.unary(
+            req,
+            Answer::Applied,
+            |ch, r| async move { ClusterClient::new(ch).member_promote(r).await },
+            |caller, r| async move {
+                caller.admin(s)?;
+                self.promote(r).await
+            },
+        )
         .await
     }
 }
@@ -270,10 +247,7 @@ impl Cluster for ClusterService {
 /// The changes as the leader makes them.
 impl ClusterService {
     /// `MemberAdd` at the leader.
-    async fn add(
-        &self,
-        r: epb::MemberAddRequest,
-    ) -> Result<Response<epb::MemberAddResponse>, Status> {
+    async fn add(&self, r: epb::MemberAddRequest) -> Result<epb::MemberAddResponse, Status> {
         let s = &self.0;
         let urls = check_urls(&r.peer_ur_ls)?;
         check_taken(s, &urls, None)?;
@@ -312,7 +286,7 @@ impl ClusterService {
             return Err(errors::internal("the configuration change was not applied"));
         }
         let (header, members) = self.response_members()?;
-        Ok(Response::new(epb::MemberAddResponse {
+        Ok(epb::MemberAddResponse {
             header,
             member: Some(epb::Member {
                 id,
@@ -322,7 +296,7 @@ impl ClusterService {
                 is_learner: r.is_learner,
             }),
             members,
-        }))
+        })
     }
 
     /// `MemberRemove` at the leader; the leader removing itself hands
@@ -331,7 +305,7 @@ impl ClusterService {
         &self,
         r: epb::MemberRemoveRequest,
         caller: &Caller,
-    ) -> Result<Response<epb::MemberRemoveResponse>, Status> {
+    ) -> Result<epb::MemberRemoveResponse, Status> {
         let s = &self.0;
         refuse_while_joint(s)?;
         let id = r.id;
@@ -363,21 +337,22 @@ impl ClusterService {
             let ch = s.hand_over(next).await?;
             return ClusterClient::new(ch)
                 .member_remove(forwarded(r, caller))
-                .await;
+                .await
+                .map(Response::into_inner);
         }
         let conf = self.change(vec![Change::Remove(id)], vec![]).await?;
         if conf.voters.contains(&id) || conf.learners.contains(&id) {
             return Err(errors::internal("the configuration change was not applied"));
         }
         let (header, members) = self.response_members()?;
-        Ok(Response::new(epb::MemberRemoveResponse { header, members }))
+        Ok(epb::MemberRemoveResponse { header, members })
     }
 
     /// `MemberUpdate` at the leader.
     async fn update(
         &self,
         r: epb::MemberUpdateRequest,
-    ) -> Result<Response<epb::MemberUpdateResponse>, Status> {
+    ) -> Result<epb::MemberUpdateResponse, Status> {
         let s = &self.0;
         if !self.members()?.iter().any(|m| m.id == r.id) {
             return Err(errors::member_not_found());
@@ -390,14 +365,14 @@ impl ClusterService {
         });
         s.wait(s.node.propose(op)).await?;
         let (header, members) = self.response_members()?;
-        Ok(Response::new(epb::MemberUpdateResponse { header, members }))
+        Ok(epb::MemberUpdateResponse { header, members })
     }
 
     /// `MemberPromote` at the leader, with etcd's readiness rule.
     async fn promote(
         &self,
         r: epb::MemberPromoteRequest,
-    ) -> Result<Response<epb::MemberPromoteResponse>, Status> {
+    ) -> Result<epb::MemberPromoteResponse, Status> {
         let s = &self.0;
         refuse_while_joint(s)?;
         let id = r.id;
@@ -426,9 +401,6 @@ impl ClusterService {
             return Err(errors::internal("the configuration change was not applied"));
         }
         let (header, members) = self.response_members()?;
-        Ok(Response::new(epb::MemberPromoteResponse {
-            header,
-            members,
-        }))
+        Ok(epb::MemberPromoteResponse { header, members })
     }
 }

@@ -226,6 +226,42 @@ impl Shared {
         }
     }
 
+    /// [`Shared::at_leader`] for a unary request of an etcd client: refused
+    /// on a learner, passed on to the leader with its caller (`pass_on`), or
+    /// served here by `here` with the caller (after a read index when it
+    /// only reads: [`Answer::Served`]).
+    pub async fn unary<Req, Resp, P, PFut, H, HFut>(
+        &self,
+        req: Request<Req>,
+        answer: Answer,
+        pass_on: P,
+        here: H,
+    ) -> Result<tonic::Response<Resp>, Status>
+    where
+        Req: Clone,
+        Resp: Answered,
+        P: Fn(Channel, Request<Req>) -> PFut,
+        PFut: Future<Output = Result<tonic::Response<Resp>, Status>>,
+        H: Fn(Caller, Req) -> HFut,
+        HFut: Future<Output = Result<Resp, Status>>,
+    {
+        self.refuse_learner()?;
+        let caller = &self.caller(&req).await?;
+        let (pass_on, here) = (&pass_on, &here);
+        let run = |route: Route, r: Req| async move {
+            match route {
+                Route::Leader(ch) => pass_on(ch, forwarded(r, caller)).await,
+                Route::Here => {
+                    if answer == Answer::Served {
+                        self.wait(self.node.read_index()).await?;
+                    }
+                    here(caller.clone(), r).await.map(tonic::Response::new)
+                }
+            }
+        };
+        self.at_leader(req, answer, run).await
+    }
+
     /// A channel to member `id` over its peer URL.
     fn channel_to(&self, id: u64) -> Result<Channel, Status> {
         let members = self.node.store().members();

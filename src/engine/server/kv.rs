@@ -7,7 +7,7 @@ use std::sync::Arc;
 use tonic::{Request, Response, Status};
 
 use super::errors::{internal, unexpected};
-use super::forward::{forwarded, Answer, Route};
+use super::forward::Answer;
 use super::{convert, errors, validate, Shared};
 use crate::engine::node::Applied;
 use crate::engine::storage::txn::{OpResult, TxnResult};
@@ -54,25 +54,24 @@ impl Kv for KvService {
                 .range(&convert::range(&r))
                 .map_err(|e| errors::from_refusal(&e))?;
             let header = s.header(found.revision);
-            Ok(Response::new(convert::range_response(found, header)))
+            Ok(convert::range_response(found, header))
         };
-        let caller = &s.caller(&req).await?;
         if req.get_ref().serializable || s.stale_reads {
             // (--fault-stale-reads, a bug on purpose: no ReadIndex.)
-            caller.may_range(s, req.get_ref())?;
-            return local(req.into_inner());
+            s.caller(&req).await?.may_range(s, req.get_ref())?;
+            return local(req.into_inner()).map(Response::new);
         }
         // Linearizable: confirmed by the leader (here, or where it is
         // passed on), and tried again when leadership moves on its way.
-        s.refuse_learner()?;
-        s.at_leader(req, Answer::Served, |route, r| async move {
-            if let Route::Leader(ch) = route {
-                return KvClient::new(ch).range(forwarded(r, caller)).await;
-            }
-            caller.may_range(s, &r)?;
-            s.wait(s.node.read_index()).await?;
-            local(r)
-        })
+        s.unary(
+            req,
+            Answer::Served,
+            |ch, r| async move { KvClient::new(ch).range(r).await },
+            |caller, r| async move {
+                caller.may_range(s, &r)?;
+                local(r)
+            },
+        )
         .await
     }
 
@@ -82,22 +81,22 @@ impl Kv for KvService {
     ) -> Result<Response<epb::PutResponse>, Status> {
         let s = &self.0;
         validate::put(req.get_ref())?;
-        s.refuse_learner()?;
-        let caller = &s.caller(&req).await?;
-        s.at_leader(req, Answer::Applied, |route, r| async move {
-            if let Route::Leader(ch) = route {
-                return KvClient::new(ch).put(forwarded(r, caller)).await;
-            }
-            caller.may_put(s, &r)?;
-            let t = convert::single(spb::op::Op::Put(convert::put(r)));
-            match only(s.apply_txn(t).await?)? {
-                (revision, OpResult::Put { prev, .. }) => Ok(Response::new(epb::PutResponse {
-                    header: s.header(revision),
-                    prev_kv: prev.map(convert::kv),
-                })),
-                (_, other) => Err(internal(format!("unexpected result {other:?}"))),
-            }
-        })
+        s.unary(
+            req,
+            Answer::Applied,
+            |ch, r| async move { KvClient::new(ch).put(r).await },
+            |caller, r| async move {
+                caller.may_put(s, &r)?;
+                let t = convert::single(spb::op::Op::Put(convert::put(r)));
+                match only(s.apply_txn(t).await?)? {
+                    (revision, OpResult::Put { prev, .. }) => Ok(epb::PutResponse {
+                        header: s.header(revision),
+                        prev_kv: prev.map(convert::kv),
+                    }),
+                    (_, other) => Err(internal(format!("unexpected result {other:?}"))),
+                }
+            },
+        )
         .await
     }
 
@@ -107,25 +106,25 @@ impl Kv for KvService {
     ) -> Result<Response<epb::DeleteRangeResponse>, Status> {
         let s = &self.0;
         validate::delete(req.get_ref())?;
-        s.refuse_learner()?;
-        let caller = &s.caller(&req).await?;
-        s.at_leader(req, Answer::Applied, |route, r| async move {
-            if let Route::Leader(ch) = route {
-                return KvClient::new(ch).delete_range(forwarded(r, caller)).await;
-            }
-            caller.may_delete(s, &r)?;
-            let t = convert::single(spb::op::Op::DeleteRange(convert::delete(r)));
-            match only(s.apply_txn(t).await?)? {
-                (revision, OpResult::Delete { deleted, prev, .. }) => {
-                    Ok(Response::new(epb::DeleteRangeResponse {
-                        header: s.header(revision),
-                        deleted,
-                        prev_kvs: prev.into_iter().map(convert::kv).collect(),
-                    }))
+        s.unary(
+            req,
+            Answer::Applied,
+            |ch, r| async move { KvClient::new(ch).delete_range(r).await },
+            |caller, r| async move {
+                caller.may_delete(s, &r)?;
+                let t = convert::single(spb::op::Op::DeleteRange(convert::delete(r)));
+                match only(s.apply_txn(t).await?)? {
+                    (revision, OpResult::Delete { deleted, prev, .. }) => {
+                        Ok(epb::DeleteRangeResponse {
+                            header: s.header(revision),
+                            deleted,
+                            prev_kvs: prev.into_iter().map(convert::kv).collect(),
+                        })
+                    }
+                    (_, other) => Err(internal(format!("unexpected result {other:?}"))),
                 }
-                (_, other) => Err(internal(format!("unexpected result {other:?}"))),
-            }
-        })
+            },
+        )
         .await
     }
 
@@ -135,44 +134,44 @@ impl Kv for KvService {
     ) -> Result<Response<epb::TxnResponse>, Status> {
         let s = &self.0;
         validate::txn(req.get_ref())?;
-        let caller = &s.caller(&req).await?;
-        if validate::read_only(req.get_ref()) {
-            let local = |t: epb::TxnRequest| {
-                let r = s
-                    .node
-                    .store()
-                    .read_txn(&convert::txn(t))
-                    .map_err(internal)?
-                    .map_err(|e| errors::from_refusal(&e))?;
-                let header = s.header(r.revision);
-                Ok(Response::new(convert::txn_response(r, header)))
-            };
-            if validate::serializable(req.get_ref()) || s.stale_reads {
-                caller.may_txn(s, req.get_ref())?;
-                return local(req.into_inner());
-            }
-            s.refuse_learner()?;
+        if !validate::read_only(req.get_ref()) {
             return s
-                .at_leader(req, Answer::Served, |route, t| async move {
-                    if let Route::Leader(ch) = route {
-                        return KvClient::new(ch).txn(forwarded(t, caller)).await;
-                    }
-                    caller.may_txn(s, &t)?;
-                    s.wait(s.node.read_index()).await?;
-                    local(t)
-                })
+                .unary(
+                    req,
+                    Answer::Applied,
+                    |ch, r| async move { KvClient::new(ch).txn(r).await },
+                    |caller, r| async move {
+                        caller.may_txn(s, &r)?;
+                        let result = s.apply_txn(convert::txn(r)).await?;
+                        let header = s.header(result.revision);
+                        Ok(convert::txn_response(result, header))
+                    },
+                )
                 .await;
         }
-        s.refuse_learner()?;
-        s.at_leader(req, Answer::Applied, |route, r| async move {
-            if let Route::Leader(ch) = route {
-                return KvClient::new(ch).txn(forwarded(r, caller)).await;
-            }
-            caller.may_txn(s, &r)?;
-            let result = s.apply_txn(convert::txn(r)).await?;
-            let header = s.header(result.revision);
-            Ok(Response::new(convert::txn_response(result, header)))
-        })
+        let local = |t: epb::TxnRequest| {
+            let r = s
+                .node
+                .store()
+                .read_txn(&convert::txn(t))
+                .map_err(internal)?
+                .map_err(|e| errors::from_refusal(&e))?;
+            let header = s.header(r.revision);
+            Ok(convert::txn_response(r, header))
+        };
+        if validate::serializable(req.get_ref()) || s.stale_reads {
+            s.caller(&req).await?.may_txn(s, req.get_ref())?;
+            return local(req.into_inner()).map(Response::new);
+        }
+        s.unary(
+            req,
+            Answer::Served,
+            |ch, t| async move { KvClient::new(ch).txn(t).await },
+            |caller, t| async move {
+                caller.may_txn(s, &t)?;
+                local(t)
+            },
+        )
         .await
     }
 
@@ -181,31 +180,31 @@ impl Kv for KvService {
         req: Request<epb::CompactionRequest>,
     ) -> Result<Response<epb::CompactionResponse>, Status> {
         let s = &self.0;
-        s.refuse_learner()?;
-        let caller = &s.caller(&req).await?;
-        s.at_leader(req, Answer::Applied, |route, r| async move {
-            if let Route::Leader(ch) = route {
-                return KvClient::new(ch).compact(forwarded(r, caller)).await;
-            }
-            let op = spb::command::Op::Compact(spb::Compact {
-                revision: r.revision,
-            });
-            let revision = match s.apply(op).await? {
-                Applied::Revision(rev) => rev,
-                other => return Err(unexpected(other)),
-            };
-            if r.physical {
-                // The history went in the applied transaction; make it durable.
-                let store = s.node.store().clone();
-                tokio::task::spawn_blocking(move || store.flush())
-                    .await
-                    .map_err(internal)?
-                    .map_err(internal)?;
-            }
-            Ok(Response::new(epb::CompactionResponse {
-                header: s.header(revision),
-            }))
-        })
+        s.unary(
+            req,
+            Answer::Applied,
+            |ch, r| async move { KvClient::new(ch).compact(r).await },
+            |_, r| async move {
+                let op = spb::command::Op::Compact(spb::Compact {
+                    revision: r.revision,
+                });
+                let revision = match s.apply(op).await? {
+                    Applied::Revision(rev) => rev,
+                    other => return Err(unexpected(other)),
+                };
+                if r.physical {
+                    // The history went in the applied transaction; make it durable.
+                    let store = s.node.store().clone();
+                    tokio::task::spawn_blocking(move || store.flush())
+                        .await
+                        .map_err(internal)?
+                        .map_err(internal)?;
+                }
+                Ok(epb::CompactionResponse {
+                    header: s.header(revision),
+                })
+            },
+        )
         .await
     }
 }

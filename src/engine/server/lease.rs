@@ -141,34 +141,34 @@ impl Lease for LeaseService {
         req: Request<epb::LeaseGrantRequest>,
     ) -> Result<Response<epb::LeaseGrantResponse>, Status> {
         let s = &self.0;
-        s.refuse_learner()?;
         if req.get_ref().ttl > MAX_TTL {
             return Err(errors::lease_ttl_too_large());
         }
-        let caller = &s.caller(&req).await?;
-        s.at_leader(req, Answer::Applied, |route, r| async move {
-            if let Route::Leader(ch) = route {
-                return LeaseClient::new(ch).lease_grant(forwarded(r, caller)).await;
-            }
-            let mut id = r.id;
-            while id == 0 {
-                id = rand::random::<i64>() & i64::MAX;
-            }
-            let ttl = r.ttl.max(min_ttl(s.node.config()));
-            let op = spb::command::Op::LeaseGrant(spb::LeaseGrant { id, ttl });
-            match s.apply(op).await? {
-                Applied::Revision(revision) => {
-                    s.lessor.renew(id, ttl);
-                    Ok(Response::new(epb::LeaseGrantResponse {
-                        header: s.header(revision),
-                        id,
-                        ttl,
-                        error: String::new(),
-                    }))
+        s.unary(
+            req,
+            Answer::Applied,
+            |ch, r| async move { LeaseClient::new(ch).lease_grant(r).await },
+            |_, r| async move {
+                let mut id = r.id;
+                while id == 0 {
+                    id = rand::random::<i64>() & i64::MAX;
                 }
-                other => Err(unexpected(other)),
-            }
-        })
+                let ttl = r.ttl.max(min_ttl(s.node.config()));
+                let op = spb::command::Op::LeaseGrant(spb::LeaseGrant { id, ttl });
+                match s.apply(op).await? {
+                    Applied::Revision(revision) => {
+                        s.lessor.renew(id, ttl);
+                        Ok(epb::LeaseGrantResponse {
+                            header: s.header(revision),
+                            id,
+                            ttl,
+                            error: String::new(),
+                        })
+                    }
+                    other => Err(unexpected(other)),
+                }
+            },
+        )
         .await
     }
 
@@ -177,26 +177,24 @@ impl Lease for LeaseService {
         req: Request<epb::LeaseRevokeRequest>,
     ) -> Result<Response<epb::LeaseRevokeResponse>, Status> {
         let s = &self.0;
-        s.refuse_learner()?;
-        let caller = &s.caller(&req).await?;
-        s.at_leader(req, Answer::Applied, |route, r| async move {
-            if let Route::Leader(ch) = route {
-                return LeaseClient::new(ch)
-                    .lease_revoke(forwarded(r, caller))
-                    .await;
-            }
-            caller.may_lease_keys(s, r.id, Need::Write)?;
-            let op = spb::command::Op::LeaseRevoke(spb::LeaseRevoke { id: r.id });
-            match s.apply(op).await? {
-                Applied::Revision(revision) => {
-                    s.lessor.forget(r.id);
-                    Ok(Response::new(epb::LeaseRevokeResponse {
-                        header: s.header(revision),
-                    }))
+        s.unary(
+            req,
+            Answer::Applied,
+            |ch, r| async move { LeaseClient::new(ch).lease_revoke(r).await },
+            |caller, r| async move {
+                caller.may_lease_keys(s, r.id, Need::Write)?;
+                let op = spb::command::Op::LeaseRevoke(spb::LeaseRevoke { id: r.id });
+                match s.apply(op).await? {
+                    Applied::Revision(revision) => {
+                        s.lessor.forget(r.id);
+                        Ok(epb::LeaseRevokeResponse {
+                            header: s.header(revision),
+                        })
+                    }
+                    other => Err(unexpected(other)),
                 }
-                other => Err(unexpected(other)),
-            }
-        })
+            },
+        )
         .await
     }
 
@@ -239,36 +237,34 @@ impl Lease for LeaseService {
         req: Request<epb::LeaseTimeToLiveRequest>,
     ) -> Result<Response<epb::LeaseTimeToLiveResponse>, Status> {
         let s = &self.0;
-        s.refuse_learner()?;
         // Retried like a write when leadership moves on its way (a read is
         // always safe to repeat).
-        let caller = &s.caller(&req).await?;
-        s.at_leader(req, Answer::Served, |route, r| async move {
-            if let Route::Leader(ch) = route {
-                return LeaseClient::new(ch)
-                    .lease_time_to_live(forwarded(r, caller))
-                    .await;
-            }
-            caller.may_lease_keys(s, r.id, Need::Read)?;
-            let header = s.header(s.revision());
-            let found = s.node.store().lease(r.id, r.keys);
-            Ok(Response::new(match found {
-                Some(l) => epb::LeaseTimeToLiveResponse {
-                    header,
-                    id: r.id,
-                    ttl: s.lessor.remaining(r.id).unwrap_or(l.ttl),
-                    granted_ttl: l.ttl,
-                    keys: l.keys,
-                },
-                None => epb::LeaseTimeToLiveResponse {
-                    header,
-                    id: r.id,
-                    ttl: -1,
-                    granted_ttl: 0,
-                    keys: vec![],
-                },
-            }))
-        })
+        s.unary(
+            req,
+            Answer::Served,
+            |ch, r| async move { LeaseClient::new(ch).lease_time_to_live(r).await },
+            |caller, r| async move {
+                caller.may_lease_keys(s, r.id, Need::Read)?;
+                let header = s.header(s.revision());
+                let found = s.node.store().lease(r.id, r.keys);
+                Ok(match found {
+                    Some(l) => epb::LeaseTimeToLiveResponse {
+                        header,
+                        id: r.id,
+                        ttl: s.lessor.remaining(r.id).unwrap_or(l.ttl),
+                        granted_ttl: l.ttl,
+                        keys: l.keys,
+                    },
+                    None => epb::LeaseTimeToLiveResponse {
+                        header,
+                        id: r.id,
+                        ttl: -1,
+                        granted_ttl: 0,
+                        keys: vec![],
+                    },
+                })
+            },
+        )
         .await
     }
 

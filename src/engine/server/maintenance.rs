@@ -6,7 +6,7 @@ use std::sync::Arc;
 use tonic::{Request, Response, Status};
 
 use super::errors::{internal, unexpected};
-use super::forward::{forwarded, Answer, Route};
+use super::forward::Answer;
 use super::{errors, Shared, REQUEST_TIMEOUT};
 use crate::engine::node::Applied;
 use crate::engine::storage::Store;
@@ -87,26 +87,26 @@ impl Maintenance for MaintenanceService {
     ) -> Result<Response<epb::AlarmResponse>, Status> {
         use epb::alarm_request::AlarmAction;
         let s = &self.0;
-        let caller = &s.caller(&req).await?;
         let action = AlarmAction::try_from(req.get_ref().action)
             .map_err(|_| Status::invalid_argument("etcdserver: unknown alarm action"))?;
-        if action != AlarmAction::Get {
-            caller.admin(s).map_err(errors::raw_auth)?;
-        }
         // As etcd, every action goes through the leader: a list is
         // linearizable (a raised alarm is seen at once on every member).
-        s.refuse_learner()?;
         let answer = if action == AlarmAction::Get {
             Answer::Served
         } else {
             Answer::Applied
         };
-        s.at_leader(req, answer, |route, r| async move {
-            match route {
-                Route::Leader(ch) => MaintenanceClient::new(ch).alarm(forwarded(r, caller)).await,
-                Route::Here => alarm_here(s, action, r).await,
-            }
-        })
+        s.unary(
+            req,
+            answer,
+            |ch, r| async move { MaintenanceClient::new(ch).alarm(r).await },
+            |caller, r| async move {
+                if action != AlarmAction::Get {
+                    caller.admin(s).map_err(errors::raw_auth)?;
+                }
+                alarm_here(s, action, r).await
+            },
+        )
         .await
     }
 
@@ -238,28 +238,26 @@ impl Maintenance for MaintenanceService {
     }
 }
 
-/// `Alarm` at the leader: GET lists the raised alarms, ACTIVATE and
+/// `Alarm` at the leader (after a read index for GET): GET lists the raised alarms, ACTIVATE and
 /// DEACTIVATE go through raft.
 async fn alarm_here(
     s: &Shared,
     action: epb::alarm_request::AlarmAction,
     r: epb::AlarmRequest,
-) -> Result<Response<epb::AlarmResponse>, Status> {
+) -> Result<epb::AlarmResponse, Status> {
     use epb::alarm_request::AlarmAction;
     let member = |(member_id, alarm): (u64, i32)| epb::AlarmMember { member_id, alarm };
     let alarms = match action {
-        AlarmAction::Get => {
-            s.wait(s.node.read_index()).await?;
-            s.node
-                .store()
-                .alarms()
-                .into_iter()
-                .filter(|(m, a)| {
-                    (r.member_id == 0 || *m == r.member_id) && (r.alarm == 0 || *a == r.alarm)
-                })
-                .map(member)
-                .collect()
-        }
+        AlarmAction::Get => s
+            .node
+            .store()
+            .alarms()
+            .into_iter()
+            .filter(|(m, a)| {
+                (r.member_id == 0 || *m == r.member_id) && (r.alarm == 0 || *a == r.alarm)
+            })
+            .map(member)
+            .collect(),
         // etcd: raising or clearing NONE does nothing and answers nothing.
         _ if r.alarm == epb::AlarmType::None as i32 => vec![],
         AlarmAction::Activate | AlarmAction::Deactivate => {
@@ -274,9 +272,9 @@ async fn alarm_here(
             }
         }
     };
-    Ok(Response::new(epb::AlarmResponse {
+    Ok(epb::AlarmResponse {
         // Unset, as etcd 3.4 leaves it.
         header: None,
         alarms,
-    }))
+    })
 }

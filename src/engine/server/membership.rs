@@ -99,19 +99,15 @@ impl Membership for MembershipService {
         req: Request<pb::JointEnterRequest>,
     ) -> Result<Response<pb::Config>, Status> {
         let s = &self.0;
-        let caller = &s.caller(&req).await?;
-        caller.admin(s)?;
-        s.refuse_learner()?;
-        s.at_leader(req, Answer::Applied, |route, r| async move {
-            match route {
-                Route::Leader(ch) => {
-                    MembershipClient::new(ch)
-                        .joint_enter(forwarded(r, caller))
-                        .await
-                }
-                Route::Here => self.enter(r).await,
-            }
-        })
+        s.unary(
+            req,
+            Answer::Applied,
+            |ch, r| async move { MembershipClient::new(ch).joint_enter(r).await },
+            |caller, r| async move {
+                caller.admin(s)?;
+                self.enter(r).await
+            },
+        )
         .await
     }
 
@@ -120,19 +116,15 @@ impl Membership for MembershipService {
         req: Request<pb::JointLeaveRequest>,
     ) -> Result<Response<pb::Config>, Status> {
         let s = &self.0;
-        let caller = &s.caller(&req).await?;
-        caller.admin(s)?;
-        s.refuse_learner()?;
-        s.at_leader(req, Answer::Applied, |route, r| async move {
-            match route {
-                Route::Leader(ch) => {
-                    MembershipClient::new(ch)
-                        .joint_leave(forwarded(r, caller))
-                        .await
-                }
-                Route::Here => self.leave(r, caller).await,
-            }
-        })
+        s.unary(
+            req,
+            Answer::Applied,
+            |ch, r| async move { MembershipClient::new(ch).joint_leave(r).await },
+            |caller, r| async move {
+                caller.admin(s)?;
+                self.leave(r, &caller).await
+            },
+        )
         .await
     }
 }
@@ -165,7 +157,7 @@ impl MembershipService {
     }
 
     /// `JointEnter` at the leader: one ConfChangeV2 with every change.
-    async fn enter(&self, r: pb::JointEnterRequest) -> Result<Response<pb::Config>, Status> {
+    async fn enter(&self, r: pb::JointEnterRequest) -> Result<pb::Config, Status> {
         let s = &self.0;
         let view = s.node.view();
         if !view.conf.voters_outgoing.is_empty() {
@@ -226,16 +218,12 @@ impl MembershipService {
                 "memberctl: the joint change was not applied",
             ));
         }
-        Ok(Response::new(config(&conf)))
+        Ok(config(&conf))
     }
 
     /// `JointLeave` at the leader; a leader that is not a voter of the new
     /// configuration hands leadership over first and passes it on.
-    async fn leave(
-        &self,
-        r: pb::JointLeaveRequest,
-        caller: &Caller,
-    ) -> Result<Response<pb::Config>, Status> {
+    async fn leave(&self, r: pb::JointLeaveRequest, caller: &Caller) -> Result<pb::Config, Status> {
         let s = &self.0;
         let view = s.node.view();
         if view.conf.voters_outgoing.is_empty() {
@@ -260,7 +248,7 @@ impl MembershipService {
             // Passed on from here: applied here before it is answered, as
             // `Shared::at_leader` does for what it passes on.
             s.catch_up().await;
-            return Ok(answer);
+            return Ok(answer.into_inner());
         }
         let conf = self.apply(vec![], false, vec![]).await?;
         if !conf.voters_outgoing.is_empty() {
@@ -268,6 +256,6 @@ impl MembershipService {
                 "memberctl: leaving the joint configuration was not applied",
             ));
         }
-        Ok(Response::new(config(&conf)))
+        Ok(config(&conf))
     }
 }
