@@ -1,29 +1,13 @@
 //! The pre-flight checks on the membership and the members' raft state
-//! (quorum, alarms, learners, apply lag), and [`evaluate`], which runs every
-//! check; the ones that read the servers' figures are in `server`. Pure:
+//! (quorum, alarms, learners, apply lag), and the helpers the checks of the
+//! servers' figures (`server`) share with them. Pure:
 //! each reads the gathered facts and judges them for the planned change
 //! (thresholds in the parent).
 
-use super::server;
 use super::{Change, Check, CheckName, Facts, Verdict, APPLY_FAIL, APPLY_WARN, LEARNER_LIMIT};
 use crate::model::{AlarmKind, Member, MemberId, MemberStatus};
 use crate::workflow::health::Health;
 use crate::workflow::quorum::{self as rules, has_quorum};
-
-/// Evaluates every check for the change made of `steps` (in order).
-pub fn evaluate(facts: &Facts, steps: &[Change]) -> Vec<Check> {
-    vec![
-        quorum(facts, steps),
-        alarms(facts, steps),
-        learners(facts, steps),
-        server::versions(facts),
-        server::db(facts, steps),
-        apply(facts),
-        server::disk(facts),
-        server::network(facts),
-        server::stability(facts),
-    ]
-}
 
 pub(super) fn new_check(name: CheckName, verdict: Verdict, detail: impl Into<String>) -> Check {
     Check {
@@ -77,7 +61,7 @@ pub(super) fn read(health: &Health) -> impl Iterator<Item = (&Member, &MemberSta
         .filter_map(|(m, s)| s.as_ref().ok().map(|s| (m, s)))
 }
 
-fn quorum(facts: &Facts, steps: &[Change]) -> Check {
+pub(super) fn quorum(facts: &Facts, steps: &[Change]) -> Check {
     let mut c = quorum_now(facts);
     // A removal has its own quorum rule (rule 4), which `--force` passes.
     if Change::only_removals(steps) && c.verdict == Verdict::Fail {
@@ -118,7 +102,7 @@ fn quorum_now(facts: &Facts) -> Check {
     }
 }
 
-fn alarms(facts: &Facts, steps: &[Change]) -> Check {
+pub(super) fn alarms(facts: &Facts, steps: &[Change]) -> Check {
     let h = &facts.health;
     let list = match &facts.alarms {
         Ok(list) => list,
@@ -199,7 +183,7 @@ fn alarms(facts: &Facts, steps: &[Change]) -> Check {
     .remedy(remedies.join("; "))
 }
 
-fn learners(facts: &Facts, steps: &[Change]) -> Check {
+pub(super) fn learners(facts: &Facts, steps: &[Change]) -> Check {
     let h = &facts.health;
     let learners: Vec<&Member> = h.list.members.iter().filter(|m| m.is_learner).collect();
     if learners.is_empty() {
@@ -261,7 +245,7 @@ fn learners(facts: &Facts, steps: &[Change]) -> Check {
     new_check(CheckName::Learners, Verdict::Ok, detail).members(members)
 }
 
-fn apply(facts: &Facts) -> Check {
+pub(super) fn apply(facts: &Facts) -> Check {
     let h = &facts.health;
     let mut verdict = Verdict::Ok;
     let mut behind = Vec::new();

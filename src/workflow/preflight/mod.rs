@@ -2,7 +2,7 @@
 //! alarms, learners, versions, database, apply lag, disk, network, leader
 //! stability), each
 //! a named result with the figures it read and what to do. [`gather`] reads
-//! what the checks need, [`evaluate`] (pure, in `checks`) judges it,
+//! what the checks need, [`evaluate`] (pure: `checks` and `server`) judges it,
 //! [`enforce`] refuses a change when one fails.
 
 mod checks;
@@ -12,8 +12,6 @@ use std::fmt;
 use std::str::FromStr;
 
 use futures_util::future::{join, join3, join_all};
-
-pub use checks::evaluate;
 
 use super::health::Health;
 use super::resolve::{resolve, Purpose};
@@ -419,6 +417,22 @@ pub fn replacing(old: MemberId, added: Option<(MemberId, bool)>) -> Vec<Change> 
         Some((new, true)) => vec![Change::Promote(new), Change::Remove(old)],
         Some((_, false)) => vec![Change::Remove(old)],
     }
+}
+
+/// Evaluates every check for the change made of `steps` (in order): the
+/// membership's (`checks`), then the servers' figures (`server`).
+pub fn evaluate(facts: &Facts, steps: &[Change]) -> Vec<Check> {
+    vec![
+        checks::quorum(facts, steps),
+        checks::alarms(facts, steps),
+        checks::learners(facts, steps),
+        server::versions(facts),
+        server::db(facts, steps),
+        checks::apply(facts),
+        server::disk(facts),
+        server::network(facts),
+        server::stability(facts),
+    ]
 }
 
 #[cfg(test)]
