@@ -308,6 +308,37 @@ fn moved_line(m: &Moved) -> String {
     )
 }
 
+/// Writes each of `lines` on a line of its own.
+fn write_lines<L: std::fmt::Display>(
+    out: &mut dyn Write,
+    lines: impl IntoIterator<Item = L>,
+) -> io::Result<()> {
+    lines.into_iter().try_for_each(|l| writeln!(out, "{l}"))
+}
+
+/// The headline of a promotion.
+fn promoted_headline(p: &Promoted) -> String {
+    format!(
+        "Member {} promoted in cluster {} (waited {:.1}s)",
+        p.member.id,
+        p.list.cluster_id,
+        p.waited.as_secs_f64()
+    )
+}
+
+/// The headline of an update.
+fn updated_headline(u: &Updated) -> String {
+    let note = if u.unchanged {
+        " (unchanged, nothing sent)"
+    } else {
+        ""
+    };
+    format!(
+        "Member {} updated in cluster {}{note}",
+        u.member.id, u.list.cluster_id
+    )
+}
+
 /// The headline of a replacement.
 fn replaced_headline(r: &Replaced) -> String {
     format!(

@@ -52,20 +52,11 @@ impl Format for Simple {
     fn added(&self, out: &mut dyn Write, a: &AddedMember) -> io::Result<()> {
         writeln!(out, "{}", added_headline(a))?;
         writeln!(out)?;
-        for line in start_lines(a) {
-            writeln!(out, "{line}")?;
-        }
-        Ok(())
+        super::write_lines(out, start_lines(a))
     }
 
     fn promoted(&self, out: &mut dyn Write, p: &Promoted) -> io::Result<()> {
-        writeln!(
-            out,
-            "Member {} promoted in cluster {} (waited {:.1}s)",
-            p.member.id,
-            p.list.cluster_id,
-            p.waited.as_secs_f64()
-        )?;
+        writeln!(out, "{}", super::promoted_headline(p))?;
         Ok(())
     }
 
@@ -76,10 +67,7 @@ impl Format for Simple {
         list: &MemberList,
         moved: Option<&Moved>,
     ) -> io::Result<()> {
-        for line in removed_lines(removed, list, moved) {
-            writeln!(out, "{line}")?;
-        }
-        Ok(())
+        super::write_lines(out, removed_lines(removed, list, moved))
     }
 
     fn moved_leader(&self, out: &mut dyn Write, m: &Moved) -> io::Result<()> {
@@ -88,16 +76,7 @@ impl Format for Simple {
     }
 
     fn updated(&self, out: &mut dyn Write, u: &Updated) -> io::Result<()> {
-        let note = if u.unchanged {
-            " (unchanged, nothing sent)"
-        } else {
-            ""
-        };
-        writeln!(
-            out,
-            "Member {} updated in cluster {}{note}",
-            u.member.id, u.list.cluster_id
-        )
+        writeln!(out, "{}", super::updated_headline(u))
     }
 
     fn status(&self, out: &mut dyn Write, s: &ClusterStatus) -> io::Result<()> {
@@ -158,16 +137,11 @@ impl Format for Simple {
     }
 
     fn snapshot(&self, out: &mut dyn Write, r: &SnapshotReport) -> io::Result<()> {
-        for line in super::snapshot_lines(r) {
-            writeln!(out, "{line}")?;
-        }
-        Ok(())
+        super::write_lines(out, super::snapshot_lines(r))
     }
 
     fn apply_plan(&self, out: &mut dyn Write, p: &ApplyPlan) -> io::Result<()> {
-        for line in super::apply_plan_lines(p) {
-            writeln!(out, "{line}")?;
-        }
+        super::write_lines(out, super::apply_plan_lines(p))?;
         writeln!(out, "dry run: nothing was changed")?;
         Ok(())
     }

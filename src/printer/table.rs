@@ -55,6 +55,12 @@ fn members_table(ms: &[Member]) -> Table {
     t
 }
 
+/// A headline, then the membership after.
+fn headed(out: &mut dyn Write, headline: &str, members: &[Member]) -> io::Result<()> {
+    writeln!(out, "{headline}")?;
+    writeln!(out, "{}", members_table(members))
+}
+
 fn opt(v: Option<u64>) -> String {
     v.map_or_else(String::new, |v| v.to_string())
 }
@@ -72,22 +78,11 @@ impl Format for Tabular {
         writeln!(out, "{}", added_headline(a))?;
         writeln!(out, "{}", members_table(std::slice::from_ref(&a.member)))?;
         writeln!(out, "Start the new member with these settings:")?;
-        for line in start_lines(a) {
-            writeln!(out, "{line}")?;
-        }
-        Ok(())
+        super::write_lines(out, start_lines(a))
     }
 
     fn promoted(&self, out: &mut dyn Write, p: &Promoted) -> io::Result<()> {
-        writeln!(
-            out,
-            "Member {} promoted in cluster {} (waited {:.1}s)",
-            p.member.id,
-            p.list.cluster_id,
-            p.waited.as_secs_f64()
-        )?;
-        writeln!(out, "{}", members_table(&p.list.members))?;
-        Ok(())
+        headed(out, &super::promoted_headline(p), &p.list.members)
     }
 
     fn removed(
@@ -97,9 +92,7 @@ impl Format for Tabular {
         list: &MemberList,
         moved: Option<&Moved>,
     ) -> io::Result<()> {
-        for line in removed_lines(removed, list, moved) {
-            writeln!(out, "{line}")?;
-        }
+        super::write_lines(out, removed_lines(removed, list, moved))?;
         writeln!(out, "{}", members_table(&list.members))?;
         Ok(())
     }
@@ -110,18 +103,7 @@ impl Format for Tabular {
     }
 
     fn updated(&self, out: &mut dyn Write, u: &Updated) -> io::Result<()> {
-        let note = if u.unchanged {
-            " (unchanged, nothing sent)"
-        } else {
-            ""
-        };
-        writeln!(
-            out,
-            "Member {} updated in cluster {}{note}",
-            u.member.id, u.list.cluster_id
-        )?;
-        writeln!(out, "{}", members_table(&u.list.members))?;
-        Ok(())
+        headed(out, &super::updated_headline(u), &u.list.members)
     }
 
     fn status(&self, out: &mut dyn Write, s: &ClusterStatus) -> io::Result<()> {
@@ -201,10 +183,7 @@ impl Format for Tabular {
     }
 
     fn snapshot(&self, out: &mut dyn Write, r: &SnapshotReport) -> io::Result<()> {
-        for line in super::snapshot_lines(r) {
-            writeln!(out, "{line}")?;
-        }
-        Ok(())
+        super::write_lines(out, super::snapshot_lines(r))
     }
 
     fn apply_plan(&self, out: &mut dyn Write, p: &ApplyPlan) -> io::Result<()> {
@@ -239,15 +218,11 @@ impl Format for Tabular {
     }
 
     fn applied(&self, out: &mut dyn Write, a: &Applied) -> io::Result<()> {
-        writeln!(out, "{}", super::applied_headline(a))?;
-        writeln!(out, "{}", members_table(&a.list.members))?;
-        Ok(())
+        headed(out, &super::applied_headline(a), &a.list.members)
     }
 
     fn replaced(&self, out: &mut dyn Write, r: &Replaced) -> io::Result<()> {
-        writeln!(out, "{}", replaced_headline(r))?;
-        writeln!(out, "{}", members_table(&r.list.members))?;
-        Ok(())
+        headed(out, &replaced_headline(r), &r.list.members)
     }
 
     fn config(&self, out: &mut dyn Write, c: &Configuration) -> io::Result<()> {
