@@ -33,15 +33,18 @@ fn table(header: &[&str]) -> Table {
     t
 }
 
+/// `member list`'s columns, as etcdctl's.
+const MEMBER_COLUMNS: [&str; 6] = [
+    "ID",
+    "STATUS",
+    "NAME",
+    "PEER ADDRS",
+    "CLIENT ADDRS",
+    "IS LEARNER",
+];
+
 fn members_table(ms: &[Member]) -> Table {
-    let mut t = table(&[
-        "ID",
-        "STATUS",
-        "NAME",
-        "PEER ADDRS",
-        "CLIENT ADDRS",
-        "IS LEARNER",
-    ]);
+    let mut t = table(&MEMBER_COLUMNS);
     for m in ms {
         t.add_row(vec![
             m.id.to_string(),
@@ -254,17 +257,7 @@ impl Format for Tabular {
 
     fn cluster(&self, out: &mut dyn Write, c: &LocalCluster) -> io::Result<()> {
         // `member list`'s columns, then the local node's.
-        let mut t = table(&[
-            "ID",
-            "STATUS",
-            "NAME",
-            "PEER ADDRS",
-            "CLIENT ADDRS",
-            "IS LEARNER",
-            "IS LEADER",
-            "PID",
-            "LOG",
-        ]);
+        let mut t = table(&[&MEMBER_COLUMNS[..], &["IS LEADER", "PID", "LOG"]].concat());
         for n in &c.nodes {
             t.add_row(vec![
                 n.id.map_or(String::new(), |i| i.to_string()),
