@@ -261,6 +261,12 @@ impl Node {
         self.view.borrow().clone()
     }
 
+    /// Reads the view in place, without copying it (its configuration
+    /// included): for the few fields each request needs.
+    pub fn with_view<T>(&self, read: impl FnOnce(&View) -> T) -> T {
+        read(&self.view.borrow())
+    }
+
     /// A receiver that sees every new view.
     pub fn watch(&self) -> watch::Receiver<View> {
         self.view.clone()

@@ -157,18 +157,18 @@ impl Shared {
     /// was already forwarded once (`forwarded`) is not forwarded again.
     async fn route(&self, forwarded: bool) -> Result<Route, Status> {
         let mut watch = self.node.watch();
-        let view =
+        let (leader_id, leads) =
             match tokio::time::timeout(LEADER_WAIT, watch.wait_for(|v| v.leader_id != 0)).await {
-                Ok(Ok(v)) => v.clone(),
+                Ok(Ok(v)) => (v.leader_id, v.is_leader()),
                 _ => return Err(errors::no_leader()),
             };
-        if view.is_leader() {
+        if leads {
             return Ok(Route::Here);
         }
         if forwarded {
             return Err(errors::not_applied());
         }
-        Ok(Route::Leader(self.channel_to(view.leader_id)?))
+        Ok(Route::Leader(self.channel_to(leader_id)?))
     }
 
     /// The one way a request is served at the leader: `run` serves it here
@@ -217,8 +217,8 @@ impl Shared {
                     if answer == Answer::Applied {
                         self.catch_up().await;
                     }
-                    let view = self.node.view();
-                    reply.answered_by(view.id, view.term);
+                    let (id, term) = self.node.with_view(|v| (v.id, v.term));
+                    reply.answered_by(id, term);
                     return Ok(reply);
                 }
                 other => return other,

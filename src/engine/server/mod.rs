@@ -35,7 +35,7 @@ use std::time::Duration;
 
 use tonic::Status;
 
-use crate::engine::node::{Applied, Node, NodeError};
+use crate::engine::node::{Applied, Node, NodeError, View};
 use crate::engine::storage::maintenance::{adds_data, NOSPACE};
 use crate::engine::transport::Partition;
 use crate::proto::etcdserverpb as epb;
@@ -70,12 +70,12 @@ pub struct Shared {
 impl Shared {
     /// A response header as etcd fills it.
     pub fn header(&self, revision: i64) -> Option<epb::ResponseHeader> {
-        let v = self.node.view();
+        let (member_id, raft_term) = self.node.with_view(|v| (v.id, v.term));
         Some(epb::ResponseHeader {
             cluster_id: self.cluster_id,
-            member_id: v.id,
+            member_id,
             revision,
-            raft_term: v.term,
+            raft_term,
         })
     }
 
@@ -107,7 +107,7 @@ impl Shared {
 
     /// Learners serve only Status and serializable reads.
     pub fn refuse_learner(&self) -> Result<(), Status> {
-        if self.node.view().is_learner() {
+        if self.node.with_view(View::is_learner) {
             return Err(errors::not_for_learner());
         }
         Ok(())
