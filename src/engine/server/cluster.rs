@@ -168,11 +168,8 @@ impl Cluster for ClusterService {
     ) -> Result<Response<epb::MemberRemoveResponse>, Status> {
         let s = &self.0;
         // A member that removes itself has nothing more to apply.
-        let answer = if req.get_ref().id == s.node.view().id {
-            Answer::Served
-        } else {
-            Answer::Applied
-        };
+        let removes_itself = req.get_ref().id == s.node.with_view(|v| v.id);
+        let answer = Answer::for_change(!removes_itself);
         s.unary(
             req,
             answer,

@@ -75,6 +75,18 @@ pub enum Answer {
     Served,
 }
 
+impl Answer {
+    /// [`Answer::Applied`] for a request that `changes` something, else
+    /// [`Answer::Served`].
+    pub fn for_change(changes: bool) -> Self {
+        if changes {
+            Answer::Applied
+        } else {
+            Answer::Served
+        }
+    }
+}
+
 /// A response whose header names the member that answered: an answer the
 /// leader gave goes back under this member's ID and term, as each etcd
 /// member answers for itself.

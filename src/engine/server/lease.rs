@@ -38,7 +38,7 @@ impl Shared {
             .metadata()
             .get("hasleader")
             .is_some_and(|v| v.as_bytes() == b"true");
-        if wanted && self.node.view().leader_id == 0 {
+        if wanted && self.node.with_view(|v| v.leader_id == 0) {
             return Err(errors::no_leader());
         }
         Ok(())

@@ -91,11 +91,7 @@ impl Maintenance for MaintenanceService {
             .map_err(|_| Status::invalid_argument("etcdserver: unknown alarm action"))?;
         // As etcd, every action goes through the leader: a list is
         // linearizable (a raised alarm is seen at once on every member).
-        let answer = if action == AlarmAction::Get {
-            Answer::Served
-        } else {
-            Answer::Applied
-        };
+        let answer = Answer::for_change(action != AlarmAction::Get);
         s.unary(
             req,
             answer,
