@@ -2,8 +2,7 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-use memberctl::cli::{Cli, OutputFormat};
+use memberctl::cli::OutputFormat;
 use memberctl::error::{self, ErrorKind, SUCCESS};
 use memberctl::{command, printer};
 
@@ -26,7 +25,7 @@ fn json_requested() -> bool {
 }
 
 fn run() -> i32 {
-    let cli = match Cli::try_parse() {
+    let cli = match memberctl::cli::parse() {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind as K;

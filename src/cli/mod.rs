@@ -6,6 +6,7 @@ mod cluster;
 pub mod generate;
 mod member;
 mod node;
+mod parse;
 mod snapshot;
 
 use std::path::PathBuf;
@@ -19,6 +20,7 @@ pub use member::{
     MoveLeaderArgs, PromoteArgs, RemoveArgs, ReplaceArgs, SkipCheckArgs, TargetArg, UpdateArgs,
 };
 pub use node::{ClusterState, NodeCommand, RunArgs};
+pub use parse::parse;
 pub use snapshot::{RestoreArgs, SnapshotCommand};
 
 /// Change the membership of an etcd (or memberctl) Raft cluster safely.
