@@ -10,7 +10,7 @@ use tonic::transport::Endpoint;
 
 use super::auth::AuthChannel;
 use super::endpoint::normalize_with;
-use super::{convert, insecure, unavailable, Client};
+use super::{convert, gather, insecure, unavailable, Client};
 use crate::model::Member;
 use crate::workflow::{ApiError, ApiErrorKind};
 
@@ -91,7 +91,9 @@ impl Client {
             if https && self.insecure {
                 insecure::connect(endpoint, url, self.identity.as_ref()).await
             } else {
-                endpoint.connect().await
+                endpoint
+                    .connect_with_connector(tower::service_fn(gather::connect))
+                    .await
             }
         };
         let channel = match tokio::time::timeout(self.dial_timeout, connect).await {

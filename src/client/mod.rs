@@ -9,6 +9,7 @@ pub mod auth;
 mod channels;
 mod convert;
 pub mod endpoint;
+mod gather;
 mod http;
 mod insecure;
 pub(crate) mod metrics;
