@@ -1,5 +1,6 @@
 //! Whole-process wall time of memberctl against etcdctl on the same 3-member
-//! etcd (member list, member status vs endpoint status, member add --dry-run
+//! etcd (member list, member status vs endpoint status, also from the
+//! linker's output file for reference, member add --dry-run
 //! with its pre-flight checks vs endpoint status; ≥ 20 alternating runs),
 //! and start-up: `memberctl cluster up --nodes 3` to a leader vs a 3-member
 //! etcd to healthy (≥ 5 alternating runs). Medians and same-run ratios,
@@ -64,27 +65,42 @@ fn install(dir: &Path) -> PathBuf {
     to
 }
 
-/// `member list` and `member status` against etcdctl on a fresh etcd: one row each.
+/// One measured pair: label, the memberctl binary, its arguments, etcdctl's, the target.
+type Pair<'a> = (&'a str, &'a Path, Vec<&'a str>, Vec<&'a str>, &'a str);
+
+/// `member list`, `member status` (also from the linker's file) and `member
+/// add --dry-run` against etcdctl on a fresh etcd: one row each.
 fn cli_round(round: usize, me: &Path, etcd: &Path, etcdctl: &Path) -> String {
     let mut rows = String::new();
     let cluster = util::Etcd::start(etcd.to_path_buf(), 3);
     let eps = cluster.endpoints();
     let peer = format!("http://127.0.0.1:{}", util::free_port());
-    let pairs: [(&str, Vec<&str>, Vec<&str>, &str); 3] = [
+    let linked = Path::new(env!("CARGO_BIN_EXE_memberctl"));
+    let pairs: [Pair; 4] = [
         (
             "`member list -w json`",
+            me,
             vec!["member", "list", "-w", "json"],
             vec!["member", "list", "-w", "json"],
             "≤ 0.2",
         ),
         (
             "`member status` / `endpoint status` (-w json)",
+            me,
             vec!["member", "status", "-w", "json"],
             vec!["endpoint", "status", "-w", "json"],
             "≤ 0.2",
         ),
         (
+            "the same, run from the linker's output file (reference, not installed)",
+            linked,
+            vec!["member", "status", "-w", "json"],
+            vec!["endpoint", "status", "-w", "json"],
+            "—",
+        ),
+        (
             "`member add --learner --dry-run` with its pre-flight checks / `endpoint status`",
+            me,
             vec![
                 "member",
                 "add",
@@ -100,11 +116,11 @@ fn cli_round(round: usize, me: &Path, etcd: &Path, etcdctl: &Path) -> String {
             "memberctl < 250 ms",
         ),
     ];
-    for (label, ours, theirs, target) in pairs {
+    for (label, bin, ours, theirs, target) in pairs {
         let (mut a, mut b) = (Vec::new(), Vec::new());
         for _ in 0..CLI_RUNS {
             a.push(time(
-                Command::new(me).arg("--endpoints").arg(&eps).args(&ours),
+                Command::new(bin).arg("--endpoints").arg(&eps).args(&ours),
             ));
             b.push(time(
                 Command::new(etcdctl)
