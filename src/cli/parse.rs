@@ -5,8 +5,8 @@
 //!
 //! Why: clap builds every command's arguments, copies the global flags into
 //! every subcommand of each level it passes and frees it all again. For the
-//! whole tree that was most of a `member list` run's own work and a third
-//! of its fresh memory pages (docs/performance.md).
+//! whole tree that was most of a `member list` run's own work and half of
+//! its fresh heap pages (docs/performance.md).
 
 use std::ffi::OsString;
 
