@@ -73,8 +73,7 @@ impl Client {
     async fn connect(&self, url: &str) -> Result<AuthChannel, ApiError> {
         let mut endpoint = Endpoint::from_shared(url.to_string())
             .map_err(|e| unavailable(format!("endpoint {url}: {e}")))?
-            .connect_timeout(self.dial_timeout)
-            .tcp_nodelay(true);
+            .connect_timeout(self.dial_timeout);
         let https = url.starts_with("https://");
         if https && !self.insecure {
             let tls = self.tls.clone().ok_or_else(|| {
@@ -87,12 +86,16 @@ impl Client {
                 ApiError::new(ApiErrorKind::Refused, format!("{url}: TLS settings: {e}"))
             })?;
         }
+        let target =
+            url::Url::parse(url).map_err(|e| unavailable(format!("endpoint {url}: {e}")))?;
         let connect = async {
             if https && self.insecure {
                 insecure::connect(endpoint, url, self.identity.as_ref()).await
             } else {
                 endpoint
-                    .connect_with_connector(tower::service_fn(gather::connect))
+                    .connect_with_connector(tower::service_fn(move |_| {
+                        gather::connect(target.clone())
+                    }))
                     .await
             }
         };

@@ -11,7 +11,8 @@ use std::task::{ready, Context, Poll};
 use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
-use tonic::transport::Uri;
+
+use super::endpoint::dial;
 
 /// Writes held beyond this are sent before more are taken.
 const HOLD_LIMIT: usize = 64 * 1024;
@@ -103,23 +104,9 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Gathered<T> {
     }
 }
 
-/// Opens a TCP connection to `uri`'s host and port (no delay: every flush
-/// is a message), its writes gathered.
-pub(super) async fn connect(uri: Uri) -> io::Result<TokioIo<Gathered<TcpStream>>> {
-    let host = uri
-        .host()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, format!("{uri}: no host")))?
-        .trim_start_matches('[')
-        .trim_end_matches(']');
-    let port = uri
-        .port_u16()
-        .unwrap_or(if uri.scheme_str() == Some("https") {
-            443
-        } else {
-            80
-        });
-    let tcp = TcpStream::connect((host, port)).await?;
-    tcp.set_nodelay(true)?;
+/// Opens a TCP connection to `url` ([`dial`]), its writes gathered.
+pub(super) async fn connect(url: url::Url) -> io::Result<TokioIo<Gathered<TcpStream>>> {
+    let (tcp, _) = dial(&url).await?;
     Ok(TokioIo::new(Gathered::new(tcp)))
 }
 
@@ -133,8 +120,8 @@ mod tests {
     async fn writes_leave_together_at_the_flush() {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let uri: Uri = format!("http://{addr}").parse().unwrap();
-        let (client, accepted) = tokio::join!(connect(uri), listener.accept());
+        let url = url::Url::parse(&format!("http://{addr}")).unwrap();
+        let (client, accepted) = tokio::join!(connect(url), listener.accept());
         let mut client = client.unwrap().into_inner();
         let (mut server, _) = accepted.unwrap();
         client.write_all(b"PRI ").await.unwrap();

@@ -83,21 +83,11 @@ async fn fetch(
     tls: Option<Arc<rustls::ClientConfig>>,
 ) -> Result<String, String> {
     let u = url::Url::parse(base).map_err(|e| e.to_string())?;
-    let host = u
-        .host_str()
-        .ok_or("no host")?
-        .trim_start_matches('[')
-        .trim_end_matches(']')
-        .to_string();
-    let port = u.port_or_known_default().ok_or("no port")?;
     let authority = match u.port() {
         Some(p) => format!("{}:{p}", u.host_str().unwrap_or_default()),
         None => u.host_str().unwrap_or_default().to_string(),
     };
-    let tcp = tokio::net::TcpStream::connect((host.as_str(), port))
-        .await
-        .map_err(|e| e.to_string())?;
-    tcp.set_nodelay(true).map_err(|e| e.to_string())?;
+    let (tcp, host) = super::endpoint::dial(&u).await.map_err(|e| e.to_string())?;
     if u.scheme() == "https" {
         let config =
             tls.ok_or("https needs TLS settings (--cacert or --insecure-skip-tls-verify)")?;

@@ -68,13 +68,11 @@ pub async fn connect(
     identity: Option<&super::IdentityPem>,
 ) -> Result<Channel, tonic::transport::Error> {
     let plain = format!("http://{}", url.trim_start_matches("https://"));
-    let endpoint = Endpoint::from_shared(plain)?
-        .connect_timeout(
-            endpoint
-                .get_connect_timeout()
-                .unwrap_or(std::time::Duration::from_secs(2)),
-        )
-        .tcp_nodelay(true);
+    let endpoint = Endpoint::from_shared(plain)?.connect_timeout(
+        endpoint
+            .get_connect_timeout()
+            .unwrap_or(std::time::Duration::from_secs(2)),
+    );
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let builder = || {
         rustls::ClientConfig::builder_with_provider(provider.clone())
@@ -102,15 +100,7 @@ pub async fn connect(
             let (connector, target) = (connector.clone(), target.clone());
             async move {
                 let u = url::Url::parse(&target).map_err(std::io::Error::other)?;
-                let host = u
-                    .host_str()
-                    .unwrap_or("localhost")
-                    .trim_start_matches('[')
-                    .trim_end_matches(']')
-                    .to_string();
-                let port = u.port_or_known_default().unwrap_or(443);
-                let tcp = tokio::net::TcpStream::connect((host.as_str(), port)).await?;
-                tcp.set_nodelay(true)?;
+                let (tcp, host) = super::endpoint::dial(&u).await?;
                 let name = ServerName::try_from(host).map_err(std::io::Error::other)?;
                 let tls = connector.connect(name, tcp).await?;
                 Ok::<_, std::io::Error>(TokioIo::new(tls))
