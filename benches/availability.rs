@@ -346,7 +346,7 @@ fn leader_rows(kind: &str, results: &[(Remover, usize, usize, f64)]) -> String {
 
 /// "Remove the leader" on the engine and on each etcd server available.
 fn leader_removal(tmp: &Path) -> String {
-    let etcdctl = util::require_etcdctl("bench availability");
+    let etcdctl = util::etcd::etcdctl_binary();
     let mut report = format!(
         "### Removing the leader (a put every 20 ms through a member that stays; {LEADER_ROUNDS} removals each way; election timeout 1 s)\n\n| server | how | puts | failed | worst | worst ÷ election timeout |\n|---|---|---|---|---|---|\n"
     );
@@ -358,7 +358,7 @@ fn leader_removal(tmp: &Path) -> String {
     ctl(&[], &["cluster", "down", "--dir", ds]);
     report.push_str(&leader_rows("engine", &results));
     for version in ["3.4", "3.6"] {
-        let Some(bin) = util::versions::etcd_server(version, "bench availability") else {
+        let Ok(bin) = util::versions::find(version) else {
             report.push_str(&format!(
                 "| etcd {version} | skipped: not available | | | | |\n"
             ));

@@ -43,10 +43,8 @@ fn measured(cmd: &mut Command) -> (f64, f64) {
 }
 
 fn main() {
-    let (Some(etcd), Some(etcdctl)) = (
-        util::etcd::etcd_binary(),
-        util::require_etcdctl("bench restore"),
-    ) else {
+    let (Some(etcd), Some(etcdctl)) = (util::etcd::etcd_binary(), util::etcd::etcdctl_binary())
+    else {
         println!("skipped: etcd not installed (Debian: apt-get install etcd-server etcd-client)");
         return;
     };

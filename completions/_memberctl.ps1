@@ -547,6 +547,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('start-node', 'start-node', [CompletionResultType]::ParameterValue, 'Start the node of a member that `member add` has just added')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the local cluster''s nodes, processes and leader')
             [CompletionResult]::new('down', 'down', [CompletionResultType]::ParameterValue, 'Stop the local cluster''s node processes (only those it started)')
+            [CompletionResult]::new('link-serve', 'link-serve', [CompletionResultType]::ParameterValue, 'Run the link model between the local cluster''s members (started by `cluster up --link`)')
             [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -560,6 +561,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--heartbeat-interval', '--heartbeat-interval', [CompletionResultType]::ParameterName, 'Time between heartbeats of every node, in milliseconds')
             [CompletionResult]::new('--election-timeout', '--election-timeout', [CompletionResultType]::ParameterName, 'Election timeout of every node, in milliseconds')
             [CompletionResult]::new('--from-snapshot', '--from-snapshot', [CompletionResultType]::ParameterName, 'Start a new cluster holding the data of this snapshot file: `etcdctl snapshot save` of an etcd (3.4-3.7) or a memberctl snapshot; every node is restored from it')
+            [CompletionResult]::new('--link', '--link', [CompletionResultType]::ParameterName, 'Put a link between every pair of members, both ways: round trip, bandwidth and queue, e.g. rtt=40ms,bandwidth=50mbit,queue=4mb (a rehearsal on the operator''s own link; kept across restarts, honoured by start-node)')
             [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
             [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
             [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
@@ -639,6 +641,25 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'memberctl;cluster;link-serve' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]')
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS, for servers that require one (with --key)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (with --cert)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Encrypt but do not verify the servers'' certificates (test clusters only)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'memberctl;cluster;recover' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The survivor to recover from (default: the one with the most of the log)')
@@ -665,6 +686,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('start-node', 'start-node', [CompletionResultType]::ParameterValue, 'Start the node of a member that `member add` has just added')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the local cluster''s nodes, processes and leader')
             [CompletionResult]::new('down', 'down', [CompletionResultType]::ParameterValue, 'Stop the local cluster''s node processes (only those it started)')
+            [CompletionResult]::new('link-serve', 'link-serve', [CompletionResultType]::ParameterValue, 'Run the link model between the local cluster''s members (started by `cluster up --link`)')
             [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -679,6 +701,9 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;cluster;help;down' {
+            break
+        }
+        'memberctl;cluster;help;link-serve' {
             break
         }
         'memberctl;cluster;help;recover' {
@@ -886,6 +911,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('start-node', 'start-node', [CompletionResultType]::ParameterValue, 'Start the node of a member that `member add` has just added')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the local cluster''s nodes, processes and leader')
             [CompletionResult]::new('down', 'down', [CompletionResultType]::ParameterValue, 'Stop the local cluster''s node processes (only those it started)')
+            [CompletionResult]::new('link-serve', 'link-serve', [CompletionResultType]::ParameterValue, 'Run the link model between the local cluster''s members (started by `cluster up --link`)')
             [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members')
             break
         }
@@ -899,6 +925,9 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;help;cluster;down' {
+            break
+        }
+        'memberctl;help;cluster;link-serve' {
             break
         }
         'memberctl;help;cluster;recover' {

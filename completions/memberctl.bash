@@ -40,6 +40,9 @@ _memberctl() {
             memberctl__subcmd__cluster,help)
                 cmd="memberctl__subcmd__cluster__subcmd__help"
                 ;;
+            memberctl__subcmd__cluster,link-serve)
+                cmd="memberctl__subcmd__cluster__subcmd__link__subcmd__serve"
+                ;;
             memberctl__subcmd__cluster,recover)
                 cmd="memberctl__subcmd__cluster__subcmd__recover"
                 ;;
@@ -57,6 +60,9 @@ _memberctl() {
                 ;;
             memberctl__subcmd__cluster__subcmd__help,help)
                 cmd="memberctl__subcmd__cluster__subcmd__help__subcmd__help"
+                ;;
+            memberctl__subcmd__cluster__subcmd__help,link-serve)
+                cmd="memberctl__subcmd__cluster__subcmd__help__subcmd__link__subcmd__serve"
                 ;;
             memberctl__subcmd__cluster__subcmd__help,recover)
                 cmd="memberctl__subcmd__cluster__subcmd__help__subcmd__recover"
@@ -90,6 +96,9 @@ _memberctl() {
                 ;;
             memberctl__subcmd__help__subcmd__cluster,down)
                 cmd="memberctl__subcmd__help__subcmd__cluster__subcmd__down"
+                ;;
+            memberctl__subcmd__help__subcmd__cluster,link-serve)
+                cmd="memberctl__subcmd__help__subcmd__cluster__subcmd__link__subcmd__serve"
                 ;;
             memberctl__subcmd__help__subcmd__cluster,recover)
                 cmd="memberctl__subcmd__help__subcmd__cluster__subcmd__recover"
@@ -359,7 +368,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster)
-            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version up start-node status down recover help"
+            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version up start-node status down link-serve recover help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -471,7 +480,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster__subcmd__help)
-            opts="up start-node status down recover help"
+            opts="up start-node status down link-serve recover help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -499,6 +508,20 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__cluster__subcmd__help__subcmd__link__subcmd__serve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -561,6 +584,64 @@ _memberctl() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__cluster__subcmd__link__subcmd__serve)
+            opts="-w -h -V --dir --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoints)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dial-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-out)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                -w)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                --cacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -755,7 +836,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster__subcmd__up)
-            opts="-w -h -V --nodes --dir --max-learners --snapshot-count --quota-backend-bytes --heartbeat-interval --election-timeout --fault-injection --fault-stale-reads --fault-ack-before-fsync --from-snapshot --skip-hash-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --nodes --dir --max-learners --snapshot-count --quota-backend-bytes --heartbeat-interval --election-timeout --fault-injection --fault-stale-reads --fault-ack-before-fsync --from-snapshot --skip-hash-check --link --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -790,6 +871,10 @@ _memberctl() {
                     return 0
                     ;;
                 --from-snapshot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -909,7 +994,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__cluster)
-            opts="up start-node status down recover"
+            opts="up start-node status down link-serve recover"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -923,6 +1008,20 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__cluster__subcmd__down)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__help__subcmd__cluster__subcmd__link__subcmd__serve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -24,6 +24,8 @@
 //! engine only [`engine::startup`], for `memberctl node run`. [`rules`] holds
 //! what both halves check, defined once; [`etcd_db`] reads etcd's database
 //! and snapshot files; [`error`] decides exit codes.
+//! [`link`] stands apart too: a user-space link model (delay, bandwidth,
+//! queue per member pair) that local clusters and tests put between members.
 //! [`history`] stands apart: the linearizability checker of the robustness
 //! tests, over histories any etcd-API server produced.
 
@@ -36,6 +38,7 @@ pub mod engine;
 pub mod error;
 pub mod etcd_db;
 pub mod history;
+pub mod link;
 pub mod model;
 pub mod printer;
 pub mod proto;

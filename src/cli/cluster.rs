@@ -9,13 +9,20 @@ use clap::{Args, Subcommand};
 #[derive(Debug, Subcommand)]
 pub enum ClusterCommand {
     /// Start a local test cluster of embedded-engine nodes on loopback (or restart a stopped one).
+    #[command(after_help = super::CLUSTER_SIMPLE_HELP)]
     Up(UpArgs),
     /// Start the node of a member that `member add` has just added.
+    #[command(after_help = super::CLUSTER_SIMPLE_HELP)]
     StartNode(StartNodeArgs),
     /// Show the local cluster's nodes, processes and leader.
+    #[command(after_help = super::CLUSTER_SIMPLE_HELP)]
     Status(DirArg),
     /// Stop the local cluster's node processes (only those it started).
+    #[command(after_help = super::CLUSTER_SIMPLE_HELP)]
     Down(DirArg),
+    /// Run the link model between the local cluster's members (started by `cluster up --link`)
+    #[command(hide = true)]
+    LinkServe(DirArg),
     /// Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members
     Recover(RecoverArgs),
 }
@@ -81,6 +88,9 @@ pub struct UpArgs {
     /// With --from-snapshot: restore an etcd database that has no SHA-256 trailer (copied from a data directory), unchecked
     #[arg(long, requires = "from_snapshot")]
     pub skip_hash_check: bool,
+    /// Put a link between every pair of members, both ways: round trip, bandwidth and queue, e.g. rtt=40ms,bandwidth=50mbit,queue=4mb (a rehearsal on the operator's own link; kept across restarts, honoured by start-node)
+    #[arg(long, value_name = "SPEC", value_parser = parse_link)]
+    pub link: Option<crate::link::LinkSpec>,
 }
 
 /// Arguments of `cluster start-node`.
@@ -94,4 +104,9 @@ pub struct StartNodeArgs {
     /// Which added member, when several are waiting to start
     #[arg(long, value_name = "URL")]
     pub peer_url: Option<String>,
+}
+
+/// `--link`'s value parser.
+fn parse_link(s: &str) -> Result<crate::link::LinkSpec, String> {
+    crate::link::LinkSpec::parse(s).map_err(|e| e.to_string())
 }

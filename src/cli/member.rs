@@ -11,6 +11,7 @@ use crate::workflow::preflight::CheckName;
 #[derive(Debug, Subcommand)]
 pub enum MemberCommand {
     /// List the members of the cluster.
+    #[command(after_help = super::MEMBER_LIST_SIMPLE_HELP)]
     List,
     /// Add a member, after checking its peer URLs (prefer --learner).
     Add(AddArgs),

@@ -73,8 +73,22 @@ Environment:
   MEMBERCTL_USER, MEMBERCTL_PASSWORD            --user, --password
   MEMBERCTL_CLUSTER_DIR                         the local test cluster's directory (default .memberctl)";
 
+/// What `member list -w simple` prints, under its help (etcdctl's columns).
+pub const MEMBER_LIST_SIMPLE_HELP: &str = "\
+Simple output (-w simple), one line per member, comma-separated, as etcdctl's:
+  ID, STATUS (started|unstarted), NAME, PEER ADDRS, CLIENT ADDRS, IS LEARNER";
+
+/// What `cluster up|start-node|status|down -w simple` prints, under their help.
+pub const CLUSTER_SIMPLE_HELP: &str = "\
+Simple output (-w simple), one line per node, comma-separated ('-' when unknown):
+  ID, STATUS (running|stopped|removed), NAME, PEER ADDRS, CLIENT ADDRS, IS LEARNER,
+  IS LEADER, PID, LOG
+then `endpoints: URL,...` (the running members), when there are any.";
+
 /// Global flags, named as etcdctl names them; each is also read from `MEMBERCTL_<FLAG>`.
+/// In every command's help they come after the command's own, under their own heading.
 #[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// Client URLs of the cluster, comma-separated; each is tried in turn
     /// [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local

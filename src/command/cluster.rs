@@ -77,6 +77,7 @@ pub(super) async fn cluster(
                 fault_ack_before_fsync: a.fault_ack_before_fsync,
                 from_snapshot: a.from_snapshot.clone(),
                 skip_hash_check: a.skip_hash_check,
+                link: a.link,
             };
             tc::up(&dir, &options).await.context("cluster up")?
         }
@@ -92,6 +93,9 @@ pub(super) async fn cluster(
         ClusterCommand::Down(a) => tc::down(&cluster_dir(a.dir.as_deref()))
             .await
             .context("cluster down")?,
+        ClusterCommand::LinkServe(_) => {
+            unreachable!("link-serve runs in the foreground and reports nothing (command::run)")
+        }
         ClusterCommand::Recover(a) => {
             let dir = cluster_dir(a.dir.dir.as_deref());
             recover(&dir, a, observer)

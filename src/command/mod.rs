@@ -10,7 +10,7 @@ mod requests;
 mod snapshot;
 mod target;
 
-use crate::cli::{Cli, Command, GlobalArgs, NodeCommand};
+use crate::cli::{Cli, ClusterCommand, Command, GlobalArgs, NodeCommand};
 use crate::client::{Client, ClientConfig, ClientTlsFiles};
 use crate::printer::Report;
 use crate::workflow::Observer;
@@ -106,6 +106,13 @@ impl Observer for Recorder<'_> {
 pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Report>> {
     if let Command::Node(NodeCommand::Run(args)) = &cli.command {
         node::run(args).await?;
+        return Ok(None);
+    }
+    if let Command::Cluster(ClusterCommand::LinkServe(a)) = &cli.command {
+        let dir = crate::testcluster::cluster_dir(a.dir.as_deref());
+        tokio::task::spawn_blocking(move || crate::testcluster::link::serve(&dir))
+            .await?
+            .map_err(|e| anyhow::Error::new(e).context("cluster link-serve"))?;
         return Ok(None);
     }
     if let Command::Cluster(cmd) = &cli.command {

@@ -251,6 +251,18 @@ fn started_word(m: &Member) -> &'static str {
     }
 }
 
+/// The line that describes a local cluster's link model.
+fn link_line(l: &crate::testcluster::LocalLink) -> String {
+    format!(
+        "Link between every pair of members, both ways: {} ({})",
+        l.spec,
+        l.pid
+            .map_or("its process is not running".to_string(), |p| format!(
+                "pid {p}"
+            ))
+    )
+}
+
 /// The lines that tell how to start a new member (etcd's environment variables).
 fn start_lines(a: &AddedMember) -> Vec<String> {
     vec![

@@ -205,6 +205,14 @@ impl Format for Simple {
         if !eps.is_empty() {
             writeln!(out, "endpoints: {}", eps.join(","))?;
         }
+        if let Some(l) = &c.link {
+            writeln!(
+                out,
+                "link: {}, {}",
+                l.spec,
+                l.pid.map_or("stopped", |_| "running")
+            )?;
+        }
         Ok(())
     }
 }

@@ -33,6 +33,28 @@ fn table(header: &[&str]) -> Table {
     t
 }
 
+/// Wraps `t`'s long cells to the terminal's width; where the terminal reports
+/// none (a pty of 0 columns, as `script`, some CI runners and `docker exec`
+/// give, or no terminal at all), to `columns` (the `COLUMNS` variable); with
+/// neither, lines are not wrapped. A width of 0 is no width: wrapping to it
+/// would spell every cell downwards, a character per line.
+fn wrap_to_screen(t: &mut Table, columns: Option<&str>) {
+    let width = t.width().filter(|&w| w > 0).or_else(|| {
+        columns
+            .and_then(|c| c.trim().parse::<u16>().ok())
+            .filter(|&w| w > 0)
+    });
+    match width {
+        Some(w) => {
+            t.set_width(w)
+                .set_content_arrangement(ContentArrangement::Dynamic);
+        }
+        None => {
+            t.set_content_arrangement(ContentArrangement::Disabled);
+        }
+    }
+}
+
 /// `member list`'s columns, as etcdctl's.
 const MEMBER_COLUMNS: [&str; 6] = [
     "ID",
@@ -241,7 +263,7 @@ impl Format for Tabular {
 
     fn checks(&self, out: &mut dyn Write, checks: &[Check]) -> io::Result<()> {
         let mut t = table(&["CHECK", "MEMBER", "RESULT", "DETAIL", "WHAT TO DO"]);
-        t.set_content_arrangement(ContentArrangement::Dynamic);
+        wrap_to_screen(&mut t, std::env::var("COLUMNS").ok().as_deref());
         for c in checks {
             t.add_row(vec![
                 c.name.to_string(),
@@ -284,6 +306,47 @@ impl Format for Tabular {
         if !eps.is_empty() {
             writeln!(out, "Endpoints: {}", eps.join(","))?;
         }
+        if let Some(l) = &c.link {
+            writeln!(out, "{}", super::link_line(l))?;
+        }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checks_table(columns: Option<&str>) -> String {
+        let mut t = table(&["CHECK", "MEMBER", "RESULT", "DETAIL", "WHAT TO DO"]);
+        t.force_no_tty();
+        wrap_to_screen(&mut t, columns);
+        t.add_row(vec![
+            "db".to_string(),
+            "m1".to_string(),
+            "warn".to_string(),
+            "the leader's database is 2.1 GB, of which 1.4 GB are free pages ".repeat(3),
+            "defragment it first: etcdctl defrag --endpoints URL".to_string(),
+        ]);
+        t.to_string()
+    }
+
+    #[test]
+    fn without_a_terminal_width_tables_wrap_to_columns() {
+        let text = checks_table(Some("100"));
+        assert!(text.lines().count() > 4, "{text}");
+        for line in text.lines() {
+            assert!(line.chars().count() <= 100, "{line}");
+        }
+        assert!(text.lines().nth(1).unwrap().contains("CHECK"), "{text}");
+    }
+
+    #[test]
+    fn with_no_width_at_all_tables_are_not_wrapped() {
+        for columns in [None, Some("0"), Some("wide")] {
+            let text = checks_table(columns);
+            assert_eq!(text.lines().count(), 5, "{columns:?}:\n{text}");
+            assert!(text.lines().nth(1).unwrap().contains("CHECK"));
+        }
     }
 }

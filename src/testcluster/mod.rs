@@ -4,6 +4,7 @@
 //! engine, on the client side: it talks to the nodes through `client` and
 //! `workflow` like any other command, and uses nothing of `engine`.
 
+pub mod link;
 pub mod process;
 pub mod recover;
 mod report;
@@ -17,7 +18,7 @@ use crate::error::{Error, ErrorKind};
 use crate::model::MemberId;
 use crate::workflow::MembershipApi;
 use report::report;
-pub use report::{LocalCluster, LocalNode, NodeStatus};
+pub use report::{LocalCluster, LocalLink, LocalNode, NodeStatus};
 use state::{ClusterState, NodeRecord};
 
 /// The directory used when none is given.
@@ -166,6 +167,8 @@ pub struct UpOptions {
     pub from_snapshot: Option<PathBuf>,
     /// Restore `from_snapshot` without checking its SHA-256 (a backend file has none).
     pub skip_hash_check: bool,
+    /// The link model between the members (`--link`), if any.
+    pub link: Option<crate::link::LinkSpec>,
 }
 
 /// `cluster up`: starts a new cluster as `options` say, or restarts the
@@ -199,6 +202,15 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
                 .filter(|n| runs(n))
                 .map(|n| n.name.as_str())
                 .collect();
+            if options.link.is_some() && options.link != state.link {
+                return Err(Error::refused(format!(
+                    "the cluster in {} was created {}; its link is kept across restarts: run `cluster up` without --link, or make a new cluster in another --dir",
+                    dir.display(),
+                    state
+                        .link
+                        .map_or("without a link".to_string(), |l| format!("with --link {l}"))
+                )));
+            }
             if running.len() == members.len() {
                 return Err(Error::refused(format!(
                     "a cluster is already up in {} ({}); see `memberctl cluster status`, or `memberctl cluster down` first",
@@ -218,14 +230,20 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
                 fault_injection: options.fault_injection,
                 fault_stale_reads: options.fault_stale_reads,
                 fault_ack_before_fsync: options.fault_ack_before_fsync,
+                link: options.link,
+                link_pid: None,
                 nodes: vec![],
             };
-            let ports = process::free_ports(2 * nodes)?;
-            for (i, pair) in (1..=nodes).zip(ports.chunks(2)) {
+            // With a link: a third port per node, where it really listens
+            // for its peers (the link listens on the one it advertises).
+            let per_node = if options.link.is_some() { 3 } else { 2 };
+            let ports = process::free_ports(per_node * nodes)?;
+            for (i, pair) in (1..=nodes).zip(ports.chunks(per_node)) {
                 let name = format!("n{i}");
                 state.nodes.push(NodeRecord {
                     client_url: format!("http://127.0.0.1:{}", pair[0]),
                     peer_url: format!("http://127.0.0.1:{}", pair[1]),
+                    listen_peer_url: pair.get(2).map(|p| format!("http://127.0.0.1:{p}")),
                     pid: None,
                     data_dir: dir.join(&name),
                     log: dir.join(format!("{name}.log")),
@@ -254,6 +272,7 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
     // A node whose member was removed while it was down would serve its
     // stale copy (the cluster no longer talks to it): not started again.
     report::remember_removed(&dir, &mut state).await?;
+    ensure_link(&exe, &dir, &mut state)?;
     for i in 0..state.nodes.len() {
         let n = &state.nodes[i];
         if n.removed || runs(n) {
@@ -265,6 +284,24 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
     state.save(&dir)?;
     wait_for_leader(&state, started).await?;
     report(&dir, &mut state, Some(started.elapsed().as_millis())).await
+}
+
+/// Starts the cluster's link process when it has a link and none runs,
+/// and waits until it fronts every node that is to run.
+fn ensure_link(exe: &Path, dir: &Path, state: &mut ClusterState) -> Result<(), Error> {
+    if state.link.is_none() {
+        return Ok(());
+    }
+    if !link::runs(dir, state) {
+        state.link_pid = None;
+        state.save(dir)?;
+        state.link_pid = Some(link::spawn(exe, dir)?);
+        state.save(dir)?;
+    }
+    for n in state.nodes.iter().filter(|n| !n.removed) {
+        link::wait_listening(n)?;
+    }
+    Ok(())
 }
 
 /// Restores every node of a new cluster from `file`; on a failure, removes
@@ -387,10 +424,15 @@ pub async fn start_node(
                 .collect::<Vec<_>>()
         })
         .collect();
+    let listen_peer_url = match state.link {
+        Some(_) => Some(format!("http://127.0.0.1:{}", process::free_port()?)),
+        None => None,
+    };
     let record = NodeRecord {
         name: name.to_string(),
         client_url: format!("http://127.0.0.1:{}", process::free_port()?),
         peer_url: peer,
+        listen_peer_url,
         pid: None,
         data_dir: dir.join(name),
         log: dir.join(format!("{name}.log")),
@@ -428,6 +470,15 @@ pub async fn start_node(
                 ),
             )
         })?;
+    }
+    if state.link.is_some() {
+        // Recorded first, so that the link fronts it before it starts.
+        match state.node_mut(name) {
+            Some(n) => *n = record.clone(),
+            None => state.nodes.push(record.clone()),
+        }
+        state.save(&dir)?;
+        ensure_link(&exe()?, &dir, &mut state)?;
     }
     let pid = process::spawn(&exe()?, &record, &state)?;
     match state.node_mut(name) {
@@ -502,6 +553,12 @@ pub async fn down(dir: &Path) -> Result<LocalCluster, Error> {
                 .await
                 .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
         }
+    }
+    if let Some(pid) = state.link_pid.take() {
+        let d = dir.clone();
+        tokio::task::spawn_blocking(move || process::stop_as(pid, b"link-serve", &d))
+            .await
+            .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
     }
     state.save(&dir)?;
     report(&dir, &mut state, None).await

@@ -75,6 +75,12 @@ fn hold_free_port() -> Result<TcpListener, Error> {
 /// command line read empty while another thread still tears down its
 /// memory, holding its files, and with them the lock on its data directory.
 pub fn is_running(pid: u32, data_dir: &Path) -> bool {
+    runs_as(pid, b"run", data_dir)
+}
+
+/// Whether `pid` is this executable running as `… WORD …` with `path` among
+/// its arguments (a node: `node run … DATA_DIR`; the link: `link-serve … DIR`).
+pub fn runs_as(pid: u32, word: &[u8], path: &Path) -> bool {
     let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
         return false;
     };
@@ -89,8 +95,8 @@ pub fn is_running(pid: u32, data_dir: &Path) -> bool {
         return comm == "memberctl";
     }
     let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
-    let dir = data_dir.as_os_str().as_encoded_bytes();
-    args.windows(2).any(|w| w[0] == b"run") && args.contains(&dir)
+    let dir = path.as_os_str().as_encoded_bytes();
+    args.windows(2).any(|w| w[0] == word) && args.contains(&dir)
 }
 
 /// Whether some thread of `pid` is neither a zombie nor dead.
@@ -166,7 +172,7 @@ pub fn spawn_with(
         ])
         .args([
             "--listen-peer-urls",
-            &node.peer_url,
+            ClusterState::listen_peer_url(node),
             "--initial-advertise-peer-urls",
             &node.peer_url,
         ])
@@ -251,7 +257,14 @@ pub fn restore(
 
 /// Stops a node: SIGTERM, then SIGKILL after a grace period. Idempotent.
 pub fn stop(pid: u32, data_dir: &Path) {
-    if !is_running(pid, data_dir) {
+    stop_as(pid, b"run", data_dir)
+}
+
+/// Stops `pid` if it is this executable running as `… word … path …` (see
+/// [`runs_as`]): SIGTERM, then SIGKILL after a grace period. Idempotent.
+pub fn stop_as(pid: u32, word: &[u8], path: &Path) {
+    let is_running = |pid, path| runs_as(pid, word, path);
+    if !is_running(pid, path) {
         return;
     }
     let signal = |sig| {
@@ -261,14 +274,14 @@ pub fn stop(pid: u32, data_dir: &Path) {
     signal(libc::SIGTERM);
     let deadline = Instant::now() + STOP_GRACE;
     while Instant::now() < deadline {
-        if !is_running(pid, data_dir) {
+        if !is_running(pid, path) {
             return;
         }
         std::thread::sleep(Duration::from_millis(50));
     }
     signal(libc::SIGKILL);
     let deadline = Instant::now() + STOP_GRACE;
-    while is_running(pid, data_dir) && Instant::now() < deadline {
+    while is_running(pid, path) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
     }
 }

@@ -55,6 +55,15 @@ pub struct LocalNode {
     pub log: PathBuf,
 }
 
+/// The link model between the members, as `cluster` commands report it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocalLink {
+    /// Its settings (every member pair, both ways).
+    pub spec: crate::link::LinkSpec,
+    /// The process that runs it, if it runs.
+    pub pid: Option<u32>,
+}
+
 /// What `cluster` commands report.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LocalCluster {
@@ -66,6 +75,8 @@ pub struct LocalCluster {
     pub leader: Option<MemberId>,
     /// For `up` and `start-node`: how long until the cluster was ready.
     pub ready_ms: Option<u128>,
+    /// The link model between the members (`cluster up --link`), if any.
+    pub link: Option<LocalLink>,
 }
 
 impl LocalCluster {
@@ -127,11 +138,16 @@ pub(super) async fn report(
             }
         })
         .collect();
+    let link = state.link.map(|spec| LocalLink {
+        spec,
+        pid: state.link_pid.filter(|_| super::link::runs(dir, state)),
+    });
     Ok(LocalCluster {
         dir: dir.to_path_buf(),
         nodes,
         leader,
         ready_ms,
+        link,
     })
 }
 

@@ -16,8 +16,12 @@ pub struct NodeRecord {
     pub name: String,
     /// Its client URL.
     pub client_url: String,
-    /// Its peer URL.
+    /// Its peer URL (the one it advertises).
     pub peer_url: String,
+    /// Where it really listens for its peers, when a link model stands in
+    /// front of it (`cluster up --link`): the link listens on `peer_url`.
+    #[serde(default)]
+    pub listen_peer_url: Option<String>,
     /// The process, while it runs.
     pub pid: Option<u32>,
     /// Its data directory.
@@ -71,6 +75,12 @@ pub struct ClusterState {
     /// `--fault-ack-before-fsync` on every node (a deliberate bug, for tests).
     #[serde(default)]
     pub fault_ack_before_fsync: bool,
+    /// The link model between the members (`cluster up --link`), if any.
+    #[serde(default)]
+    pub link: Option<crate::link::LinkSpec>,
+    /// The process that runs the link model, while it runs.
+    #[serde(default)]
+    pub link_pid: Option<u32>,
     /// The nodes, in the order they were started.
     pub nodes: Vec<NodeRecord>,
 }
@@ -110,6 +120,11 @@ impl ClusterState {
             f.sync_all().map_err(io)?;
         }
         std::fs::rename(&tmp, dir.join(STATE_FILE)).map_err(io)
+    }
+
+    /// The URL `node` listens on for its peers.
+    pub fn listen_peer_url(node: &NodeRecord) -> &str {
+        node.listen_peer_url.as_deref().unwrap_or(&node.peer_url)
     }
 
     /// The record of the node called `name`.

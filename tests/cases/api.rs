@@ -187,13 +187,8 @@ fn transcript(etcdctl: &std::path::Path, eps: &str) -> Vec<String> {
 /// del --prev-kv, compaction (also physical, repeated, future), unknown
 /// leases, an oversized put, a lease's grant/attach/keep-alive/list/
 /// time-to-live/revoke — answer the same on the engine as on etcd 3.4.
-#[test]
 fn etcdctl_kv_txn_compaction_and_lease_match_etcd() {
-    let test = "etcdctl_kv_txn_compaction_and_lease_match_etcd";
-    let (Some(etcd_bin), Some(etcdctl)) = (util::require_etcd(test), util::require_etcdctl(test))
-    else {
-        return;
-    };
+    let (etcd_bin, etcdctl) = (util::require_etcd(), util::require_etcdctl());
     let etcd = Etcd::start(etcd_bin, 1);
     let local = Local::up(&[]);
     let want = transcript(&etcdctl, &etcd.endpoints());
@@ -252,13 +247,8 @@ fn watch_transcript(etcdctl: &std::path::Path, eps: &str) -> Vec<String> {
 
 /// `etcdctl watch` prints the same on the engine as on etcd: history from a
 /// revision with previous values, a live event, a compacted start revision.
-#[test]
 fn etcdctl_watch_matches_etcd() {
-    let test = "etcdctl_watch_matches_etcd";
-    let (Some(etcd_bin), Some(etcdctl)) = (util::require_etcd(test), util::require_etcdctl(test))
-    else {
-        return;
-    };
+    let (etcd_bin, etcdctl) = (util::require_etcd(), util::require_etcdctl());
     let etcd = Etcd::start(etcd_bin, 1);
     let local = Local::up(&[]);
     let want = watch_transcript(&etcdctl, &etcd.endpoints());
@@ -273,11 +263,8 @@ fn etcdctl_watch_matches_etcd() {
 /// `etcdctl lock` and `etcdctl elect` with two contenders on the engine: the
 /// second gets the lock once the first is killed (-9: its session lease
 /// expires) and becomes leader once the first resigns (SIGTERM).
-#[test]
 fn lock_and_elect_pass_to_the_second_contender() {
-    let Some(etcdctl) = util::require_etcdctl("lock_and_elect_pass_to_the_second_contender") else {
-        return;
-    };
+    let etcdctl = util::require_etcdctl();
     let local = Local::up(&[]);
     let eps = local.endpoints();
     let limit = Duration::from_secs(20);
@@ -321,13 +308,8 @@ fn lock_and_elect_pass_to_the_second_contender() {
 /// header, also when the leader did the work (etcd's members each answer
 /// for themselves): a put, a linearizable get and a member list, by etcdctl
 /// on etcd 3.4 and on the engine (which passes these on to its leader).
-#[test]
 fn a_follower_answers_in_its_own_name() {
-    let test = "a_follower_answers_in_its_own_name";
-    let (Some(etcd_bin), Some(etcdctl)) = (util::require_etcd(test), util::require_etcdctl(test))
-    else {
-        return;
-    };
+    let (etcd_bin, etcdctl) = (util::require_etcd(), util::require_etcdctl());
     let etcd = Etcd::start(etcd_bin, 3);
     let local = Local::up(&[]);
     let etcd_eps: Vec<String> = etcd.endpoints().split(',').map(String::from).collect();
@@ -360,4 +342,14 @@ fn a_follower_answers_in_its_own_name() {
             );
         }
     }
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        etcdctl_kv_txn_compaction_and_lease_match_etcd: [Etcd, Etcdctl],
+        etcdctl_watch_matches_etcd: [Etcd, Etcdctl],
+        lock_and_elect_pass_to_the_second_contender: [Etcdctl],
+        a_follower_answers_in_its_own_name: [Etcd, Etcdctl],
+    ]
 }

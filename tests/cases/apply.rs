@@ -15,7 +15,7 @@ use crate::util::local::Local;
 use crate::util::operator::{
     apply_args, run_starting_members, run_starting_members_until, target_of,
 };
-use crate::util::versions::{etcd_server, per_etcd_version};
+use crate::util::versions::etcd_server;
 use crate::util::writer::SteadyWriter;
 use crate::util::{self, free_port, Etcd, Run};
 
@@ -68,7 +68,6 @@ fn apply(local: &Local, target: &str, extra: &[&str]) -> Run {
 /// to do, and a move to three new hosts, each with its learners caught up
 /// first and one joint change; a writer on the member that stays through the
 /// first four sees no failed write.
-#[test]
 fn apply_grows_shrinks_replaces_and_moves_the_engine() {
     let local = Local::up(&["--max-learners", "3"]);
     let n3 = local
@@ -138,7 +137,6 @@ fn apply_grows_shrinks_replaces_and_moves_the_engine() {
 /// row, then run to the end: the same membership as an uninterrupted run
 /// (one learner at a time, as `cluster up` allows by default: a joint change
 /// per new member).
-#[test]
 fn apply_resumes_after_kill_9_at_each_step() {
     let local = Local::up(&[]);
     let grow = target(&local, &["n1", "n2", "n3"], &["n4", "n5"]);
@@ -201,7 +199,6 @@ fn apply_resumes_after_kill_9_at_each_step() {
 }
 
 /// Each refusal exits 3, names its rule and leaves the cluster as it was.
-#[test]
 fn apply_refusals_change_nothing() {
     let local = Local::up(&[]);
     let before = members(&local);
@@ -277,9 +274,7 @@ fn etcd_target(etcd: &Etcd, keep: &[&str], new: &[&str]) -> String {
 /// do, under a writer on a member that stays (etcd drops at most one write
 /// per leadership transfer, as `member remove` of its leader shows).
 fn apply_against_etcd(version: &'static str) {
-    let Some(bin) = etcd_server(version, "apply_against_etcd") else {
-        return;
-    };
+    let bin = etcd_server(version);
     let mut etcd = Etcd::start(bin, 3);
     let m3 = etcd.members[2]
         .client_url()
@@ -321,17 +316,11 @@ fn apply_against_etcd(version: &'static str) {
     );
 }
 
-per_etcd_version!(apply_against_etcd);
-
 /// Against etcd 3.4: the refusals, with the member list byte-identical
 /// after each; memberctl killed (-9) as it begins its second step, twice,
 /// then run to the end; then a move to three new hosts.
-#[test]
 fn apply_against_etcd_resumes_after_kill_9_and_refuses() {
-    let Some(bin) = etcd_server("3.4", "apply_against_etcd_resumes_after_kill_9_and_refuses")
-    else {
-        return;
-    };
+    let bin = etcd_server("3.4");
     let mut etcd = Etcd::start(bin, 3);
     let before = etcd.ctl(&["member", "list", "-w", "json"]).expect(0).stdout;
     let all = etcd_target(&etcd, &["m1", "m2", "m3"], &[]);
@@ -373,4 +362,15 @@ fn apply_against_etcd_resumes_after_kill_9_and_refuses() {
     let (code, _, log) = run_starting_members(&mut etcd, &args);
     assert_eq!(code, 0, "{log}");
     assert_eq!(etcd_voters(&etcd), ["m6", "m7", "m8"], "{log}");
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        apply_grows_shrinks_replaces_and_moves_the_engine,
+        apply_resumes_after_kill_9_at_each_step,
+        apply_refusals_change_nothing,
+        apply_against_etcd: each_version [],
+        apply_against_etcd_resumes_after_kill_9_and_refuses: [EtcdServer("3.4")],
+    ]
 }

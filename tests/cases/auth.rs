@@ -2,7 +2,7 @@
 
 use super::maintenance::shown;
 use crate::util::local::Local;
-use crate::util::versions::{etcd_server, per_etcd_version};
+use crate::util::versions::etcd_server;
 use crate::util::{self, free_port, Etcd, Run};
 
 /// memberctl against an etcd with authentication enabled (by etcdctl): the
@@ -10,12 +10,8 @@ use crate::util::{self, free_port, Etcd, Run};
 /// refused with exit 3 and never printed; no password without a terminal is a
 /// usage error.
 fn authentication_against_etcd(version: &'static str) {
-    let Some(bin) = etcd_server(version, "authentication_against_etcd") else {
-        return;
-    };
-    let Some(etcdctl) = util::require_etcdctl("authentication_against_etcd") else {
-        return;
-    };
+    let bin = etcd_server(version);
+    let etcdctl = util::require_etcdctl();
     let etcd = Etcd::start(bin, 3);
     let eps: String = etcd
         .members
@@ -95,8 +91,6 @@ fn authentication_against_etcd(version: &'static str) {
     etcd.ctl(&["--user", "root:s3cret-pw", "member", "remove", &id])
         .expect(0);
 }
-
-per_etcd_version!(authentication_against_etcd);
 
 /// What etcdctl prints for etcd's authentication on `eps` (`one` for the
 /// per-endpoint commands): users and roles added, listed and granted,
@@ -213,13 +207,8 @@ fn auth_transcript(etcdctl: &std::path::Path, eps: &str, one: &str) -> Vec<Strin
 
 /// etcdctl's user, role and auth commands print the same on the engine as
 /// on etcd 3.4, with both `http://host:port` and `host:port` endpoints.
-#[test]
 fn etcdctl_auth_commands_match_etcd() {
-    let test = "etcdctl_auth_commands_match_etcd";
-    let (Some(etcd_bin), Some(etcdctl)) = (util::require_etcd(test), util::require_etcdctl(test))
-    else {
-        return;
-    };
+    let (etcd_bin, etcdctl) = (util::require_etcd(), util::require_etcdctl());
     let etcd = Etcd::start(etcd_bin, 1);
     let want = auth_transcript(&etcdctl, &etcd.endpoints(), &etcd.endpoints());
     assert!(want.len() > 60, "{want:?}");
@@ -241,11 +230,8 @@ fn etcdctl_auth_commands_match_etcd() {
 /// memberctl's --user and --password against the engine with authentication
 /// on: membership changes need root, as etcd requires (a refused add changes
 /// nothing); a wrong password is refused with exit 3.
-#[test]
 fn memberctl_authenticates_to_the_engine() {
-    let Some(etcdctl) = util::require_etcdctl("memberctl_authenticates_to_the_engine") else {
-        return;
-    };
+    let etcdctl = util::require_etcdctl();
     let local = Local::up(&[]);
     let eps = local.endpoints().join(",");
     for args in [
@@ -305,7 +291,6 @@ fn memberctl_authenticates_to_the_engine() {
 
 /// etcd 3.5's `hashedPassword` (a bcrypt hash made by the client) is kept as
 /// given, as etcd keeps it: the user logs in with the password behind it.
-#[test]
 fn a_pre_hashed_password_is_kept_as_etcd_keeps_it() {
     use memberctl::proto::etcdserverpb as epb;
     use memberctl::proto::etcdserverpb::auth_client::AuthClient;
@@ -350,4 +335,14 @@ fn a_pre_hashed_password_is_kept_as_etcd_keeps_it() {
             "{wrong:?}"
         );
     });
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        authentication_against_etcd: each_version [Etcdctl],
+        etcdctl_auth_commands_match_etcd: [Etcd, Etcdctl],
+        memberctl_authenticates_to_the_engine: [Etcdctl],
+        a_pre_hashed_password_is_kept_as_etcd_keeps_it,
+    ]
 }

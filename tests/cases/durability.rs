@@ -32,7 +32,6 @@ pub fn seed() -> u64 {
 /// 150 writes, then rounds of: two writers running, kill -9 of every node
 /// after a random 50–300 ms, `cluster up`, every acknowledged write read back
 /// linearizably. At the end each node's own copy holds them all.
-#[test]
 fn acknowledged_writes_survive_kill_9_of_every_node() {
     // Fast timing (25 ms / 250 ms): each restart waits for one election.
     let local = Local::up(&[
@@ -148,7 +147,6 @@ fn copy_dir(from: &Path, to: &Path) {
 /// raft log truncated to half, or overwritten in the middle): `node run` exits
 /// non-zero within seconds, naming the directory and what to do. The
 /// undamaged original opens.
-#[test]
 fn damaged_store_file_is_reported_not_served() {
     let local = Local::up(&["--nodes", "1", "--snapshot-count", "100"]);
     let ep = local.endpoints()[0].clone();
@@ -217,4 +215,12 @@ fn damaged_store_file_is_reported_not_served() {
     }
     restart(&local);
     check_acked(&local.endpoints(), "data/", &data);
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        acknowledged_writes_survive_kill_9_of_every_node,
+        damaged_store_file_is_reported_not_served,
+    ]
 }

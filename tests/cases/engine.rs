@@ -8,7 +8,6 @@ use crate::util::{self, free_port, wait_for};
 
 /// memberctl's full learner flow on `cluster up`: add --learner, start-node,
 /// promote after catch-up, remove, down (member commands find the cluster by itself).
-#[test]
 fn learner_flow_on_a_local_cluster() {
     let local = Local::up(&[]);
     assert_eq!(local.up["nodes"].as_array().unwrap().len(), 3);
@@ -144,11 +143,8 @@ fn cluster_output_matches_member_list(local: &Local, removed: &str) {
 
 /// Real etcdctl against the engine: list, learner add, endpoint status, put/get,
 /// promote after catch-up, remove.
-#[test]
 fn etcdctl_administers_the_engine() {
-    let Some(etcdctl) = util::require_etcdctl("etcdctl_administers_the_engine") else {
-        return;
-    };
+    let etcdctl = util::require_etcdctl();
     let local = Local::up(&[]);
     let eps = local.endpoints().join(",");
     let r = util::etcdctl(&etcdctl, &eps, &["member", "list", "-w", "json"]).expect(0);
@@ -252,7 +248,6 @@ fn etcdctl_administers_the_engine() {
 
 /// A learner that joins after the log was compacted is caught up by a snapshot,
 /// then by the log, and promoted.
-#[test]
 fn late_learner_is_caught_up_by_snapshot() {
     let local = Local::up(&["--snapshot-count", "20"]);
     let ep = first_endpoint(&local);
@@ -290,7 +285,6 @@ fn late_learner_is_caught_up_by_snapshot() {
 }
 
 /// A leader killed with kill -9 is replaced and writes go on.
-#[test]
 fn killed_leader_is_replaced_and_writes_go_on() {
     let local = Local::up(&[]);
     let status = local.status();
@@ -323,4 +317,14 @@ fn killed_leader_is_replaced_and_writes_go_on() {
     assert!(after["leader"].is_string());
     assert_ne!(after["leader"], leader.as_str());
     assert_eq!(get_prefix(&others[1], "w").unwrap().len(), 20);
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        learner_flow_on_a_local_cluster,
+        etcdctl_administers_the_engine: [Etcdctl],
+        late_learner_is_caught_up_by_snapshot,
+        killed_leader_is_replaced_and_writes_go_on,
+    ]
 }

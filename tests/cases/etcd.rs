@@ -6,16 +6,14 @@ use crate::util::members::{
     add_learner_args, add_learner_at, add_then_hint, ids, member_named,
     unstarted_by_name_is_refused,
 };
-use crate::util::versions::{etcd_server, per_etcd_version, reported_version};
+use crate::util::versions::{etcd_server, reported_version};
 use crate::util::{free_port, memberctl_command, wait_for, Etcd};
 
 /// The mission's core flow: list, refused bad add (nothing changes), learner add
 /// (idempotent), start it with the printed settings, promote after catch-up,
 /// update, remove.
 fn learner_flow_against_etcd(version: &'static str) {
-    let Some(bin) = etcd_server(version, "learner_flow_against_etcd") else {
-        return;
-    };
+    let bin = etcd_server(version);
     let mut etcd = Etcd::start(bin, 3);
 
     let list = etcd.list();
@@ -236,9 +234,7 @@ fn learner_flow_against_etcd(version: &'static str) {
 
 /// `promote --no-wait` right after the add surfaces etcd's not-ready error with exit 3.
 fn promote_no_wait_before_catch_up_is_refused(version: &'static str) {
-    let Some(bin) = etcd_server(version, "promote_no_wait_before_catch_up_is_refused") else {
-        return;
-    };
+    let bin = etcd_server(version);
     let etcd = Etcd::start(bin, 3);
     let eps = etcd.endpoints();
     let command = |args: &[&str]| {
@@ -302,9 +298,7 @@ fn promote_no_wait_before_catch_up_is_refused(version: &'static str) {
 /// leader; removing a healthy voter and adding a voter are refused (exit 3,
 /// cluster unchanged); removing the dead member is allowed.
 fn member_down_refusals_against_etcd(version: &'static str) {
-    let Some(bin) = etcd_server(version, "member_down_refusals_against_etcd") else {
-        return;
-    };
+    let bin = etcd_server(version);
     let mut etcd = Etcd::start(bin, 3);
     let status = etcd
         .ctl(&["member", "status", "-w", "json"])
@@ -385,8 +379,11 @@ fn member_down_refusals_against_etcd(version: &'static str) {
         .all(|m| m["name"] != leader.as_str()));
 }
 
-per_etcd_version!(learner_flow_against_etcd);
-
-per_etcd_version!(promote_no_wait_before_catch_up_is_refused);
-
-per_etcd_version!(member_down_refusals_against_etcd);
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        learner_flow_against_etcd: each_version [],
+        promote_no_wait_before_catch_up_is_refused: each_version [],
+        member_down_refusals_against_etcd: each_version [],
+    ]
+}

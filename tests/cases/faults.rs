@@ -173,14 +173,12 @@ fn learner_killed_while_catching_up(snapshot: bool, writes: bool) {
 }
 
 /// A learner killed while it catches up from the leader's log (never compacted), under writes.
-#[test]
 fn learner_killed_while_catching_up_from_the_log() {
     learner_killed_while_catching_up(false, true);
 }
 
 /// A learner killed while it is sent a snapshot (the log is compacted every
 /// 20 entries), the cluster idle meanwhile.
-#[test]
 fn learner_killed_while_catching_up_from_a_snapshot() {
     learner_killed_while_catching_up(true, false);
 }
@@ -188,14 +186,12 @@ fn learner_killed_while_catching_up_from_a_snapshot() {
 /// The same under writes: while the restarted learner takes the snapshot in,
 /// the leader compacts past it and must send a newer one (a stale cached
 /// snapshot used to be resent forever).
-#[test]
 fn learner_killed_while_catching_up_from_a_snapshot_under_writes() {
     learner_killed_while_catching_up(true, true);
 }
 
 /// The leader killed right after `member add --learner` returned, and again
 /// while `member promote` waits for that learner.
-#[test]
 fn leader_killed_after_a_learner_add_and_during_promote() {
     let local = Local::up(&[]);
     let (leader, others) = leader_and_others(&local);
@@ -276,7 +272,6 @@ fn leave(local: &Local) -> Value {
 /// The leader killed between `joint enter` and `joint leave`, then again
 /// while `joint leave` runs (the leader being demoted, so that leave hands
 /// leadership over first).
-#[test]
 fn leader_killed_while_joint_and_during_leave() {
     let local = Local::up(&[]);
     add_and_start(&local, "n4");
@@ -346,7 +341,6 @@ fn leader_killed_while_joint_and_during_leave() {
 /// running unrecorded (holding its ports and data directory); the next
 /// `cluster start-node` (as a resumed `member apply --start-local` runs it)
 /// stops that orphan and starts the node as recorded.
-#[test]
 fn start_node_replaces_an_unrecorded_orphan() {
     let local = Local::up(&["--nodes", "1"]);
     add_and_start(&local, "n2");
@@ -372,4 +366,16 @@ fn start_node_replaces_an_unrecorded_orphan() {
                 .is_ok_and(|s| s.contains(") Z")),
         "the orphan was stopped"
     );
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        learner_killed_while_catching_up_from_the_log,
+        learner_killed_while_catching_up_from_a_snapshot,
+        learner_killed_while_catching_up_from_a_snapshot_under_writes,
+        leader_killed_after_a_learner_add_and_during_promote,
+        leader_killed_while_joint_and_during_leave,
+        start_node_replaces_an_unrecorded_orphan,
+    ]
 }

@@ -286,9 +286,7 @@ fn leader_url(endpoints: &[String]) -> String {
 }
 
 fn gateway_matches(version: &'static str) {
-    let Some(bin) = versions::etcd_server(version, "gateway") else {
-        return;
-    };
+    let bin = versions::etcd_server(version);
     let local = Local::up(&[]);
     let etcd = Etcd::start(bin, 3);
     // The leader of each (MoveLeader answers otherwise on a follower).
@@ -313,12 +311,18 @@ fn gateway_matches(version: &'static str) {
     );
 }
 
-#[test]
 fn the_gateway_answers_as_etcd_3_4() {
     gateway_matches("3.4");
 }
 
-#[test]
 fn the_gateway_answers_as_etcd_3_5() {
     gateway_matches("3.5");
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        the_gateway_answers_as_etcd_3_4: [EtcdServer("3.4")],
+        the_gateway_answers_as_etcd_3_5: [EtcdServer("3.5")],
+    ]
 }

@@ -4,7 +4,6 @@ use crate::util::memberctl;
 
 /// completions/ and man/ are what the current CLI generates. To update them:
 /// `MEMBERCTL_BLESS=1 cargo test --test tests generated_files`.
-#[test]
 fn generated_files_are_up_to_date() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     if std::env::var("MEMBERCTL_BLESS").is_ok_and(|v| v == "1") {
@@ -43,4 +42,9 @@ fn generated_files_are_up_to_date() {
         r.stdout.as_bytes(),
         std::fs::read(root.join("completions/memberctl.bash")).unwrap()
     );
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![generated_files_are_up_to_date,]
 }

@@ -6,7 +6,6 @@
 //! majority stops and clearing when it is back.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -115,11 +114,8 @@ const HEALTHY_PATHS: &[&str] = &[
     "/nope",
 ];
 
-#[test]
 fn the_client_port_answers_health_checks_as_etcd_does() {
-    let Some(etcd_bin) = versions::etcd_server("3.5", "http health") else {
-        return;
-    };
+    let etcd_bin = versions::etcd_server("3.5");
     let local = Local::up(&[]);
     let etcd = Etcd::start(etcd_bin, 3);
     let ours = local.client_url("n1");
@@ -170,11 +166,8 @@ fn the_client_port_answers_health_checks_as_etcd_does() {
     local.ctl(&["member", "list", "-w", "json"]).expect(0);
 }
 
-#[test]
 fn without_a_leader_health_fails_as_etcds_does() {
-    let Some(etcd_bin) = versions::etcd_server("3.5", "http no leader") else {
-        return;
-    };
+    let etcd_bin = versions::etcd_server("3.5");
     let local = Local::up(&[]);
     let mut etcd = Etcd::start(etcd_bin, 3);
     let ours = local.client_url("n1");
@@ -209,9 +202,9 @@ fn without_a_leader_health_fails_as_etcds_does() {
 }
 
 /// What `promtool check metrics` finds in a metrics page, a line per
-/// problem (None without promtool; CI installs it).
-fn promtool_problems(page: &str) -> Option<std::collections::BTreeSet<String>> {
-    let promtool = require("promtool")?;
+/// problem.
+fn promtool_problems(page: &str) -> std::collections::BTreeSet<String> {
+    let promtool = require("promtool");
     let mut child = Command::new(promtool)
         .args(["check", "metrics"])
         .stdin(Stdio::piped())
@@ -237,29 +230,20 @@ fn promtool_problems(page: &str) -> Option<std::collections::BTreeSet<String>> {
         matches!(out.status.code(), Some(0 | 3)),
         "promtool check metrics: {said}"
     );
-    Some(
-        said.lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(str::to_string)
-            .collect(),
-    )
+    said.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
-/// A Prometheus tool from Debian's `prometheus` package; required in CI.
-fn require(tool: &str) -> Option<std::path::PathBuf> {
-    let path = Path::new("/usr/bin").join(tool);
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var_os("MEMBERCTL_REQUIRE_ETCD").is_none(),
-        "{tool} is required here: apt-get install prometheus"
-    );
-    eprintln!("skipped: {tool} not installed (Debian: apt-get install prometheus)");
-    None
+/// A Prometheus tool from Debian's `prometheus` package, for a case that
+/// declares `Need::Prometheus`.
+fn require(tool: &str) -> std::path::PathBuf {
+    crate::util::prometheus_tool(tool).unwrap_or_else(|| {
+        panic!("{tool} is not installed: apt-get install prometheus; a case that runs it lists Prometheus among its needs")
+    })
 }
 
-#[test]
 fn metrics_name_etcds_series_also_on_a_metrics_url() {
     let local = Local::up(&[]);
     let n1 = local.client_url("n1");
@@ -285,13 +269,12 @@ fn metrics_name_etcds_series_also_on_a_metrics_url() {
     );
     // promtool's lints of etcd's own names (counters without `_total`,
     // gauges with it) are etcd's too: nothing beyond what etcd 3.5's page gets.
-    if let (Some(ours), Some(etcd_bin)) = (
-        promtool_problems(&page),
-        versions::etcd_server("3.5", "http metrics"),
-    ) {
+    {
+        let ours = promtool_problems(&page);
+        let etcd_bin = versions::etcd_server("3.5");
         let etcd = Etcd::start(etcd_bin, 1);
         let theirs_base = format!("http://{}", etcd.endpoints());
-        let theirs = promtool_problems(&get(&theirs_base, "/metrics").body).unwrap();
+        let theirs = promtool_problems(&get(&theirs_base, "/metrics").body);
         let extra: Vec<_> = ours.difference(&theirs).collect();
         assert!(
             extra.is_empty(),
@@ -378,11 +361,8 @@ fn alert_state(base: &str, name: &str) -> Option<String> {
         .and_then(|a| a["state"].as_str().map(str::to_string))
 }
 
-#[test]
 fn prometheus_scrapes_a_local_cluster_and_the_no_leader_alert_fires_and_clears() {
-    let Some(prometheus) = require("prometheus") else {
-        return;
-    };
+    let prometheus = require("prometheus");
     let local = Local::up(&[]);
     let dir = tempfile::tempdir().unwrap();
     let targets: Vec<String> = local.endpoints().iter().map(|e| format!("'{e}'")).collect();
@@ -448,4 +428,14 @@ fn prometheus_scrapes_a_local_cluster_and_the_no_leader_alert_fires_and_clears()
     wait_for("etcdNoLeader to clear", Duration::from_secs(60), || {
         alert_state(&base, "etcdNoLeader").is_none().then_some(())
     });
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        the_client_port_answers_health_checks_as_etcd_does: [EtcdServer("3.5")],
+        without_a_leader_health_fails_as_etcds_does: [EtcdServer("3.5")],
+        metrics_name_etcds_series_also_on_a_metrics_url: [EtcdServer("3.5"), Prometheus],
+        prometheus_scrapes_a_local_cluster_and_the_no_leader_alert_fires_and_clears: [Prometheus],
+    ]
 }

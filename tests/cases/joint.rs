@@ -11,7 +11,6 @@ use crate::util::{free_port, wait_for};
 /// The seed's worked example end to end: voters {n1,n2}; n3 added as a learner
 /// and caught up; one joint change promotes n3, demotes n2, adds learner n4;
 /// then leave. A steady writer keeps succeeding throughout.
-#[test]
 fn joint_consensus_seed_example() {
     let local = Local::up(&["--nodes", "2", "--max-learners", "2"]);
     let (n1, n2) = (id_of(&local, "n1"), id_of(&local, "n2"));
@@ -115,7 +114,6 @@ fn joint_consensus_seed_example() {
 
 /// The leader killed with kill -9 while joint: a new leader is elected, the
 /// configuration is still joint, leave succeeds; writes go on throughout.
-#[test]
 fn joint_survives_a_killed_leader() {
     let local = Local::up(&[]);
     let peer = format!("http://127.0.0.1:{}", free_port());
@@ -178,7 +176,6 @@ fn joint_survives_a_killed_leader() {
 /// 3.4's) `MemberList` — joint enter and remove sent to a follower whose
 /// apply stage is held back for 300 ms (fault injection), then read back
 /// from it, three times over.
-#[test]
 fn a_change_through_a_follower_is_in_its_member_list_at_once() {
     use memberctl::proto::etcdserverpb::cluster_client::ClusterClient;
     use memberctl::proto::etcdserverpb::{Member, MemberListRequest, MemberRemoveRequest};
@@ -249,4 +246,13 @@ fn a_change_through_a_follower_is_in_its_member_list_at_once() {
         );
         held.join().unwrap();
     }
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        joint_consensus_seed_example,
+        joint_survives_a_killed_leader,
+        a_change_through_a_follower_is_in_its_member_list_at_once,
+    ]
 }

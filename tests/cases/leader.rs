@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::util::faults::{heal, isolate, leader_and_others, move_leader, Spawned};
 use crate::util::local::Local;
 use crate::util::members::{add_learner, ids, member_named, unstarted_by_name_is_refused};
-use crate::util::versions::{etcd_server, per_etcd_version};
+use crate::util::versions::etcd_server;
 use crate::util::writer::SteadyWriter;
 use crate::util::{self, Etcd, Run};
 
@@ -78,9 +78,7 @@ fn remove_leader_under_writer(
 
 /// Removing the leader of a 3-member etcd cluster under a steady writer.
 fn removing_the_etcd_leader_loses_no_write(version: &'static str) {
-    let Some(bin) = etcd_server(version, "removing_the_etcd_leader_loses_no_write") else {
-        return;
-    };
+    let bin = etcd_server(version);
     let etcd = Etcd::start(bin, 3);
     let status = etcd
         .ctl(&["member", "status", "-w", "json"])
@@ -110,10 +108,7 @@ fn removing_the_etcd_leader_loses_no_write(version: &'static str) {
     remove_leader_under_writer(|a| etcd.ctl(a), stay, &leader, Drops::OneDuringTransfer);
 }
 
-per_etcd_version!(removing_the_etcd_leader_loses_no_write);
-
 /// The same on the engine.
-#[test]
 fn removing_the_engine_leader_loses_no_write() {
     let local = Local::up(&[]);
     let (leader, others) = leader_and_others(&local);
@@ -126,9 +121,7 @@ fn removing_the_engine_leader_loses_no_write() {
 /// unknown member and a killed member, the membership and the leader
 /// unchanged; etcd's own answer to a learner target is "bad leader transferee".
 fn move_leader_against_etcd(version: &'static str) {
-    let Some(bin) = etcd_server(version, "move_leader_against_etcd") else {
-        return;
-    };
+    let bin = etcd_server(version);
     let mut etcd = Etcd::start(bin, 3);
     let leader = |etcd: &Etcd| {
         leader_name(
@@ -187,7 +180,8 @@ fn move_leader_against_etcd(version: &'static str) {
     assert_eq!(e, "etcdserver: bad leader transferee", "etcd {version}");
     let e = move_leader(&follower.client_url(), learner_id).unwrap_err();
     assert_eq!(e, "etcdserver: not leader", "etcd {version}");
-    if let Some(etcdctl) = util::require_etcdctl("move_leader_against_etcd") {
+    {
+        let etcdctl = util::require_etcdctl();
         let r = util::etcdctl(&etcdctl, &leader_url, &["move-leader", &learner]);
         assert!(
             r.stderr.contains("bad leader transferee"),
@@ -218,14 +212,11 @@ fn move_leader_against_etcd(version: &'static str) {
     assert_eq!(leader(&etcd), first);
 }
 
-per_etcd_version!(move_leader_against_etcd);
-
 /// On the engine, MoveLeader is served with etcd's answers (etcdctl
 /// move-leader to a learner: "bad leader transferee"; through a follower:
 /// "not leader"), and a transfer to a member the leader cannot reach fails
 /// with "leader transfer took too long": memberctl reports it, the leader
 /// stays and nothing is removed.
-#[test]
 fn move_leader_on_the_engine() {
     let local = Local::up(&["--fault-injection"]);
     let (leader, others) = leader_and_others(&local);
@@ -275,7 +266,6 @@ fn move_leader_on_the_engine() {
 /// promote, joint enter --promote. Remove, update and promote --no-wait of a
 /// member that never started are refused at once, listing it; an unknown name
 /// with no unstarted member fails at once.
-#[test]
 fn names_work_while_a_member_starts() {
     let local = Local::up(&[]);
     let start = |name: &str| Spawned::start(local.dir(), &["cluster", "start-node", name]);
@@ -312,7 +302,6 @@ fn names_work_while_a_member_starts() {
 /// `joint enter --demote` of the engine's leader moves leadership to a voter
 /// that stays first, under a writer through the others: no write fails, and
 /// the demoted member follows.
-#[test]
 fn demoting_the_engine_leader_moves_leadership_first() {
     let local = Local::up(&[]);
     let (leader, others) = leader_and_others(&local);
@@ -358,4 +347,16 @@ fn demoting_the_engine_leader_moves_leadership_first() {
         .expect(0)
         .json();
     assert_eq!(member_named(&list, &leader.name)["is_learner"], true);
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        removing_the_etcd_leader_loses_no_write: each_version [],
+        removing_the_engine_leader_loses_no_write,
+        move_leader_against_etcd: each_version [Etcdctl],
+        move_leader_on_the_engine,
+        names_work_while_a_member_starts,
+        demoting_the_engine_leader_moves_leadership_first,
+    ]
 }

@@ -43,11 +43,8 @@ fn keys_under(endpoint: &str, prefix: &str) -> usize {
         .len()
 }
 
-#[test]
 fn the_lock_service_and_etcdctl_lock_exclude_each_other() {
-    let Some(etcdctl) = util::require_etcdctl("lock service") else {
-        return;
-    };
+    let etcdctl = util::require_etcdctl();
     let local = Local::up(&[]);
     let eps = local.endpoints();
     let ch = connect(&eps[0]);
@@ -108,11 +105,8 @@ fn the_lock_service_and_etcdctl_lock_exclude_each_other() {
     assert!(got.into_inner().key.starts_with(b"L/"));
 }
 
-#[test]
 fn the_election_service_and_etcdctl_elect_see_the_same_leader() {
-    let Some(etcdctl) = util::require_etcdctl("election service") else {
-        return;
-    };
+    let etcdctl = util::require_etcdctl();
     let local = Local::up(&[]);
     let eps = local.endpoints();
     let ch = connect(&eps[0]);
@@ -181,4 +175,12 @@ fn the_election_service_and_etcdctl_elect_see_the_same_leader() {
     assert_eq!(got.len(), 1, "etcdctl's candidate did not lead");
     assert_eq!(observer.take(2, LIMIT)[1], "other");
     assert_eq!(leader(&mut election), "other");
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        the_lock_service_and_etcdctl_lock_exclude_each_other: [Etcdctl],
+        the_election_service_and_etcdctl_elect_see_the_same_leader: [Etcdctl],
+    ]
 }

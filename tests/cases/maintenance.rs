@@ -45,16 +45,9 @@ fn statuses(ctl: &std::path::Path, eps: &str) -> Vec<(String, Value)> {
 /// The etcdctl commands that take endpoints one by one, against the engine
 /// and a real etcd, with both endpoint forms: the same outputs where they do
 /// not depend on the cluster, every field of Status filled.
-#[test]
 fn etcdctl_maintenance_commands_with_both_endpoint_forms() {
-    let Some(ctl) = util::require_etcdctl("etcdctl_maintenance_commands_with_both_endpoint_forms")
-    else {
-        return;
-    };
-    let Some(bin) = util::require_etcd("etcdctl_maintenance_commands_with_both_endpoint_forms")
-    else {
-        return;
-    };
+    let ctl = util::require_etcdctl();
+    let bin = util::require_etcd();
     let local = Local::up(&[]);
     let etcd = Etcd::start(bin, 1);
     let dir = tempfile::tempdir().unwrap();
@@ -229,11 +222,8 @@ fn etcdctl_maintenance_commands_with_both_endpoint_forms() {
 /// HashKV at one revision is the same on every member after writes, a
 /// membership change (a member that joined by snapshot) and a kill -9 and
 /// restart; a member whose keyspace differs would differ.
-#[test]
 fn hashkv_is_equal_across_members_after_writes_a_change_and_a_restart() {
-    let Some(ctl) = util::require_etcdctl("hashkv_is_equal_across_members") else {
-        return;
-    };
+    let ctl = util::require_etcdctl();
     let local = Local::up(&["--snapshot-count", "20"]);
     let eps = local.endpoints().join(",");
     for i in 0..60 {
@@ -316,14 +306,9 @@ fn hashkv_is_equal_across_members_after_writes_a_change_and_a_restart() {
 /// Puts large values until the quota is passed, on the engine and on etcd:
 /// the same error, a NOSPACE alarm, writes refused but deletes served; after
 /// compaction, defragmentation and disarm, writes are accepted again.
-#[test]
 fn quota_nospace_alarm_refuses_writes_until_compacted_defragmented_and_disarmed() {
-    let Some(ctl) = util::require_etcdctl("quota_nospace_alarm") else {
-        return;
-    };
-    let Some(bin) = util::require_etcd("quota_nospace_alarm") else {
-        return;
-    };
+    let ctl = util::require_etcdctl();
+    let bin = util::require_etcd();
     let local = Local::up(&["--quota-backend-bytes", "12000000"]);
     let etcd = Etcd::start_with_flags(bin, 1, vec!["--quota-backend-bytes", "3000000"]);
     let value: Vec<u8> = (0..600_000u32)
@@ -388,7 +373,6 @@ fn quota_nospace_alarm_refuses_writes_until_compacted_defragmented_and_disarmed(
 /// Many concurrent requests on one connection, each with a header block
 /// larger than a frame (CONTINUATION frames, Huffman-coded and indexed by
 /// h2's client): the listener's header repair keeps every one intact.
-#[test]
 fn many_streams_with_large_huffman_coded_headers_pass_the_listener() {
     use memberctl::proto::etcdserverpb as epb;
     use memberctl::proto::etcdserverpb::kv_client::KvClient;
@@ -434,7 +418,6 @@ fn many_streams_with_large_huffman_coded_headers_pass_the_listener() {
 /// restore` into a new one-member cluster: the keys, their history and the
 /// revision are there;
 /// the cluster and member IDs are new; a damaged file is refused.
-#[test]
 fn snapshot_save_and_restore_into_a_new_cluster() {
     let local = Local::up(&["--nodes", "1"]);
     let ep = local.endpoints()[0].clone();
@@ -491,4 +474,15 @@ fn snapshot_save_and_restore_into_a_new_cluster() {
     assert_eq!(new_list["members"][0]["name"], "r1");
     assert_ne!(new_list["cluster_id"], old_list["cluster_id"]);
     assert_ne!(new_list["members"][0]["id"], old_list["members"][0]["id"]);
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        etcdctl_maintenance_commands_with_both_endpoint_forms: [Etcd, Etcdctl],
+        hashkv_is_equal_across_members_after_writes_a_change_and_a_restart: [Etcdctl],
+        quota_nospace_alarm_refuses_writes_until_compacted_defragmented_and_disarmed: [Etcd, Etcdctl],
+        many_streams_with_large_huffman_coded_headers_pass_the_listener,
+        snapshot_save_and_restore_into_a_new_cluster,
+    ]
 }

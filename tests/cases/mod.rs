@@ -56,3 +56,40 @@ mod stress;
 mod tls;
 /// Watches and leases on the engine through leader changes, a snapshot join and a removal.
 mod watch;
+
+/// Every case of the integration binary.
+pub fn all() -> Vec<crate::harness::Case> {
+    [
+        api::cases(),
+        apply::cases(),
+        auth::cases(),
+        bad_input::cases(),
+        durability::cases(),
+        engine::cases(),
+        etcd::cases(),
+        etcd_snapshot::cases(),
+        faults::cases(),
+        gateway::cases(),
+        generated::cases(),
+        http::cases(),
+        joint::cases(),
+        leader::cases(),
+        lock::cases(),
+        maintenance::cases(),
+        offline::cases(),
+        partition::cases(),
+        preflight::cases(),
+        quorum_loss::cases(),
+        removed::cases(),
+        replace::cases(),
+        robustness::cases(),
+        robustness_etcd::cases(),
+        storage::cases(),
+        stress::cases(),
+        tls::cases(),
+        watch::cases(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}

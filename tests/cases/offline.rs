@@ -2,14 +2,12 @@
 
 use crate::util::{self, free_port, memberctl};
 
-#[test]
 fn help_documents_exit_codes() {
     let r = memberctl(&["--help"]).expect(0);
     assert!(r.stdout.contains("Exit codes"), "{}", r.stdout);
     assert!(r.stdout.contains("member"), "{}", r.stdout);
 }
 
-#[test]
 fn usage_errors_exit_2_and_json_reports_them() {
     memberctl(&["member", "promote"]).expect(2);
     memberctl(&["member", "add", "m4"]).expect(2);
@@ -21,7 +19,6 @@ fn usage_errors_exit_2_and_json_reports_them() {
 
 /// The deliberate bugs of the robustness tests exist only on test clusters:
 /// without `--fault-injection` they are refused before anything starts.
-#[test]
 fn deliberate_bugs_need_fault_injection() {
     for bug in ["--fault-stale-reads", "--fault-ack-before-fsync"] {
         let r = memberctl(&["cluster", "up", "--dir", "/nonexistent/never", bug]).expect(2);
@@ -31,7 +28,6 @@ fn deliberate_bugs_need_fault_injection() {
     }
 }
 
-#[test]
 fn unreachable_cluster_exits_5_with_a_json_error() {
     let port = free_port().to_string();
     let ep = format!("127.0.0.1:{port}");
@@ -45,7 +41,6 @@ fn unreachable_cluster_exits_5_with_a_json_error() {
     assert!(r.stderr.starts_with("memberctl: "), "{}", r.stderr);
 }
 
-#[test]
 fn etcdctl_endpoints_variable_is_honoured() {
     let port = free_port().to_string();
     let out = util::run(
@@ -58,7 +53,6 @@ fn etcdctl_endpoints_variable_is_honoured() {
     assert!(out.stderr.contains(&port), "{}", out.stderr);
 }
 
-#[test]
 fn malformed_endpoint_and_unreadable_tls_files_are_usage_errors() {
     memberctl(&["--endpoints", "ftp://127.0.0.1:1", "member", "list"]).expect(2);
     let r = memberctl(&[
@@ -75,4 +69,132 @@ fn malformed_endpoint_and_unreadable_tls_files_are_usage_errors() {
         "{}",
         r.stderr
     );
+}
+
+/// The subcommands a `--help` page lists under `Commands:` (without `help`).
+fn subcommands(help: &str) -> Vec<String> {
+    help.split("\nCommands:\n")
+        .nth(1)
+        .map(|rest| {
+            rest.lines()
+                .take_while(|l| !l.trim().is_empty())
+                // A name is indented by two; a wrapped description by more.
+                .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+                .filter_map(|l| l.split_whitespace().next())
+                .filter(|c| *c != "help")
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Every command's help lists its own arguments and options first and the
+/// global ones after them, under `Global options:` (one walk of the tree);
+/// `member add` shows `--peer-urls` and `--learner` before `--endpoints`.
+fn help_lists_each_commands_own_options_before_the_global_ones() {
+    let mut paths: Vec<Vec<String>> = vec![vec![]];
+    let mut seen = 0;
+    while let Some(path) = paths.pop() {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let help = memberctl(&args).expect(0).stdout;
+        let (own, global) = help
+            .split_once("\nGlobal options:\n")
+            .unwrap_or_else(|| panic!("{path:?}: no `Global options:` heading:\n{help}"));
+        assert!(global.contains("--endpoints"), "{path:?}:\n{help}");
+        for flag in ["--endpoints", "--dial-timeout", "--write-out", "--user"] {
+            assert!(
+                !own.contains(flag),
+                "{path:?}: {flag} among its own:\n{help}"
+            );
+        }
+        for sub in subcommands(&help) {
+            paths.push([path.clone(), vec![sub]].concat());
+        }
+        seen += 1;
+    }
+    assert!(seen >= 29, "walked only {seen} commands");
+    let help = memberctl(&["member", "add", "--help"]).expect(0).stdout;
+    let at = |flag: &str| help.find(flag).unwrap_or_else(|| panic!("{flag}:\n{help}"));
+    assert!(at("--peer-urls") < at("--endpoints"), "{help}");
+    assert!(at("--learner") < at("--endpoints"), "{help}");
+}
+
+/// The simple output's columns are named in the help of the commands that
+/// print bare comma-separated rows.
+fn help_names_the_simple_outputs_columns() {
+    let help = memberctl(&["member", "list", "--help"]).expect(0).stdout;
+    assert!(
+        help.contains("ID, STATUS (started|unstarted), NAME, PEER ADDRS, CLIENT ADDRS, IS LEARNER"),
+        "{help}"
+    );
+    for cmd in ["up", "start-node", "status", "down"] {
+        let help = memberctl(&["cluster", cmd, "--help"]).expect(0).stdout;
+        assert!(
+            help.contains("IS LEADER, PID, LOG"),
+            "cluster {cmd}:\n{help}"
+        );
+    }
+}
+
+/// The harness reports a case whose tool is missing as ignored, with the
+/// reason, and counts it; with MEMBERCTL_REQUIRE_ETCD=1 the same case fails.
+/// (The integration binary runs itself, with a PATH that holds no etcd.)
+fn a_case_whose_tool_is_missing_is_ignored_not_passed() {
+    let empty = tempfile::tempdir().unwrap();
+    let case = "cases::etcd::learner_flow_against_etcd::v3_4";
+    let this = std::env::current_exe().unwrap();
+    let run = |require: &str| {
+        util::run(
+            std::process::Command::new(&this)
+                .args(["--exact", case, "--test-threads", "1"])
+                .env("PATH", empty.path())
+                .env_remove("ETCD_BIN")
+                .env("MEMBERCTL_REQUIRE_ETCD", require),
+        )
+    };
+    let r = run("0");
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains(&format!("{case} ... ignored"))
+            && r.stdout
+                .contains("etcd is not installed: apt-get install etcd-server"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("0 passed; 0 failed; 1 ignored"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stderr.contains("not run here: 1 case(s)"), "{}", r.stderr);
+
+    let r = run("1");
+    assert_ne!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("0 passed; 1 failed; 0 ignored"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        format!("{}{}", r.stdout, r.stderr).contains("etcd is not installed"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        help_documents_exit_codes,
+        help_lists_each_commands_own_options_before_the_global_ones,
+        help_names_the_simple_outputs_columns,
+        a_case_whose_tool_is_missing_is_ignored_not_passed,
+        usage_errors_exit_2_and_json_reports_them,
+        deliberate_bugs_need_fault_injection,
+        unreachable_cluster_exits_5_with_a_json_error,
+        etcdctl_endpoints_variable_is_honoured,
+        malformed_endpoint_and_unreadable_tls_files_are_usage_errors,
+    ]
 }

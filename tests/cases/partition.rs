@@ -27,7 +27,6 @@ fn has_all(endpoint: &str, prefix: &str, acked: &[(String, String)]) {
 /// and goes on accepting writes; the old leader steps down (check quorum) and
 /// refuses writes; memberctl against the majority works; once healed, the old
 /// leader follows the new one and has every write made meanwhile.
-#[test]
 fn partitioned_leader_steps_down_and_rejoins() {
     let local = Local::up(&["--fault-injection"]);
     let (old, others) = leader_and_others(&local);
@@ -106,7 +105,6 @@ fn partitioned_leader_steps_down_and_rejoins() {
 
 /// A learner cut off from the voters: `member promote --timeout 3s` times out
 /// (exit 4) and leaves it a learner; once healed, promote succeeds.
-#[test]
 fn partitioned_learner_is_not_promoted() {
     let local = Local::up(&["--fault-injection"]);
     let (leader, others) = leader_and_others(&local);
@@ -177,7 +175,6 @@ fn partitioned_learner_is_not_promoted() {
 
 /// A learner cut off while the leader compacts its log past the snapshot it
 /// was caught up with: once healed it must be sent a new snapshot.
-#[test]
 fn learner_cut_off_past_a_compaction_catches_up() {
     let local = Local::up(&["--fault-injection", "--snapshot-count", "20"]);
     let (leader, others) = leader_and_others(&local);
@@ -215,4 +212,13 @@ fn learner_cut_off_past_a_compaction_catches_up() {
         (s.applied >= l.raft_index).then_some(())
     });
     assert_eq!(get_prefix(&n4, "c").unwrap().len(), 150);
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        partitioned_leader_steps_down_and_rejoins,
+        partitioned_learner_is_not_promoted,
+        learner_cut_off_past_a_compaction_catches_up,
+    ]
 }

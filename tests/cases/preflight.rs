@@ -11,14 +11,8 @@ use crate::util::{self, check_named as check, free_port, Etcd};
 /// the alarms check (exit 3), a learner add is refused with etcd's remedy and
 /// nothing changes; after the remedy (delete, compact, defragment, disarm)
 /// the check passes and the same add goes through.
-#[test]
 fn a_full_database_refuses_an_add_until_space_is_freed() {
-    let (Some(bin), Some(ctl)) = (
-        util::require_etcd("a_full_database_refuses_an_add_until_space_is_freed"),
-        util::require_etcdctl("a_full_database_refuses_an_add_until_space_is_freed"),
-    ) else {
-        return;
-    };
+    let (bin, ctl) = (util::require_etcd(), util::require_etcdctl());
     let etcd = Etcd::start_with_flags(bin, 3, vec!["--quota-backend-bytes", "4000000"]);
     let eps = etcd.endpoints();
 
@@ -144,7 +138,6 @@ fn a_full_database_refuses_an_add_until_space_is_freed() {
 /// The engine: `member check` reads every check; a second learner is refused
 /// by the `learners` check naming the first (not started); `--skip-check
 /// learners` passes it knowingly, says so, and the server's own limit answers.
-#[test]
 fn a_second_learner_is_refused_by_the_learners_check() {
     let local = Local::up(&[]);
     let doc = local
@@ -250,12 +243,8 @@ fn a_second_learner_is_refused_by_the_learners_check() {
 /// etcd 3.4, one member: large values put, deleted and compacted leave a
 /// file mostly free pages; `db` warns, naming the file's size and
 /// `etcdctl defrag`; after the defragmentation it is `ok`.
-#[test]
 fn a_fragmented_database_warns_until_defragmented() {
-    let name = "a_fragmented_database_warns_until_defragmented";
-    let (Some(bin), Some(ctl)) = (util::require_etcd(name), util::require_etcdctl(name)) else {
-        return;
-    };
+    let (bin, ctl) = (util::require_etcd(), util::require_etcdctl());
     let etcd = Etcd::start(bin, 1);
     let eps = etcd.endpoints();
     // 80 values of 1 MB (under etcd's 1.5 MiB request limit), read from stdin.
@@ -329,15 +318,11 @@ fn a_fragmented_database_warns_until_defragmented() {
 /// A rolling upgrade half done: three etcd 3.5 members, one restarted on
 /// 3.6. `versions` fails naming both versions; an add is refused and nothing
 /// changes; `--skip-check versions` lets it through and says so.
-#[test]
 fn a_rolling_upgrade_in_progress_refuses_a_change() {
-    let name = "a_rolling_upgrade_in_progress_refuses_a_change";
-    let (Some(old), Some(new)) = (
-        util::versions::etcd_server("3.5", name),
-        util::versions::etcd_server("3.6", name),
-    ) else {
-        return;
-    };
+    let (old, new) = (
+        util::versions::etcd_server("3.5"),
+        util::versions::etcd_server("3.6"),
+    );
     let mut etcd = Etcd::start(old, 3);
     etcd.restart_on(2, new);
     etcd.wait_healthy();
@@ -377,4 +362,45 @@ fn a_rolling_upgrade_in_progress_refuses_a_change() {
     let added = r.json();
     assert_eq!(check(&added, "versions")["skipped"], true, "{added}");
     assert_eq!(ids(&etcd.list()).len(), 4);
+}
+
+/// `member check -w table` in a terminal: in a pty that reports 0 columns
+/// (as `script`, some CI runners and `docker exec` give) the width comes from
+/// `COLUMNS`, and in one set to 100 columns from the terminal; either way no
+/// line is longer than 100 characters and the header reads `CHECK` (a width
+/// of 0 used to spell every header downwards, a character per line).
+fn check_tables_fit_a_terminal_that_reports_no_width() {
+    let local = Local::up(&[]);
+    let eps = local.endpoints().join(",");
+    let memberctl = util::bin();
+    for (stty, columns) in [("stty cols 0 rows 0", "100"), ("stty cols 100 rows 40", "")] {
+        let shell = format!("{stty}; {memberctl} --endpoints {eps} member check -w table");
+        let r = util::run(
+            std::process::Command::new("script")
+                .args(["-qec", &shell, "/dev/null"])
+                .env("COLUMNS", columns),
+        );
+        let screen = r.stdout.replace('\r', "");
+        assert_eq!(r.code, 0, "{stty}: {screen}{}", r.stderr);
+        let header = screen
+            .lines()
+            .find(|l| l.contains("CHECK"))
+            .unwrap_or_else(|| panic!("{stty}: no header row reads CHECK:\n{screen}"));
+        assert!(header.contains("RESULT"), "{stty}: {header}");
+        assert!(screen.contains("quorum"), "{stty}: {screen}");
+        for line in screen.lines() {
+            assert!(line.chars().count() <= 100, "{stty}: {line:?}\n{screen}");
+        }
+    }
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        a_full_database_refuses_an_add_until_space_is_freed: [Etcd, Etcdctl],
+        a_second_learner_is_refused_by_the_learners_check,
+        check_tables_fit_a_terminal_that_reports_no_width,
+        a_fragmented_database_warns_until_defragmented: [Etcd, Etcdctl],
+        a_rolling_upgrade_in_progress_refuses_a_change: [EtcdServer("3.5"), EtcdServer("3.6")],
+    ]
 }

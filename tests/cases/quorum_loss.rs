@@ -21,7 +21,6 @@ impl Drop for Running {
     }
 }
 
-#[test]
 fn force_new_cluster_recovers_a_survivor_of_a_lost_quorum() {
     let local = Local::up(&["--nodes", "3"]);
     let eps = local.endpoints();
@@ -94,7 +93,6 @@ fn force_new_cluster_recovers_a_survivor_of_a_lost_quorum() {
 /// first (a healthy cluster, an unknown or dead `--from`) change nothing;
 /// then the survivor is forced, the others come back as new members, and the
 /// cluster of three serves again with everything the survivor held.
-#[test]
 fn cluster_recover_rebuilds_a_local_cluster_from_its_survivor() {
     let local = Local::up(&["--nodes", "3"]);
     let eps = local.endpoints();
@@ -164,10 +162,7 @@ fn cluster_recover_rebuilds_a_local_cluster_from_its_survivor() {
 /// `member list` on etcd ≥ 3.5 (whose linearizable list no leader can
 /// confirm) gives the one member's view and the same diagnosis.
 fn status_diagnoses_quorum_loss_on_etcd(version: &str) {
-    let test = "status_diagnoses_quorum_loss_on_etcd";
-    let Some(bin) = crate::util::versions::etcd_server(version, test) else {
-        return;
-    };
+    let bin = crate::util::versions::etcd_server(version);
     let mut etcd = crate::util::Etcd::start(bin, 3);
     etcd.ctl(&["member", "list"]).expect(0);
     let (lost2, lost3) = (etcd.members[1].peer_url(), etcd.members[2].peer_url());
@@ -231,12 +226,20 @@ fn status_diagnoses_quorum_loss_on_etcd(version: &str) {
     }
 }
 
-#[test]
 fn status_diagnoses_quorum_loss_on_etcd_3_4() {
     status_diagnoses_quorum_loss_on_etcd("3.4");
 }
 
-#[test]
 fn status_diagnoses_quorum_loss_on_etcd_3_6() {
     status_diagnoses_quorum_loss_on_etcd("3.6");
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        force_new_cluster_recovers_a_survivor_of_a_lost_quorum,
+        cluster_recover_rebuilds_a_local_cluster_from_its_survivor,
+        status_diagnoses_quorum_loss_on_etcd_3_4: [EtcdServer("3.4")],
+        status_diagnoses_quorum_loss_on_etcd_3_6: [EtcdServer("3.6")],
+    ]
 }

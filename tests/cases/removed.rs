@@ -88,7 +88,6 @@ fn assert_stopped_as_removed(run: &(i32, String, f64), id: &str, within: f64) {
     assert!(*secs < within, "stopped after {secs:.1} s: {stderr}");
 }
 
-#[test]
 fn a_member_removed_while_down_stops_when_started_again() {
     let local = Local::up(&["--nodes", "3"]);
     let ep = local.endpoints()[0].clone();
@@ -147,7 +146,6 @@ fn a_member_removed_while_down_stops_when_started_again() {
 
 /// The peers restart from a checkpoint taken after the removal (their log
 /// compacted past it): the knowledge comes from the checkpoint.
-#[test]
 fn the_removal_is_remembered_across_checkpoints() {
     let local = Local::up(&["--nodes", "3", "--snapshot-count", "20"]);
     let id = kill_and_remove(&local, "n3");
@@ -173,7 +171,6 @@ fn the_removal_is_remembered_across_checkpoints() {
 /// peers' refusal and stops (its process ends, its log says so, its data
 /// directory is marked); the majority's term does not move and every
 /// acknowledged write is kept.
-#[test]
 fn a_partitioned_old_leader_removed_meanwhile_stops_when_healed() {
     let local = Local::up(&["--fault-injection"]);
     let (old, others) = leader_and_others(&local);
@@ -239,7 +236,6 @@ fn a_partitioned_old_leader_removed_meanwhile_stops_when_healed() {
 /// past it) knows the removed ID from the snapshot alone: the removed
 /// member, back on its old data, reaches only that new member (it took the
 /// peer URL of a member removed since) and is refused by it.
-#[test]
 fn a_member_that_joined_by_snapshot_knows_the_removed_ids() {
     let local = Local::up(&["--nodes", "3", "--snapshot-count", "20"]);
     let id3 = kill_and_remove(&local, "n3");
@@ -300,4 +296,14 @@ fn a_member_that_joined_by_snapshot_knows_the_removed_ids() {
     local.kill9(n2_pid);
     let run = run_by_hand(&local, "n3", Duration::from_secs(30));
     assert_stopped_as_removed(&run, &id3, 10.0);
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        a_member_removed_while_down_stops_when_started_again,
+        the_removal_is_remembered_across_checkpoints,
+        a_partitioned_old_leader_removed_meanwhile_stops_when_healed,
+        a_member_that_joined_by_snapshot_knows_the_removed_ids,
+    ]
 }

@@ -3,13 +3,12 @@
 use crate::util::faults::leader_and_others;
 use crate::util::local::Local;
 use crate::util::members::{add_learner, add_learner_at, id_of, ids, member_named};
-use crate::util::versions::{etcd_server, per_etcd_version};
+use crate::util::versions::etcd_server;
 use crate::util::{free_port, Etcd};
 
 /// `member replace` on the engine: resumes after an interrupted run (the new
 /// member was added already), swaps through one joint change, and a rerun has
 /// nothing left to do.
-#[test]
 fn replace_on_the_engine_resumes_and_finishes() {
     let local = Local::up(&[]);
     let old = id_of(&local, "n3");
@@ -88,9 +87,7 @@ fn replace_on_the_engine_resumes_and_finishes() {
 /// `member replace` against etcd: the new member already started (an earlier
 /// run added it); replace promotes it after catch-up, then removes the old one.
 fn replace_against_etcd(version: &'static str) {
-    let Some(bin) = etcd_server(version, "replace_against_etcd") else {
-        return;
-    };
+    let bin = etcd_server(version);
     let mut etcd = Etcd::start(bin, 3);
     let peer_port = free_port();
     let peer = format!("http://127.0.0.1:{peer_port}");
@@ -124,4 +121,10 @@ fn replace_against_etcd(version: &'static str) {
     assert_eq!(member_named(&list, "m4")["is_learner"], false);
 }
 
-per_etcd_version!(replace_against_etcd);
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        replace_on_the_engine_resumes_and_finishes,
+        replace_against_etcd: each_version [],
+    ]
+}

@@ -103,29 +103,24 @@ fn cut_off_leader(local: &Local) -> (NodeInfo, Vec<NodeInfo>, String) {
     (old, others, leader_url)
 }
 
-#[test]
 fn robustness_kill_leader() {
     passes("engine-kill-leader", &[], kill_leader);
 }
 
-#[test]
 fn robustness_kill_follower() {
     passes("engine-kill-follower", &[], kill_follower);
 }
 
-#[test]
 fn robustness_kill_all() {
     passes("engine-kill-all", &[], kill_all);
 }
 
-#[test]
 fn robustness_partitioned_leader() {
     passes("engine-partitioned-leader", &[], partition_leader);
 }
 
 /// A learner joins after the log was compacted (a snapshot catches it up),
 /// is promoted, and clients use it.
-#[test]
 fn robustness_learner_by_snapshot_then_promoted() {
     passes(
         "engine-learner-snapshot",
@@ -149,7 +144,6 @@ fn robustness_learner_by_snapshot_then_promoted() {
 }
 
 /// A follower removed, then the leader (memberctl moves leadership first).
-#[test]
 fn robustness_voters_removed_leader_too() {
     let (checked, local) = scenario(
         "engine-remove-voters",
@@ -172,7 +166,6 @@ fn robustness_voters_removed_leader_too() {
 /// A joint change (a learner promoted, a voter demoted) entered and left;
 /// the demoted learner is then removed (the learner slot is free again for
 /// the next round).
-#[test]
 fn robustness_joint_enter_leave() {
     passes("engine-joint", &[], |local, run| {
         let name = format!("j{}", free_port());
@@ -191,7 +184,6 @@ fn robustness_joint_enter_leave() {
 
 /// A member replaced (`member replace --start-local`: learner, catch-up,
 /// one joint swap).
-#[test]
 fn robustness_member_replaced() {
     passes("engine-replace", &[], |local, run| {
         let (_, others) = leader_and_others(local);
@@ -217,7 +209,6 @@ fn robustness_member_replaced() {
 /// A follower whose apply stage is paused while the others go on: its
 /// applied index falls 1000 entries behind its commit index, then it is
 /// killed (-9) and restarted. It applies its log again before it serves.
-#[test]
 fn robustness_kill_while_the_apply_stage_lags() {
     passes("engine-apply-lag", &[], |local, _| {
         let (_, others) = leader_and_others(local);
@@ -259,7 +250,6 @@ fn robustness_kill_while_the_apply_stage_lags() {
 /// A learner killed (-9) while a snapshot of 30 MB streams into it and is
 /// installed: started again, it receives the snapshot again, catches up and
 /// is promoted; nothing half-received is used.
-#[test]
 fn robustness_learner_killed_while_installing_a_snapshot() {
     let (checked, local) = scenario(
         "engine-learner-install-killed",
@@ -305,7 +295,6 @@ fn robustness_learner_killed_while_installing_a_snapshot() {
 /// A checkpoint's fsync fails on a follower: it stops with a clear error
 /// (its log is never compacted past what is not on disk); restarted, it
 /// rejoins and nothing acknowledged is lost.
-#[test]
 fn robustness_checkpoint_fsync_fails() {
     disk_fault(
         "engine-checkpoint-fsync-fails",
@@ -340,7 +329,6 @@ fn disk_fault(name: &str, extra: &[&str], kind: i32, leader: bool, says: &'stati
     });
 }
 
-#[test]
 fn robustness_fsync_fails_on_the_leader() {
     disk_fault(
         "engine-fsync-fails",
@@ -351,7 +339,6 @@ fn robustness_fsync_fails_on_the_leader() {
     );
 }
 
-#[test]
 fn robustness_full_disk_on_a_follower() {
     disk_fault(
         "engine-disk-full",
@@ -400,7 +387,6 @@ fn fails(name: &str, extra: &[&str], by_values: bool, fault: impl Fn(&Local, &Ru
 /// clients (which leave the cut-off member at their first failed write), a
 /// client of its own puts a key through the majority and then reads it from
 /// the cut-off member, so that the stale value is read for certain.
-#[test]
 fn robustness_catches_stale_local_reads() {
     fails(
         "bug-stale-reads",
@@ -429,7 +415,6 @@ fn robustness_catches_stale_local_reads() {
 
 /// Log writes acknowledged before they are written: every member killed at
 /// once loses acknowledged writes, which the checker must find.
-#[test]
 fn robustness_catches_ack_before_fsync() {
     fails(
         "bug-ack-before-fsync",
@@ -452,4 +437,25 @@ fn robustness_catches_ack_before_fsync() {
             }
         },
     );
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        robustness_kill_leader,
+        robustness_kill_follower,
+        robustness_kill_all,
+        robustness_partitioned_leader,
+        robustness_learner_by_snapshot_then_promoted,
+        robustness_voters_removed_leader_too,
+        robustness_joint_enter_leave,
+        robustness_member_replaced,
+        robustness_kill_while_the_apply_stage_lags,
+        robustness_learner_killed_while_installing_a_snapshot,
+        robustness_checkpoint_fsync_fails,
+        robustness_fsync_fails_on_the_leader,
+        robustness_full_disk_on_a_follower,
+        robustness_catches_stale_local_reads,
+        robustness_catches_ack_before_fsync,
+    ]
 }

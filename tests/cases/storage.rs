@@ -79,7 +79,6 @@ fn wait_for_copy(local: &Local, name: &str, prefix: &str, acked: &[(String, Stri
 /// streams in and restarted; then a second learner's sender, the leader, is
 /// killed mid-stream. Each learner ends with every acknowledged write, no
 /// half-received snapshot is left behind, and a writer loses nothing.
-#[test]
 fn kill_9_during_a_snapshot_stream() {
     let local = Local::up(&["--fault-injection", "--snapshot-count", "500"]);
     let ep = local.endpoints()[0].clone();
@@ -129,7 +128,6 @@ fn kill_9_during_a_snapshot_stream() {
 /// and its files purged all the time while two writers run; every node is
 /// killed at random moments, round after round. Every acknowledged write is
 /// read back, and the old files did go.
-#[test]
 fn kill_9_during_log_compaction_and_purge() {
     let local = Local::up_with_env(
         &[
@@ -227,7 +225,6 @@ fn append_torn_write(file: &Path, written: u64) {
 /// random byte of its last 4 KiB (which may take entries it had
 /// acknowledged: the member either catches up, or stops naming its
 /// directory and is rebuilt). The cluster keeps every acknowledged write.
-#[test]
 fn torn_log_tail_is_cut_or_refused() {
     let local = Local::up(&[]);
     let seed = seed();
@@ -342,4 +339,13 @@ fn torn_log_tail_is_cut_or_refused() {
         check_acked(&local.endpoints(), "torn/", &acked);
     }
     eprintln!("torn log tails (seed {seed}): {outcomes:?}");
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        kill_9_during_a_snapshot_stream,
+        kill_9_during_log_compaction_and_purge,
+        torn_log_tail_is_cut_or_refused,
+    ]
 }

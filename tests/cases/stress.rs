@@ -15,7 +15,6 @@ const BUDGET: Duration = Duration::from_secs(20);
 
 /// Membership cycles under a writer putting every 10 ms: every put is
 /// acknowledged, every acknowledged put is kept, and the cluster ends as it began.
-#[test]
 fn membership_cycles_under_a_steady_writer() {
     let local = Local::up(&[]);
     let voters: Vec<String> = local
@@ -64,4 +63,9 @@ fn membership_cycles_under_a_steady_writer() {
     assert!(cycles >= 3, "only {cycles} cycles in {elapsed:?}");
     check_acked(&voters, "stress/", &written.acked);
     assert_eq!(members(&local), before);
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![membership_cycles_under_a_steady_writer,]
 }

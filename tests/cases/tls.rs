@@ -3,16 +3,14 @@
 use std::time::Duration;
 
 use crate::util::members::ids;
-use crate::util::versions::{etcd_server, per_etcd_version};
+use crate::util::versions::etcd_server;
 use crate::util::{self, free_port, memberctl, wait_for};
 
 /// memberctl against a real etcd serving clients over TLS with client
 /// certificates required: --cacert/--cert/--key work, --insecure-skip-tls-verify
 /// works without the CA, a missing client certificate or a wrong CA fails clearly.
 fn tls_against_etcd(version: &'static str) {
-    let Some(bin) = etcd_server(version, "tls_against_etcd") else {
-        return;
-    };
+    let bin = etcd_server(version);
     let dir = tempfile::tempdir().unwrap();
     let pki = util::tls::make(dir.path(), "a");
     let other = util::tls::make(dir.path(), "b");
@@ -138,7 +136,6 @@ impl Drop for Procs {
 /// required on both: it elects a leader over TLS, memberctl administers it with
 /// --cacert/--cert/--key (a change through a follower is forwarded over peer
 /// TLS), and a client without a certificate is refused.
-#[test]
 fn tls_on_the_engine() {
     let dir = tempfile::tempdir().unwrap();
     let pki = util::tls::make(dir.path(), "n");
@@ -278,7 +275,8 @@ fn tls_on_the_engine() {
     with(&["member", "remove", &id]).expect(0);
     // etcdctl's per-endpoint calls send the whole URL as the :authority;
     // repaired under TLS too.
-    if let Some(ctl) = util::require_etcdctl("tls_on_the_engine") {
+    {
+        let ctl = util::require_etcdctl();
         let urls: Vec<String> = clients
             .iter()
             .map(|p| format!("https://127.0.0.1:{p}"))
@@ -313,4 +311,10 @@ fn tls_on_the_engine() {
     );
 }
 
-per_etcd_version!(tls_against_etcd);
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        tls_on_the_engine: [Etcdctl],
+        tls_against_etcd: each_version [],
+    ]
+}

@@ -109,7 +109,6 @@ fn events(rx: &mut mpsc::UnboundedReceiver<Seen>, want: usize, limit: Duration) 
 /// A watch on a follower sees every write, once and in order, while the
 /// leader moves and a learner joins by snapshot; a watch opened on that new
 /// member from revision 1 replays the same history (the snapshot carried it).
-#[test]
 fn watch_sees_every_revision_across_leader_change_and_snapshot_join() {
     let local = Local::up(&["--snapshot-count", "20"]);
     let (leader, others) = leader_and_others(&local);
@@ -140,7 +139,6 @@ fn watch_sees_every_revision_across_leader_change_and_snapshot_join() {
 }
 
 /// A watch on a member that is then removed ends with an error.
-#[test]
 fn watch_on_a_removed_member_ends_with_an_error() {
     let local = Local::up(&[]);
     let (leader, others) = leader_and_others(&local);
@@ -168,7 +166,6 @@ fn lease_client(endpoint: &str) -> LeaseClient<tonic::transport::Channel> {
 /// A lease granted through a follower outlives a leader change (its TTL is
 /// renewed, not shortened), is kept alive through a follower, and when it
 /// expires its keys are gone on every member.
-#[test]
 fn lease_survives_leader_change_and_expiry_deletes_keys_everywhere() {
     let local = Local::up(&[]);
     let (leader, others) = leader_and_others(&local);
@@ -240,7 +237,6 @@ async fn next(s: &mut tonic::Streaming<epb::WatchResponse>) -> epb::WatchRespons
 /// One stream, several watches: IDs (automatic and the client's, a
 /// duplicate refused as etcd refuses it), a NODELETE/NOPUT filter with
 /// previous values, a progress request, idle progress notifications, cancel.
-#[test]
 fn watch_ids_filters_progress_and_cancel_on_one_stream() {
     use epb::watch_create_request::FilterType;
     use epb::watch_request::RequestUnion;
@@ -349,7 +345,6 @@ fn watch_ids_filters_progress_and_cancel_on_one_stream() {
 /// buffer of applied batches passes it: checked once by hand to happen),
 /// and then reads what it missed from the history: every event arrives,
 /// once and in order.
-#[test]
 fn a_stalled_watcher_catches_up_from_history() {
     const PUTS: usize = 4000;
     const WRITERS: usize = 16;
@@ -398,4 +393,15 @@ fn a_stalled_watcher_catches_up_from_history() {
         assert_eq!(seen, written);
         drop(tx);
     });
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        watch_sees_every_revision_across_leader_change_and_snapshot_join,
+        watch_on_a_removed_member_ends_with_an_error,
+        lease_survives_leader_change_and_expiry_deletes_keys_everywhere,
+        watch_ids_filters_progress_and_cancel_on_one_stream,
+        a_stalled_watcher_catches_up_from_history,
+    ]
 }

@@ -20,19 +20,13 @@ pub fn etcd_binary() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// The etcd binary, or None after printing "skipped: etcd not installed";
-/// with MEMBERCTL_REQUIRE_ETCD=1 a missing etcd fails the test instead.
-pub fn require_etcd(test: &str) -> Option<PathBuf> {
-    if let Some(p) = etcd_binary() {
-        return Some(p);
-    }
-    if std::env::var("MEMBERCTL_REQUIRE_ETCD").is_ok_and(|v| v == "1") {
-        panic!("{test}: etcd is not installed but MEMBERCTL_REQUIRE_ETCD=1 (apt-get install etcd-server)");
-    }
-    eprintln!(
-        "{test}: skipped: etcd not installed (install Debian's etcd-server, or set ETCD_BIN)"
-    );
-    None
+/// The etcd binary; a case that calls this declares `Need::Etcd`, so the
+/// harness has ignored it where etcd is missing: a panic here means the case
+/// did not declare what it uses.
+pub fn require_etcd() -> PathBuf {
+    etcd_binary().unwrap_or_else(|| {
+        panic!("etcd is not installed: apt-get install etcd-server, or set ETCD_BIN; a case that starts etcd lists Etcd among its needs")
+    })
 }
 
 /// One etcd member process of a test cluster.
@@ -284,20 +278,19 @@ impl Drop for Etcd {
     }
 }
 
-/// etcdctl, if installed; like [`require_etcd`] otherwise.
-pub fn require_etcdctl(test: &str) -> Option<PathBuf> {
+/// etcdctl, if installed.
+pub fn etcdctl_binary() -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    if let Some(p) = std::env::split_paths(&path)
+    std::env::split_paths(&path)
         .map(|d| d.join("etcdctl"))
         .find(|p| p.is_file())
-    {
-        return Some(p);
-    }
-    if std::env::var("MEMBERCTL_REQUIRE_ETCD").is_ok_and(|v| v == "1") {
-        panic!("{test}: etcdctl is not installed but MEMBERCTL_REQUIRE_ETCD=1 (apt-get install etcd-client)");
-    }
-    eprintln!("{test}: skipped: etcdctl not installed (install Debian's etcd-client)");
-    None
+}
+
+/// etcdctl; like [`require_etcd`], for a case that declares `Need::Etcdctl`.
+pub fn require_etcdctl() -> PathBuf {
+    etcdctl_binary().unwrap_or_else(|| {
+        panic!("etcdctl is not installed: apt-get install etcd-client; a case that runs etcdctl lists Etcdctl among its needs")
+    })
 }
 
 /// Runs etcdctl (API v3) with `args`.

@@ -250,17 +250,24 @@ pub fn kill9_all(pids: &[u32]) {
     );
 }
 
-/// Whether process `pid` is gone or a zombie.
+/// Whether process `pid` is gone or a zombie, with every thread of it (as
+/// `cluster up` judges it: a killed process whose main thread is a zombie
+/// while others are still being torn down counts as running there).
 pub fn exited(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| {
-            s.rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('Z')
-        })
-        .unwrap_or(true)
+    let dead = |stat: &str| {
+        std::fs::read_to_string(stat)
+            .map(|s| {
+                let state = s.rsplit(')').next().unwrap_or("").trim_start();
+                state.starts_with(['Z', 'X', 'x'])
+            })
+            .unwrap_or(true)
+    };
+    match std::fs::read_dir(format!("/proc/{pid}/task")) {
+        Ok(tasks) => tasks
+            .filter_map(Result::ok)
+            .all(|t| dead(&t.path().join("stat").to_string_lossy())),
+        Err(_) => true,
+    }
 }
 
 /// Restarts the stopped nodes of `local` with `cluster up`; panics with the logs when it fails.

@@ -25,6 +25,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+/// A Prometheus tool (`prometheus`, `promtool`) from Debian's `prometheus`
+/// package, if installed.
+pub fn prometheus_tool(tool: &str) -> Option<PathBuf> {
+    Some(std::path::Path::new("/usr/bin").join(tool)).filter(|p| p.is_file())
+}
+
 /// The binary under test.
 pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_memberctl")

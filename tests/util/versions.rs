@@ -10,61 +10,30 @@ use serde_json::Value;
 /// Every etcd minor version the tests run against.
 pub const VERSIONS: [&str; 4] = ["3.4", "3.5", "3.6", "3.7"];
 
-/// One test per etcd version for `fn $name(version: &'static str)`, named
-/// `$name::v3_4` … `$name::v3_7`, so that a failure says which server it was.
-#[allow(unused_macros)] // the benches include these helpers too
-macro_rules! per_etcd_version {
-    ($name:ident) => {
-        mod $name {
-            #[test]
-            fn v3_4() {
-                super::$name("3.4")
-            }
-            #[test]
-            fn v3_5() {
-                super::$name("3.5")
-            }
-            #[test]
-            fn v3_6() {
-                super::$name("3.6")
-            }
-            #[test]
-            fn v3_7() {
-                super::$name("3.7")
-            }
-        }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use per_etcd_version;
+static FOUND: Mutex<Option<HashMap<String, Result<PathBuf, String>>>> = Mutex::new(None);
 
-static FOUND: Mutex<Option<HashMap<String, PathBuf>>> = Mutex::new(None);
-
-/// The etcd server binary of minor `version` ("3.4" … "3.7"), or None after
-/// saying why the test is skipped; with MEMBERCTL_REQUIRE_ETCD=1 (as in CI) a
-/// missing server fails the test instead.
-pub fn etcd_server(version: &str, test: &str) -> Option<PathBuf> {
+/// The etcd server binary of minor `version` ("3.4" … "3.7"), or why it is
+/// not available (looked up once per version).
+pub fn find(version: &str) -> Result<PathBuf, String> {
     if version == "3.4" {
-        return super::require_etcd(test);
+        return super::etcd::etcd_binary().ok_or_else(|| {
+            "etcd is not installed: apt-get install etcd-server, or set ETCD_BIN".into()
+        });
     }
     let mut found = FOUND.lock().unwrap_or_else(|p| p.into_inner());
-    let found = found.get_or_insert_with(HashMap::new);
-    if let Some(p) = found.get(version) {
-        return Some(p.clone());
-    }
-    match vendored(version) {
-        Ok(p) => {
-            found.insert(version.to_string(), p.clone());
-            Some(p)
-        }
-        Err(why) => {
-            if std::env::var("MEMBERCTL_REQUIRE_ETCD").is_ok_and(|v| v == "1") {
-                panic!("{test}: etcd {version} is not available: {why}");
-            }
-            eprintln!("{test}: skipped: etcd {version} is not available: {why}");
-            None
-        }
-    }
+    found
+        .get_or_insert_with(HashMap::new)
+        .entry(version.to_string())
+        .or_insert_with(|| vendored(version))
+        .clone()
+}
+
+/// The etcd server binary of minor `version`, for a case that declares
+/// `Need::EtcdServer(version)` (or runs once per version): the harness has
+/// ignored the case where the server is missing, so a panic here means the
+/// case did not declare it.
+pub fn etcd_server(version: &str) -> PathBuf {
+    find(version).unwrap_or_else(|why| panic!("etcd {version} is not available: {why}"))
 }
 
 /// Finds (downloading on first use) the server binary that the manifest in

@@ -224,7 +224,19 @@ pub(super) struct ClusterDoc<'a> {
     pub(super) endpoints: Vec<&'a str>,
     pub(super) leader: Option<String>,
     pub(super) ready_ms: Option<u128>,
+    pub(super) link: Option<LinkDoc>,
     pub(super) nodes: Vec<NodeDoc<'a>>,
+}
+
+/// The link model between the members of a local cluster.
+#[derive(Serialize)]
+pub(super) struct LinkDoc {
+    pub(super) spec: String,
+    pub(super) rtt_ms: f64,
+    pub(super) bandwidth_bits_per_s: u64,
+    pub(super) queue_bytes: u64,
+    pub(super) pid: Option<u32>,
+    pub(super) running: bool,
 }
 
 #[derive(Serialize)]

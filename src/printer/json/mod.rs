@@ -282,6 +282,14 @@ impl Format for Json {
                 endpoints: c.endpoints(),
                 leader: c.leader.map(hex),
                 ready_ms: c.ready_ms,
+                link: c.link.as_ref().map(|l| LinkDoc {
+                    spec: l.spec.to_string(),
+                    rtt_ms: l.spec.rtt().as_secs_f64() * 1000.0,
+                    bandwidth_bits_per_s: l.spec.bandwidth_bits,
+                    queue_bytes: l.spec.queue_bytes,
+                    pid: l.pid,
+                    running: l.pid.is_some(),
+                }),
                 nodes: c
                     .nodes
                     .iter()

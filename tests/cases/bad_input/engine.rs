@@ -38,7 +38,8 @@ fn direct_cases(server: &Server, ctx: &Ctx) -> usize {
     let u = |rest: &str| format!("http://127.0.0.1:{p}{rest}");
     let mut failures = Vec::new();
     let mut n = 0;
-    if let Some(etcdctl) = util::require_etcdctl("bad_input_matrix_on_the_engine") {
+    {
+        let etcdctl = util::require_etcdctl();
         let cases = [
             ("trailing space", vec!["member", "add", "x"], u(" ")),
             (
@@ -111,7 +112,6 @@ fn direct_cases(server: &Server, ctx: &Ctx) -> usize {
 }
 
 /// The engine: the whole matrix on a one-voter `cluster up`, then refusals while joint.
-#[test]
 fn bad_input_matrix_on_the_engine() {
     let started = std::time::Instant::now();
     let local = Local::up(&["--nodes", "1"]);
@@ -194,4 +194,11 @@ fn bad_input_matrix_on_the_engine() {
         started.elapsed()
     );
     assert!(n >= 40, "only {n} cases");
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        bad_input_matrix_on_the_engine: [Etcdctl],
+    ]
 }

@@ -5,11 +5,8 @@ use super::{add_learner_named_like_the_voter, case, phase_a, phase_b, Server};
 use crate::util::{self, require_etcd, Etcd};
 
 /// etcd 3.4: the same matrix on a one-member cluster, then a wrong password with authentication on.
-#[test]
 fn bad_input_matrix_against_etcd() {
-    let Some(bin) = require_etcd("bad_input_matrix_against_etcd") else {
-        return;
-    };
+    let bin = require_etcd();
     let started = std::time::Instant::now();
     let mut etcd = Etcd::start(bin, 1);
     let tmp = tempfile::tempdir().unwrap();
@@ -28,7 +25,8 @@ fn bad_input_matrix_against_etcd() {
     let mut n = n_a + phase_b(&server, &ctx);
 
     // Phase C: authentication enabled (by etcdctl), wrong credentials.
-    if let Some(etcdctl) = util::require_etcdctl("bad_input_matrix_against_etcd") {
+    {
+        let etcdctl = util::require_etcdctl();
         // The voter only: etcdctl does not skip a learner, which refuses these calls.
         let eps = format!("127.0.0.1:{}", etcd.members[0].client_port);
         for args in [
@@ -81,4 +79,11 @@ fn bad_input_matrix_against_etcd() {
         started.elapsed()
     );
     assert!(n >= 40, "only {n} cases");
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        bad_input_matrix_against_etcd: [Etcd, Etcdctl],
+    ]
 }

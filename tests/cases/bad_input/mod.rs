@@ -289,3 +289,11 @@ fn phase_b(server: &Server, ctx: &Ctx) -> usize {
         &[],
     )
 }
+
+/// The matrix's cases: on the engine and against etcd.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    [engine::cases(), etcd::cases()]
+        .into_iter()
+        .flatten()
+        .collect()
+}

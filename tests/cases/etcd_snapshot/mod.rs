@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::util::versions::{etcd_server, per_etcd_version};
+use crate::util::versions::etcd_server;
 use crate::util::{self, Etcd};
 
 /// etcdctl's `snapshot status -w json` of `file`.
@@ -178,17 +178,14 @@ struct Filled {
 }
 
 impl Filled {
-    /// etcd `version` started and filled; None when `test` is skipped.
-    fn start(version: &str, test: &str) -> Option<Filled> {
-        let (Some(bin), Some(ctl)) = (etcd_server(version, test), util::require_etcdctl(test))
-        else {
-            return None;
-        };
+    /// etcd `version` started and filled.
+    fn start(version: &str) -> Filled {
+        let (bin, ctl) = (etcd_server(version), util::require_etcdctl());
         let etcd = Etcd::start(bin, 1);
         let ep = etcd.endpoints();
         fill(&ctl, &ep);
         let dir = tempfile::tempdir().unwrap();
-        Some(Filled { etcd, ep, ctl, dir })
+        Filled { etcd, ep, ctl, dir }
     }
 
     /// `etcdctl [flags] snapshot save` into the directory as `name`.
@@ -212,9 +209,7 @@ impl Filled {
 /// A snapshot saved from etcd `version` by etcdctl and by memberctl, and the
 /// member's backend file once it stopped: memberctl reads each as etcdctl does.
 fn status_agrees_with_etcdctl(version: &'static str) {
-    let Some(mut f) = Filled::start(version, "status_agrees_with_etcdctl") else {
-        return;
-    };
+    let mut f = Filled::start(version);
     let (ctl, ep) = (f.ctl.clone(), f.ep.clone());
     let theirs = f.save("etcdctl.db", &[]);
     let doc = assert_same_status(&ctl, &theirs);
@@ -256,15 +251,10 @@ fn status_agrees_with_etcdctl(version: &'static str) {
     let doc = assert_same_status(&ctl, &backend);
     assert_eq!(doc["sha256"], Value::Null, "{doc}");
 }
-per_etcd_version!(status_agrees_with_etcdctl);
-
 /// Damaged and foreign files: refused with exit 2, naming the problem; the
 /// file is left as it was.
-#[test]
 fn damaged_etcd_snapshots_are_refused() {
-    let Some(f) = Filled::start("3.4", "damaged_etcd_snapshots_are_refused") else {
-        return;
-    };
+    let f = Filled::start("3.4");
     let dir = f.dir.path();
     let good = f.save("good.db", &[]);
     let bytes = std::fs::read(&good).unwrap();
@@ -341,4 +331,17 @@ fn walk(d: &Path) -> Vec<(String, u64)> {
     }
     out.sort();
     out
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    let mut cases: Vec<_> = [restore::cases(), to_etcd::cases()]
+        .into_iter()
+        .flatten()
+        .collect();
+    cases.extend(crate::harness::cases![
+        status_agrees_with_etcdctl: each_version [Etcdctl],
+        damaged_etcd_snapshots_are_refused: [EtcdServer("3.4"), Etcdctl],
+    ]);
+    cases
 }

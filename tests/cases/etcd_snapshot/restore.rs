@@ -8,7 +8,6 @@ use serde_json::Value;
 
 use super::{add_users, seen, walk, Filled};
 use crate::util;
-use crate::util::versions::per_etcd_version;
 
 /// A one-member engine started on a restored data directory; killed on drop.
 struct Restored {
@@ -40,9 +39,7 @@ fn restore_and_start(file: &Path, data: &Path) -> Restored {
 /// same history since the compaction, leases, users and roles (alice logs
 /// in with her etcd password), and the next write gets the next revision.
 fn restore_serves_what_etcd_served(version: &'static str) {
-    let Some(f) = Filled::start(version, "restore_serves_what_etcd_served") else {
-        return;
-    };
+    let f = Filled::start(version);
     let (ctl, ep) = (&f.ctl, f.ep.as_str());
     add_users(ctl, ep);
     let file = f.save("prod.db", &["--user", "root:rootpw"]);
@@ -72,16 +69,11 @@ fn restore_serves_what_etcd_served(version: &'static str) {
     };
     assert_eq!(put(&restored.client_url), put(ep));
 }
-per_etcd_version!(restore_serves_what_etcd_served);
-
 /// Restore refusals: a backend file without a trailer (until
 /// --skip-hash-check), a damaged snapshot, a non-empty directory; nothing
 /// is created or changed.
-#[test]
 fn etcd_restore_refusals() {
-    let Some(mut f) = Filled::start("3.4", "etcd_restore_refusals") else {
-        return;
-    };
+    let mut f = Filled::start("3.4");
     let good = f.save("good.db", &[]);
     let backend = f.backend_copy("backend.db");
     let damaged = util::damaged_copy(&good, f.dir.path(), "damaged.db");
@@ -110,12 +102,8 @@ fn etcd_restore_refusals() {
 /// three members that each serve etcd's data; a learner added, started and
 /// promoted catches up with it; a second `--from-snapshot` into the same
 /// directory is refused, a damaged file creates no cluster.
-#[test]
 fn cluster_up_from_an_etcd_snapshot_rehearses_a_change() {
-    let Some(f) = Filled::start("3.5", "cluster_up_from_an_etcd_snapshot_rehearses_a_change")
-    else {
-        return;
-    };
+    let f = Filled::start("3.5");
     let (ctl, ep, dir) = (&f.ctl, f.ep.as_str(), f.dir.path());
     let file = f.save("prod.db", &[]);
     let keys = |ep: &str| {
@@ -188,12 +176,8 @@ fn cluster_up_from_an_etcd_snapshot_rehearses_a_change() {
 /// `scripts/rehearse-demo.sh` end to end (this build's memberctl, 2,000
 /// keys): a real etcd filled and saved, a local copy started from the
 /// snapshot, grown to five members, compared with production.
-#[test]
 fn the_rehearsal_demo_runs_end_to_end() {
-    let test = "the_rehearsal_demo_runs_end_to_end";
-    let (Some(etcd), Some(_ctl)) = (util::require_etcd(test), util::require_etcdctl(test)) else {
-        return;
-    };
+    let (etcd, _ctl) = (util::require_etcd(), util::require_etcdctl());
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/rehearse-demo.sh");
     let r = util::run(
         std::process::Command::new("bash")
@@ -215,4 +199,14 @@ fn the_rehearsal_demo_runs_end_to_end() {
     assert!(prod.ends_with("2001 keys"), "{prod}");
     assert_eq!(line("rehearsal:"), Some(prod), "{out}");
     assert!(out.contains("target reached"), "{out}");
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        restore_serves_what_etcd_served: each_version [Etcdctl],
+        etcd_restore_refusals: [EtcdServer("3.4"), Etcdctl],
+        cluster_up_from_an_etcd_snapshot_rehearses_a_change: [EtcdServer("3.5"), Etcdctl],
+        the_rehearsal_demo_runs_end_to_end: [Etcd, Etcdctl],
+    ]
 }

@@ -24,12 +24,8 @@ fn served(ctl: &Path, etcd: &Etcd, version: &str) -> Vec<String> {
     )
 }
 
-#[test]
 fn engine_snapshots_restore_into_etcd() {
-    let test = "engine_snapshots_restore_into_etcd";
-    let (Some(ctl), Some(etcd34)) = (util::require_etcdctl(test), etcd_server("3.4", test)) else {
-        return;
-    };
+    let (ctl, etcd34) = (util::require_etcdctl(), etcd_server("3.4"));
     let local = Local::up(&["--nodes", "1"]);
     let ep = local.client_url("n1");
     fill(&ctl, &ep);
@@ -92,9 +88,7 @@ fn engine_snapshots_restore_into_etcd() {
     // etcd's upgrade path, one minor version at a time, on the same data
     // (a version that is not available ends the path there).
     for version in ["3.5", "3.6", "3.7"] {
-        let Some(bin) = etcd_server(version, test) else {
-            break;
-        };
+        let bin = etcd_server(version);
         etcd.restart_on(0, bin);
         let got = served(&ctl, &etcd, version);
         for (i, (a, b)) in got.iter().zip(&engine).enumerate() {
@@ -116,4 +110,17 @@ fn engine_snapshots_restore_into_etcd() {
         revision(&etcd_ep, &["put", "after", "x", "-w", "json"]),
         engine_rev + 1
     );
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        engine_snapshots_restore_into_etcd: [
+            Etcdctl,
+            EtcdServer("3.4"),
+            EtcdServer("3.5"),
+            EtcdServer("3.6"),
+            EtcdServer("3.7"),
+        ],
+    ]
 }

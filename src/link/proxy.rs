@@ -1,0 +1,230 @@
+//! The link proxy: a listener per member on the peer port it advertises, forwarding each connection to the port the member really listens on, its bytes paced through the queue of their member pair and direction.
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::shaper::{Admission, Shaper};
+use super::{source, LinkSpec};
+
+/// Bytes read from a socket at once: a chunk enters the queue whole.
+const CHUNK: usize = 16 * 1024;
+/// The name of the other end of a connection whose opener /proc could not name.
+const UNKNOWN: &str = "?";
+
+/// One member behind the link.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route {
+    /// The member's name.
+    pub member: String,
+    /// Where the link listens for it: the host and port of its advertised peer URL.
+    pub listen: SocketAddr,
+    /// Where the member really listens for its peers.
+    pub target: SocketAddr,
+}
+
+/// The queue of one direction of one member pair, shared by its connections.
+type Queue = Arc<Mutex<Shaper>>;
+
+/// A running link model: listeners, their connections and the queues of
+/// every member pair. Dropping it stops the listeners and cuts the
+/// connections.
+pub struct Links {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    spec: LinkSpec,
+    routes: Mutex<Vec<Route>>,
+    /// The queue of each (from, to) direction of each member pair.
+    queues: Mutex<HashMap<(String, String), Queue>>,
+    /// Until when every link delivers nothing (a stalled path).
+    stalled_until: Mutex<Option<Instant>>,
+    /// Every socket the proxy holds, to cut on stop.
+    sockets: Mutex<Vec<TcpStream>>,
+    stopped: AtomicBool,
+}
+
+impl Links {
+    /// A link model with no members yet.
+    pub fn new(spec: LinkSpec) -> Links {
+        Links {
+            inner: Arc::new(Inner {
+                spec,
+                routes: Mutex::new(Vec::new()),
+                queues: Mutex::new(HashMap::new()),
+                stalled_until: Mutex::new(None),
+                sockets: Mutex::new(Vec::new()),
+                stopped: AtomicBool::new(false),
+            }),
+        }
+    }
+
+    /// The settings of every link.
+    pub fn spec(&self) -> LinkSpec {
+        self.inner.spec
+    }
+
+    /// The members behind the link.
+    pub fn routes(&self) -> Vec<Route> {
+        lock(&self.inner.routes).clone()
+    }
+
+    /// Puts `route`'s member behind the link: listens on `route.listen`
+    /// (an error when the port is taken) and forwards to `route.target`.
+    pub fn add(&self, route: Route) -> std::io::Result<()> {
+        let listener = TcpListener::bind(route.listen)?;
+        lock(&self.inner.routes).push(route.clone());
+        let inner = self.inner.clone();
+        std::thread::Builder::new()
+            .name(format!("link-{}", route.member))
+            .spawn(move || accept_loop(inner, listener, route))?;
+        Ok(())
+    }
+
+    /// Every link delivers nothing for `how_long` (bytes wait, none is
+    /// lost), as a path that stalls; connections stay open.
+    pub fn stall(&self, how_long: Duration) {
+        *lock(&self.inner.stalled_until) = Some(Instant::now() + how_long);
+    }
+}
+
+impl Drop for Links {
+    fn drop(&mut self) {
+        self.inner.stopped.store(true, Ordering::Release);
+        for r in lock(&self.inner.routes).iter() {
+            // Wakes the accept loop, which then sees it is stopped.
+            let _ = TcpStream::connect_timeout(&r.listen, Duration::from_millis(200));
+        }
+        for s in lock(&self.inner.sockets).drain(..) {
+            let _ = s.shutdown(Shutdown::Both);
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn accept_loop(inner: Arc<Inner>, listener: TcpListener, route: Route) {
+    for conn in listener.incoming() {
+        if inner.stopped.load(Ordering::Acquire) {
+            return;
+        }
+        let Ok(client) = conn else { continue };
+        let inner = inner.clone();
+        let route = route.clone();
+        let _ = std::thread::Builder::new()
+            .name(format!("link-{}-conn", route.member))
+            .spawn(move || connect(inner, client, route));
+    }
+}
+
+/// Joins an accepted connection to its member, both ways through the
+/// queues of the pair (opener → member, member → opener).
+fn connect(inner: Arc<Inner>, client: TcpStream, route: Route) {
+    let Ok(server) = TcpStream::connect_timeout(&route.target, Duration::from_secs(2)) else {
+        let _ = client.shutdown(Shutdown::Both);
+        return;
+    };
+    let _ = client.set_nodelay(true);
+    let _ = server.set_nodelay(true);
+    let members: Vec<(String, u16)> = lock(&inner.routes)
+        .iter()
+        .map(|r| (r.member.clone(), r.target.port()))
+        .collect();
+    let from = client
+        .peer_addr()
+        .ok()
+        .and_then(|c| source::opener(c, route.listen, &members))
+        .unwrap_or_else(|| UNKNOWN.to_string());
+    let to = route.member.clone();
+    {
+        let mut sockets = lock(&inner.sockets);
+        sockets.retain(|s| s.peer_addr().is_ok());
+        for s in [&client, &server] {
+            if let Ok(s) = s.try_clone() {
+                sockets.push(s);
+            }
+        }
+    }
+    let (Ok(client2), Ok(server2)) = (client.try_clone(), server.try_clone()) else {
+        return;
+    };
+    let forward = queue(&inner, &from, &to);
+    let back = queue(&inner, &to, &from);
+    pump(
+        inner.clone(),
+        client,
+        server,
+        forward,
+        &format!("{from}>{to}"),
+    );
+    pump(inner, server2, client2, back, &format!("{to}>{from}"));
+}
+
+fn queue(inner: &Inner, from: &str, to: &str) -> Queue {
+    lock(&inner.queues)
+        .entry((from.to_string(), to.to_string()))
+        .or_insert_with(|| Arc::new(Mutex::new(Shaper::new(inner.spec))))
+        .clone()
+}
+
+/// One direction of one connection: a reader that admits chunks into the
+/// pair's queue (waiting while it is full), and a writer that delivers
+/// each when it arrives.
+fn pump(inner: Arc<Inner>, from: TcpStream, to: TcpStream, shaper: Queue, name: &str) {
+    let spec = inner.spec;
+    // Room for what the queue and the wire hold, in chunks of any size.
+    let in_flight =
+        spec.queue_bytes + (spec.bandwidth_bits as f64 / 8.0 * spec.one_way.as_secs_f64()) as u64;
+    let (tx, rx) = sync_channel::<(Instant, Vec<u8>)>((in_flight as usize / 1024).max(64));
+    let reader = std::thread::Builder::new()
+        .name(format!("link-{name}-in"))
+        .spawn(move || read_side(from, shaper, tx));
+    if reader.is_ok() {
+        let _ = std::thread::Builder::new()
+            .name(format!("link-{name}-out"))
+            .spawn(move || write_side(inner, to, rx));
+    }
+}
+
+fn read_side(mut from: TcpStream, shaper: Queue, tx: SyncSender<(Instant, Vec<u8>)>) {
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        let n = match from.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let arrives = loop {
+            let offered = lock(&shaper).offer(Instant::now(), n as u64);
+            match offered {
+                Admission::Sent { arrives, .. } => break arrives,
+                Admission::Wait(d) => std::thread::sleep(d),
+            }
+        };
+        if tx.send((arrives, buf[..n].to_vec())).is_err() {
+            break;
+        }
+    }
+    // The writer sees the channel close and ends its side.
+}
+
+fn write_side(inner: Arc<Inner>, mut to: TcpStream, rx: Receiver<(Instant, Vec<u8>)>) {
+    while let Ok((arrives, bytes)) = rx.recv() {
+        let stalled = *lock(&inner.stalled_until);
+        let at = stalled.map_or(arrives, |s| s.max(arrives));
+        let now = Instant::now();
+        if at > now {
+            std::thread::sleep(at - now);
+        }
+        if to.write_all(&bytes).is_err() {
+            break;
+        }
+    }
+    let _ = to.shutdown(Shutdown::Write);
+}

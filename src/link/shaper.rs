@@ -1,0 +1,151 @@
+//! One direction of one link as a calculator: when bytes offered now may enter its queue, when they leave it (serialised at the link's bandwidth) and when they arrive (after the one-way delay).
+//!
+//! A link is a FIFO queue of at most `queue` bytes in front of a wire of
+//! `bandwidth`: bytes leave the queue in order, each chunk taking `size ÷
+//! bandwidth` on the wire, and arrive `delay` later. The queue's content at
+//! any moment is what has been admitted and has not yet left, which is
+//! `(last departure − now) × bandwidth`; a chunk is admitted once it fits.
+//! No I/O and no clock of its own: the proxy passes the time in.
+
+use std::time::{Duration, Instant};
+
+use super::LinkSpec;
+
+/// What to do with a chunk offered to the link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admission {
+    /// The queue is full: offer it again after this long.
+    Wait(Duration),
+    /// Admitted: it leaves the queue (has been serialised) at `departs`
+    /// and reaches the other end at `arrives`.
+    Sent {
+        /// When its last byte is on the wire.
+        departs: Instant,
+        /// When its last byte reaches the other end.
+        arrives: Instant,
+    },
+}
+
+/// One direction of one link (the state of its queue).
+#[derive(Debug)]
+pub struct Shaper {
+    spec: LinkSpec,
+    /// When the queue is empty again: the last admitted byte's departure.
+    free_at: Option<Instant>,
+}
+
+impl Shaper {
+    /// An idle link.
+    pub fn new(spec: LinkSpec) -> Self {
+        Shaper {
+            spec,
+            free_at: None,
+        }
+    }
+
+    /// How long `bytes` take on the wire.
+    fn wire_time(&self, bytes: u64) -> Duration {
+        Duration::from_secs_f64(bytes as f64 * 8.0 / self.spec.bandwidth_bits as f64)
+    }
+
+    /// The bytes in the queue at `now`.
+    pub fn queued(&self, now: Instant) -> u64 {
+        let Some(free_at) = self.free_at.filter(|&t| t > now) else {
+            return 0;
+        };
+        ((free_at - now).as_secs_f64() * self.spec.bandwidth_bits as f64 / 8.0) as u64
+    }
+
+    /// Offers `bytes` (one chunk) at `now`. A chunk larger than the whole
+    /// queue is admitted into an empty queue, so that it can always pass.
+    pub fn offer(&mut self, now: Instant, bytes: u64) -> Admission {
+        let queued = self.queued(now);
+        if queued > 0 && queued + bytes > self.spec.queue_bytes {
+            let excess = queued + bytes - self.spec.queue_bytes.max(bytes);
+            let wait = self
+                .wire_time(excess.min(queued))
+                .max(Duration::from_micros(50));
+            return Admission::Wait(wait);
+        }
+        let start = self.free_at.filter(|&t| t > now).unwrap_or(now);
+        let departs = start + self.wire_time(bytes);
+        self.free_at = Some(departs);
+        Admission::Sent {
+            departs,
+            arrives: departs + self.spec.one_way,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> LinkSpec {
+        // 8 Mbit/s: 1 byte per microsecond; 10 ms one way; 10 kB queue.
+        LinkSpec {
+            one_way: Duration::from_millis(10),
+            bandwidth_bits: 8_000_000,
+            queue_bytes: 10_000,
+        }
+    }
+
+    #[test]
+    fn an_idle_link_delays_a_chunk_by_its_wire_time_and_the_one_way_delay() {
+        let mut s = Shaper::new(spec());
+        let t0 = Instant::now();
+        let Admission::Sent { departs, arrives } = s.offer(t0, 1000) else {
+            panic!("refused")
+        };
+        assert_eq!(departs - t0, Duration::from_millis(1));
+        assert_eq!(arrives - t0, Duration::from_millis(11));
+        assert_eq!(s.queued(t0), 1000);
+        assert_eq!(s.queued(t0 + Duration::from_millis(2)), 0);
+    }
+
+    #[test]
+    fn chunks_leave_in_order_at_the_bandwidth() {
+        let mut s = Shaper::new(spec());
+        let t0 = Instant::now();
+        let mut last = t0;
+        for _ in 0..5 {
+            let Admission::Sent { departs, .. } = s.offer(t0, 2000) else {
+                panic!("refused")
+            };
+            assert_eq!(departs - last, Duration::from_millis(2));
+            last = departs;
+        }
+        // 10 kB queued: full.
+        assert_eq!(s.queued(t0), 10_000);
+    }
+
+    #[test]
+    fn a_full_queue_makes_the_sender_wait_until_the_chunk_fits() {
+        let mut s = Shaper::new(spec());
+        let t0 = Instant::now();
+        for _ in 0..5 {
+            s.offer(t0, 2000);
+        }
+        let Admission::Wait(w) = s.offer(t0, 1000) else {
+            panic!("admitted into a full queue")
+        };
+        assert_eq!(w, Duration::from_millis(1));
+        assert!(matches!(s.offer(t0 + w, 1000), Admission::Sent { .. }));
+        // A small message behind a full queue waits for all of it: 10 ms.
+        let Admission::Sent { departs, .. } = s.offer(t0 + Duration::from_millis(2), 100) else {
+            panic!("refused")
+        };
+        assert_eq!(
+            departs - (t0 + Duration::from_millis(2)),
+            Duration::from_micros(9100)
+        );
+    }
+
+    #[test]
+    fn a_chunk_larger_than_the_queue_passes_an_empty_queue() {
+        let mut s = Shaper::new(spec());
+        let t0 = Instant::now();
+        assert!(matches!(s.offer(t0, 50_000), Admission::Sent { .. }));
+        assert!(matches!(s.offer(t0, 10), Admission::Wait(_)));
+    }
+}

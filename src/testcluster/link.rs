@@ -1,0 +1,147 @@
+//! The local cluster's link model as a process of its own (`cluster up --link`): it fronts every node's advertised peer port, learns of the nodes that `start-node` adds from the state file, and is started and stopped with the nodes.
+
+use std::fs::OpenOptions;
+use std::net::{SocketAddr, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::process;
+use super::state::{ClusterState, NodeRecord};
+use crate::error::{Error, ErrorKind};
+use crate::link::{Links, Route};
+
+/// How often the link process reads the state file for new nodes.
+const RELOAD: Duration = Duration::from_millis(100);
+/// How long `start-node` waits for the link to listen for a new node.
+const LISTEN_WAIT: Duration = Duration::from_secs(5);
+
+/// The link process's log file in the cluster directory.
+pub fn log_file(dir: &Path) -> std::path::PathBuf {
+    dir.join("link.log")
+}
+
+/// The host:port of a loopback URL.
+fn addr(url: &str) -> Option<SocketAddr> {
+    let u = url::Url::parse(url).ok()?;
+    let host = u.host_str()?.trim_start_matches('[').trim_end_matches(']');
+    let host = if host == "localhost" {
+        "127.0.0.1"
+    } else {
+        host
+    };
+    format!("{host}:{}", u.port()?)
+        .parse()
+        .ok()
+        .or_else(|| format!("[{host}]:{}", u.port()?).parse().ok())
+}
+
+/// The route of a node the link fronts (its advertised and its real peer address).
+fn route(n: &NodeRecord) -> Option<Route> {
+    Some(Route {
+        member: n.name.clone(),
+        listen: addr(&n.peer_url)?,
+        target: addr(n.listen_peer_url.as_deref()?)?,
+    })
+}
+
+/// Whether the recorded link process runs.
+pub fn runs(dir: &Path, state: &ClusterState) -> bool {
+    state
+        .link_pid
+        .is_some_and(|pid| process::runs_as(pid, b"link-serve", dir))
+}
+
+/// Starts the link process for the cluster in `dir` (its state saved
+/// first), detached, its output in `link.log`; records nothing (the caller
+/// records the pid).
+pub fn spawn(exe: &Path, dir: &Path) -> Result<u32, Error> {
+    let internal =
+        |what: &str, e: std::io::Error| Error::new(ErrorKind::Internal, format!("{what}: {e}"));
+    let log = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log_file(dir))
+        .map_err(|e| internal("cannot open the link's log", e))?;
+    let err = log
+        .try_clone()
+        .map_err(|e| internal("cannot open the link's log", e))?;
+    let child = Command::new(exe)
+        .args(["cluster", "link-serve", "--dir"])
+        .arg(dir)
+        .stdin(Stdio::null())
+        .stdout(log)
+        .stderr(err)
+        .process_group(0)
+        .spawn()
+        .map_err(|e| internal(&format!("cannot start {}", exe.display()), e))?;
+    Ok(child.id())
+}
+
+/// Waits until the link listens on `node`'s advertised peer port (the
+/// link process adds it within [`RELOAD`] of its record being saved).
+pub fn wait_listening(node: &NodeRecord) -> Result<(), Error> {
+    let Some(at) = addr(&node.peer_url) else {
+        return Ok(());
+    };
+    let deadline = Instant::now() + LISTEN_WAIT;
+    while TcpStream::connect_timeout(&at, Duration::from_millis(100)).is_err() {
+        if Instant::now() > deadline {
+            return Err(Error::new(
+                ErrorKind::Internal,
+                format!(
+                    "the link did not listen for node {} on {} within {}s; see link.log",
+                    node.name,
+                    node.peer_url,
+                    LISTEN_WAIT.as_secs()
+                ),
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Ok(())
+}
+
+/// `cluster link-serve`: runs the link model of the cluster in `dir` until
+/// its state file is gone or names another link process; fronts every
+/// node recorded with a real peer port, adding nodes as they are recorded.
+pub fn serve(dir: &Path) -> Result<(), Error> {
+    let state = ClusterState::load(dir)?
+        .ok_or_else(|| Error::usage(format!("no local cluster in {}", dir.display())))?;
+    let spec = state.link.ok_or_else(|| {
+        Error::usage(format!(
+            "the cluster in {} has no link; start one with `cluster up --link …`",
+            dir.display()
+        ))
+    })?;
+    let links = Links::new(spec);
+    eprintln!("link: {spec}, each member pair, both ways");
+    let me = std::process::id();
+    loop {
+        let state = match ClusterState::load(dir) {
+            Ok(Some(s)) => s,
+            Ok(None) => return Ok(()),
+            // Being rewritten: read it again next time.
+            Err(_) => {
+                std::thread::sleep(RELOAD);
+                continue;
+            }
+        };
+        if state.link_pid.is_some_and(|p| p != me) {
+            eprintln!("link: another link process is recorded; stopping");
+            return Ok(());
+        }
+        let known = links.routes();
+        for r in state.nodes.iter().filter(|n| !n.removed).filter_map(route) {
+            if known.iter().any(|k| k.listen == r.listen) {
+                continue;
+            }
+            match links.add(r.clone()) {
+                Ok(()) => eprintln!("link: {} at {} -> {}", r.member, r.listen, r.target),
+                Err(e) => eprintln!("link: cannot listen for {} on {}: {e}", r.member, r.listen),
+            }
+        }
+        std::thread::sleep(RELOAD);
+    }
+}

@@ -1,0 +1,170 @@
+//! The integration binary's harness: every case is a trial, and a case whose tool this machine lacks is reported as ignored, with the reason and the install command, decided at run time.
+//!
+//! libtest's `#[test]` cannot decide at run time that a test did not run: a
+//! test that returned early for want of etcd read as `ok`. Here each case
+//! names what it needs ([`Need`]) where it is listed (`cases!` at the bottom
+//! of its file), the harness looks for those tools once before anything
+//! runs, and a case that cannot run shows as `ignored` and in the closing
+//! line's count. With `MEMBERCTL_REQUIRE_ETCD=1` (as in CI) nothing is
+//! ignored for a missing tool: the case runs and fails, naming the tool.
+//! Inside a case, `util::require_etcd()` and its siblings panic when the tool
+//! is missing, so a case that uses a tool it did not declare fails on a
+//! machine without it instead of passing without having run.
+
+use std::collections::HashMap;
+use std::process::ExitCode;
+
+use libtest_mimic::{Arguments, Completion, Trial};
+
+use crate::util;
+
+/// A tool a case needs beyond the Rust toolchain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Need {
+    /// Debian's etcd 3.4 server (`etcd` in PATH, or `ETCD_BIN`).
+    Etcd,
+    /// Debian's etcdctl 3.4.
+    Etcdctl,
+    /// Debian's Prometheus server and promtool.
+    Prometheus,
+    /// The etcd server of one minor version of the test matrix ("3.4" …
+    /// "3.7"); 3.5–3.7 are pinned crates that cargo fetches.
+    EtcdServer(&'static str),
+}
+
+impl Need {
+    /// Whether this machine has the tool; else why not and how to get it.
+    fn look(self) -> Result<(), String> {
+        let found = match self {
+            Need::Etcd | Need::EtcdServer("3.4") => util::etcd::etcd_binary().is_some(),
+            Need::Etcdctl => util::etcd::etcdctl_binary().is_some(),
+            Need::Prometheus => {
+                util::prometheus_tool("prometheus").is_some()
+                    && util::prometheus_tool("promtool").is_some()
+            }
+            Need::EtcdServer(v) => {
+                return util::versions::find(v)
+                    .map(drop)
+                    .map_err(|why| format!("etcd {v} is not available: {why}"))
+            }
+        };
+        if found {
+            return Ok(());
+        }
+        Err(match self {
+            Need::Etcd | Need::EtcdServer(_) => {
+                "etcd is not installed: apt-get install etcd-server, or set ETCD_BIN".into()
+            }
+            Need::Etcdctl => "etcdctl is not installed: apt-get install etcd-client".into(),
+            Need::Prometheus => {
+                "prometheus and promtool are not installed: apt-get install prometheus".into()
+            }
+        })
+    }
+}
+
+/// One integration test: its name (`cases::FILE::FUNCTION`, as libtest named
+/// it), what it needs, and the function.
+pub struct Case {
+    name: String,
+    needs: Vec<Need>,
+    run: Box<dyn FnOnce() + Send>,
+}
+
+impl Case {
+    /// A case of module `module` (as `module_path!()` gives it).
+    pub fn new(module: &str, name: &str, needs: Vec<Need>, run: Box<dyn FnOnce() + Send>) -> Self {
+        let module = module.strip_prefix("tests::").unwrap_or(module);
+        Case {
+            name: format!("{module}::{name}"),
+            needs,
+            run,
+        }
+    }
+}
+
+/// Lists a file's cases: `name` needs nothing, `name: [Etcd, Etcdctl]` needs
+/// those tools, `name: each_version [Etcdctl]` is `fn name(version)` run once
+/// per etcd version of the matrix (`name::v3_4` … `name::v3_7`), each needing
+/// that version's server and the tools listed.
+macro_rules! cases {
+    ($($name:ident $(: $($each:ident)? [$($need:expr),* $(,)?])?),* $(,)?) => {{
+        #[allow(unused_imports)]
+        use $crate::harness::Need::*;
+        let cases: Vec<Vec<$crate::harness::Case>> = vec![
+            $( $crate::harness::cases!(@entry $name, [$($($each)?)?], [$($($need),*)?]) ),*
+        ];
+        cases.into_iter().flatten().collect::<Vec<_>>()
+    }};
+    (@entry $name:ident, [], [$($need:expr),*]) => {
+        vec![$crate::harness::Case::new(
+            module_path!(),
+            stringify!($name),
+            vec![$($need),*],
+            Box::new($name),
+        )]
+    };
+    (@entry $name:ident, [each_version], [$($need:expr),*]) => {
+        $crate::util::versions::VERSIONS
+            .into_iter()
+            .map(|version| {
+                $crate::harness::Case::new(
+                    module_path!(),
+                    &format!("{}::v{}", stringify!($name), version.replace('.', "_")),
+                    vec![EtcdServer(version), $($need),*],
+                    Box::new(move || $name(version)),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+}
+pub(crate) use cases;
+
+/// Runs the cases as libtest would, with the ignored ones counted; says on
+/// stderr which tools were missing, for how many cases, and how to get them.
+pub fn main(cases: Vec<Case>) -> ExitCode {
+    let args = Arguments::from_args();
+    let required = std::env::var("MEMBERCTL_REQUIRE_ETCD").is_ok_and(|v| v == "1");
+    let mut looked: HashMap<Need, Result<(), String>> = HashMap::new();
+    let mut missing: Vec<(String, usize)> = Vec::new();
+    let mut trials = Vec::with_capacity(cases.len());
+    for case in cases {
+        // Only the cases this run selects are looked at: a filtered run
+        // fetches no etcd it will not start.
+        let selected = !args.is_filtered_out(&Trial::test(case.name.clone(), || Ok(())));
+        let lack = if selected && !required {
+            case.needs.iter().find_map(|&need| {
+                let found = looked.entry(need).or_insert_with(|| need.look());
+                found.as_ref().err().cloned()
+            })
+        } else {
+            None
+        };
+        let run = case.run;
+        trials.push(match lack {
+            Some(why) => {
+                match missing.iter_mut().find(|(w, _)| *w == why) {
+                    Some((_, n)) => *n += 1,
+                    None => missing.push((why.clone(), 1)),
+                }
+                // Shown as `ignored, <why>` and counted as ignored.
+                Trial::ignorable_test(case.name, move || Ok(Completion::ignored_with(why)))
+            }
+            None => Trial::test(case.name, move || {
+                run();
+                Ok(())
+            }),
+        });
+    }
+    let conclusion = libtest_mimic::run(&args, trials);
+    for (why, n) in &missing {
+        eprintln!("not run here: {n} case(s): {why}");
+    }
+    if !missing.is_empty() {
+        eprintln!(
+            "to run every case: apt-get install etcd-server etcd-client prometheus \
+             (with MEMBERCTL_REQUIRE_ETCD=1 a missing tool fails its cases, as in CI)"
+        );
+    }
+    conclusion.exit_code()
+}
