@@ -28,6 +28,8 @@ mod http;
 mod joint;
 /// Leadership moved before the leader is removed or demoted, move-leader, names while a member starts.
 mod leader;
+/// The link model: delay and bandwidth as set; `cluster up --link`.
+mod link;
 /// etcd's Lock and Election services on the engine, interleaved with etcdctl lock and elect.
 mod lock;
 /// etcd's Maintenance on the engine with etcdctl (both endpoint forms) vs etcd; HashKV; quota; snapshots; the :authority repair.
@@ -73,6 +75,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         generated::cases(),
         http::cases(),
         joint::cases(),
+        link::cases(),
         leader::cases(),
         lock::cases(),
         maintenance::cases(),

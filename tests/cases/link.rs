@@ -1,0 +1,202 @@
+//! The link model: what it is set to is what a connection through it measures (round trip within ±2 ms, throughput within ±10 %), and `cluster up --link` puts a local cluster on it.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::time::{Duration, Instant};
+
+use memberctl::link::{LinkSpec, Links, Route};
+
+use crate::util::local::Local;
+use crate::util::members::add_learner_at;
+use crate::util::{free_port, memberctl};
+
+/// A server on a free port that runs `serve` for each connection.
+fn server(serve: fn(TcpStream)) -> SocketAddr {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let at = l.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for c in l.incoming().flatten() {
+            std::thread::spawn(move || serve(c));
+        }
+    });
+    at
+}
+
+/// `spec` in front of a server: the address to connect to.
+fn behind(links: &Links, target: SocketAddr) -> SocketAddr {
+    let listen: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+    links
+        .add(Route {
+            member: format!("m{}", target.port()),
+            listen,
+            target,
+        })
+        .unwrap();
+    listen
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// Round trips of 100-byte messages (echoed) take the set round trip;
+/// 2 × 1.25 MB sent one way at once, on two connections of the same pair,
+/// arrive at the set bandwidth together (they share the link).
+fn the_link_delays_and_paces_as_set() {
+    let spec = LinkSpec::parse("rtt=20ms,bandwidth=10mbit,queue=128kb").unwrap();
+    let links = Links::new(spec);
+    let echo = behind(
+        &links,
+        server(|mut c| {
+            c.set_nodelay(true).unwrap();
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = c.read(&mut buf) {
+                if n == 0 || c.write_all(&buf[..n]).is_err() {
+                    return;
+                }
+            }
+        }),
+    );
+    let mut c = TcpStream::connect(echo).unwrap();
+    c.set_nodelay(true).unwrap();
+    let mut rtts = Vec::new();
+    for _ in 0..15 {
+        let t = Instant::now();
+        c.write_all(&[7u8; 100]).unwrap();
+        c.read_exact(&mut [0u8; 100]).unwrap();
+        rtts.push(t.elapsed());
+    }
+    let rtt = median(rtts);
+    eprintln!("link rtt=20ms: median round trip {rtt:?}");
+    // 20 ms plus 2 × 100 B at 10 Mbit/s (0.16 ms).
+    assert!(
+        rtt >= Duration::from_millis(20) && rtt <= Duration::from_millis(22),
+        "round trip {rtt:?} for rtt=20ms"
+    );
+
+    let sink = behind(
+        &links,
+        server(|mut c| {
+            let _ = std::io::copy(&mut c, &mut std::io::sink());
+        }),
+    );
+    // Two connections of the pair at once share its bandwidth: together
+    // they take as long as their bytes take on one link.
+    let bytes = 1_250_000usize;
+    let start = Instant::now();
+    let senders: Vec<_> = (0..2)
+        .map(|_| {
+            std::thread::spawn(move || {
+                let mut bulk = TcpStream::connect(sink).unwrap();
+                bulk.write_all(&vec![1u8; bytes]).unwrap();
+                // The sink closes once it has read every byte.
+                bulk.shutdown(std::net::Shutdown::Write).unwrap();
+                let _ = bulk.read_to_end(&mut Vec::new());
+            })
+        })
+        .collect();
+    for s in senders {
+        s.join().unwrap();
+    }
+    // Less one round trip: the sink's close comes back over the link.
+    let took = start.elapsed().as_secs_f64() - 0.02;
+    let rate = 2.0 * bytes as f64 * 8.0 / took;
+    eprintln!("link bandwidth=10mbit: two connections together {:.2} Mbit/s", rate / 1e6);
+    assert!(
+        (9.0e6..=11.0e6).contains(&rate),
+        "throughput {:.2} Mbit/s for bandwidth=10mbit ({took:.2}s for 2 × {bytes} bytes)",
+        rate / 1e6
+    );
+}
+
+/// `cluster up --link`: the cluster runs on the link (a write waits for a
+/// follower one round trip away), `cluster status` shows it in every
+/// format, a learner added and started with `start-node` joins through it,
+/// the link is kept across `cluster up` and `down` stops its process; a bad
+/// description is a usage error naming the fault.
+fn cluster_up_with_a_link_rehearses_on_it() {
+    let r = memberctl(&[
+        "cluster",
+        "up",
+        "--dir",
+        "/nonexistent/x",
+        "--link",
+        "rtt=40ms,bandwidth=50",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("kbit, mbit or gbit"), "{}", r.stderr);
+
+    let local = Local::up(&["--link", "rtt=30ms,bandwidth=100mbit,queue=1mb"]);
+    let status = local.status();
+    assert_eq!(
+        status["link"]["spec"], "rtt=30ms,bandwidth=100mbit,queue=1mb",
+        "{status}"
+    );
+    assert_eq!(status["link"]["rtt_ms"], 30.0);
+    assert_eq!(status["link"]["bandwidth_bits_per_s"], 100_000_000);
+    assert_eq!(status["link"]["queue_bytes"], 1 << 20);
+    assert_eq!(status["link"]["running"], true);
+    let table = local
+        .ctl(&["cluster", "status", "-w", "table"])
+        .expect(0)
+        .stdout;
+    assert!(
+        table.contains("rtt=30ms,bandwidth=100mbit,queue=1mb"),
+        "{table}"
+    );
+
+    // A put is acknowledged once a follower has it: at least one round trip.
+    let ep = local.client_url("n1");
+    let ep = ep.trim_start_matches("http://");
+    crate::util::local::put(ep, "warm", "up").unwrap();
+    let mut took = Vec::new();
+    for i in 0..5 {
+        let t = Instant::now();
+        crate::util::local::put(ep, &format!("k{i}"), "v").unwrap();
+        took.push(t.elapsed());
+    }
+    let put = median(took);
+    assert!(
+        put >= Duration::from_millis(30),
+        "a put took {put:?} over rtt=30ms"
+    );
+
+    // A learner joins through the link.
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    add_learner_at(|a| local.ctl(a), "n4", &peer);
+    local
+        .ctl(&["cluster", "start-node", "n4", "-w", "json"])
+        .expect(0);
+    local
+        .ctl(&["member", "promote", "n4", "--timeout", "30s", "-w", "json"])
+        .expect(0);
+    let log = std::fs::read_to_string(local.dir().join("link.log")).unwrap();
+    assert!(log.contains("link: n4 at"), "{log}");
+
+    // Kept across restarts; another link is refused.
+    let r = local.ctl(&[
+        "cluster",
+        "up",
+        "--link",
+        "rtt=1ms,bandwidth=1gbit,queue=1mb",
+    ]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stderr.contains("its link is kept"), "{}", r.stderr);
+    let down = local
+        .ctl(&["cluster", "down", "-w", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(down["link"]["running"], false, "{down}");
+    let up = local.ctl(&["cluster", "up", "-w", "json"]).expect(0).json();
+    assert_eq!(up["link"]["running"], true, "{up}");
+    assert_eq!(up["link"]["spec"], "rtt=30ms,bandwidth=100mbit,queue=1mb");
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        the_link_delays_and_paces_as_set,
+        cluster_up_with_a_link_rehearses_on_it,
+    ]
+}
