@@ -547,6 +547,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('start-node', 'start-node', [CompletionResultType]::ParameterValue, 'Start the node of a member that `member add` has just added')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the local cluster''s nodes, processes and leader')
             [CompletionResult]::new('down', 'down', [CompletionResultType]::ParameterValue, 'Stop the local cluster''s node processes (only those it started)')
+            [CompletionResult]::new('link', 'link', [CompletionResultType]::ParameterValue, 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall')
             [CompletionResult]::new('link-serve', 'link-serve', [CompletionResultType]::ParameterValue, 'Run the link model between the local cluster''s members (started by `cluster up --link`)')
             [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -641,6 +642,28 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'memberctl;cluster;link' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'New settings for every member pair from now on, e.g. rtt=60ms,bandwidth=50mbit,queue=4mb')
+            [CompletionResult]::new('--stall', '--stall', [CompletionResultType]::ParameterName, 'Deliver nothing for this long (nothing is lost: bytes wait), as a path that stalls')
+            [CompletionResult]::new('--node', '--node', [CompletionResultType]::ParameterName, 'With --stall: only the links to and from this node')
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS, for servers that require one (with --key)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (with --cert)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Encrypt but do not verify the servers'' certificates (test clusters only)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'memberctl;cluster;link-serve' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]')
             [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
@@ -686,6 +709,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('start-node', 'start-node', [CompletionResultType]::ParameterValue, 'Start the node of a member that `member add` has just added')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the local cluster''s nodes, processes and leader')
             [CompletionResult]::new('down', 'down', [CompletionResultType]::ParameterValue, 'Stop the local cluster''s node processes (only those it started)')
+            [CompletionResult]::new('link', 'link', [CompletionResultType]::ParameterValue, 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall')
             [CompletionResult]::new('link-serve', 'link-serve', [CompletionResultType]::ParameterValue, 'Run the link model between the local cluster''s members (started by `cluster up --link`)')
             [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -701,6 +725,9 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;cluster;help;down' {
+            break
+        }
+        'memberctl;cluster;help;link' {
             break
         }
         'memberctl;cluster;help;link-serve' {
@@ -911,6 +938,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('start-node', 'start-node', [CompletionResultType]::ParameterValue, 'Start the node of a member that `member add` has just added')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the local cluster''s nodes, processes and leader')
             [CompletionResult]::new('down', 'down', [CompletionResultType]::ParameterValue, 'Stop the local cluster''s node processes (only those it started)')
+            [CompletionResult]::new('link', 'link', [CompletionResultType]::ParameterValue, 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall')
             [CompletionResult]::new('link-serve', 'link-serve', [CompletionResultType]::ParameterValue, 'Run the link model between the local cluster''s members (started by `cluster up --link`)')
             [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members')
             break
@@ -925,6 +953,9 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;help;cluster;down' {
+            break
+        }
+        'memberctl;help;cluster;link' {
             break
         }
         'memberctl;help;cluster;link-serve' {

@@ -40,6 +40,9 @@ _memberctl() {
             memberctl__subcmd__cluster,help)
                 cmd="memberctl__subcmd__cluster__subcmd__help"
                 ;;
+            memberctl__subcmd__cluster,link)
+                cmd="memberctl__subcmd__cluster__subcmd__link"
+                ;;
             memberctl__subcmd__cluster,link-serve)
                 cmd="memberctl__subcmd__cluster__subcmd__link__subcmd__serve"
                 ;;
@@ -60,6 +63,9 @@ _memberctl() {
                 ;;
             memberctl__subcmd__cluster__subcmd__help,help)
                 cmd="memberctl__subcmd__cluster__subcmd__help__subcmd__help"
+                ;;
+            memberctl__subcmd__cluster__subcmd__help,link)
+                cmd="memberctl__subcmd__cluster__subcmd__help__subcmd__link"
                 ;;
             memberctl__subcmd__cluster__subcmd__help,link-serve)
                 cmd="memberctl__subcmd__cluster__subcmd__help__subcmd__link__subcmd__serve"
@@ -96,6 +102,9 @@ _memberctl() {
                 ;;
             memberctl__subcmd__help__subcmd__cluster,down)
                 cmd="memberctl__subcmd__help__subcmd__cluster__subcmd__down"
+                ;;
+            memberctl__subcmd__help__subcmd__cluster,link)
+                cmd="memberctl__subcmd__help__subcmd__cluster__subcmd__link"
                 ;;
             memberctl__subcmd__help__subcmd__cluster,link-serve)
                 cmd="memberctl__subcmd__help__subcmd__cluster__subcmd__link__subcmd__serve"
@@ -368,7 +377,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster)
-            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version up start-node status down link-serve recover help"
+            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version up start-node status down link link-serve recover help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -480,7 +489,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster__subcmd__help)
-            opts="up start-node status down link-serve recover help"
+            opts="up start-node status down link link-serve recover help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -508,6 +517,20 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__cluster__subcmd__help__subcmd__link)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -584,6 +607,76 @@ _memberctl() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__cluster__subcmd__link)
+            opts="-w -h -V --dir --set --stall --node --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stall)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoints)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dial-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-out)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                -w)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                --cacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -994,7 +1087,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__cluster)
-            opts="up start-node status down link-serve recover"
+            opts="up start-node status down link link-serve recover"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1008,6 +1101,20 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__cluster__subcmd__down)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__help__subcmd__cluster__subcmd__link)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -502,6 +502,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand start-node 'Start the node of a member that `member add` has just added'
             cand status 'Show the local cluster''s nodes, processes and leader'
             cand down 'Stop the local cluster''s node processes (only those it started)'
+            cand link 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall'
             cand link-serve 'Run the link model between the local cluster''s members (started by `cluster up --link`)'
             cand recover 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -591,6 +592,27 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'memberctl;cluster;link'= {
+            cand --dir 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]'
+            cand --set 'New settings for every member pair from now on, e.g. rtt=60ms,bandwidth=50mbit,queue=4mb'
+            cand --stall 'Deliver nothing for this long (nothing is lost: bytes wait), as a path that stalls'
+            cand --node 'With --stall: only the links to and from this node'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)'
+            cand --cert 'Client certificate for TLS, for servers that require one (with --key)'
+            cand --key 'Client key for TLS (with --cert)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)'
+            cand --password 'Password for authentication'
+            cand --insecure-skip-tls-verify 'Encrypt but do not verify the servers'' certificates (test clusters only)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'memberctl;cluster;link-serve'= {
             cand --dir 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
@@ -634,6 +656,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand start-node 'Start the node of a member that `member add` has just added'
             cand status 'Show the local cluster''s nodes, processes and leader'
             cand down 'Stop the local cluster''s node processes (only those it started)'
+            cand link 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall'
             cand link-serve 'Run the link model between the local cluster''s members (started by `cluster up --link`)'
             cand recover 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -645,6 +668,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;cluster;help;status'= {
         }
         &'memberctl;cluster;help;down'= {
+        }
+        &'memberctl;cluster;help;link'= {
         }
         &'memberctl;cluster;help;link-serve'= {
         }
@@ -823,6 +848,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand start-node 'Start the node of a member that `member add` has just added'
             cand status 'Show the local cluster''s nodes, processes and leader'
             cand down 'Stop the local cluster''s node processes (only those it started)'
+            cand link 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall'
             cand link-serve 'Run the link model between the local cluster''s members (started by `cluster up --link`)'
             cand recover 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members'
         }
@@ -833,6 +859,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;help;cluster;status'= {
         }
         &'memberctl;help;cluster;down'= {
+        }
+        &'memberctl;help;cluster;link'= {
         }
         &'memberctl;help;cluster;link-serve'= {
         }

@@ -20,6 +20,8 @@ pub enum ClusterCommand {
     /// Stop the local cluster's node processes (only those it started).
     #[command(after_help = super::CLUSTER_SIMPLE_HELP)]
     Down(DirArg),
+    /// Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall
+    Link(LinkArgs),
     /// Run the link model between the local cluster's members (started by `cluster up --link`)
     #[command(hide = true)]
     LinkServe(DirArg),
@@ -91,6 +93,24 @@ pub struct UpArgs {
     /// Put a link between every pair of members, both ways: round trip, bandwidth and queue, e.g. rtt=40ms,bandwidth=50mbit,queue=4mb (a rehearsal on the operator's own link; kept across restarts, honoured by start-node)
     #[arg(long, value_name = "SPEC", value_parser = parse_link)]
     pub link: Option<crate::link::LinkSpec>,
+}
+
+/// Arguments of `cluster link`.
+#[derive(Debug, Clone, Args)]
+#[command(group = clap::ArgGroup::new("change").required(true).multiple(true))]
+pub struct LinkArgs {
+    /// The cluster directory.
+    #[command(flatten)]
+    pub dir: DirArg,
+    /// New settings for every member pair from now on, e.g. rtt=60ms,bandwidth=50mbit,queue=4mb
+    #[arg(long, value_name = "SPEC", value_parser = parse_link, group = "change")]
+    pub set: Option<crate::link::LinkSpec>,
+    /// Deliver nothing for this long (nothing is lost: bytes wait), as a path that stalls
+    #[arg(long, value_name = "DURATION", value_parser = super::parse_duration, group = "change")]
+    pub stall: Option<Duration>,
+    /// With --stall: only the links to and from this node
+    #[arg(long, value_name = "NAME", requires = "stall")]
+    pub node: Option<String>,
 }
 
 /// Arguments of `cluster start-node`.

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-pub use cluster::{ClusterCommand, DirArg, RecoverArgs, StartNodeArgs, UpArgs};
+pub use cluster::{ClusterCommand, DirArg, LinkArgs, RecoverArgs, StartNodeArgs, UpArgs};
 pub use member::{
     AddArgs, ApplyArgs, CheckArgs, CheckFor, JointCommand, JointEnterArgs, MemberCommand,
     MoveLeaderArgs, PromoteArgs, RemoveArgs, ReplaceArgs, SkipCheckArgs, TargetArg, UpdateArgs,

@@ -93,6 +93,15 @@ pub(super) async fn cluster(
         ClusterCommand::Down(a) => tc::down(&cluster_dir(a.dir.as_deref()))
             .await
             .context("cluster down")?,
+        ClusterCommand::Link(a) => {
+            let dir = cluster_dir(a.dir.dir.as_deref());
+            let stall = a.stall.map(|d| (a.node.clone(), d));
+            let (d, set) = (dir.clone(), a.set);
+            tokio::task::spawn_blocking(move || tc::link::change(&d, set, stall))
+                .await?
+                .context("cluster link")?;
+            tc::status(&dir).await.context("cluster link")?
+        }
         ClusterCommand::LinkServe(_) => {
             unreachable!("link-serve runs in the foreground and reports nothing (command::run)")
         }

@@ -15,6 +15,11 @@ use super::{source, LinkSpec};
 const CHUNK: usize = 16 * 1024;
 /// The name of the other end of a connection whose opener /proc could not name.
 const UNKNOWN: &str = "?";
+/// Chunks up to this size are small messages (heartbeats, votes, acks):
+/// their delays are kept for [`Links::take_delays`].
+pub const SMALL: usize = 1024;
+/// Most delays kept per direction between two [`Links::take_delays`].
+const DELAYS_KEPT: usize = 1 << 20;
 
 /// One member behind the link.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,12 +43,15 @@ pub struct Links {
 }
 
 struct Inner {
-    spec: LinkSpec,
+    spec: Mutex<LinkSpec>,
+    /// The delay (queue wait + one way) of every small chunk, per direction.
+    delays: Mutex<HashMap<(String, String), Vec<Duration>>>,
     routes: Mutex<Vec<Route>>,
     /// The queue of each (from, to) direction of each member pair.
     queues: Mutex<HashMap<(String, String), Queue>>,
-    /// Until when every link delivers nothing (a stalled path).
-    stalled_until: Mutex<Option<Instant>>,
+    /// Until when the links of a member (or of all: `None`) deliver nothing
+    /// (a stalled path).
+    stalled_until: Mutex<HashMap<Option<String>, Instant>>,
     /// Every socket the proxy holds, to cut on stop.
     sockets: Mutex<Vec<TcpStream>>,
     stopped: AtomicBool,
@@ -54,10 +62,11 @@ impl Links {
     pub fn new(spec: LinkSpec) -> Links {
         Links {
             inner: Arc::new(Inner {
-                spec,
+                spec: Mutex::new(spec),
+                delays: Mutex::new(HashMap::new()),
                 routes: Mutex::new(Vec::new()),
                 queues: Mutex::new(HashMap::new()),
-                stalled_until: Mutex::new(None),
+                stalled_until: Mutex::new(HashMap::new()),
                 sockets: Mutex::new(Vec::new()),
                 stopped: AtomicBool::new(false),
             }),
@@ -66,7 +75,23 @@ impl Links {
 
     /// The settings of every link.
     pub fn spec(&self) -> LinkSpec {
-        self.inner.spec
+        *lock(&self.inner.spec)
+    }
+
+    /// Changes every link's settings from now on (a bench loads its data on
+    /// a fast link, then measures on the profile's).
+    pub fn set_spec(&self, spec: LinkSpec) {
+        *lock(&self.inner.spec) = spec;
+        for q in lock(&self.inner.queues).values() {
+            lock(q).set_spec(spec);
+        }
+    }
+
+    /// The delays (queue wait and one-way delay) small messages (chunks of
+    /// at most [`SMALL`] bytes) met since the last call, per direction
+    /// (from, to); forgets them.
+    pub fn take_delays(&self) -> HashMap<(String, String), Vec<Duration>> {
+        std::mem::take(&mut *lock(&self.inner.delays))
     }
 
     /// The members behind the link.
@@ -88,8 +113,10 @@ impl Links {
 
     /// Every link delivers nothing for `how_long` (bytes wait, none is
     /// lost), as a path that stalls; connections stay open.
-    pub fn stall(&self, how_long: Duration) {
-        *lock(&self.inner.stalled_until) = Some(Instant::now() + how_long);
+    /// With `member`, only the links to and from that member stall.
+    pub fn stall(&self, member: Option<&str>, how_long: Duration) {
+        lock(&self.inner.stalled_until)
+            .insert(member.map(str::to_string), Instant::now() + how_long);
     }
 }
 
@@ -162,44 +189,57 @@ fn connect(inner: Arc<Inner>, client: TcpStream, route: Route) {
         client,
         server,
         forward,
-        &format!("{from}>{to}"),
+        (from.clone(), to.clone()),
     );
-    pump(inner, server2, client2, back, &format!("{to}>{from}"));
+    pump(inner, server2, client2, back, (to, from));
 }
 
 fn queue(inner: &Inner, from: &str, to: &str) -> Queue {
+    let spec = *lock(&inner.spec);
     lock(&inner.queues)
         .entry((from.to_string(), to.to_string()))
-        .or_insert_with(|| Arc::new(Mutex::new(Shaper::new(inner.spec))))
+        .or_insert_with(|| Arc::new(Mutex::new(Shaper::new(spec))))
         .clone()
 }
 
 /// One direction of one connection: a reader that admits chunks into the
 /// pair's queue (waiting while it is full), and a writer that delivers
 /// each when it arrives.
-fn pump(inner: Arc<Inner>, from: TcpStream, to: TcpStream, shaper: Queue, name: &str) {
-    let spec = inner.spec;
+fn pump(inner: Arc<Inner>, from: TcpStream, to: TcpStream, shaper: Queue, pair: (String, String)) {
+    let spec = *lock(&inner.spec);
+    let name = format!("{}>{}", pair.0, pair.1);
     // Room for what the queue and the wire hold, in chunks of any size.
     let in_flight =
         spec.queue_bytes + (spec.bandwidth_bits as f64 / 8.0 * spec.one_way.as_secs_f64()) as u64;
     let (tx, rx) = sync_channel::<(Instant, Vec<u8>)>((in_flight as usize / 1024).max(64));
+    let recorder = inner.clone();
+    let own = pair.clone();
     let reader = std::thread::Builder::new()
         .name(format!("link-{name}-in"))
-        .spawn(move || read_side(from, shaper, tx));
+        .spawn(move || read_side(from, shaper, tx, &recorder, own));
     if reader.is_ok() {
         let _ = std::thread::Builder::new()
             .name(format!("link-{name}-out"))
-            .spawn(move || write_side(inner, to, rx));
+            .spawn(move || write_side(inner, to, rx, pair));
     }
 }
 
-fn read_side(mut from: TcpStream, shaper: Queue, tx: SyncSender<(Instant, Vec<u8>)>) {
+/// Reads chunks from one side, admits each into the pair's queue (waiting
+/// while it is full) and hands it to the writer with its arrival time.
+fn read_side(
+    mut from: TcpStream,
+    shaper: Queue,
+    tx: SyncSender<(Instant, Vec<u8>)>,
+    inner: &Inner,
+    pair: (String, String),
+) {
     let mut buf = vec![0u8; CHUNK];
     loop {
         let n = match from.read(&mut buf) {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
+        let read_at = Instant::now();
         let arrives = loop {
             let offered = lock(&shaper).offer(Instant::now(), n as u64);
             match offered {
@@ -207,6 +247,13 @@ fn read_side(mut from: TcpStream, shaper: Queue, tx: SyncSender<(Instant, Vec<u8
                 Admission::Wait(d) => std::thread::sleep(d),
             }
         };
+        if n <= SMALL {
+            let mut delays = lock(&inner.delays);
+            let kept = delays.entry(pair.clone()).or_default();
+            if kept.len() < DELAYS_KEPT {
+                kept.push(arrives - read_at);
+            }
+        }
         if tx.send((arrives, buf[..n].to_vec())).is_err() {
             break;
         }
@@ -214,10 +261,25 @@ fn read_side(mut from: TcpStream, shaper: Queue, tx: SyncSender<(Instant, Vec<u8
     // The writer sees the channel close and ends its side.
 }
 
-fn write_side(inner: Arc<Inner>, mut to: TcpStream, rx: Receiver<(Instant, Vec<u8>)>) {
+/// Delivers each chunk to the other side when it arrives (later while the
+/// link is stalled).
+/// Until when the direction `pair` is stalled, if it is.
+fn stalled(inner: &Inner, pair: &(String, String)) -> Option<Instant> {
+    let stalls = lock(&inner.stalled_until);
+    [None, Some(pair.0.clone()), Some(pair.1.clone())]
+        .iter()
+        .filter_map(|k| stalls.get(k).copied())
+        .max()
+}
+
+fn write_side(
+    inner: Arc<Inner>,
+    mut to: TcpStream,
+    rx: Receiver<(Instant, Vec<u8>)>,
+    pair: (String, String),
+) {
     while let Ok((arrives, bytes)) = rx.recv() {
-        let stalled = *lock(&inner.stalled_until);
-        let at = stalled.map_or(arrives, |s| s.max(arrives));
+        let at = stalled(&inner, &pair).map_or(arrives, |s| s.max(arrives));
         let now = Instant::now();
         if at > now {
             std::thread::sleep(at - now);

@@ -43,6 +43,11 @@ impl Shaper {
         }
     }
 
+    /// Changes the link's settings from now on (what is queued keeps its times).
+    pub fn set_spec(&mut self, spec: LinkSpec) {
+        self.spec = spec;
+    }
+
     /// How long `bytes` take on the wire.
     fn wire_time(&self, bytes: u64) -> Duration {
         Duration::from_secs_f64(bytes as f64 * 8.0 / self.spec.bandwidth_bits as f64)

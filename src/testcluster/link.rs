@@ -118,6 +118,8 @@ pub fn serve(dir: &Path) -> Result<(), Error> {
     let links = Links::new(spec);
     eprintln!("link: {spec}, each member pair, both ways");
     let me = std::process::id();
+    let mut failed = std::collections::HashSet::new();
+    let mut stall = state.link_stall.clone();
     loop {
         let state = match ClusterState::load(dir) {
             Ok(Some(s)) => s,
@@ -132,16 +134,87 @@ pub fn serve(dir: &Path) -> Result<(), Error> {
             eprintln!("link: another link process is recorded; stopping");
             return Ok(());
         }
+        if let Some(spec) = state.link.filter(|s| *s != links.spec()) {
+            links.set_spec(spec);
+            eprintln!("link: now {spec}");
+        }
+        if state.link_stall != stall {
+            stall = state.link_stall.clone();
+            if let Some(s) = &stall {
+                let now = unix_ms();
+                if s.until_unix_ms > now {
+                    let d = Duration::from_millis(s.until_unix_ms - now);
+                    links.stall(s.node.as_deref(), d);
+                    eprintln!(
+                        "link: the links of {} stall for {d:?}",
+                        s.node.as_deref().unwrap_or("every node")
+                    );
+                }
+            }
+        }
         let known = links.routes();
         for r in state.nodes.iter().filter(|n| !n.removed).filter_map(route) {
-            if known.iter().any(|k| k.listen == r.listen) {
+            if known.iter().any(|k| k.listen == r.listen) || failed.contains(&r.listen) {
                 continue;
             }
             match links.add(r.clone()) {
                 Ok(()) => eprintln!("link: {} at {} -> {}", r.member, r.listen, r.target),
-                Err(e) => eprintln!("link: cannot listen for {} on {}: {e}", r.member, r.listen),
+                Err(e) => {
+                    eprintln!("link: cannot listen for {} on {}: {e}", r.member, r.listen);
+                    failed.insert(r.listen);
+                }
             }
         }
         std::thread::sleep(RELOAD);
     }
+}
+
+/// Milliseconds since the Unix epoch.
+fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// `cluster link`: changes the running local cluster's link from now on
+/// (`set`), or stalls the links of one node (or of all) for `stall`; the
+/// link process takes it up within a tenth of a second.
+pub fn change(
+    dir: &Path,
+    set: Option<crate::link::LinkSpec>,
+    stall: Option<(Option<String>, Duration)>,
+) -> Result<(), Error> {
+    let mut state = ClusterState::load(dir)?.ok_or_else(|| {
+        Error::usage(format!(
+            "no local cluster in {}; start one with `memberctl cluster up --link …`",
+            dir.display()
+        ))
+    })?;
+    if state.link.is_none() {
+        return Err(Error::refused(format!(
+            "the cluster in {} has no link: a link is given when the cluster is created (`cluster up --link rtt=40ms,bandwidth=50mbit,queue=4mb` in a new --dir)",
+            dir.display()
+        )));
+    }
+    if let Some((Some(node), _)) = &stall {
+        if !state.nodes.iter().any(|n| &n.name == node && !n.removed) {
+            return Err(Error::usage(format!(
+                "no node {node} in the cluster in {}; see `memberctl cluster status`",
+                dir.display()
+            )));
+        }
+    }
+    if let Some(spec) = set {
+        state.link = Some(spec);
+    }
+    if let Some((node, d)) = stall {
+        state.link_stall = Some(super::state::LinkStall {
+            node,
+            until_unix_ms: unix_ms() + d.as_millis() as u64,
+        });
+    }
+    state.save(dir)?;
+    // Taken up at the link process's next reading of the state file.
+    std::thread::sleep(RELOAD * 2);
+    Ok(())
 }

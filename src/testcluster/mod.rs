@@ -232,6 +232,7 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
                 fault_ack_before_fsync: options.fault_ack_before_fsync,
                 link: options.link,
                 link_pid: None,
+                link_stall: None,
                 nodes: vec![],
             };
             // With a link: a third port per node, where it really listens

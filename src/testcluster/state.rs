@@ -50,6 +50,16 @@ fn default_election_timeout() -> u64 {
     1000
 }
 
+/// A stall of the link model: until when (milliseconds since the Unix
+/// epoch) the links of `node` (of every node when None) deliver nothing.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct LinkStall {
+    /// The node whose links stall; every link when None.
+    pub node: Option<String>,
+    /// Until when, in milliseconds since the Unix epoch.
+    pub until_unix_ms: u64,
+}
+
 /// The whole local cluster.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct ClusterState {
@@ -81,6 +91,9 @@ pub struct ClusterState {
     /// The process that runs the link model, while it runs.
     #[serde(default)]
     pub link_pid: Option<u32>,
+    /// The last stall asked of the link (`cluster link --stall`).
+    #[serde(default)]
+    pub link_stall: Option<LinkStall>,
     /// The nodes, in the order they were started.
     pub nodes: Vec<NodeRecord>,
 }

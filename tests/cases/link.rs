@@ -8,6 +8,7 @@ use memberctl::link::{LinkSpec, Links, Route};
 
 use crate::util::local::Local;
 use crate::util::members::add_learner_at;
+use crate::util::robustness::Run;
 use crate::util::{free_port, memberctl};
 
 /// A server on a free port that runs `serve` for each connection.
@@ -102,7 +103,10 @@ fn the_link_delays_and_paces_as_set() {
     // Less one round trip: the sink's close comes back over the link.
     let took = start.elapsed().as_secs_f64() - 0.02;
     let rate = 2.0 * bytes as f64 * 8.0 / took;
-    eprintln!("link bandwidth=10mbit: two connections together {:.2} Mbit/s", rate / 1e6);
+    eprintln!(
+        "link bandwidth=10mbit: two connections together {:.2} Mbit/s",
+        rate / 1e6
+    );
     assert!(
         (9.0e6..=11.0e6).contains(&rate),
         "throughput {:.2} Mbit/s for bandwidth=10mbit ({took:.2}s for 2 × {bytes} bytes)",
@@ -126,6 +130,13 @@ fn cluster_up_with_a_link_rehearses_on_it() {
     ]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("kbit, mbit or gbit"), "{}", r.stderr);
+
+    // A cluster made without a link cannot be given one later.
+    let plain = Local::up(&[]);
+    let r = plain.ctl(&["cluster", "link", "--set", "rtt=30ms,bandwidth=100mbit,queue=1mb"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stderr.contains("has no link"), "{}", r.stderr);
+    drop(plain);
 
     let local = Local::up(&["--link", "rtt=30ms,bandwidth=100mbit,queue=1mb"]);
     let status = local.status();
@@ -193,10 +204,119 @@ fn cluster_up_with_a_link_rehearses_on_it() {
     assert_eq!(up["link"]["spec"], "rtt=30ms,bandwidth=100mbit,queue=1mb");
 }
 
+/// The highest raft term the members report (a rise is an election).
+fn term(local: &Local) -> u64 {
+    let s = local
+        .ctl(&["member", "status", "-w", "json"])
+        .expect(0)
+        .json();
+    s["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["raft_term"].as_u64())
+        .max()
+        .unwrap()
+}
+
+/// A local cluster with `bytes` (in 1 KiB values under `bulk/`) loaded over
+/// a fast link, which is then set to `link`.
+fn loaded_on(link: &str, bytes: usize) -> (Local, Vec<(String, String)>) {
+    let local = Local::up(&[
+        "--link",
+        "rtt=1ms,bandwidth=10gbit,queue=16mb",
+        "--snapshot-count",
+        "1000",
+    ]);
+    let ep = local.client_url("n1");
+    let acked = crate::util::writer::load(&ep, "bulk/", bytes / 1024, 1024);
+    let set = local
+        .ctl(&["cluster", "link", "--set", link, "-w", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(set["link"]["spec"], link, "{set}");
+    (local, acked)
+}
+
+/// A learner catches up 50 MB over 20 Mbit/s and 40 ms while clients
+/// record a history on every member: no election, the history is
+/// linearizable, every acknowledged write is kept, the learner among them.
+fn robustness_learner_catches_up_over_a_slow_link() {
+    let link = "rtt=40ms,bandwidth=20mbit,queue=4mb";
+    let (local, acked) = loaded_on(link, 50 << 20);
+    let before = term(&local);
+    let run = Run::start("engine-link-learner", local.endpoints());
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    add_learner_at(|a| local.ctl(a), "l1", &peer);
+    let started = Instant::now();
+    local
+        .ctl(&["cluster", "start-node", "l1", "-w", "json"])
+        .expect(0);
+    local
+        .ctl(&["member", "promote", "l1", "--timeout", "5m", "-w", "json"])
+        .expect(0);
+    let took = started.elapsed();
+    run.settle();
+    let checked = run.finish();
+    checked.assert_linearizable(|| local.logs());
+    assert_eq!(
+        term(&local),
+        before,
+        "an election during the catch-up:\n{}",
+        local.logs()
+    );
+    // 50 MiB at 20 Mbit/s cannot take less than 21 s.
+    assert!(
+        took > Duration::from_secs(20),
+        "caught up in {took:?}: not through the link"
+    );
+    eprintln!("learner caught up 50 MiB over {link} in {took:.1?}");
+    let l1 = local.client_url("l1");
+    assert_eq!(crate::util::writer::missing(&l1, "bulk/", &acked), Some(0));
+    crate::util::writer::check_acked(&local.endpoints(), "bulk/", &acked);
+}
+
+/// The learner's links stall for 10 s in the middle of its snapshot: the
+/// transfer goes on when they come back and the learner catches up, with
+/// no election among the voters (whose links do not stall).
+fn a_snapshot_resumes_after_the_link_stalls() {
+    let (local, acked) = loaded_on("rtt=10ms,bandwidth=40mbit,queue=4mb", 20 << 20);
+    let before = term(&local);
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    add_learner_at(|a| local.ctl(a), "l1", &peer);
+    local
+        .ctl(&["cluster", "start-node", "l1", "-w", "json"])
+        .expect(0);
+    // 20 MiB at 40 Mbit/s take 4 s: stalled after one.
+    std::thread::sleep(Duration::from_secs(1));
+    let stalled = Instant::now();
+    local
+        .ctl(&[
+            "cluster", "link", "--stall", "10s", "--node", "l1", "-w", "json",
+        ])
+        .expect(0);
+    local
+        .ctl(&["member", "promote", "l1", "--timeout", "3m", "-w", "json"])
+        .expect(0);
+    assert!(
+        stalled.elapsed() > Duration::from_secs(10),
+        "promoted through a stalled link"
+    );
+    assert_eq!(term(&local), before, "an election:\n{}", local.logs());
+    let log = std::fs::read_to_string(local.dir().join("link.log")).unwrap();
+    assert!(log.contains("the links of l1 stall for"), "{log}");
+    assert_eq!(
+        crate::util::writer::missing(&local.client_url("l1"), "bulk/", &acked),
+        Some(0)
+    );
+}
+
 /// This file's cases and the tools each needs.
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         the_link_delays_and_paces_as_set,
         cluster_up_with_a_link_rehearses_on_it,
+        robustness_learner_catches_up_over_a_slow_link,
+        a_snapshot_resumes_after_the_link_stalls,
     ]
 }

@@ -34,6 +34,8 @@ pub struct EtcdMember {
     pub name: String,
     pub client_port: u16,
     pub peer_port: u16,
+    /// Where it really listens for peers when a link fronts `peer_port`.
+    pub listen_peer_port: Option<u16>,
     child: Option<Child>,
 }
 
@@ -50,10 +52,15 @@ impl EtcdMember {
 /// A real etcd cluster on loopback ports in a temporary directory; killed on drop.
 pub struct Etcd {
     binary: PathBuf,
+    /// Arguments before etcd's flags: `node run` when the binary is memberctl
+    /// (the engine takes etcd's flags), else none.
+    prefix: Vec<&'static str>,
     dir: tempfile::TempDir,
     pub members: Vec<EtcdMember>,
     /// etcd's timing flags (the tests use faster ones than etcd's defaults).
     timing: Vec<&'static str>,
+    /// The link model between the members, when they run behind one.
+    links: Option<std::sync::Arc<memberctl::link::Links>>,
 }
 
 impl Etcd {
@@ -78,12 +85,36 @@ impl Etcd {
     }
 
     fn start_timed(binary: PathBuf, n: usize, timing: Vec<&'static str>) -> Etcd {
+        Self::start_full(binary, vec![], n, timing, None)
+    }
+
+    /// `n` members of `binary` (etcd, or memberctl with `prefix` `node run`:
+    /// the engine through the same steps) with `flags`, each behind `links`:
+    /// every member pair's traffic crosses the link model.
+    pub fn start_linked(
+        binary: PathBuf,
+        prefix: Vec<&'static str>,
+        n: usize,
+        flags: Vec<&'static str>,
+        links: std::sync::Arc<memberctl::link::Links>,
+    ) -> Etcd {
+        Self::start_full(binary, prefix, n, flags, Some(links))
+    }
+
+    fn start_full(
+        binary: PathBuf,
+        prefix: Vec<&'static str>,
+        n: usize,
+        timing: Vec<&'static str>,
+        links: Option<std::sync::Arc<memberctl::link::Links>>,
+    ) -> Etcd {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut members: Vec<EtcdMember> = (1..=n)
             .map(|i| EtcdMember {
                 name: format!("m{i}"),
                 client_port: free_port(),
                 peer_port: free_port(),
+                listen_peer_port: None,
                 child: None,
             })
             .collect();
@@ -94,31 +125,51 @@ impl Etcd {
         let initial = initial.join(",");
         let mut etcd = Etcd {
             binary,
+            prefix,
             dir,
             members: Vec::new(),
             timing,
+            links,
         };
         for m in &mut members {
-            m.child = Some(etcd.spawn(&m.name, m.client_port, m.peer_port, &initial, "new"));
+            m.listen_peer_port = etcd.front(&m.name, m.peer_port);
+            m.child = Some(etcd.spawn(m, &initial, "new"));
         }
         etcd.members = members;
         etcd.wait_healthy();
         etcd
     }
 
-    fn spawn(
-        &self,
-        name: &str,
-        client_port: u16,
-        peer_port: u16,
-        initial: &str,
-        state: &str,
-    ) -> Child {
-        let client = format!("http://127.0.0.1:{client_port}");
-        let peer = format!("http://127.0.0.1:{peer_port}");
-        let log =
-            std::fs::File::create(self.dir.path().join(format!("{name}.log"))).expect("log file");
+    /// With a link: puts member `name`, advertised at `peer_port`, behind
+    /// it; returns the port it really listens on.
+    fn front(&self, name: &str, peer_port: u16) -> Option<u16> {
+        let links = self.links.as_ref()?;
+        let real = free_port();
+        links
+            .add(memberctl::link::Route {
+                member: name.to_string(),
+                listen: format!("127.0.0.1:{peer_port}").parse().unwrap(),
+                target: format!("127.0.0.1:{real}").parse().unwrap(),
+            })
+            .expect("the link listens on the member's advertised peer port");
+        Some(real)
+    }
+
+    fn spawn(&self, m: &EtcdMember, initial: &str, state: &str) -> Child {
+        let name = &m.name;
+        let client = m.client_url();
+        let peer = m.peer_url();
+        let listen_peer = format!(
+            "http://127.0.0.1:{}",
+            m.listen_peer_port.unwrap_or(m.peer_port)
+        );
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.dir.path().join(format!("{name}.log")))
+            .expect("log file");
         Command::new(&self.binary)
+            .args(&self.prefix)
             .args(["--name", name])
             .arg("--data-dir")
             .arg(self.dir.path().join(name))
@@ -130,7 +181,7 @@ impl Etcd {
             ])
             .args([
                 "--listen-peer-urls",
-                &peer,
+                &listen_peer,
                 "--initial-advertise-peer-urls",
                 &peer,
             ])
@@ -157,14 +208,15 @@ impl Etcd {
 
     /// Starts a member that `member add` has added, with the settings it printed.
     pub fn start_added(&mut self, name: &str, peer_port: u16, initial_cluster: &str) -> usize {
-        let client_port = free_port();
-        let child = self.spawn(name, client_port, peer_port, initial_cluster, "existing");
-        self.members.push(EtcdMember {
+        let mut m = EtcdMember {
             name: name.to_string(),
-            client_port,
+            client_port: free_port(),
             peer_port,
-            child: Some(child),
-        });
+            listen_peer_port: self.front(name, peer_port),
+            child: None,
+        };
+        m.child = Some(self.spawn(&m, initial_cluster, "existing"));
+        self.members.push(m);
         self.members.len() - 1
     }
 
@@ -216,7 +268,7 @@ impl Etcd {
     pub fn restart(&mut self, i: usize) {
         let m = &self.members[i];
         let initial = format!("{}={}", m.name, m.peer_url());
-        let child = self.spawn(&m.name, m.client_port, m.peer_port, &initial, "existing");
+        let child = self.spawn(m, &initial, "existing");
         self.members[i].child = Some(child);
     }
 
