@@ -133,7 +133,12 @@ fn cluster_up_with_a_link_rehearses_on_it() {
 
     // A cluster made without a link cannot be given one later.
     let plain = Local::up(&[]);
-    let r = plain.ctl(&["cluster", "link", "--set", "rtt=30ms,bandwidth=100mbit,queue=1mb"]);
+    let r = plain.ctl(&[
+        "cluster",
+        "link",
+        "--set",
+        "rtt=30ms,bandwidth=100mbit,queue=1mb",
+    ]);
     assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(r.stderr.contains("has no link"), "{}", r.stderr);
     drop(plain);
