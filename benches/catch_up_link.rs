@@ -31,10 +31,16 @@ use util::writer::{Sample, SteadyWriter};
 /// The link the data is loaded over (fast: the load is not measured).
 const LOADING: &str = "rtt=100us,bandwidth=10gbit,queue=16mb";
 /// The profiles: name and link.
-const PROFILES: [(&str, &str); 3] = [
+const PROFILES: [(&str, &str); 4] = [
     ("lan", "rtt=500us,bandwidth=1gbit,queue=1mb"),
     ("region", "rtt=10ms,bandwidth=200mbit,queue=4mb"),
     ("cross-region", "rtt=60ms,bandwidth=50mbit,queue=4mb"),
+    // The leader's traffic to every peer through one queue: its uplink, as
+    // in a namespace whose loopback is shaped.
+    (
+        "cross-region-uplink",
+        "rtt=60ms,bandwidth=50mbit,queue=4mb,shared=uplink",
+    ),
 ];
 /// The writer's pace.
 const PACE: Duration = Duration::from_millis(20);
@@ -129,7 +135,10 @@ fn catch_up(
     keys: usize,
     rt: &tokio::runtime::Runtime,
 ) -> Outcome {
-    let links = Arc::new(Links::new(LinkSpec::parse(LOADING).unwrap()));
+    let mut loading = LinkSpec::parse(LOADING).unwrap();
+    // Sharing is taken when a connection opens: the same from the start.
+    loading.uplink = link.uplink;
+    let links = Arc::new(Links::new(loading));
     let mut c = util::Etcd::start_linked(
         bin,
         prefix,

@@ -9,6 +9,8 @@
 //!   ways, and the data directory's format;
 //! - [`metrics`]: the Prometheus series under etcd's names, recorded by the
 //!   rooms above;
+//! - [`pacing`]: heartbeat round trips per peer, and the pace of snapshot
+//!   streams they set (the catch-up yields);
 //! - [`node`]: the only owner of raft-rs's `RawNode` (driver thread, apply,
 //!   pending proposals); raft-rs types stop at node, storage and transport;
 //! - [`transport`]: outbound raft traffic to peers, and fault injection's
@@ -28,6 +30,7 @@ pub mod listen;
 pub mod log;
 pub mod metrics;
 pub mod node;
+pub mod pacing;
 pub mod server;
 pub mod startup;
 pub mod storage;

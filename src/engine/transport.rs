@@ -14,6 +14,7 @@ use tokio::sync::mpsc;
 use tonic::transport::{Channel, Endpoint};
 
 use crate::engine::node::{Node, Outbox, Outgoing};
+use crate::engine::pacing::{round_trips, Pacer};
 use crate::engine::storage::snapshot::SnapshotSource;
 use crate::proto::memberctl_v1::raft_client::RaftClient;
 use crate::proto::memberctl_v1::{RaftBatch, SnapshotPart};
@@ -29,8 +30,12 @@ const BATCH: usize = 64;
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 /// Time a snapshot's stream may take.
 const SNAPSHOT_TIMEOUT: Duration = Duration::from_secs(600);
-/// Chunks of a snapshot read ahead of the stream.
+/// Pieces of a snapshot read ahead of the stream.
 const SNAPSHOT_READ_AHEAD: usize = 8;
+/// A snapshot goes in pieces of this size at most, each at the pace of
+/// [`Pacer`]: small enough that what it adds to a link's queue at once stays
+/// short next to the target delay.
+const SNAPSHOT_PIECE: usize = 64 * 1024;
 /// Largest message accepted or sent (a batch of appends is a few MiB).
 pub const MAX_MESSAGE: usize = 64 << 20;
 /// HTTP/2 stream window between members (bytes), dialled and served.
@@ -320,7 +325,9 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
             client = connect(&urls[url_index % urls.len()], tls.as_ref()).await;
             url_index += 1;
         }
-        // Snapshots go beside the stream, each in a call of its own.
+        // Snapshots go beside the stream, each in a call of its own on a
+        // connection of its own: what it has buffered on the way never
+        // holds up the stream's heartbeats and appends.
         let mut messages = Vec::with_capacity(batch.len());
         let mut sent_to = Vec::with_capacity(batch.len());
         for m in batch {
@@ -329,18 +336,14 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
                 sent_to.push(m.to);
                 continue;
             };
-            match client.as_ref() {
-                Some(c) => {
-                    tokio::spawn(send_snapshot(
-                        c.clone(),
-                        m.to,
-                        m.bytes,
-                        source,
-                        node.clone(),
-                    ));
-                }
-                None => report_failed(&node, m.to, true),
-            }
+            let url = urls[(url_index + urls.len() - 1) % urls.len()].clone();
+            tokio::spawn(send_snapshot(
+                (url, tls.clone()),
+                m.to,
+                m.bytes,
+                source,
+                node.clone(),
+            ));
         }
         if messages.is_empty() {
             continue;
@@ -363,16 +366,21 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
     }
 }
 
-/// Streams one snapshot to a peer: its raft message, then its keys in
-/// chunks read on a blocking thread a few chunks ahead of the stream, then
-/// the last part; reports the outcome to raft.
+/// Streams one snapshot to a peer on a connection of its own: its raft
+/// message, then its keys in pieces read on a blocking thread a few pieces
+/// ahead of the stream, at the pace [`Pacer`] sets, then the last part;
+/// reports the outcome to raft.
 async fn send_snapshot(
-    mut client: RaftClient<Channel>,
+    (url, tls): (String, Option<tonic::transport::ClientTlsConfig>),
     to: u64,
     message: Vec<u8>,
     source: SnapshotSource,
     node: Arc<OnceLock<Node>>,
 ) {
+    let Some(mut client) = connect(&url, tls.as_ref()).await else {
+        report_failed(&node, to, true);
+        return;
+    };
     let (tx, rx) = mpsc::channel::<SnapshotPart>(SNAPSHOT_READ_AHEAD);
     let first = SnapshotPart {
         message,
@@ -382,17 +390,42 @@ async fn send_snapshot(
         if tx.blocking_send(first).is_err() {
             return false;
         }
+        let started = std::time::Instant::now();
+        let mut pacer = Pacer::new(started);
+        let (mut sent, mut lowest, mut highest) = (0usize, f64::MAX, 0f64);
         let read = source.read(|chunk| {
             let delay = crate::engine::storage::faults::snapshot_chunk_delay();
             if !delay.is_zero() {
                 std::thread::sleep(delay);
             }
-            tx.blocking_send(SnapshotPart {
-                chunk,
-                ..Default::default()
+            // Paced: the stream yields to the heartbeats, votes and appends
+            // that share its links (see engine::pacing).
+            chunk.chunks(SNAPSHOT_PIECE).all(|piece| {
+                let now = std::time::Instant::now();
+                pacer.observe(now, round_trips().queueing(now, to));
+                let wait = pacer.wait(now, piece.len());
+                if !wait.is_zero() {
+                    std::thread::sleep(wait);
+                }
+                sent += piece.len();
+                lowest = lowest.min(pacer.rate());
+                highest = highest.max(pacer.rate());
+                tx.blocking_send(SnapshotPart {
+                    chunk: piece.to_vec(),
+                    ..Default::default()
+                })
+                .is_ok()
             })
-            .is_ok()
         });
+        let secs = started.elapsed().as_secs_f64();
+        slog::info!(
+            crate::engine::log::logger(),
+            "snapshot to {to:x}: {:.1} MB read out in {secs:.1} s ({:.1} Mbit/s), paced between {:.1} and {:.1} Mbit/s",
+            sent as f64 / 1e6,
+            sent as f64 * 8.0 / 1e6 / secs.max(1e-3),
+            lowest.min(highest) * 8.0 / 1e6,
+            highest * 8.0 / 1e6,
+        );
         match read {
             Some(keys) => tx
                 .blocking_send(SnapshotPart {

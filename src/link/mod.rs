@@ -33,6 +33,10 @@ pub struct LinkSpec {
     pub bandwidth_bits: u64,
     /// The queue in front of the wire, in bytes, each way.
     pub queue_bytes: u64,
+    /// Whether a member's traffic to all its peers shares one queue and
+    /// bandwidth (its uplink: `shared=uplink`), instead of one per pair.
+    #[serde(default)]
+    pub uplink: bool,
 }
 
 /// What is wrong with a link's description.
@@ -57,7 +61,7 @@ impl LinkSpec {
             given: s.to_string(),
             problem,
         };
-        let (mut rtt, mut bandwidth, mut queue) = (None, None, None);
+        let (mut rtt, mut bandwidth, mut queue, mut shared) = (None, None, None, None);
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part
                 .split_once('=')
@@ -66,9 +70,10 @@ impl LinkSpec {
                 "rtt" => &mut rtt,
                 "bandwidth" => &mut bandwidth,
                 "queue" => &mut queue,
+                "shared" => &mut shared,
                 other => {
                     return Err(fail(format!(
-                        "unknown key {other:?} (rtt, bandwidth and queue are known)"
+                        "unknown key {other:?} (rtt, bandwidth, queue and shared are known)"
                     )))
                 }
             };
@@ -97,6 +102,15 @@ impl LinkSpec {
         if queue_bytes < 1500.0 {
             return Err(fail("queue must hold at least one packet (1500b)".into()));
         }
+        let uplink = match shared.as_deref() {
+            None | Some("pair") => false,
+            Some("uplink") => true,
+            Some(other) => {
+                return Err(fail(format!(
+                    "shared={other:?}: pair (one queue per member pair, the default) or uplink (one per sending member)"
+                )))
+            }
+        };
         if rtt > Duration::from_secs(10) {
             return Err(fail("rtt must be at most 10s".into()));
         }
@@ -104,6 +118,7 @@ impl LinkSpec {
             one_way: rtt / 2,
             bandwidth_bits: bandwidth_bits as u64,
             queue_bytes: queue_bytes as u64,
+            uplink,
         })
     }
 }
@@ -145,7 +160,11 @@ impl fmt::Display for LinkSpec {
         } else {
             format!("{q}b")
         };
-        write!(f, "rtt={rtt},bandwidth={bandwidth},queue={queue}")
+        write!(f, "rtt={rtt},bandwidth={bandwidth},queue={queue}")?;
+        if self.uplink {
+            write!(f, ",shared=uplink")?;
+        }
+        Ok(())
     }
 }
 
@@ -160,6 +179,13 @@ mod tests {
         assert_eq!(l.bandwidth_bits, 50_000_000);
         assert_eq!(l.queue_bytes, 4 << 20);
         assert_eq!(l.to_string(), "rtt=40ms,bandwidth=50mbit,queue=4mb");
+        assert!(!l.uplink);
+        let l = LinkSpec::parse("rtt=40ms,bandwidth=50mbit,queue=4mb,shared=uplink").unwrap();
+        assert!(l.uplink);
+        assert_eq!(
+            l.to_string(),
+            "rtt=40ms,bandwidth=50mbit,queue=4mb,shared=uplink"
+        );
         let l = LinkSpec::parse(" queue=256kb , bandwidth=1gbit,rtt=500us").unwrap();
         assert_eq!(l.to_string(), "rtt=500us,bandwidth=1gbit,queue=256kb");
         assert_eq!(l.one_way, Duration::from_micros(250));
@@ -181,6 +207,10 @@ mod tests {
             ),
             ("rtt=40ms,bandwidth=-5mbit,queue=4mb", "bandwidth"),
             ("rtt=40ms,bandwidth=50mbit,queue=100b", "one packet"),
+            (
+                "rtt=40ms,bandwidth=50mbit,queue=4mb,shared=all",
+                "pair (one queue",
+            ),
         ] {
             let e = LinkSpec::parse(given).unwrap_err().to_string();
             assert!(e.contains(says), "{given}: {e}");

@@ -79,7 +79,9 @@ impl Links {
     }
 
     /// Changes every link's settings from now on (a bench loads its data on
-    /// a fast link, then measures on the profile's).
+    /// a fast link, then measures on the profile's). Whether queues are
+    /// shared per uplink is taken when a connection opens: change it only
+    /// before the first.
     pub fn set_spec(&self, spec: LinkSpec) {
         *lock(&self.inner.spec) = spec;
         for q in lock(&self.inner.queues).values() {
@@ -196,6 +198,8 @@ fn connect(inner: Arc<Inner>, client: TcpStream, route: Route) {
 
 fn queue(inner: &Inner, from: &str, to: &str) -> Queue {
     let spec = *lock(&inner.spec);
+    // Sharing an uplink: every peer of `from` behind one queue.
+    let to = if spec.uplink { "*" } else { to };
     lock(&inner.queues)
         .entry((from.to_string(), to.to_string()))
         .or_insert_with(|| Arc::new(Mutex::new(Shaper::new(spec))))

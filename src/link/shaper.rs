@@ -92,6 +92,7 @@ mod tests {
             one_way: Duration::from_millis(10),
             bandwidth_bits: 8_000_000,
             queue_bytes: 10_000,
+            uplink: false,
         }
     }
 

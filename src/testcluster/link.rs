@@ -205,6 +205,11 @@ pub fn change(
         }
     }
     if let Some(spec) = set {
+        if state.link.is_some_and(|l| l.uplink != spec.uplink) {
+            return Err(Error::refused(
+                "shared=uplink is chosen when the cluster is created (open connections keep their queues); change rtt, bandwidth and queue only".to_string(),
+            ));
+        }
         state.link = Some(spec);
     }
     if let Some((node, d)) = stall {

@@ -36,6 +36,11 @@ const MAX_SIZE_PER_MSG: u64 = 1024 * 1024;
 /// In-flight appends per follower: small, so a catching-up learner does not
 /// crowd out a leader's other traffic.
 const MAX_INFLIGHT_MSGS: usize = 4;
+/// Heartbeats to one peer awaiting their answers, at most (a heartbeat a
+/// tick: 5 s at etcd's 100 ms; older ones were lost).
+const HEARTBEATS_PENDING: usize = 50;
+/// A heartbeat unanswered for this long is taken as lost.
+const HEARTBEAT_LOST: std::time::Duration = std::time::Duration::from_secs(2);
 /// Mailbox size; senders wait when it is full.
 const MAILBOX: usize = 4096;
 
@@ -200,8 +205,10 @@ struct Driver {
     view: watch::Sender<View>,
     /// When a message last arrived from each peer.
     heard: HashMap<u64, Instant>,
-    /// When the last heartbeat went to each peer (its answer times the round trip).
-    heartbeats: HashMap<u64, Instant>,
+    /// When the heartbeats to each peer went that it has not answered yet,
+    /// oldest first (answers come in order: each times its own round trip,
+    /// also while the link queues them).
+    heartbeats: HashMap<u64, std::collections::VecDeque<Instant>>,
     /// Whether the cluster has this member's name and client URLs.
     published: bool,
     /// Ticks since this member last proposed its name and client URLs.
@@ -337,7 +344,12 @@ impl Driver {
                     let _ = self.raw.step(m);
                 }
             }
-            Request::Unreachable(peer) => self.raw.report_unreachable(peer),
+            Request::Unreachable(peer) => {
+                // Messages to it were dropped, heartbeats among them: the
+                // answers to come no longer line up with these.
+                self.heartbeats.remove(&peer);
+                self.raw.report_unreachable(peer);
+            }
             Request::SnapshotDone(peer, ok) => {
                 let status = if ok {
                     SnapshotStatus::Finish
@@ -448,7 +460,12 @@ impl Driver {
         }
         for m in &messages {
             if m.get_msg_type() == MessageType::MsgHeartbeat {
-                self.heartbeats.insert(m.to, Instant::now());
+                let sent = self.heartbeats.entry(m.to).or_default();
+                // Unanswered for long (lost on the way): forgotten.
+                while sent.len() >= HEARTBEATS_PENDING {
+                    sent.pop_front();
+                }
+                sent.push_back(Instant::now());
             }
         }
         let (out, failed) = encode(&self.store, messages);
@@ -461,11 +478,26 @@ impl Driver {
     /// Records the round trip of the heartbeat `peer` answered
     /// (etcd_network_peer_round_trip_time_seconds).
     fn round_trip(&mut self, peer: u64) {
-        if let Some(sent) = self.heartbeats.remove(&peer) {
+        let now = Instant::now();
+        let pending = self.heartbeats.get_mut(&peer);
+        // Heartbeats unanswered this long were lost on the way (or the peer
+        // was busy): the answer is not theirs.
+        let sent = pending.and_then(|s| {
+            while s
+                .front()
+                .is_some_and(|t| now.saturating_duration_since(*t) > HEARTBEAT_LOST)
+            {
+                s.pop_front();
+            }
+            s.pop_front()
+        });
+        if let Some(sent) = sent {
+            let rtt = now - sent;
+            crate::engine::pacing::round_trips().record(peer, now, rtt);
             crate::engine::metrics::get()
                 .peer_rtt
                 .with_label_values(&[&format!("{peer:x}")])
-                .observe(sent.elapsed().as_secs_f64());
+                .observe(rtt.as_secs_f64());
         }
     }
 

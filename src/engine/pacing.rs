@@ -1,0 +1,264 @@
+//! The catch-up yields: a snapshot stream is paced so that the queue it builds on the way to its peer stays short, judged by the heartbeats' round trips to every peer (a delay-based, scavenger-style sender, as LEDBAT).
+//!
+//! A snapshot sent as fast as TCP allows fills the queue of the slowest
+//! link on its way; every heartbeat, vote and append that shares that link
+//! (the leader's uplink, say) then waits behind it, and so do the clients'
+//! writes, which need those appends. The leader times the round trip of
+//! each heartbeat ([`RoundTrips`], fed by the raft thread); the queueing
+//! delay is how far the latest round trip to a peer lies above the lowest
+//! seen recently. The peer the snapshot goes to is left out: its own
+//! messages travel behind its snapshot whatever the pace (a learner does not
+//! vote, and a member that needs a snapshot has no use for appends before
+//! it), so a path no one else shares is used in full. The [`Pacer`] of a snapshot stream
+//! raises its rate while that delay is under [`TARGET`] and lowers it, in
+//! proportion, above it: the stream takes what the link has to spare and
+//! little of its queue. Without round trips to judge by (no heartbeat
+//! answered lately) it keeps to the rate it has.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// The queueing delay the paced stream aims to add.
+pub const TARGET: Duration = Duration::from_millis(20);
+/// How far back the lowest round trip to a peer is looked for: long enough
+/// to hold a moment when the queue was empty, short enough to follow a path
+/// whose own round trip changed.
+const BASE_WINDOW: Duration = Duration::from_secs(10);
+/// A round trip older than this says nothing of the queue now.
+const FRESH: Duration = Duration::from_secs(1);
+/// The rate a stream starts at (bytes per second).
+const START_RATE: f64 = 4.0 * 1024.0 * 1024.0;
+/// The lowest rate (bytes per second): a stream always moves.
+const MIN_RATE: f64 = 256.0 * 1024.0;
+/// The highest rate (bytes per second).
+const MAX_RATE: f64 = 4.0 * 1024.0 * 1024.0 * 1024.0;
+/// Bytes a stream may send at once ahead of its rate.
+const BURST: f64 = 128.0 * 1024.0;
+/// The shortest and longest time between two changes of the rate: two of
+/// the links' round trips, within these.
+const ADJUST_MIN: Duration = Duration::from_millis(20);
+const ADJUST_MAX: Duration = Duration::from_millis(200);
+
+/// The round trips of the heartbeats to each peer.
+#[derive(Debug, Default)]
+pub struct RoundTrips {
+    peers: Mutex<HashMap<u64, Samples>>,
+}
+
+#[derive(Debug, Default)]
+struct Samples {
+    /// (when, round trip), oldest first, within [`BASE_WINDOW`].
+    recent: std::collections::VecDeque<(Instant, Duration)>,
+}
+
+impl RoundTrips {
+    /// Records a heartbeat's round trip to `peer`, answered at `now`.
+    pub fn record(&self, peer: u64, now: Instant, rtt: Duration) {
+        let mut peers = self.peers.lock().unwrap_or_else(|p| p.into_inner());
+        let s = peers.entry(peer).or_default();
+        s.recent.push_back((now, rtt));
+        while s
+            .recent
+            .front()
+            .is_some_and(|(t, _)| now.saturating_duration_since(*t) > BASE_WINDOW)
+        {
+            s.recent.pop_front();
+        }
+    }
+
+    /// Forgets `peer` (removed).
+    pub fn forget(&self, peer: u64) {
+        let mut peers = self.peers.lock().unwrap_or_else(|p| p.into_inner());
+        peers.remove(&peer);
+    }
+
+    /// The largest queueing delay the latest round trip of a peer other than
+    /// `except` shows (its excess over the lowest in [`BASE_WINDOW`]), with
+    /// the largest of those lowest round trips; None when no round trip is
+    /// fresh.
+    pub fn queueing(&self, now: Instant, except: u64) -> Option<Queueing> {
+        let peers = self.peers.lock().unwrap_or_else(|p| p.into_inner());
+        peers
+            .iter()
+            .filter(|(p, _)| **p != except)
+            .map(|(_, s)| s)
+            .filter_map(|s| {
+                let &(at, last) = s.recent.back()?;
+                if now.saturating_duration_since(at) > FRESH {
+                    return None;
+                }
+                let base = s.recent.iter().map(|(_, r)| *r).min()?;
+                Some(Queueing {
+                    delay: last.saturating_sub(base),
+                    base,
+                })
+            })
+            .reduce(|a, b| Queueing {
+                delay: a.delay.max(b.delay),
+                base: a.base.max(b.base),
+            })
+    }
+}
+
+/// What the round trips say of the queues on the way to the peers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Queueing {
+    /// The largest queueing delay a peer's latest round trip shows.
+    pub delay: Duration,
+    /// The largest of the peers' lowest round trips (the links' own).
+    pub base: Duration,
+}
+
+/// This process's round trips (one node per process, as its metrics).
+pub fn round_trips() -> &'static RoundTrips {
+    static TRIPS: OnceLock<RoundTrips> = OnceLock::new();
+    TRIPS.get_or_init(RoundTrips::default)
+}
+
+/// The pace of one stream: a rate, changed by the queueing delay, and a
+/// bucket of bytes it allows.
+#[derive(Debug)]
+pub struct Pacer {
+    /// Bytes per second.
+    rate: f64,
+    /// Bytes that may go now.
+    allowance: f64,
+    at: Instant,
+    adjusted: Instant,
+    /// Until when the rate is not changed again after it was lowered: the
+    /// round trips do not show the lower rate before a round trip and a
+    /// heartbeat have passed.
+    hold: Instant,
+}
+
+impl Pacer {
+    /// A stream starting at `now`.
+    pub fn new(now: Instant) -> Pacer {
+        Pacer {
+            rate: START_RATE,
+            allowance: BURST,
+            at: now,
+            adjusted: now,
+            hold: now,
+        }
+    }
+
+    /// The rate now, in bytes per second.
+    pub fn rate(&self) -> f64 {
+        self.rate
+    }
+
+    /// Changes the rate by the queueing seen at `now`, at most every two of
+    /// the links' round trips (within [`ADJUST_MIN`]..[`ADJUST_MAX`]): up in
+    /// proportion to how far the delay lies under [`TARGET`] (at most by
+    /// 15 %), down in proportion to how far above (at most by 40 %); after
+    /// lowering it, holds it one more interval, until the round trips can
+    /// show the change.
+    pub fn observe(&mut self, now: Instant, queueing: Option<Queueing>) {
+        let Some(q) = queueing else { return };
+        let every = (q.base * 2).clamp(ADJUST_MIN, ADJUST_MAX);
+        if now.saturating_duration_since(self.adjusted) < every || now < self.hold {
+            return;
+        }
+        self.adjusted = now;
+        let target = TARGET.as_secs_f64();
+        let off = ((target - q.delay.as_secs_f64()) / target).clamp(-1.0, 1.0);
+        let factor = if off >= 0.0 {
+            1.0 + 0.15 * off
+        } else {
+            self.hold = now + every * 2;
+            1.0 + 0.4 * off
+        };
+        self.rate = (self.rate * factor).clamp(MIN_RATE, MAX_RATE);
+    }
+
+    /// How long to wait at `now` before sending `bytes` (0 when the bucket
+    /// holds them); takes them from the bucket.
+    pub fn wait(&mut self, now: Instant, bytes: usize) -> Duration {
+        let elapsed = now.saturating_duration_since(self.at).as_secs_f64();
+        self.at = now;
+        self.allowance = (self.allowance + elapsed * self.rate).min(BURST);
+        self.allowance -= bytes as f64;
+        if self.allowance >= 0.0 {
+            Duration::ZERO
+        } else {
+            Duration::from_secs_f64(-self.allowance / self.rate)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Duration = Duration::from_millis(1);
+
+    #[test]
+    fn the_queueing_delay_is_the_latest_round_trip_above_the_lowest() {
+        let r = RoundTrips::default();
+        let t0 = Instant::now();
+        assert_eq!(r.queueing(t0, 9), None);
+        r.record(1, t0, 60 * MS);
+        r.record(1, t0 + 100 * MS, 250 * MS);
+        r.record(2, t0 + 100 * MS, 61 * MS);
+        let q = r.queueing(t0 + 100 * MS, 9).unwrap();
+        assert_eq!((q.delay, q.base), (190 * MS, 61 * MS));
+        // The stream's own peer is left out.
+        assert_eq!(r.queueing(t0 + 100 * MS, 1).unwrap().delay, Duration::ZERO);
+        // Stale: nothing to judge by.
+        assert_eq!(r.queueing(t0 + 5000 * MS, 9), None);
+        r.forget(1);
+        assert_eq!(r.queueing(t0 + 100 * MS, 9).unwrap().delay, Duration::ZERO);
+    }
+
+    #[test]
+    fn the_rate_rises_under_the_target_and_falls_above_it() {
+        let q = |delay| {
+            Some(Queueing {
+                delay,
+                base: 60 * MS,
+            })
+        };
+        // Base 60 ms: a change every 120 ms at most.
+        let t0 = Instant::now();
+        let mut p = Pacer::new(t0);
+        let start = p.rate();
+        p.observe(t0 + 120 * MS, q(Duration::ZERO));
+        assert!((p.rate() - start * 1.15).abs() < 1.0);
+        // Too soon to change again.
+        p.observe(t0 + 200 * MS, q(Duration::ZERO));
+        assert!((p.rate() - start * 1.15).abs() < 1.0);
+        p.observe(t0 + 240 * MS, q(TARGET));
+        assert!(
+            (p.rate() - start * 1.15).abs() < 1.0,
+            "at the target it holds"
+        );
+        p.observe(t0 + 360 * MS, q(TARGET * 10));
+        let lowered = start * 1.15 * 0.6;
+        assert!((p.rate() - lowered).abs() < 1.0, "far above: down 40 %");
+        // Held for two more intervals: the round trips cannot show it yet.
+        p.observe(t0 + 500 * MS, q(TARGET * 10));
+        assert!((p.rate() - lowered).abs() < 1.0, "held");
+        p.observe(t0 + 610 * MS, None);
+        assert!((p.rate() - lowered).abs() < 1.0, "no signal: kept");
+        p.observe(t0 + 620 * MS, q(TARGET * 10));
+        assert!((p.rate() - lowered * 0.6).abs() < 1.0, "lowered again");
+    }
+
+    #[test]
+    fn the_bucket_lets_bytes_go_at_the_rate() {
+        let t0 = Instant::now();
+        let mut p = Pacer::new(t0);
+        // The burst goes at once, then a second's worth waits a second.
+        assert_eq!(p.wait(t0, BURST as usize), Duration::ZERO);
+        let w = p.wait(t0, START_RATE as usize);
+        assert!((w.as_secs_f64() - 1.0).abs() < 1e-6, "{w:?}");
+        // After waiting it, the next small piece waits its own share only.
+        let w = p.wait(t0 + w, 1024);
+        assert!(
+            (w.as_secs_f64() - 1024.0 / START_RATE).abs() < 1e-6,
+            "{w:?}"
+        );
+    }
+}
