@@ -1,10 +1,8 @@
 //! The local cluster's link model as a process of its own (`cluster up --link`): it fronts every node's advertised peer port, learns of the nodes that `start-node` adds from the state file, and is started and stopped with the nodes.
 
-use std::fs::OpenOptions;
 use std::net::{SocketAddr, TcpStream};
-use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use super::process;
@@ -57,26 +55,9 @@ pub fn runs(dir: &Path, state: &ClusterState) -> bool {
 /// first), detached, its output in `link.log`; records nothing (the caller
 /// records the pid).
 pub fn spawn(exe: &Path, dir: &Path) -> Result<u32, Error> {
-    let internal =
-        |what: &str, e: std::io::Error| Error::new(ErrorKind::Internal, format!("{what}: {e}"));
-    let log = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(log_file(dir))
-        .map_err(|e| internal("cannot open the link's log", e))?;
-    let err = log
-        .try_clone()
-        .map_err(|e| internal("cannot open the link's log", e))?;
-    let child = Command::new(exe)
-        .args(["cluster", "link-serve", "--dir"])
-        .arg(dir)
-        .stdin(Stdio::null())
-        .stdout(log)
-        .stderr(err)
-        .process_group(0)
-        .spawn()
-        .map_err(|e| internal(&format!("cannot start {}", exe.display()), e))?;
-    Ok(child.id())
+    let mut cmd = Command::new(exe);
+    cmd.args(["cluster", "link-serve", "--dir"]).arg(dir);
+    process::spawn_detached(cmd, &log_file(dir))
 }
 
 /// Waits until the link listens on `node`'s advertised peer port (the

@@ -146,20 +146,6 @@ pub fn spawn_with(
     cluster: &ClusterState,
     extra: &[&str],
 ) -> Result<u32, Error> {
-    let internal =
-        |what: &str, e: std::io::Error| Error::new(ErrorKind::Internal, format!("{what}: {e}"));
-    if let Some(parent) = node.log.parent() {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| internal("cannot create the log directory", e))?;
-    }
-    let log = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&node.log)
-        .map_err(|e| internal(&format!("cannot open {}", node.log.display()), e))?;
-    let err = log
-        .try_clone()
-        .map_err(|e| internal("cannot open the log", e))?;
     let mut cmd = Command::new(exe);
     cmd.args(["node", "run", "--name", &node.name])
         .arg("--data-dir")
@@ -199,13 +185,33 @@ pub fn spawn_with(
         cmd.arg("--fault-ack-before-fsync");
     }
     cmd.args(extra);
+    spawn_detached(cmd, &node.log)
+}
+
+/// Starts `cmd` detached from this process (its own process group, no
+/// standard input, its output appended to `log`); returns its pid.
+pub fn spawn_detached(mut cmd: Command, log: &Path) -> Result<u32, Error> {
+    let internal =
+        |what: &str, e: std::io::Error| Error::new(ErrorKind::Internal, format!("{what}: {e}"));
+    if let Some(parent) = log.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| internal("cannot create the log directory", e))?;
+    }
+    let out = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .map_err(|e| internal(&format!("cannot open {}", log.display()), e))?;
+    let err = out
+        .try_clone()
+        .map_err(|e| internal("cannot open the log", e))?;
     let child = cmd
         .stdin(Stdio::null())
-        .stdout(log)
+        .stdout(out)
         .stderr(err)
         .process_group(0)
         .spawn()
-        .map_err(|e| internal(&format!("cannot start {}", exe.display()), e))?;
+        .map_err(|e| internal(&format!("cannot start {:?}", cmd.get_program()), e))?;
     Ok(child.id())
 }
 
