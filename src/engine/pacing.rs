@@ -35,6 +35,8 @@ const MIN_RATE: f64 = 256.0 * 1024.0;
 const MAX_RATE: f64 = 4.0 * 1024.0 * 1024.0 * 1024.0;
 /// Bytes a stream may send at once ahead of its rate.
 const BURST: f64 = 128.0 * 1024.0;
+/// Links whose own round trip is shorter than this start with doublings.
+const SLOW_START_BELOW: Duration = Duration::from_millis(5);
 /// The shortest and longest time between two changes of the rate: two of
 /// the links' round trips, within these.
 const ADJUST_MIN: Duration = Duration::from_millis(20);
@@ -130,6 +132,12 @@ pub struct Pacer {
     /// round trips do not show the lower rate before a round trip and a
     /// heartbeat have passed.
     hold: Instant,
+    /// Doubling the rate at each change until the queueing delay first
+    /// reaches half the target (as TCP's slow start), on short links only
+    /// ([`SLOW_START_BELOW`]): a fast local link is found in a few round
+    /// trips, and what a doubling overshoots drains in milliseconds there;
+    /// on a long link it would fill the queue before the round trips said so.
+    slow_start: bool,
 }
 
 impl Pacer {
@@ -141,6 +149,7 @@ impl Pacer {
             at: now,
             adjusted: now,
             hold: now,
+            slow_start: true,
         }
     }
 
@@ -150,7 +159,8 @@ impl Pacer {
     }
 
     /// Changes the rate by the queueing seen at `now`, at most every two of
-    /// the links' round trips (within [`ADJUST_MIN`]..[`ADJUST_MAX`]): up in
+    /// the links' round trips (within [`ADJUST_MIN`]..[`ADJUST_MAX`]):
+    /// doubled until the delay first reaches half of [`TARGET`], then up in
     /// proportion to how far the delay lies under [`TARGET`] (at most by
     /// 15 %), down in proportion to how far above (at most by 40 %); after
     /// lowering it, holds it one more interval, until the round trips can
@@ -162,6 +172,11 @@ impl Pacer {
             return;
         }
         self.adjusted = now;
+        if self.slow_start && q.delay < TARGET / 2 && q.base < SLOW_START_BELOW {
+            self.rate = (self.rate * 2.0).min(MAX_RATE);
+            return;
+        }
+        self.slow_start = false;
         let target = TARGET.as_secs_f64();
         let off = ((target - q.delay.as_secs_f64()) / target).clamp(-1.0, 1.0);
         let factor = if off >= 0.0 {
@@ -220,8 +235,20 @@ mod tests {
                 base: 60 * MS,
             })
         };
-        // Base 60 ms: a change every 120 ms at most.
+        // A short link (1 ms): slow start doubles while the delay stays
+        // under half the target; half the target ends it.
         let t0 = Instant::now();
+        let mut p = Pacer::new(t0);
+        let first = p.rate();
+        let short = |delay| Some(Queueing { delay, base: MS });
+        p.observe(t0 + 20 * MS, short(Duration::ZERO));
+        assert!((p.rate() - first * 2.0).abs() < 1.0);
+        p.observe(t0 + 40 * MS, short(TARGET / 2));
+        assert!(
+            (p.rate() - first * 2.0 * 1.075).abs() < 1.0,
+            "then up by 15 % × how far under"
+        );
+        // Base 60 ms: no slow start; a change every 120 ms at most.
         let mut p = Pacer::new(t0);
         let start = p.rate();
         p.observe(t0 + 120 * MS, q(Duration::ZERO));
