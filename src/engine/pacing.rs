@@ -153,6 +153,12 @@ impl Pacer {
         }
     }
 
+    /// Whether [`Pacer::observe`] may change the rate at `now` (the round
+    /// trips need reading only then: they are not read for every piece).
+    pub fn due(&self, now: Instant) -> bool {
+        now >= self.hold && now.saturating_duration_since(self.adjusted) >= ADJUST_MIN
+    }
+
     /// The rate now, in bytes per second.
     pub fn rate(&self) -> f64 {
         self.rate

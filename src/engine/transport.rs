@@ -336,7 +336,8 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
                 sent_to.push(m.to);
                 continue;
             };
-            let url = urls[(url_index + urls.len() - 1) % urls.len()].clone();
+            // The URL the stream last dialled.
+            let url = urls[url_index.wrapping_sub(1) % urls.len()].clone();
             tokio::spawn(send_snapshot(
                 (url, tls.clone()),
                 m.to,
@@ -402,7 +403,9 @@ async fn send_snapshot(
             // that share its links (see engine::pacing).
             chunk.chunks(SNAPSHOT_PIECE).all(|piece| {
                 let now = std::time::Instant::now();
-                pacer.observe(now, round_trips().queueing(now, to));
+                if pacer.due(now) {
+                    pacer.observe(now, round_trips().queueing(now, to));
+                }
                 let wait = pacer.wait(now, piece.len());
                 if !wait.is_zero() {
                     std::thread::sleep(wait);

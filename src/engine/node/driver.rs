@@ -36,10 +36,8 @@ const MAX_SIZE_PER_MSG: u64 = 1024 * 1024;
 /// In-flight appends per follower: small, so a catching-up learner does not
 /// crowd out a leader's other traffic.
 const MAX_INFLIGHT_MSGS: usize = 4;
-/// Heartbeats to one peer awaiting their answers, at most (a heartbeat a
-/// tick: 5 s at etcd's 100 ms; older ones were lost).
-const HEARTBEATS_PENDING: usize = 50;
-/// A heartbeat unanswered for this long is taken as lost.
+/// A heartbeat unanswered for this long is taken as lost (which also bounds
+/// the heartbeats kept per peer).
 const HEARTBEAT_LOST: std::time::Duration = std::time::Duration::from_secs(2);
 /// Mailbox size; senders wait when it is full.
 const MAILBOX: usize = 4096;
@@ -213,6 +211,16 @@ struct Driver {
     published: bool,
     /// Ticks since this member last proposed its name and client URLs.
     ticks_since_publish: usize,
+}
+
+/// Drops the heartbeats sent longer than [`HEARTBEAT_LOST`] before `now`.
+fn forget_lost(sent: &mut std::collections::VecDeque<Instant>, now: Instant) {
+    while sent
+        .front()
+        .is_some_and(|t| now.saturating_duration_since(*t) > HEARTBEAT_LOST)
+    {
+        sent.pop_front();
+    }
 }
 
 /// What handling a request says about the loop.
@@ -460,12 +468,10 @@ impl Driver {
         }
         for m in &messages {
             if m.get_msg_type() == MessageType::MsgHeartbeat {
+                let now = Instant::now();
                 let sent = self.heartbeats.entry(m.to).or_default();
-                // Unanswered for long (lost on the way): forgotten.
-                while sent.len() >= HEARTBEATS_PENDING {
-                    sent.pop_front();
-                }
-                sent.push_back(Instant::now());
+                forget_lost(sent, now);
+                sent.push_back(now);
             }
         }
         let (out, failed) = encode(&self.store, messages);
@@ -479,16 +485,10 @@ impl Driver {
     /// (etcd_network_peer_round_trip_time_seconds).
     fn round_trip(&mut self, peer: u64) {
         let now = Instant::now();
-        let pending = self.heartbeats.get_mut(&peer);
-        // Heartbeats unanswered this long were lost on the way (or the peer
-        // was busy): the answer is not theirs.
-        let sent = pending.and_then(|s| {
-            while s
-                .front()
-                .is_some_and(|t| now.saturating_duration_since(*t) > HEARTBEAT_LOST)
-            {
-                s.pop_front();
-            }
+        // Heartbeats unanswered this long were lost on the way: the answer
+        // is not theirs.
+        let sent = self.heartbeats.get_mut(&peer).and_then(|s| {
+            forget_lost(s, now);
             s.pop_front()
         });
         if let Some(sent) = sent {
