@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 mod server;
 
-pub use server::{Histogram, ServerMetrics, ServerVersion};
+pub use server::{Histogram, ServerMetrics, ServerVersion, SnapshotTransfers};
 
 /// A member (or cluster) ID: a u64, shown to people as 16 lower-case hex digits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -268,6 +268,11 @@ pub struct ProgressReport {
     pub last_index: u64,
     /// Each peer, the leader included.
     pub peers: Vec<PeerProgress>,
+    /// The first index still in the leader's log (0: not reported); 1 when
+    /// it was never compacted, so a new member catches up by the log.
+    pub first_index: u64,
+    /// The leader's `--snapshot-count` (0: not reported).
+    pub snapshot_count: u64,
 }
 
 /// One change of a joint configuration change.

@@ -74,6 +74,9 @@ pub struct JointEnterArgs {
     /// Pre-flight checks to pass knowingly.
     #[command(flatten)]
     pub checks: SkipCheckArgs,
+    /// What the catch-up check is told.
+    #[command(flatten)]
+    pub catch_up: CatchUpArgs,
 }
 
 /// How long a command waits for leadership to move away from a leader the
@@ -113,6 +116,9 @@ pub struct CheckArgs {
     /// The member the change concerns (promote, remove, update, replace): its hex ID or its name
     #[arg(value_name = "ID|NAME", required_if_eq_any = [("change", "promote"), ("change", "remove"), ("change", "update"), ("change", "replace")])]
     pub member: Option<String>,
+    /// What the catch-up check is told.
+    #[command(flatten)]
+    pub catch_up: CatchUpArgs,
 }
 
 /// The change `member check --for` checks for.
@@ -135,9 +141,26 @@ pub enum CheckFor {
 /// Pre-flight checks to pass knowingly.
 #[derive(Debug, Clone, Args)]
 pub struct SkipCheckArgs {
-    /// Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability
+    /// Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up
     #[arg(long = "skip-check", value_name = "CHECK", value_parser = parse_check)]
     pub skip_check: Vec<CheckName>,
+}
+
+/// What the catch-up check is told (changes that add a member).
+#[derive(Debug, Clone, Args)]
+pub struct CatchUpArgs {
+    /// Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster's --link, else measured from the leader's past snapshot sends, else 100 MB/s as etcd assumes]
+    #[arg(long, value_name = "RATE", value_parser = parse_link_bandwidth)]
+    pub link_bandwidth: Option<u64>,
+    /// The members' --snapshot-count, for the catch-up check [default: the server version's: 100000 before 3.6, 10000 from 3.6; the engine reports its own]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub snapshot_count: Option<u64>,
+}
+
+fn parse_link_bandwidth(s: &str) -> Result<u64, String> {
+    crate::link::parse_bandwidth(s).ok_or_else(|| {
+        format!("{s:?} is not a bandwidth: write it as a number with kbit, mbit or gbit (per second), e.g. 100mbit")
+    })
 }
 
 fn parse_check(s: &str) -> Result<CheckName, String> {
@@ -166,6 +189,9 @@ pub struct AddArgs {
     /// Pre-flight checks to pass knowingly.
     #[command(flatten)]
     pub checks: SkipCheckArgs,
+    /// What the catch-up check is told.
+    #[command(flatten)]
+    pub catch_up: CatchUpArgs,
 }
 
 /// Arguments of `member promote`.
@@ -264,6 +290,9 @@ pub struct ReplaceArgs {
     /// Pre-flight checks to pass knowingly.
     #[command(flatten)]
     pub checks: SkipCheckArgs,
+    /// What the catch-up check is told.
+    #[command(flatten)]
+    pub catch_up: CatchUpArgs,
 }
 
 /// Arguments of `member apply`.
@@ -296,4 +325,7 @@ pub struct ApplyArgs {
     /// Pre-flight checks to pass knowingly.
     #[command(flatten)]
     pub checks: SkipCheckArgs,
+    /// What the catch-up check is told.
+    #[command(flatten)]
+    pub catch_up: CatchUpArgs,
 }

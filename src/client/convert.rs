@@ -95,6 +95,9 @@ pub fn progress(p: mpb::Progress) -> ProgressReport {
                 pending_snapshot: p.pending_snapshot,
             })
             .collect(),
+        // Filled once the engine reports them (memberctl.v1 Progress).
+        first_index: 0,
+        snapshot_count: 0,
     }
 }
 

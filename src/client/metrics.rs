@@ -3,13 +3,21 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::{Histogram, MemberId, ServerMetrics, ServerVersion};
+use crate::model::{Histogram, MemberId, ServerMetrics, ServerVersion, SnapshotTransfers};
 
 const QUOTA: &str = "etcd_server_quota_backend_bytes";
 const WAL_FSYNC: &str = "etcd_disk_wal_fsync_duration_seconds";
 const BACKEND_COMMIT: &str = "etcd_disk_backend_commit_duration_seconds";
 const PEER_RTT: &str = "etcd_network_peer_round_trip_time_seconds";
 const LEADER_CHANGES: &str = "etcd_server_leader_changes_seen_total";
+const SENT_BYTES: &str = "etcd_network_peer_sent_bytes_total";
+const RECEIVED_BYTES: &str = "etcd_network_peer_received_bytes_total";
+const SNAPSHOT_SEND: &str = "etcd_network_snapshot_send_";
+const SNAPSHOT_RECEIVE: &str = "etcd_network_snapshot_receive_";
+const SNAPSHOT_APPLYING: &str = "etcd_server_snapshot_apply_in_progress_total";
+const COMMITTED: &str = "etcd_server_proposals_committed_total";
+const HEARTBEAT_FAILURES: &str = "etcd_server_heartbeat_send_failures_total";
+const SLOW_APPLIES: &str = "etcd_server_slow_apply_total";
 
 /// One sample line: `name{label="value",…} value [timestamp]`.
 struct Sample<'a> {
@@ -110,12 +118,52 @@ impl Parts {
     }
 }
 
+/// One peer's snapshot transfers in one direction, being assembled.
+#[derive(Default)]
+struct Transfers {
+    counts: SnapshotTransfers,
+    duration: Option<Parts>,
+}
+
+impl Transfers {
+    /// Adds the line of `etcd_network_snapshot_{send,receive}_` + `rest`.
+    fn add(&mut self, rest: &str, s: &Sample<'_>) {
+        match rest {
+            "success" => self.counts.success = s.value,
+            "failures" => self.counts.failures = s.value,
+            "inflights_total" => self.counts.inflight = s.value,
+            _ => {
+                if let Some(suffix) = rest.strip_prefix("total_duration_seconds") {
+                    self.duration
+                        .get_or_insert_with(Parts::default)
+                        .add(suffix, s);
+                }
+            }
+        }
+    }
+
+    fn done(self) -> SnapshotTransfers {
+        SnapshotTransfers {
+            duration: self.duration.map(Parts::done),
+            ..self.counts
+        }
+    }
+}
+
+/// The peer a sample is about, by its `label` (`To` or `From`).
+fn peer(s: &Sample<'_>, label: &str) -> Option<MemberId> {
+    s.label(label).and_then(|t| t.parse::<MemberId>().ok())
+}
+
 /// Reads the series the checks use out of Prometheus' text format; the rest
 /// is skipped unparsed. A series that is absent stays `None` (empty).
 pub(crate) fn parse_metrics(text: &str) -> ServerMetrics {
     let mut out = ServerMetrics::default();
     let (mut fsync, mut commit) = (None::<Parts>, None::<Parts>);
     let mut rtt: BTreeMap<MemberId, Parts> = BTreeMap::new();
+    let (mut sent, mut received) = (BTreeMap::new(), BTreeMap::new());
+    let mut sends: BTreeMap<MemberId, Transfers> = BTreeMap::new();
+    let mut receives: BTreeMap<MemberId, Transfers> = BTreeMap::new();
     for line in text.lines() {
         if !line.starts_with("etcd_") {
             continue;
@@ -125,12 +173,36 @@ pub(crate) fn parse_metrics(text: &str) -> ServerMetrics {
             out.quota_backend_bytes = Some(s.value);
         } else if s.name == LEADER_CHANGES {
             out.leader_changes_seen = Some(s.value);
+        } else if s.name == SNAPSHOT_APPLYING {
+            out.snapshot_apply_in_progress = Some(s.value);
+        } else if s.name == COMMITTED {
+            out.proposals_committed = Some(s.value);
+        } else if s.name == HEARTBEAT_FAILURES {
+            out.heartbeat_send_failures = Some(s.value);
+        } else if s.name == SLOW_APPLIES {
+            out.slow_applies = Some(s.value);
+        } else if s.name == SENT_BYTES {
+            if let Some(to) = peer(&s, "To") {
+                sent.insert(to, s.value);
+            }
+        } else if s.name == RECEIVED_BYTES {
+            if let Some(from) = peer(&s, "From") {
+                received.insert(from, s.value);
+            }
+        } else if let Some(rest) = s.name.strip_prefix(SNAPSHOT_SEND) {
+            if let Some(to) = peer(&s, "To") {
+                sends.entry(to).or_default().add(rest, &s);
+            }
+        } else if let Some(rest) = s.name.strip_prefix(SNAPSHOT_RECEIVE) {
+            if let Some(from) = peer(&s, "From") {
+                receives.entry(from).or_default().add(rest, &s);
+            }
         } else if let Some(suffix) = s.name.strip_prefix(WAL_FSYNC) {
             fsync.get_or_insert_with(Parts::default).add(suffix, &s);
         } else if let Some(suffix) = s.name.strip_prefix(BACKEND_COMMIT) {
             commit.get_or_insert_with(Parts::default).add(suffix, &s);
         } else if let Some(suffix) = s.name.strip_prefix(PEER_RTT) {
-            if let Some(to) = s.label("To").and_then(|t| t.parse::<MemberId>().ok()) {
+            if let Some(to) = peer(&s, "To") {
                 rtt.entry(to).or_default().add(suffix, &s);
             }
         }
@@ -138,6 +210,13 @@ pub(crate) fn parse_metrics(text: &str) -> ServerMetrics {
     out.wal_fsync = fsync.map(Parts::done);
     out.backend_commit = commit.map(Parts::done);
     out.peer_round_trip = rtt.into_iter().map(|(to, p)| (to, p.done())).collect();
+    out.peer_sent_bytes = sent.into_iter().collect();
+    out.peer_received_bytes = received.into_iter().collect();
+    out.snapshot_sends = sends.into_iter().map(|(to, t)| (to, t.done())).collect();
+    out.snapshot_receives = receives
+        .into_iter()
+        .map(|(from, t)| (from, t.done()))
+        .collect();
     out
 }
 
@@ -204,6 +283,52 @@ mod tests {
         assert_eq!(*to, MemberId(0xff));
         assert_eq!(h.buckets, vec![(f64::INFINITY, 3.0)]);
         assert_eq!(h.count, 3.0);
+    }
+
+    #[test]
+    fn a_snapshot_send_is_read_on_both_sides_of_etcd_3_5() {
+        let leader = parse_metrics(include_str!(
+            "../../tests/fixtures/metrics/etcd-3.5.34-leader-after-snapshot.txt"
+        ));
+        let learner = parse_metrics(include_str!(
+            "../../tests/fixtures/metrics/etcd-3.5.34-learner-after-snapshot.txt"
+        ));
+        let learner_id = MemberId(0xe251_79af_55d5_36a9);
+        let leader_id = MemberId(0x616c_c07e_b526_2bc7);
+        let sent = leader
+            .peer_sent_bytes
+            .iter()
+            .find(|(p, _)| *p == learner_id);
+        assert_eq!(sent.map(|s| s.1), Some(3.3398414e7));
+        let (to, send) = &leader.snapshot_sends[0];
+        assert_eq!(*to, learner_id);
+        assert_eq!((send.success, send.inflight), (1.0, 0.0));
+        let d = send.duration.as_ref().expect("send duration");
+        assert_eq!(d.count, 1.0);
+        assert!(d.sum > 0.0 && d.sum < 1.0, "{}", d.sum);
+        assert_eq!(leader.proposals_committed, Some(7211.0));
+        assert_eq!(leader.heartbeat_send_failures, Some(0.0));
+        assert_eq!(leader.slow_applies, Some(1.0));
+        assert_eq!(leader.snapshot_apply_in_progress, Some(0.0));
+        // The learner counts the whole snapshot from the leader.
+        let from = learner
+            .peer_received_bytes
+            .iter()
+            .find(|(p, _)| *p == leader_id);
+        assert_eq!(from.map(|s| s.1), Some(3.3398114e7));
+        assert!(learner.received_bytes() >= 3.3398114e7);
+        assert_eq!(learner.snapshots_received(), 1.0);
+        assert!(!learner.receiving_snapshot());
+        // A transfer under way shows in the gauge.
+        let busy = learner_text_with_inflight();
+        assert!(parse_metrics(&busy).receiving_snapshot());
+    }
+
+    fn learner_text_with_inflight() -> String {
+        include_str!("../../tests/fixtures/metrics/etcd-3.5.34-learner-after-snapshot.txt").replace(
+            "etcd_network_snapshot_receive_inflights_total{From=\"616cc07eb5262bc7\"} 0",
+            "etcd_network_snapshot_receive_inflights_total{From=\"616cc07eb5262bc7\"} 1",
+        )
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::printer::Report;
 use crate::workflow::add::{self, AddOutcome};
 use crate::workflow::apply::{self, ApplyOutcome, ApplyRequest};
 use crate::workflow::joint::{self, JointOutcome};
-use crate::workflow::preflight::{self, Planned};
+use crate::workflow::preflight::{self, Bandwidth, BandwidthSource, CatchUpInputs, Planned};
 use crate::workflow::remove::{self, RemoveOutcome};
 use crate::workflow::replace::{self, ReplaceOutcome};
 use crate::workflow::start::{self, StartMember, Starting};
@@ -52,6 +52,7 @@ pub(super) async fn member<A: MembershipApi>(
         command_timeout: global.command_timeout,
     };
     let local = LocalStart(None);
+    let link = local_link(api);
     Ok(match cmd {
         MemberCommand::List => list(&cx).await?,
         MemberCommand::Status => {
@@ -65,13 +66,15 @@ pub(super) async fn member<A: MembershipApi>(
         }
         MemberCommand::Check(c) => {
             let planned = Planned::try_from(c)?;
+            let mut told = CatchUpInputs::from(&c.catch_up);
+            told.bandwidth = told.bandwidth.or(link);
             Report::Checks(
-                preflight::check(api, &planned)
+                preflight::check(api, &planned, &told)
                     .await
                     .context("member check")?,
             )
         }
-        MemberCommand::Add(a) => match add::add(&cx, &a.into())
+        MemberCommand::Add(a) => match add::add(&cx, &with_link(a.into(), link))
             .await
             .with_context(|| format!("member add {}", shortened(&a.name)))?
         {
@@ -112,7 +115,8 @@ pub(super) async fn member<A: MembershipApi>(
                 .with_context(|| format!("member update {}", shortened(&u.target.member)))?,
         ),
         MemberCommand::Replace(r) => {
-            let req = r.into();
+            let mut req: replace::ReplaceRequest = r.into();
+            req.preflight = req.preflight.or_bandwidth(link);
             let done = if r.start_local {
                 replace::run(&cx, &req, &local).await
             } else {
@@ -124,7 +128,8 @@ pub(super) async fn member<A: MembershipApi>(
             }
         }
         MemberCommand::Apply(a) => {
-            let req = ApplyRequest::try_from(a)?;
+            let mut req = ApplyRequest::try_from(a)?;
+            req.preflight = req.preflight.or_bandwidth(link);
             let done = if a.start_local {
                 apply::run(&cx, &req, &local).await
             } else {
@@ -142,7 +147,9 @@ pub(super) async fn member<A: MembershipApi>(
             Report::Config(joint::leave(&cx).await.context("member joint leave")?)
         }
         MemberCommand::Joint(JointCommand::Enter(j)) => {
-            match joint::enter(&cx, &j.into())
+            let mut req: joint::JointRequest = j.into();
+            req.preflight = req.preflight.or_bandwidth(link);
+            match joint::enter(&cx, &req)
                 .await
                 .context("member joint enter")?
             {
@@ -151,6 +158,22 @@ pub(super) async fn member<A: MembershipApi>(
             }
         }
     })
+}
+
+/// The bandwidth of the local cluster's link model (`cluster up --link`)
+/// when the endpoints are its members'.
+fn local_link<A: MembershipApi>(api: &A) -> Option<Bandwidth> {
+    let dir = crate::testcluster::cluster_dir(None);
+    crate::testcluster::link_bandwidth(&dir, &api.endpoint_urls()).map(|bits| Bandwidth {
+        bytes_per_second: bits as f64 / 8.0,
+        source: BandwidthSource::LocalLink,
+    })
+}
+
+/// `member add`'s request, with the local link unless a bandwidth was given.
+fn with_link(mut req: add::AddRequest, link: Option<Bandwidth>) -> add::AddRequest {
+    req.preflight = req.preflight.or_bandwidth(link);
+    req
 }
 
 /// `member list`, with the reason when no leader confirmed it.

@@ -2,15 +2,17 @@
 //! means for a change is decided here once, not inside the dispatch.
 
 use crate::cli::{
-    AddArgs, ApplyArgs, CheckArgs, CheckFor, JointEnterArgs, MoveLeaderArgs, PromoteArgs,
-    RemoveArgs, ReplaceArgs, SkipCheckArgs, UpdateArgs,
+    AddArgs, ApplyArgs, CatchUpArgs, CheckArgs, CheckFor, JointEnterArgs, MoveLeaderArgs,
+    PromoteArgs, RemoveArgs, ReplaceArgs, SkipCheckArgs, UpdateArgs,
 };
 use crate::error::Error;
 use crate::workflow::add::AddRequest;
 use crate::workflow::apply::ApplyRequest;
 use crate::workflow::joint::JointRequest;
 use crate::workflow::leader::MoveRequest;
-use crate::workflow::preflight::{Planned, Preflight};
+use crate::workflow::preflight::{
+    Bandwidth, BandwidthSource, CatchUpInputs, CheckOptions, Planned, Preflight,
+};
 use crate::workflow::promote::PromoteRequest;
 use crate::workflow::remove::RemoveRequest;
 use crate::workflow::replace::ReplaceRequest;
@@ -18,8 +20,31 @@ use crate::workflow::update::UpdateRequest;
 
 impl From<&SkipCheckArgs> for Preflight {
     fn from(a: &SkipCheckArgs) -> Self {
-        Preflight::Run(a.skip_check.clone())
+        Preflight::Run(CheckOptions {
+            skip: a.skip_check.clone(),
+            catch_up: CatchUpInputs::default(),
+        })
     }
+}
+
+impl From<&CatchUpArgs> for CatchUpInputs {
+    fn from(a: &CatchUpArgs) -> Self {
+        CatchUpInputs {
+            bandwidth: a.link_bandwidth.map(|bits| Bandwidth {
+                bytes_per_second: bits as f64 / 8.0,
+                source: BandwidthSource::Given,
+            }),
+            snapshot_count: a.snapshot_count,
+        }
+    }
+}
+
+/// The checks of a change that adds a member.
+fn adding(skip: &SkipCheckArgs, catch_up: &CatchUpArgs) -> Preflight {
+    Preflight::Run(CheckOptions {
+        skip: skip.skip_check.clone(),
+        catch_up: catch_up.into(),
+    })
 }
 
 impl From<&AddArgs> for AddRequest {
@@ -29,7 +54,7 @@ impl From<&AddArgs> for AddRequest {
             peer_urls: a.peer_urls.clone(),
             learner: a.learner,
             dry_run: a.dry_run,
-            preflight: (&a.checks).into(),
+            preflight: adding(&a.checks, &a.catch_up),
         }
     }
 }
@@ -86,7 +111,7 @@ impl From<&ReplaceArgs> for ReplaceRequest {
             dry_run: a.dry_run,
             timeout: a.wait.timeout,
             poll_interval: a.wait.poll_interval,
-            preflight: (&a.checks).into(),
+            preflight: adding(&a.checks, &a.catch_up),
         }
     }
 }
@@ -106,7 +131,7 @@ impl TryFrom<&ApplyArgs> for ApplyRequest {
             force: a.force,
             timeout: a.wait.timeout,
             poll_interval: a.wait.poll_interval,
-            preflight: (&a.checks).into(),
+            preflight: adding(&a.checks, &a.catch_up),
         })
     }
 }
@@ -121,7 +146,7 @@ impl From<&JointEnterArgs> for JointRequest {
             dry_run: a.dry_run,
             force: a.force,
             timeout: a.wait.timeout,
-            preflight: (&a.checks).into(),
+            preflight: adding(&a.checks, &a.catch_up),
         }
     }
 }

@@ -123,6 +123,18 @@ impl LinkSpec {
     }
 }
 
+/// A bandwidth as `--link` writes it (`50mbit`, `1gbit`, `800kbit`), in
+/// bits per second; None when it is not one.
+pub fn parse_bandwidth(value: &str) -> Option<u64> {
+    let value = value.trim().to_ascii_lowercase();
+    with_unit(
+        &value,
+        &[("gbit", 1e9), ("mbit", 1e6), ("kbit", 1e3), ("bit", 1.0)],
+    )
+    .filter(|b| *b >= 1.0)
+    .map(|b| b as u64)
+}
+
 /// `12.5mbit` with `units` [("mbit", 1e6), …]: the number times the unit's
 /// factor; None when no unit ends it or the number is not positive.
 fn with_unit(value: &str, units: &[(&str, f64)]) -> Option<f64> {

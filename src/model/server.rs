@@ -58,6 +58,56 @@ pub struct ServerMetrics {
     pub peer_round_trip: Vec<(MemberId, Histogram)>,
     /// `etcd_server_leader_changes_seen_total`.
     pub leader_changes_seen: Option<f64>,
+    /// `etcd_network_peer_sent_bytes_total`, one per peer (`To`).
+    pub peer_sent_bytes: Vec<(MemberId, f64)>,
+    /// `etcd_network_peer_received_bytes_total`, one per peer (`From`).
+    /// etcd adds a snapshot's bytes once it is whole; the engine as they arrive.
+    pub peer_received_bytes: Vec<(MemberId, f64)>,
+    /// `etcd_network_snapshot_send_*`, one per peer (`To`).
+    pub snapshot_sends: Vec<(MemberId, SnapshotTransfers)>,
+    /// `etcd_network_snapshot_receive_*`, one per peer (`From`).
+    pub snapshot_receives: Vec<(MemberId, SnapshotTransfers)>,
+    /// `etcd_server_snapshot_apply_in_progress_total`: 1 while the member
+    /// applies a snapshot it received.
+    pub snapshot_apply_in_progress: Option<f64>,
+    /// `etcd_server_proposals_committed_total` (a gauge in etcd: the
+    /// committed index).
+    pub proposals_committed: Option<f64>,
+    /// `etcd_server_heartbeat_send_failures_total`.
+    pub heartbeat_send_failures: Option<f64>,
+    /// `etcd_server_slow_apply_total`.
+    pub slow_applies: Option<f64>,
+}
+
+impl ServerMetrics {
+    /// The bytes received from all peers.
+    pub fn received_bytes(&self) -> f64 {
+        self.peer_received_bytes.iter().map(|(_, b)| b).sum()
+    }
+
+    /// Snapshot receives under way (`_inflights_total`), from any peer.
+    pub fn receiving_snapshot(&self) -> bool {
+        self.snapshot_receives.iter().any(|(_, t)| t.inflight > 0.0)
+    }
+
+    /// Snapshots received whole, from any peer.
+    pub fn snapshots_received(&self) -> f64 {
+        self.snapshot_receives.iter().map(|(_, t)| t.success).sum()
+    }
+}
+
+/// One direction's snapshot transfers with one peer, since the member
+/// started (etcd's `etcd_network_snapshot_{send,receive}_*`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SnapshotTransfers {
+    /// `_success`: transfers completed.
+    pub success: f64,
+    /// `_failures`: transfers that failed.
+    pub failures: f64,
+    /// `_inflights_total`: transfers under way.
+    pub inflight: f64,
+    /// `_total_duration_seconds`: how long the completed ones took.
+    pub duration: Option<Histogram>,
 }
 
 /// A member's `/version`: its server version and the cluster's.

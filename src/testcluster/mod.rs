@@ -48,6 +48,32 @@ pub fn running_endpoints(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The bandwidth (bits per second) of the link model between the members
+/// of the local cluster in `dir` when one of `endpoints` is one of its
+/// running members' (`cluster up --link`).
+pub fn link_bandwidth(dir: &Path, endpoints: &[String]) -> Option<u64> {
+    let Ok(Some(state)) = ClusterState::load(dir) else {
+        return None;
+    };
+    let link = state.link.as_ref()?;
+    let strip = |u: &str| {
+        u.trim_start_matches("http://")
+            .trim_start_matches("https://")
+            .trim_end_matches('/')
+            .to_string()
+    };
+    let ours: Vec<String> = state
+        .nodes
+        .iter()
+        .filter(|n| !n.removed && runs(n))
+        .map(|n| strip(&n.client_url))
+        .collect();
+    endpoints
+        .iter()
+        .any(|e| ours.contains(&strip(e)))
+        .then_some(link.bandwidth_bits)
+}
+
 fn exe() -> Result<PathBuf, Error> {
     std::env::current_exe().map_err(|e| {
         Error::new(

@@ -36,7 +36,7 @@ fn learner_add(name: &str, url: &str) -> AddRequest {
         peer_urls: vec![url.into()],
         learner: true,
         dry_run: false,
-        preflight: Preflight::Run(Vec::new()),
+        preflight: Preflight::default(),
     }
 }
 
@@ -52,7 +52,7 @@ fn rm(target: &str, dry_run: bool, force: bool, command_timeout: Duration) -> Re
         dry_run,
         force,
         timeout: command_timeout,
-        preflight: Preflight::Run(Vec::new()),
+        preflight: Preflight::default(),
     }
 }
 
@@ -60,7 +60,7 @@ fn update_req(target: &str, peer_urls: &[String]) -> update::UpdateRequest {
     update::UpdateRequest {
         target: target.into(),
         peer_urls: peer_urls.to_vec(),
-        preflight: Preflight::Run(Vec::new()),
+        preflight: Preflight::default(),
     }
 }
 
@@ -70,7 +70,7 @@ fn promote_req(target: &str, wait: bool, timeout: Duration) -> PromoteRequest {
         wait,
         timeout,
         poll_interval: Duration::from_millis(5),
-        preflight: Preflight::Run(Vec::new()),
+        preflight: Preflight::default(),
     }
 }
 

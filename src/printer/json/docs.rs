@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::model::{Member, MemberId};
 use crate::workflow::leader::Moved;
-use crate::workflow::preflight::Check;
+use crate::workflow::preflight::{Check, Figure, Figures};
 use crate::workflow::quorum::PlanStep;
 
 #[derive(Serialize)]
@@ -277,6 +277,28 @@ pub(super) struct CheckDoc<'a> {
     pub(super) detail: &'a str,
     pub(super) remedy: &'a str,
     pub(super) skipped: bool,
+    /// Its numbers by name: a number, an object of numbers by member, or a word.
+    pub(super) figures: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A check's figures as a JSON object (numbers that are not finite left out).
+pub(super) fn figures_doc(f: &Figures) -> serde_json::Map<String, serde_json::Value> {
+    use serde_json::Value;
+    let number = |v: f64| serde_json::Number::from_f64(v).map(Value::Number);
+    f.0.iter()
+        .filter_map(|(name, figure)| {
+            let value = match figure {
+                Figure::Number(v) => number(*v)?,
+                Figure::Text(t) => Value::String(t.clone()),
+                Figure::PerMember(each) => Value::Object(
+                    each.iter()
+                        .filter_map(|(m, v)| Some((m.clone(), number(*v)?)))
+                        .collect(),
+                ),
+            };
+            Some((name.to_string(), value))
+        })
+        .collect()
 }
 
 #[derive(Serialize)]
@@ -313,6 +335,7 @@ pub(super) fn check_docs(checks: &[Check]) -> Vec<CheckDoc<'_>> {
             detail: &c.detail,
             remedy: &c.remedy,
             skipped: c.skipped,
+            figures: figures_doc(&c.figures),
         })
         .collect()
 }

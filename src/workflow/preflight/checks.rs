@@ -4,7 +4,9 @@
 //! each reads the gathered facts and judges them for the planned change
 //! (thresholds in the parent).
 
-use super::{Change, Check, CheckName, Facts, Verdict, APPLY_FAIL, APPLY_WARN, LEARNER_LIMIT};
+use super::{
+    Change, Check, CheckName, Facts, Figures, Verdict, APPLY_FAIL, APPLY_WARN, LEARNER_LIMIT,
+};
 use crate::model::{AlarmKind, Member, MemberId, MemberStatus};
 use crate::workflow::health::Health;
 use crate::workflow::quorum::{self as rules, has_quorum};
@@ -16,6 +18,7 @@ pub(super) fn new_check(name: CheckName, verdict: Verdict, detail: impl Into<Str
         members: Vec::new(),
         detail: detail.into(),
         remedy: String::new(),
+        figures: Figures::default(),
         skipped: false,
     }
 }
@@ -28,6 +31,11 @@ impl Check {
 
     pub(super) fn remedy(mut self, remedy: impl Into<String>) -> Self {
         self.remedy = remedy.into();
+        self
+    }
+
+    pub(super) fn figures(mut self, figures: Figures) -> Self {
+        self.figures = figures;
         self
     }
 }
@@ -81,7 +89,12 @@ fn quorum_now(facts: &Facts) -> Check {
         "{answering} of {voters} voters answer; a quorum is {}",
         rules::quorum(voters)
     );
-    let c = |v, d: String| new_check(CheckName::Quorum, v, d);
+    let mut f = Figures::default();
+    f.number("voters", voters as f64);
+    f.number("answering_voters", answering as f64);
+    f.number("quorum", rules::quorum(voters) as f64);
+    f.maybe("raft_term", h.leader_status().map(|s| s.raft_term as f64));
+    let c = |v, d: String| new_check(CheckName::Quorum, v, d).figures(f.clone());
     if !has_quorum(voters, answering) {
         let down: Vec<String> = h.unreachable_voters().iter().map(|m| m.label()).collect();
         return c(Verdict::Fail, detail)
@@ -114,8 +127,10 @@ pub(super) fn alarms(facts: &Facts, steps: &[Change]) -> Check {
             )
         }
     };
+    let mut f = Figures::default();
+    f.number("alarms", list.len() as f64);
     if list.is_empty() {
-        return new_check(CheckName::Alarms, Verdict::Ok, "no alarm raised");
+        return new_check(CheckName::Alarms, Verdict::Ok, "no alarm raised").figures(f);
     }
     let members: Vec<String> = list.iter().map(|a| label(h, a.member_id)).collect();
     let raised: Vec<String> = list
@@ -179,6 +194,7 @@ pub(super) fn alarms(facts: &Facts, steps: &[Change]) -> Check {
         verdict,
         format!("raised: {}", raised.join(", ")),
     )
+    .figures(f)
     .members(members)
     .remedy(remedies.join("; "))
 }
@@ -186,8 +202,15 @@ pub(super) fn alarms(facts: &Facts, steps: &[Change]) -> Check {
 pub(super) fn learners(facts: &Facts, steps: &[Change]) -> Check {
     let h = &facts.health;
     let learners: Vec<&Member> = h.list.members.iter().filter(|m| m.is_learner).collect();
+    let mut f = Figures::default();
+    f.number("learners", learners.len() as f64);
+    for m in &learners {
+        if let Some(Ok(s)) = h.status_of(m.id) {
+            f.member("applied_index", m.label(), s.raft_applied_index as f64);
+        }
+    }
     if learners.is_empty() {
-        return new_check(CheckName::Learners, Verdict::Ok, "no learner");
+        return new_check(CheckName::Learners, Verdict::Ok, "no learner").figures(f);
     }
     let leader_index = h.leader_status().map(|s| s.raft_index);
     let described: Vec<String> = learners
@@ -231,6 +254,7 @@ pub(super) fn learners(facts: &Facts, steps: &[Change]) -> Check {
     let blocked = (adds && kept.len() >= LEARNER_LIMIT).then(|| kept[0]);
     if let Some(first) = blocked {
         return new_check(CheckName::Learners, Verdict::Fail, detail)
+            .figures(f)
             .members(members)
             .remedy(format!(
                 "etcd allows {LEARNER_LIMIT} learner by default: promote {} once it has caught \
@@ -242,7 +266,9 @@ pub(super) fn learners(facts: &Facts, steps: &[Change]) -> Check {
                 first.id
             ));
     }
-    new_check(CheckName::Learners, Verdict::Ok, detail).members(members)
+    new_check(CheckName::Learners, Verdict::Ok, detail)
+        .figures(f)
+        .members(members)
 }
 
 pub(super) fn apply(facts: &Facts) -> Check {
@@ -250,9 +276,11 @@ pub(super) fn apply(facts: &Facts) -> Check {
     let mut verdict = Verdict::Ok;
     let mut behind = Vec::new();
     let mut figures = Vec::new();
+    let mut f = Figures::default();
     for (m, s) in read(h) {
         let gap = s.raft_index.saturating_sub(s.raft_applied_index);
         figures.push(format!("{} {gap}", m.label()));
+        f.member("apply_lag_entries", m.label(), gap as f64);
         // A learner catching up applies in bursts; it proposes nothing.
         if m.is_learner {
             continue;
@@ -275,7 +303,9 @@ pub(super) fn apply(facts: &Facts) -> Check {
             verdict = Verdict::Unknown;
         }
     }
-    let c = new_check(CheckName::Apply, verdict, detail).members(behind.clone());
+    let c = new_check(CheckName::Apply, verdict, detail)
+        .figures(f)
+        .members(behind.clone());
     if matches!(verdict, Verdict::Warn | Verdict::Fail) {
         c.remedy(format!(
             "wait until {} has applied what it committed (etcd refuses proposals beyond a gap \

@@ -5,19 +5,25 @@
 //! what the checks need, [`evaluate`] (pure: `checks` and `server`) judges it,
 //! [`enforce`] refuses a change when one fails.
 
+mod catch_up;
 mod checks;
+mod result;
 mod server;
 
-use std::fmt;
-use std::str::FromStr;
+use std::time::Duration;
 
 use futures_util::future::{join, join3, join_all};
+use tokio::time::Instant;
 
 use super::health::Health;
 use super::resolve::{resolve, Purpose};
 use super::{ApiError, MembershipApi, Observer};
 use crate::error::Error;
-use crate::model::{Alarm, Member, MemberId, MemberStatus, ServerMetrics, ServerVersion};
+use crate::model::{
+    Alarm, Member, MemberId, MemberStatus, ProgressReport, ServerMetrics, ServerVersion,
+};
+pub use catch_up::{Bandwidth, BandwidthSource, CatchUpEstimate, CatchUpInputs, CatchUpPath};
+pub use result::{Check, CheckName, Figure, Figures, Verdict};
 
 /// Apply lag (committed − applied entries) that fails the check: etcd
 /// refuses proposals beyond this gap.
@@ -44,130 +50,6 @@ pub const DISK_MIN_OBSERVATIONS: f64 = 100.0;
 pub const NETWORK_RTT_WARN: f64 = 0.100;
 /// How many learners etcd allows by default (`--max-learners`; 3.4: one).
 pub const LEARNER_LIMIT: usize = 1;
-
-/// The checks, by their stable names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CheckName {
-    /// A leader, and a majority of voters that answer.
-    Quorum,
-    /// Alarms raised (NOSPACE, CORRUPT).
-    Alarms,
-    /// Learners already in the cluster (etcd allows one by default).
-    Learners,
-    /// Server versions: one minor version, not an upgrade half done.
-    Versions,
-    /// Database size and free pages (a new member receives the whole file).
-    Db,
-    /// Entries committed but not applied, per member.
-    Apply,
-    /// WAL fsync and backend commit latencies (`/metrics`).
-    Disk,
-    /// Peer round trips (`/metrics`).
-    Network,
-    /// The leader and term stay the same while the checks run.
-    Stability,
-}
-
-impl CheckName {
-    /// Every check, in the order they are reported.
-    pub const ALL: [CheckName; 9] = [
-        CheckName::Quorum,
-        CheckName::Alarms,
-        CheckName::Learners,
-        CheckName::Versions,
-        CheckName::Db,
-        CheckName::Apply,
-        CheckName::Disk,
-        CheckName::Network,
-        CheckName::Stability,
-    ];
-
-    /// The stable name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CheckName::Quorum => "quorum",
-            CheckName::Alarms => "alarms",
-            CheckName::Learners => "learners",
-            CheckName::Versions => "versions",
-            CheckName::Db => "db",
-            CheckName::Apply => "apply",
-            CheckName::Disk => "disk",
-            CheckName::Network => "network",
-            CheckName::Stability => "stability",
-        }
-    }
-}
-
-impl fmt::Display for CheckName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for CheckName {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        CheckName::ALL
-            .into_iter()
-            .find(|c| c.as_str() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = CheckName::ALL.iter().map(|c| c.as_str()).collect();
-                format!(
-                    "no check is named {s:?}; the checks are {}",
-                    names.join(", ")
-                )
-            })
-    }
-}
-
-/// A check's result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Verdict {
-    /// Nothing in the way.
-    Ok,
-    /// Its source could not be read: never taken as ok.
-    Unknown,
-    /// The change may go ahead; read the detail.
-    Warn,
-    /// The change would hurt the cluster: refused.
-    Fail,
-}
-
-impl Verdict {
-    /// The result as printed: `ok`, `unknown`, `warn`, `fail`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Ok => "ok",
-            Verdict::Unknown => "unknown",
-            Verdict::Warn => "warn",
-            Verdict::Fail => "fail",
-        }
-    }
-}
-
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One check's result.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Check {
-    /// Which check.
-    pub name: CheckName,
-    /// Its result.
-    pub verdict: Verdict,
-    /// The members it concerns (by label), if any.
-    pub members: Vec<String>,
-    /// What it read: the figures.
-    pub detail: String,
-    /// What to do (empty when nothing is to be done).
-    pub remedy: String,
-    /// Passed knowingly with `--skip-check`.
-    pub skipped: bool,
-}
 
 /// One step of the change the checks are run for. A change is its steps in
 /// order: one for `add`, `promote`, `remove`, `update`; several for
@@ -200,6 +82,14 @@ impl Change {
         !steps.is_empty() && steps.iter().all(|s| matches!(s, Change::Remove(_)))
     }
 
+    /// Whether `steps` add a member, or check for no change in particular
+    /// (the catch-up check is then judged).
+    pub fn adds(steps: &[Change]) -> bool {
+        steps
+            .iter()
+            .any(|s| matches!(s, Change::Add { .. } | Change::Inspect))
+    }
+
     /// Whether `steps` bring data to a member that did not vote (an add or a
     /// promotion), or check for no change in particular.
     pub fn grows(steps: &[Change]) -> bool {
@@ -229,12 +119,27 @@ pub struct Facts {
     pub leader_metrics_again: Option<Result<ServerMetrics, ApiError>>,
     /// The leader's `/version` (the cluster version).
     pub version: Option<Result<ServerVersion, ApiError>>,
+    /// Time between the first reading of the leader's metrics and the second.
+    pub metrics_interval: Duration,
+    /// The leader's view of replication (the engine only).
+    pub progress: Option<ProgressReport>,
+    /// What the operator told the catch-up check.
+    pub told: CatchUpInputs,
 }
 
 /// Reads, concurrently, the alarms, every answering member's metrics and
-/// the leader's `/version`; then the leader's status and metrics a second
-/// time (the stability check compares the two readings).
-pub async fn gather<A: MembershipApi>(api: &A, health: Health) -> Facts {
+/// the leader's `/version` (and, from the engine, its replication
+/// progress); then the leader's status and metrics a second time (the
+/// stability check compares the two readings; for a change that adds a
+/// member, at least a second later: the catch-up check reads the write
+/// rate from them).
+pub async fn gather<A: MembershipApi>(
+    api: &A,
+    health: Health,
+    steps: &[Change],
+    told: &CatchUpInputs,
+) -> Facts {
+    let started = Instant::now();
     let leader: Option<Member> = health.leader().and_then(|id| health.list.get(id).cloned());
     let metrics = join_all(health.list.members.iter().zip(&health.statuses).map(
         |(m, s)| async move {
@@ -253,7 +158,19 @@ pub async fn gather<A: MembershipApi>(api: &A, health: Health) -> Facts {
             None => None,
         }
     };
-    let (alarms, metrics, version) = join3(api.alarms(), metrics, version).await;
+    let progress = async {
+        match &leader {
+            Some(_) => api.get_progress().await.ok(),
+            None => None,
+        }
+    };
+    let ((alarms, metrics, version), progress) =
+        join(join3(api.alarms(), metrics, version), progress).await;
+    if Change::adds(steps) {
+        let least = Duration::from_secs_f64(catch_up::RATE_INTERVAL_SECONDS);
+        tokio::time::sleep(least.saturating_sub(started.elapsed())).await;
+    }
+    let again_at = Instant::now();
     let first_read = |m: &Member| {
         let i = health.list.members.iter().position(|x| x.id == m.id);
         i.and_then(|i| metrics.get(i)).is_some_and(Result::is_ok)
@@ -274,6 +191,9 @@ pub async fn gather<A: MembershipApi>(api: &A, health: Health) -> Facts {
         metrics,
         leader_metrics_again,
         version,
+        metrics_interval: again_at.duration_since(started),
+        progress,
+        told: told.clone(),
     }
 }
 
@@ -329,12 +249,22 @@ pub fn enforce(
     )))
 }
 
+/// How a change runs its checks: which it passes knowingly and what the
+/// operator told the catch-up check.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CheckOptions {
+    /// Checks passed knowingly (`--skip-check`).
+    pub skip: Vec<CheckName>,
+    /// `--link-bandwidth`, `--snapshot-count`, or the local cluster's link.
+    pub catch_up: CatchUpInputs,
+}
+
 /// Whether a change runs the pre-flight checks itself (by default it does,
 /// passing none knowingly).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Preflight {
-    /// Run them, passing these checks knowingly (`--skip-check`).
-    Run(Vec<CheckName>),
+    /// Run them with these options.
+    Run(CheckOptions),
     /// Not here: a workflow that takes this step as part of a larger change
     /// (`member apply`, `member replace`) is responsible for them.
     ByCaller,
@@ -342,11 +272,21 @@ pub enum Preflight {
 
 impl Default for Preflight {
     fn default() -> Self {
-        Preflight::Run(Vec::new())
+        Preflight::Run(CheckOptions::default())
     }
 }
 
 impl Preflight {
+    /// Takes `bandwidth` for the catch-up estimate unless one was given.
+    pub fn or_bandwidth(mut self, bandwidth: Option<Bandwidth>) -> Self {
+        if let Preflight::Run(o) = &mut self {
+            if o.catch_up.bandwidth.is_none() {
+                o.catch_up.bandwidth = bandwidth;
+            }
+        }
+        self
+    }
+
     /// Runs the checks for the change made of `steps` unless the caller is
     /// responsible for them.
     pub async fn run<A: MembershipApi>(
@@ -357,9 +297,9 @@ impl Preflight {
         steps: &[Change],
     ) -> Result<Vec<Check>, Error> {
         match self {
-            Preflight::Run(skip) => {
-                let facts = gather(api, health.clone()).await;
-                let checks = enforce(evaluate(&facts, steps), skip, observer)?;
+            Preflight::Run(options) => {
+                let facts = gather(api, health.clone(), steps, &options.catch_up).await;
+                let checks = enforce(evaluate(&facts, steps), &options.skip, observer)?;
                 observer.checked(&checks);
                 Ok(checks)
             }
@@ -389,7 +329,11 @@ pub enum Planned {
 }
 
 /// Runs `member check`: every check for `planned`, nothing enforced.
-pub async fn check<A: MembershipApi>(api: &A, planned: &Planned) -> Result<Vec<Check>, Error> {
+pub async fn check<A: MembershipApi>(
+    api: &A,
+    planned: &Planned,
+    told: &CatchUpInputs,
+) -> Result<Vec<Check>, Error> {
     let list = api.member_list().await?;
     let steps = match planned {
         Planned::Inspect => vec![Change::Inspect],
@@ -400,7 +344,7 @@ pub async fn check<A: MembershipApi>(api: &A, planned: &Planned) -> Result<Vec<C
         Planned::Replace(t) => replacing(resolve(&list, t, Purpose::Replace)?.id, None).to_vec(),
     };
     let health = Health::gather(api, list).await;
-    let facts = gather(api, health).await;
+    let facts = gather(api, health, &steps, told).await;
     Ok(evaluate(&facts, &steps))
 }
 
@@ -432,6 +376,7 @@ pub fn evaluate(facts: &Facts, steps: &[Change]) -> Vec<Check> {
         server::disk(facts),
         server::network(facts),
         server::stability(facts),
+        catch_up::check(facts, steps),
     ]
 }
 

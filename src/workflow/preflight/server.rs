@@ -7,7 +7,7 @@
 
 use super::checks::{label, new_check, read, unread};
 use super::{
-    Change, Check, CheckName, Facts, Verdict, DB_FREE_WARN, DB_QUOTA_FAIL, DB_QUOTA_WARN,
+    Change, Check, CheckName, Facts, Figures, Verdict, DB_FREE_WARN, DB_QUOTA_FAIL, DB_QUOTA_WARN,
     DISK_BACKEND_COMMIT_WARN, DISK_MIN_OBSERVATIONS, DISK_WAL_FSYNC_WARN, NETWORK_RTT_WARN,
 };
 use crate::model::{Histogram, Member, MemberStatus, ServerMetrics};
@@ -172,7 +172,15 @@ pub(super) fn db(facts: &Facts, steps: &[Change]) -> Check {
     let mut verdict = Verdict::Ok;
     let mut full: Vec<(&Member, &MemberStatus, f64)> = Vec::new();
     let mut fragmented: Option<(&Member, &MemberStatus)> = None;
+    let mut f = Figures::default();
     for (m, s) in read(h) {
+        f.member("db_size_bytes", m.label(), s.db_size as f64);
+        if s.db_size_in_use > 0 {
+            f.member("db_in_use_bytes", m.label(), s.db_size_in_use as f64);
+        }
+        if let Some(q) = metrics_of(facts, m).and_then(|x| x.quota_backend_bytes) {
+            f.member("quota_bytes", m.label(), q);
+        }
         let mut figure = format!("{} {}", m.label(), mib(s.db_size));
         if s.db_size_in_use > 0 {
             figure.push_str(&format!(" ({} in use", mib(s.db_size_in_use)));
@@ -275,6 +283,7 @@ pub(super) fn db(facts: &Facts, steps: &[Change]) -> Check {
     }
     members.dedup();
     new_check(CheckName::Db, verdict, detail)
+        .figures(f)
         .members(members)
         .remedy(remedies.join("; "))
 }
@@ -283,9 +292,16 @@ pub(super) fn db(facts: &Facts, steps: &[Change]) -> Check {
 pub(super) fn disk(facts: &Facts) -> Check {
     let (read, missing) = scraped(facts);
     let (mut figures, mut slow, mut unjudged) = (Vec::new(), Vec::new(), Vec::new());
+    let mut f = Figures::default();
     for (m, x) in read {
         let (wal, wal_text) = p99(x.wal_fsync.as_ref());
         let (commit, commit_text) = p99(x.backend_commit.as_ref());
+        if let Some(p) = wal {
+            f.member("wal_fsync_p99_seconds", m.label(), p);
+        }
+        if let Some(p) = commit {
+            f.member("backend_commit_p99_seconds", m.label(), p);
+        }
         figures.push(format!(
             "{}: wal fsync p99 {wal_text}, backend commit p99 {commit_text}",
             m.label()
@@ -318,6 +334,7 @@ pub(super) fn disk(facts: &Facts) -> Check {
     if !slow.is_empty() {
         let names = slow.join(", ");
         return new_check(CheckName::Disk, Verdict::Warn, detail)
+            .figures(f)
             .members(slow)
             .remedy(format!(
                 "etcd wants a WAL fsync p99 under {} and a backend commit p99 under {} \
@@ -333,7 +350,7 @@ pub(super) fn disk(facts: &Facts) -> Check {
     } else {
         Verdict::Unknown
     };
-    new_check(CheckName::Disk, verdict, detail)
+    new_check(CheckName::Disk, verdict, detail).figures(f)
 }
 
 /// Peer round trips (p99) per pair of members.
@@ -342,11 +359,17 @@ pub(super) fn network(facts: &Facts) -> Check {
     let (read, mut missing) = scraped(facts);
     let started = read.len() + missing.len();
     let (mut pairs, mut slow, mut members) = (Vec::new(), Vec::new(), Vec::new());
+    let mut f = Figures::default();
     for (m, x) in read {
         for (to, hist) in &x.peer_round_trip {
             let Some(p) = hist.quantile(P99) else {
                 continue;
             };
+            f.member(
+                "round_trip_p99_seconds",
+                format!("{}→{}", m.label(), label(h, *to)),
+                p,
+            );
             let pair = format!("{}→{} {}", m.label(), label(h, *to), ms(p));
             if p > NETWORK_RTT_WARN {
                 slow.push(pair.clone());
@@ -376,6 +399,7 @@ pub(super) fn network(facts: &Facts) -> Check {
     if !slow.is_empty() {
         members.dedup();
         return new_check(CheckName::Network, Verdict::Warn, detail)
+            .figures(f)
             .members(members)
             .remedy(format!(
                 "round trips above {} (etcd's default --heartbeat-interval; etcd's tuning \
@@ -391,7 +415,7 @@ pub(super) fn network(facts: &Facts) -> Check {
     } else {
         Verdict::Unknown
     };
-    new_check(CheckName::Network, verdict, detail)
+    new_check(CheckName::Network, verdict, detail).figures(f)
 }
 
 /// The leader and term (Status) and the leader's
@@ -413,6 +437,9 @@ pub(super) fn stability(facts: &Facts) -> Check {
         (Some(a), Some(b)) => Some((a, b)),
         _ => None,
     };
+    let mut f = Figures::default();
+    f.number("raft_term", first.raft_term as f64);
+    f.maybe("leader_changes_seen", seen_again.or(seen_first));
     let counted = match counter {
         Some((a, b)) if a == b => format!("; it has seen {a} leader changes since it started"),
         Some(_) => String::new(),
@@ -433,6 +460,7 @@ pub(super) fn stability(facts: &Facts) -> Check {
                     first.raft_term
                 ),
             )
+            .figures(f)
         }
         Some(Ok(again)) => {
             let mut detail = format!(
@@ -449,6 +477,7 @@ pub(super) fn stability(facts: &Facts) -> Check {
                 ));
             }
             new_check(CheckName::Stability, Verdict::Warn, detail)
+                .figures(f)
                 .members(vec![label(h, first.leader)])
                 .remedy("wait for a stable leader (`memberctl member status`), then try again")
         }

@@ -169,11 +169,17 @@ fn refused_by_alarms(fake: &Fake, err: crate::Error) {
 #[tokio::test]
 async fn replace_is_refused_before_its_add_and_a_skip_lets_it_through() {
     let fake = Fake::three().with_alarm(2, AlarmKind::NoSpace);
-    let req = replace_req("m3", Preflight::Run(Vec::new()));
+    let req = replace_req("m3", Preflight::default());
     let err = replace::prepare(&cx(&fake), &req).await;
     refused_by_alarms(&fake, err.unwrap_err());
 
-    let req = replace_req("m3", Preflight::Run(vec![CheckName::Alarms]));
+    let req = replace_req(
+        "m3",
+        Preflight::Run(CheckOptions {
+            skip: vec![CheckName::Alarms],
+            ..Default::default()
+        }),
+    );
     let started = replace::prepare(&cx(&fake), &req).await;
     assert!(matches!(started, Ok(Prepared::Started(_))), "{started:?}");
     assert_eq!(fake.calls(), vec!["add"]);
@@ -192,7 +198,7 @@ fn apply_req(names: &[u64]) -> ApplyRequest {
         force: false,
         timeout: Duration::from_secs(2),
         poll_interval: Duration::from_millis(5),
-        preflight: Preflight::Run(Vec::new()),
+        preflight: Preflight::default(),
     }
 }
 

@@ -3,11 +3,14 @@
 //! for, and `unknown` (never `ok`) where a source could not be read; the
 //! checks on the servers' figures are in `server`.
 
+use std::time::Duration;
+
 use super::*;
 use crate::client::metrics::parse_metrics;
 use crate::model::{AlarmKind, MemberList};
 use crate::workflow::ApiErrorKind;
 
+mod catch_up;
 mod changes;
 mod server;
 
@@ -98,6 +101,9 @@ fn facts() -> Facts {
         ],
         leader_metrics_again: Some(Ok(metrics)),
         version: version("3.5.17", "3.5.0"),
+        metrics_interval: Duration::from_secs(1),
+        progress: None,
+        told: CatchUpInputs::default(),
     }
 }
 
