@@ -10,10 +10,12 @@ mod requests;
 mod snapshot;
 mod target;
 
-use crate::cli::{Cli, ClusterCommand, Command, GlobalArgs, NodeCommand};
+use crate::cli::{
+    Cli, ClusterCommand, Command, GlobalArgs, JointCommand, MemberCommand, NodeCommand,
+};
 use crate::client::{Client, ClientConfig, ClientTlsFiles};
 use crate::printer::Report;
-use crate::workflow::Observer;
+use crate::workflow::{cost, Observer};
 
 /// The endpoint used when none is given.
 pub const DEFAULT_ENDPOINT: &str = "127.0.0.1:2379";
@@ -102,6 +104,25 @@ impl Observer for Recorder<'_> {
     }
 }
 
+/// Whether `cmd` changes the membership or the leader (its cost is counted).
+fn changes(cmd: &MemberCommand) -> bool {
+    match cmd {
+        MemberCommand::Add(a) => !a.dry_run,
+        MemberCommand::Remove(r) => !r.dry_run,
+        MemberCommand::Replace(r) => !r.dry_run,
+        MemberCommand::Apply(a) => !a.dry_run,
+        MemberCommand::Joint(JointCommand::Enter(j)) => !j.dry_run,
+        MemberCommand::Promote(_)
+        | MemberCommand::Update(_)
+        | MemberCommand::MoveLeader(_)
+        | MemberCommand::Joint(JointCommand::Leave) => true,
+        MemberCommand::List
+        | MemberCommand::Status
+        | MemberCommand::Check(_)
+        | MemberCommand::Joint(JointCommand::Status) => false,
+    }
+}
+
 /// Runs the parsed command line and returns what to print (nothing for a node).
 pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Report>> {
     if let Command::Node(NodeCommand::Run(args)) = &cli.command {
@@ -139,7 +160,20 @@ pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Re
                 inner: observer,
                 checks: std::sync::Mutex::new(Vec::new()),
             };
-            let report = member::member(&client, cmd, &cli.global, &recorder).await?;
+            let before = match changes(cmd) {
+                true => Some(cost::read(&client).await),
+                false => None,
+            };
+            let mut report = member::member(&client, cmd, &cli.global, &recorder).await?;
+            if let Some(before) = before.filter(|_| !report.is_plan()) {
+                let after = cost::read(&client).await;
+                if let Some(cost) = cost::cost(&before, &after) {
+                    report = Report::Costed {
+                        report: Box::new(report),
+                        cost,
+                    };
+                }
+            }
             let checks = recorder
                 .checks
                 .into_inner()

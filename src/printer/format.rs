@@ -10,6 +10,7 @@ use crate::testcluster::LocalCluster;
 use crate::workflow::add::AddedMember;
 use crate::workflow::apply::Applied;
 use crate::workflow::apply_plan::ApplyPlan;
+use crate::workflow::cost::ChangeCost;
 use crate::workflow::leader::Moved;
 use crate::workflow::preflight::Check;
 use crate::workflow::promote::Promoted;
@@ -67,6 +68,12 @@ pub(super) trait Format {
         }
         Ok(())
     }
+
+    /// A change's report, then what it cost the cluster in one line.
+    fn costed(&self, out: &mut dyn Write, inner: &Report, cost: &ChangeCost) -> io::Result<()> {
+        write(self, out, inner)?;
+        writeln!(out, "{}", super::cost_line(cost))
+    }
 }
 
 /// Writes `report` with `format`'s method for its kind.
@@ -101,5 +108,9 @@ pub(super) fn write<F: Format + ?Sized>(
             report: inner,
             checks,
         } => format.checked(out, inner, checks),
+        Report::Costed {
+            report: inner,
+            cost,
+        } => format.costed(out, inner, cost),
     }
 }

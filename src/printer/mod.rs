@@ -6,6 +6,8 @@ mod progress;
 mod simple;
 mod table;
 
+use crate::workflow::catch_up::CatchUpSummary;
+use crate::workflow::cost::ChangeCost;
 use std::io::{self, IsTerminal, Write};
 
 use crate::cli::OutputFormat;
@@ -75,6 +77,14 @@ pub enum Report {
         /// The checks, warnings and skips included.
         checks: Vec<Check>,
     },
+    /// A change's report with what it cost the cluster (JSON: a `cost`
+    /// object beside the report's fields; table and simple: a line after).
+    Costed {
+        /// The change's report (perhaps with its checks).
+        report: Box<Report>,
+        /// Leader changes, heartbeat send failures, slow applies.
+        cost: ChangeCost,
+    },
 }
 
 impl Report {
@@ -85,6 +95,19 @@ impl Report {
             Report::Checks(checks) => any_failed(checks),
             _ => false,
         }
+    }
+
+    /// The change's own report, without the checks and the cost around it.
+    pub fn inner(&self) -> &Report {
+        match self {
+            Report::Checked { report, .. } | Report::Costed { report, .. } => report.inner(),
+            other => other,
+        }
+    }
+
+    /// Whether it is a `--dry-run` plan (nothing was changed).
+    pub fn is_plan(&self) -> bool {
+        matches!(self.inner(), Report::Plan(_) | Report::ApplyPlan(_))
     }
 }
 
@@ -189,11 +212,7 @@ pub fn print(report: &Report, format: OutputFormat) -> io::Result<()> {
         let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
         ignore_broken_pipe(write_report(&mut out, report, format).and_then(|_| out.flush()))?;
     }
-    let inner = match report {
-        Report::Checked { report, .. } => report,
-        other => other,
-    };
-    if let Report::Added(a) = inner {
+    if let Report::Added(a) = report.inner() {
         eprintln!("memberctl: {}", crate::workflow::add::next_step(a));
     }
     Ok(())
@@ -330,12 +349,54 @@ fn write_lines<L: std::fmt::Display>(
 
 /// The headline of a promotion.
 fn promoted_headline(p: &Promoted) -> String {
-    format!(
+    let mut line = format!(
         "Member {} promoted in cluster {} (waited {:.1}s)",
         p.member.id,
         p.list.cluster_id,
         p.waited.as_secs_f64()
+    );
+    if let Some(c) = &p.catch_up {
+        line.push_str(&format!("; {}", catch_up_line(c)));
+    }
+    line
+}
+
+/// What a change cost, in one line.
+fn cost_line(c: &ChangeCost) -> String {
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    format!(
+        "cost: {}, {}, {} (counted on {} member{} before and after)",
+        plural(c.leader_changes, "leader change", "leader changes"),
+        plural(
+            c.heartbeat_send_failures,
+            "heartbeat send failure",
+            "heartbeat send failures"
+        ),
+        plural(c.slow_applies, "slow apply", "slow applies"),
+        c.members_read,
+        if c.members_read == 1 { "" } else { "s" }
     )
+}
+
+/// A learner's catch-up in one line: how long, against the prediction, the
+/// bytes and the phases.
+fn catch_up_line(c: &CatchUpSummary) -> String {
+    let mut line = format!("{} caught up in {:.1} s", c.label, c.seconds);
+    if let Some(p) = c.predicted_seconds {
+        line.push_str(&format!(" (predicted {p:.1} s)"));
+    }
+    if let Some(b) = c.bytes {
+        line.push_str(&format!(", {:.1} MiB received", b as f64 / 1048576.0));
+    }
+    if !c.phases.is_empty() {
+        let phases: Vec<String> = c
+            .phases
+            .iter()
+            .map(|(p, s)| format!("{} {s:.1} s", p.as_str()))
+            .collect();
+        line.push_str(&format!(" [{}]", phases.join(", ")));
+    }
+    line
 }
 
 /// The headline of an update.
@@ -353,12 +414,16 @@ fn updated_headline(u: &Updated) -> String {
 
 /// The headline of a replacement.
 fn replaced_headline(r: &Replaced) -> String {
-    format!(
+    let mut line = format!(
         "Member {} replaced by {} in cluster {}",
         r.removed.label(),
         r.member.label(),
         r.list.cluster_id
-    )
+    );
+    if let Some(c) = &r.catch_up {
+        line.push_str(&format!("; {}", catch_up_line(c)));
+    }
+    line
 }
 
 /// The headline of an add.
@@ -421,10 +486,14 @@ fn applied_headline(a: &Applied) -> String {
         .iter()
         .map(|s| format!("{} {}", s.action, s.member))
         .collect();
-    format!(
+    let mut line = format!(
         "target reached in {} step{}: {}",
         a.steps.len(),
         if a.steps.len() == 1 { "" } else { "s" },
         steps.join(", ")
-    )
+    );
+    for c in &a.catch_up {
+        line.push_str(&format!("; {}", catch_up_line(c)));
+    }
+    line
 }

@@ -6,7 +6,17 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::workflow::catch_up::CatchUpPhase;
 use crate::workflow::{CatchUpSample, CatchUpState, Observer};
+
+/// Bytes for people: KiB below a MiB, else MiB.
+fn mib(bytes: u64) -> String {
+    if bytes < 1024 * 1024 {
+        format!("{:.1} KiB", bytes as f64 / 1024.0)
+    } else {
+        format!("{:.1} MiB", bytes as f64 / 1048576.0)
+    }
+}
 
 /// How often a plain (non-terminal) progress line is repeated while nothing changes.
 const PLAIN_EVERY: Duration = Duration::from_secs(5);
@@ -15,7 +25,7 @@ const PLAIN_EVERY: Duration = Duration::from_secs(5);
 pub struct StderrObserver {
     terminal: bool,
     bar: Mutex<Option<ProgressBar>>,
-    last_plain: Mutex<Option<(Instant, CatchUpState)>>,
+    last_plain: Mutex<Option<(Instant, CatchUpPhase)>>,
 }
 
 impl Default for StderrObserver {
@@ -35,9 +45,24 @@ impl StderrObserver {
     }
 
     fn describe(s: &CatchUpSample) -> String {
-        let mut text = format!("{}: {}", s.label, s.state.as_str());
-        if let Some(p) = &s.progress_state {
-            text.push_str(&format!(" ({p})"));
+        let mut text = format!("{}: {}", s.label, s.phase.as_str());
+        if s.state == CatchUpState::Unreachable {
+            text.push_str(" (unreachable from the leader)");
+        }
+        if let Some(b) = s.bytes_received {
+            text.push_str(&format!(", {} received", mib(b)));
+            if let Some(of) = s
+                .bytes_expected
+                .filter(|_| s.phase == CatchUpPhase::ReceivingSnapshot)
+            {
+                text.push_str(&format!(" of {}", mib(of)));
+            }
+            if let Some(r) = s.byte_rate.filter(|r| *r > 0.0) {
+                text.push_str(&format!(" at {}/s", mib(r as u64)));
+            }
+        }
+        if let Some(left) = s.time_left {
+            text.push_str(&format!(", {:.0} s left", left.as_secs_f64().ceil()));
         }
         if let (Some(i), Some(l)) = (s.learner_index, s.leader_index) {
             text.push_str(&format!(", index {i}/{l}"));
@@ -74,19 +99,28 @@ impl Observer for StderrObserver {
                 b.enable_steady_tick(Duration::from_millis(200));
                 b
             });
-            b.set_length(s.leader_index.unwrap_or(1).max(1));
-            b.set_position(s.learner_index.unwrap_or(0));
+            // A snapshot on its way: the bar counts its bytes; else the entries.
+            match (s.phase, s.bytes_received, s.bytes_expected) {
+                (CatchUpPhase::ReceivingSnapshot, Some(got), Some(of)) => {
+                    b.set_length(of.max(1));
+                    b.set_position(got.min(of));
+                }
+                _ => {
+                    b.set_length(s.leader_index.unwrap_or(1).max(1));
+                    b.set_position(s.learner_index.unwrap_or(0));
+                }
+            }
             b.set_message(Self::describe(s));
             return;
         }
         let mut last = self.last_plain.lock().unwrap_or_else(|p| p.into_inner());
         let due = match *last {
             None => true,
-            Some((t, state)) => state != s.state || t.elapsed() >= PLAIN_EVERY,
+            Some((t, phase)) => phase != s.phase || t.elapsed() >= PLAIN_EVERY,
         };
         if due {
             eprintln!("memberctl: waiting to promote {}", Self::describe(s));
-            *last = Some((Instant::now(), s.state));
+            *last = Some((Instant::now(), s.phase));
         }
     }
 

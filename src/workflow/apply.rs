@@ -10,10 +10,11 @@ use tokio::time::Instant;
 
 use super::add::{self, AddOutcome, AddRequest};
 use super::apply_plan::{self, Action, ApplyPlan, Engine, TargetMember};
+use super::catch_up::CatchUpSummary;
 use super::health::Health;
 use super::joint::{self, JointRequest};
 use super::preflight::{Change, Preflight};
-use super::promote::wait_ready;
+use super::promote::{predicted_seconds, wait_ready};
 use super::remove::{self, RemoveRequest};
 use super::start::{StartMember, Starting};
 use super::update::UpdateRequest;
@@ -52,12 +53,14 @@ pub struct Taken {
 }
 
 /// A finished `apply`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Applied {
     /// The steps taken by this run (none: nothing was left to do).
     pub steps: Vec<Taken>,
     /// The membership at the end.
     pub list: MemberList,
+    /// Each learner's catch-up this run waited for.
+    pub catch_up: Vec<CatchUpSummary>,
 }
 
 /// What `member apply` did.
@@ -227,8 +230,10 @@ pub async fn run<A: MembershipApi, S: StartMember>(
     refuse(req, &list, &plan)?;
     // Checked once for the whole way; what is left of a joint change (leave) needs none.
     let steps = changes(&plan);
+    let mut predicted = None;
     if !steps.is_empty() {
-        req.preflight.run(api, observer, &health, &steps).await?;
+        let checks = req.preflight.run(api, observer, &health, &steps).await?;
+        predicted = predicted_seconds(&checks);
     }
     if req.dry_run {
         return Ok(ApplyOutcome::Plan(plan));
@@ -238,6 +243,10 @@ pub async fn run<A: MembershipApi, S: StartMember>(
     }
     let mut taken = Vec::new();
     let mut started_here = HashSet::new();
+    let mut catch_ups = Watched {
+        predicted,
+        seen: Vec::new(),
+    };
     let mut lost_answers = 0;
     // Each step changes one member; a plan never has more steps than twice
     // the members involved, and a step repeated means it did not take.
@@ -245,7 +254,11 @@ pub async fn run<A: MembershipApi, S: StartMember>(
     for _ in 0..limit {
         let (list, plan) = plan_now(api, &req.target, engine.as_mut()).await?;
         let Some(step) = plan.steps.first() else {
-            return Ok(ApplyOutcome::Applied(Applied { steps: taken, list }));
+            return Ok(ApplyOutcome::Applied(Applied {
+                steps: taken,
+                list,
+                catch_up: catch_ups.seen,
+            }));
         };
         observer.notice(&format!(
             "step {}: {} {} (voters after: {}, quorum {}, fault tolerance {})",
@@ -256,7 +269,17 @@ pub async fn run<A: MembershipApi, S: StartMember>(
             step.quorum_after,
             step.fault_tolerance_after
         ));
-        let took = match take(cx, req, starter, &list, &step.action, &mut started_here).await {
+        let took = match take(
+            cx,
+            req,
+            starter,
+            &list,
+            &step.action,
+            &mut started_here,
+            &mut catch_ups,
+        )
+        .await
+        {
             Ok(took) => took,
             // A lost answer (the member that took the change was just
             // removed, or the connection broke): the step may have been
@@ -294,8 +317,15 @@ pub async fn run<A: MembershipApi, S: StartMember>(
     ))
 }
 
+/// The catch-ups a run waited for, and the check's prediction for each.
+struct Watched {
+    predicted: Option<f64>,
+    seen: Vec<CatchUpSummary>,
+}
+
 /// Takes one step; `started_here` are the members this run started (or told
-/// the operator to start), which are not started again.
+/// the operator to start), which are not started again; `watched` collects
+/// the catch-ups it waits for.
 async fn take<A: MembershipApi, S: StartMember>(
     cx: &Ctx<'_, A>,
     req: &ApplyRequest,
@@ -303,6 +333,7 @@ async fn take<A: MembershipApi, S: StartMember>(
     list: &MemberList,
     action: &Action,
     started_here: &mut HashSet<crate::model::MemberId>,
+    watched: &mut Watched,
 ) -> Result<Took, Error> {
     let (api, observer) = (cx.api, cx.observer);
     let starting = |name, member, initial_cluster| Starting {
@@ -359,9 +390,18 @@ async fn take<A: MembershipApi, S: StartMember>(
             let deadline = Instant::now() + req.timeout;
             let timing = (req.timeout, req.poll_interval);
             let promote = matches!(action, Action::Promote { .. });
-            let waited = wait_ready(api, observer, member, timing, deadline, promote).await;
+            let waited = wait_ready(
+                api,
+                observer,
+                member,
+                timing,
+                deadline,
+                promote,
+                watched.predicted,
+            )
+            .await;
             observer.catch_up_done();
-            waited?;
+            watched.seen.push(waited?.1);
             if !promote {
                 return Ok(Took::CaughtUp(member.id));
             }

@@ -1,11 +1,13 @@
-//! Samples how far a learner is behind the leader, and etcd's readiness rule for promotion.
+//! Samples how far a learner is behind the leader — its phase, the bytes it
+//! received and the time left, from its own `/metrics` — and etcd's
+//! readiness rule for promotion.
 
 use std::time::Duration;
 
 use tokio::time::Instant;
 
 use super::{ApiError, ApiErrorKind, MembershipApi};
-use crate::model::{MemberId, MemberList};
+use crate::model::{MemberId, MemberList, MemberStatus, ServerMetrics};
 
 pub use crate::rules::learner_ready as is_ready;
 
@@ -39,6 +41,55 @@ impl CatchUpState {
     }
 }
 
+/// What a learner is doing, as its own `/metrics` and the leader show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CatchUpPhase {
+    /// It has not started, or does not answer yet.
+    NotStarted,
+    /// A snapshot is on its way to it (`etcd_network_snapshot_receive_inflights_total`,
+    /// or the leader's progress for it is `snapshot`).
+    ReceivingSnapshot,
+    /// It applies the snapshot it received (`etcd_server_snapshot_apply_in_progress_total`).
+    ApplyingSnapshot,
+    /// It receives and applies log entries.
+    AppendingLog,
+    /// It meets the readiness rule (or was promoted).
+    Ready,
+}
+
+impl CatchUpPhase {
+    /// The phase as printed: `not started`, `receiving snapshot`, …
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CatchUpPhase::NotStarted => "not started",
+            CatchUpPhase::ReceivingSnapshot => "receiving snapshot",
+            CatchUpPhase::ApplyingSnapshot => "applying snapshot",
+            CatchUpPhase::AppendingLog => "appending the log",
+            CatchUpPhase::Ready => "ready",
+        }
+    }
+}
+
+/// A learner's whole catch-up, as the wait saw it: returned with the
+/// change's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CatchUpSummary {
+    /// The learner.
+    pub member: MemberId,
+    /// Its label.
+    pub label: String,
+    /// Bytes it received from its peers while it was watched (its
+    /// `etcd_network_peer_received_bytes_total`), when read.
+    pub bytes: Option<u64>,
+    /// Seconds the wait took.
+    pub seconds: f64,
+    /// The catch-up check's prediction, when it made one.
+    pub predicted_seconds: Option<f64>,
+    /// Each phase seen, in order, with the seconds spent in it (as sampled:
+    /// a phase shorter than a poll may not be seen).
+    pub phases: Vec<(CatchUpPhase, f64)>,
+}
+
 /// One observation of a learner's progress.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CatchUpSample {
@@ -61,15 +112,40 @@ pub struct CatchUpSample {
     pub progress_state: Option<String>,
     /// Time since the wait began.
     pub elapsed: Duration,
+    /// What it is doing.
+    pub phase: CatchUpPhase,
+    /// Bytes it received from its peers since it started, when its
+    /// `/metrics` answered (etcd counts a snapshot once it is whole; the
+    /// engine as it arrives).
+    pub bytes_received: Option<u64>,
+    /// Bytes per second since the previous sample.
+    pub byte_rate: Option<f64>,
+    /// The bytes a snapshot holds: the leader's database size.
+    pub bytes_expected: Option<u64>,
+    /// The time left, when it can be told from the rates.
+    pub time_left: Option<Duration>,
 }
 
-/// Takes successive samples of one learner, remembering the last for the rate.
+/// Takes successive samples of one learner, remembering the last for the
+/// rates and the phases seen for the summary.
 pub struct CatchUp {
     id: MemberId,
     started: Instant,
     last: Option<(Instant, u64)>,
     /// Whether the server answers GetProgress (the exact match index).
     progress: bool,
+    /// The bytes received at the previous sample, and when.
+    last_bytes: Option<(Instant, u64)>,
+    /// The bytes received when the wait began (a learner restarted, or
+    /// watched again, counts from there).
+    first_bytes: Option<u64>,
+    /// The leader's database size, read once.
+    expected: Option<u64>,
+    /// The phases seen: each with when it was first seen.
+    phases: Vec<(CatchUpPhase, Instant)>,
+    /// The catch-up check's prediction.
+    predicted: Option<f64>,
+    label: String,
 }
 
 impl CatchUp {
@@ -80,6 +156,71 @@ impl CatchUp {
             started: Instant::now(),
             last: None,
             progress: true,
+            last_bytes: None,
+            first_bytes: None,
+            expected: None,
+            phases: Vec::new(),
+            predicted: None,
+            label: id.to_string(),
+        }
+    }
+
+    /// With the catch-up check's prediction, for the summary.
+    pub fn predicted(mut self, seconds: Option<f64>) -> Self {
+        self.predicted = seconds;
+        self
+    }
+
+    /// The catch-up so far: bytes, seconds and phases.
+    pub fn summary(&self) -> CatchUpSummary {
+        let now = Instant::now();
+        let phases = self
+            .phases
+            .iter()
+            .enumerate()
+            .map(|(i, (p, from))| {
+                let until = self.phases.get(i + 1).map_or(now, |n| n.1);
+                (*p, until.duration_since(*from).as_secs_f64())
+            })
+            .collect();
+        let bytes = match (self.first_bytes, self.last_bytes) {
+            (Some(a), Some((_, b))) => Some(b.saturating_sub(a)),
+            _ => None,
+        };
+        CatchUpSummary {
+            member: self.id,
+            label: self.label.clone(),
+            bytes,
+            seconds: now.duration_since(self.started).as_secs_f64(),
+            predicted_seconds: self.predicted,
+            phases,
+        }
+    }
+
+    /// Notes the phase of a sample (a new one when it differs from the last).
+    fn enter(&mut self, phase: CatchUpPhase) {
+        if self.phases.last().map(|p| p.0) != Some(phase) {
+            self.phases.push((phase, Instant::now()));
+        }
+    }
+
+    /// Reads the learner's own metrics: the phase they show and the bytes.
+    fn read_metrics(&mut self, sample: &mut CatchUpSample, metrics: &ServerMetrics) {
+        let now = Instant::now();
+        let bytes = metrics.received_bytes().max(0.0) as u64;
+        self.first_bytes.get_or_insert(bytes);
+        if let Some((t, b)) = self.last_bytes {
+            let secs = now.duration_since(t).as_secs_f64();
+            if secs > 0.0 {
+                sample.byte_rate = Some(bytes.saturating_sub(b) as f64 / secs);
+            }
+        }
+        self.last_bytes = Some((now, bytes));
+        sample.bytes_received = Some(bytes);
+        if metrics.snapshot_apply_in_progress.is_some_and(|v| v > 0.0) {
+            sample.phase = CatchUpPhase::ApplyingSnapshot;
+        } else if metrics.receiving_snapshot() {
+            sample.phase = CatchUpPhase::ReceivingSnapshot;
         }
     }
 
@@ -111,9 +252,17 @@ impl CatchUp {
             rate: None,
             progress_state: None,
             elapsed: self.started.elapsed(),
+            phase: CatchUpPhase::NotStarted,
+            bytes_received: None,
+            byte_rate: None,
+            bytes_expected: self.expected,
+            time_left: None,
         };
+        self.label = member.label();
         if !member.is_learner {
             sample.state = CatchUpState::Promoted;
+            sample.phase = CatchUpPhase::Ready;
+            self.enter(CatchUpPhase::Ready);
             return Ok((sample, list));
         }
         let mut indexes = None;
@@ -133,27 +282,57 @@ impl CatchUp {
                 Err(_) => {}
             }
         }
+        let mut leader_status = None;
         if indexes.is_none() && sample.progress_state.is_none() && member.started() {
             if let Ok(own) = api.member_status(&member).await {
-                indexes = Some((own.raft_index, leader_index(api, &list, own.leader).await));
+                leader_status = leader_of(api, &list, own.leader).await;
+                indexes = Some((own.raft_index, leader_status.as_ref().map(|s| s.raft_index)));
             }
         }
+        if self.expected.is_none() {
+            if leader_status.is_none() {
+                leader_status = leader_of(api, &list, MemberId(0)).await;
+            }
+            self.expected = leader_status.map(|s| s.db_size).filter(|b| *b > 0);
+            sample.bytes_expected = self.expected;
+        }
+        let mut metrics_read = false;
+        if member.started() || indexes.is_some() {
+            if let Ok(m) = api.server_metrics(&member).await {
+                sample.phase = CatchUpPhase::AppendingLog;
+                self.read_metrics(&mut sample, &m);
+                metrics_read = true;
+            }
+        }
+        if sample.progress_state.as_deref() == Some("snapshot")
+            && sample.phase != CatchUpPhase::ApplyingSnapshot
+        {
+            sample.phase = CatchUpPhase::ReceivingSnapshot;
+        }
         let Some((own_index, leader)) = indexes else {
+            if sample.phase != CatchUpPhase::NotStarted {
+                self.enter(sample.phase);
+            }
             return Ok((sample, list));
         };
         sample.learner_index = Some(own_index);
         sample.state = CatchUpState::CatchingUp;
+        if !metrics_read && sample.phase == CatchUpPhase::NotStarted {
+            sample.phase = CatchUpPhase::AppendingLog;
+        }
         sample.leader_index = leader;
         if let Some(leader) = leader {
             sample.lag = Some(leader.saturating_sub(own_index));
             if is_ready(own_index, leader) {
                 sample.state = if active {
+                    sample.phase = CatchUpPhase::Ready;
                     CatchUpState::Ready
                 } else {
                     CatchUpState::Unreachable
                 };
             }
         }
+        self.enter(sample.phase);
         let now = Instant::now();
         if let Some((t, i)) = self.last {
             let secs = now.duration_since(t).as_secs_f64();
@@ -162,16 +341,42 @@ impl CatchUp {
             }
         }
         self.last = Some((now, own_index));
+        sample.time_left = time_left(&sample);
         Ok((sample, list))
     }
 }
 
-/// The leader's raft index: ask the leader the learner named, else any voter
+/// The time left from the sample's rates: the snapshot's bytes still to
+/// come at the rate they arrive, or the entries behind at the rate they
+/// are applied.
+fn time_left(s: &CatchUpSample) -> Option<Duration> {
+    let secs = match s.phase {
+        CatchUpPhase::ReceivingSnapshot => {
+            let (got, of, rate) = (s.bytes_received?, s.bytes_expected?, s.byte_rate?);
+            (rate > 0.0).then(|| of.saturating_sub(got) as f64 / rate)?
+        }
+        CatchUpPhase::AppendingLog => {
+            let (lag, rate) = (s.lag?, s.rate?);
+            (rate > 0.0).then(|| lag as f64 / rate)?
+        }
+        CatchUpPhase::Ready => 0.0,
+        _ => return None,
+    };
+    Some(Duration::from_secs_f64(secs.min(1e7)))
+}
+
+/// The leader's status: ask the leader the learner named, else any voter
 /// that names a leader.
-async fn leader_index<A: MembershipApi>(api: &A, list: &MemberList, hint: MemberId) -> Option<u64> {
+async fn leader_of<A: MembershipApi>(
+    api: &A,
+    list: &MemberList,
+    hint: MemberId,
+) -> Option<MemberStatus> {
     if let Some(l) = list.get(hint) {
         if let Ok(s) = api.member_status(l).await {
-            return Some(s.raft_index);
+            if s.leader == s.member_id {
+                return Some(s);
+            }
         }
     }
     for v in list.voters() {
@@ -179,11 +384,11 @@ async fn leader_index<A: MembershipApi>(api: &A, list: &MemberList, hint: Member
             continue;
         };
         if s.leader == s.member_id && s.leader.0 != 0 {
-            return Some(s.raft_index);
+            return Some(s);
         }
         if let Some(l) = list.get(s.leader).filter(|l| l.id != v.id) {
             if let Ok(ls) = api.member_status(l).await {
-                return Some(ls.raft_index);
+                return Some(ls);
             }
         }
     }

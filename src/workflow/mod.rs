@@ -6,6 +6,7 @@ pub mod add;
 pub mod apply;
 pub mod apply_plan;
 pub mod catch_up;
+pub mod cost;
 pub mod health;
 pub mod joint;
 pub mod joint_calc;

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::catch_up::{CatchUp, CatchUpSample, CatchUpState};
+use super::catch_up::{CatchUp, CatchUpSample, CatchUpState, CatchUpSummary};
 use super::health::Health;
 use super::preflight::{Change, Preflight};
 use super::resolve::{list_naming, resolve, Purpose};
@@ -29,7 +29,7 @@ pub struct PromoteRequest {
 }
 
 /// A promoted member.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Promoted {
     /// The member, now a voter.
     pub member: Member,
@@ -37,6 +37,8 @@ pub struct Promoted {
     pub list: MemberList,
     /// How long the command waited for catch-up and promotion.
     pub waited: Duration,
+    /// The learner's catch-up as the wait saw it (not with `--no-wait`).
+    pub catch_up: Option<CatchUpSummary>,
 }
 
 fn not_ready_hint(e: ApiError, member: &Member) -> Error {
@@ -72,13 +74,16 @@ pub async fn promote<A: MembershipApi>(
             member.label()
         )));
     }
+    let mut predicted = None;
     if let Preflight::Run(_) = &req.preflight {
         let health = Health::gather(api, list.clone()).await;
-        req.preflight
+        let checks = req
+            .preflight
             .run(api, observer, &health, &[Change::Promote(member.id)])
             .await?;
+        predicted = predicted_seconds(&checks);
     }
-    let finish = |list: MemberList| {
+    let finish = |list: MemberList, catch_up: Option<CatchUpSummary>| {
         let member = list
             .get(member.id)
             .cloned()
@@ -87,6 +92,7 @@ pub async fn promote<A: MembershipApi>(
             member,
             list,
             waited: started.elapsed(),
+            catch_up,
         }
     };
     if !req.wait {
@@ -96,19 +102,28 @@ pub async fn promote<A: MembershipApi>(
         })
         .await
         .map_err(|e| not_ready_hint(e, &member))?;
-        return Ok(finish(list));
+        return Ok(finish(list, None));
     }
 
     let deadline = started + req.timeout;
     let timing = (req.timeout, req.poll_interval);
-    let result = wait_ready(api, observer, &member, timing, deadline, true).await;
+    let result = wait_ready(api, observer, &member, timing, deadline, true, predicted).await;
     observer.catch_up_done();
-    result.map(finish)
+    result.map(|(list, summary)| finish(list, Some(summary)))
+}
+
+/// The catch-up check's prediction among `checks`, if it made one.
+pub(crate) fn predicted_seconds(checks: &[super::preflight::Check]) -> Option<f64> {
+    checks
+        .iter()
+        .find(|c| c.name == super::preflight::CheckName::CatchUp)
+        .and_then(|c| c.figures.get("predicted_seconds"))
 }
 
 /// Waits until learner `member` has caught up (showing progress), then, when
 /// `promote` is set, promotes it (retrying the server's "not ready" with
-/// backoff). Returns the membership at the end. Gives up at `deadline`.
+/// backoff). Returns the membership at the end and the catch-up as seen
+/// (with the check's `predicted` seconds). Gives up at `deadline`.
 pub(crate) async fn wait_ready<A: MembershipApi>(
     api: &A,
     observer: &dyn Observer,
@@ -116,9 +131,10 @@ pub(crate) async fn wait_ready<A: MembershipApi>(
     timing: (Duration, Duration),
     deadline: Instant,
     promote: bool,
-) -> Result<MemberList, Error> {
+    predicted: Option<f64>,
+) -> Result<(MemberList, CatchUpSummary), Error> {
     let (timeout, poll_interval) = timing;
-    let mut catch_up = CatchUp::new(member.id);
+    let mut catch_up = CatchUp::new(member.id).predicted(predicted);
     let mut last: Option<CatchUpSample> = None;
     let mut last_error: Option<ApiError> = None;
     let mut backoff = poll_interval;
@@ -129,11 +145,11 @@ pub(crate) async fn wait_ready<A: MembershipApi>(
                 let state = sample.state;
                 last = Some(sample);
                 if state == CatchUpState::Promoted || (state == CatchUpState::Ready && !promote) {
-                    return Ok(list);
+                    return Ok((list, catch_up.summary()));
                 }
                 if state == CatchUpState::Ready {
                     match api.member_promote(member.id).await {
-                        Ok(list) => return Ok(list),
+                        Ok(list) => return Ok((list, catch_up.summary())),
                         Err(e) => match e.kind {
                             // The server's own view of the match index disagrees, the
                             // cluster is in etcd's start-up window, or the member was

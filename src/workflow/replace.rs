@@ -10,12 +10,13 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::add::{self, AddOutcome, AddRequest, AddedMember};
+use super::catch_up::CatchUpSummary;
 use super::health::Health;
 use super::joint::{self, JointRequest};
 use super::joint_calc::{self, RaftChange};
 use super::leader;
 use super::preflight::{self, Preflight};
-use super::promote::wait_ready;
+use super::promote::{predicted_seconds, wait_ready};
 use super::quorum::{Config, PlanStep};
 use super::remove::{self, RemoveOutcome, RemoveRequest};
 use super::resolve::{resolve, Purpose};
@@ -53,10 +54,12 @@ pub struct InProgress {
     pub new: AddedMember,
     /// Whether the server is the memberctl engine (joint consensus available).
     pub engine: bool,
+    /// The catch-up check's prediction, when it made one.
+    pub predicted: Option<f64>,
 }
 
 /// A finished replacement.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Replaced {
     /// The member that was removed.
     pub removed: Member,
@@ -64,6 +67,8 @@ pub struct Replaced {
     pub member: Member,
     /// The membership after.
     pub list: MemberList,
+    /// The new member's catch-up, when this run waited for it.
+    pub catch_up: Option<CatchUpSummary>,
 }
 
 /// Where `prepare` got to.
@@ -189,6 +194,7 @@ pub async fn prepare<A: MembershipApi>(
                     ..Default::default()
                 };
                 return Ok(Prepared::Done(Replaced {
+                    catch_up: None,
                     removed,
                     member: new,
                     list,
@@ -229,7 +235,8 @@ pub async fn prepare<A: MembershipApi>(
     }
     let health = Health::gather(api, list.clone()).await;
     let steps = preflight::replacing(old.id, existing.as_ref().map(|m| (m.id, m.is_learner)));
-    req.preflight.run(api, observer, &health, &steps).await?;
+    let checks = req.preflight.run(api, observer, &health, &steps).await?;
+    let predicted = predicted_seconds(&checks);
     if req.dry_run {
         return Ok(Prepared::Plan(plan(
             &list,
@@ -269,6 +276,7 @@ pub async fn prepare<A: MembershipApi>(
         }
     };
     Ok(Prepared::Started(InProgress {
+        predicted,
         old,
         new,
         engine: engine.is_some(),
@@ -343,15 +351,17 @@ pub async fn finish<A: MembershipApi>(
     let old = &state.old;
     let deadline = Instant::now() + req.timeout;
     let timing = (req.timeout, req.poll_interval);
+    let mut catch_up = None;
     let mut list = if state.engine {
         // One joint change promotes the new member and removes the old one.
         let cfg = api.get_config().await?;
         if !cfg.is_joint() {
             let promote = !cfg.voters.contains(&new.id);
             if promote {
-                let waited = wait_ready(api, observer, new, timing, deadline, false).await;
+                let waited =
+                    wait_ready(api, observer, new, timing, deadline, false, state.predicted).await;
                 observer.catch_up_done();
-                waited?;
+                catch_up = Some(waited?.1);
             }
             let present = |v: &[MemberId]| v.contains(&old.id);
             let joint_req = JointRequest {
@@ -379,9 +389,10 @@ pub async fn finish<A: MembershipApi>(
         list_without(api, old.id, Instant::now() + cx.command_timeout).await?
     } else {
         if new.is_learner {
-            let waited = wait_ready(api, observer, new, timing, deadline, true).await;
+            let waited =
+                wait_ready(api, observer, new, timing, deadline, true, state.predicted).await;
             observer.catch_up_done();
-            waited?;
+            catch_up = Some(waited?.1);
         }
         api.member_list().await?
     };
@@ -402,5 +413,6 @@ pub async fn finish<A: MembershipApi>(
         removed: old.clone(),
         member,
         list,
+        catch_up,
     })
 }

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::model::{Member, MemberId};
+use crate::workflow::catch_up::CatchUpSummary;
 use crate::workflow::leader::Moved;
 use crate::workflow::preflight::{Check, Figure, Figures};
 use crate::workflow::quorum::PlanStep;
@@ -56,6 +57,40 @@ pub(super) struct ReplaceDoc<'a> {
     pub(super) removed: JsonMember<'a>,
     pub(super) member: JsonMember<'a>,
     pub(super) members: Vec<JsonMember<'a>>,
+    pub(super) catch_up: Option<CatchUpDoc>,
+}
+
+/// A learner's catch-up as the wait saw it.
+#[derive(Serialize)]
+pub(super) struct CatchUpDoc {
+    pub(super) member: String,
+    pub(super) bytes: Option<u64>,
+    pub(super) seconds: f64,
+    pub(super) predicted_seconds: Option<f64>,
+    pub(super) phases: Vec<PhaseDoc>,
+}
+
+#[derive(Serialize)]
+pub(super) struct PhaseDoc {
+    pub(super) phase: &'static str,
+    pub(super) seconds: f64,
+}
+
+pub(super) fn catch_up_doc(c: &CatchUpSummary) -> CatchUpDoc {
+    CatchUpDoc {
+        member: hex(c.member),
+        bytes: c.bytes,
+        seconds: c.seconds,
+        predicted_seconds: c.predicted_seconds,
+        phases: c
+            .phases
+            .iter()
+            .map(|(p, s)| PhaseDoc {
+                phase: p.as_str(),
+                seconds: *s,
+            })
+            .collect(),
+    }
 }
 
 #[derive(Serialize)]
@@ -82,6 +117,7 @@ pub(super) struct AppliedDoc<'a> {
     pub(super) nothing_to_do: bool,
     pub(super) steps: Vec<AppliedStepDoc<'a>>,
     pub(super) members: Vec<JsonMember<'a>>,
+    pub(super) catch_up: Vec<CatchUpDoc>,
 }
 
 #[derive(Serialize)]
@@ -97,6 +133,7 @@ pub(super) struct PromoteDoc<'a> {
     pub(super) member: JsonMember<'a>,
     pub(super) members: Vec<JsonMember<'a>>,
     pub(super) waited_ms: u128,
+    pub(super) catch_up: Option<CatchUpDoc>,
 }
 
 #[derive(Serialize)]

@@ -17,6 +17,7 @@ use crate::testcluster::LocalCluster;
 use crate::workflow::add::AddedMember;
 use crate::workflow::apply::Applied;
 use crate::workflow::apply_plan::ApplyPlan;
+use crate::workflow::cost::ChangeCost;
 use crate::workflow::leader::Moved;
 use crate::workflow::preflight::Check;
 use crate::workflow::promote::Promoted;
@@ -66,6 +67,7 @@ impl Format for Json {
                 member: member(&p.member),
                 members: members(&p.list.members),
                 waited_ms: p.waited.as_millis(),
+                catch_up: p.catch_up.as_ref().map(catch_up_doc),
             },
         )
     }
@@ -221,6 +223,7 @@ impl Format for Json {
                     })
                     .collect(),
                 members: members(&a.list.members),
+                catch_up: a.catch_up.iter().map(catch_up_doc).collect(),
             },
         )
     }
@@ -233,6 +236,7 @@ impl Format for Json {
                 removed: member(&r.removed),
                 member: member(&r.member),
                 members: members(&r.list.members),
+                catch_up: r.catch_up.as_ref().map(catch_up_doc),
             },
         )
     }
@@ -270,6 +274,23 @@ impl Format for Json {
         if let Some(fields) = doc.as_object_mut() {
             let checks = serde_json::to_value(check_docs(checks)).map_err(io::Error::other)?;
             fields.insert("checks".into(), checks);
+        }
+        write(out, &doc)
+    }
+
+    /// One JSON document with a `cost` object beside the report's fields.
+    fn costed(&self, out: &mut dyn Write, inner: &Report, cost: &ChangeCost) -> io::Result<()> {
+        let mut buf = Vec::new();
+        super::format::write(self, &mut buf, inner)?;
+        let mut doc: serde_json::Value = serde_json::from_slice(&buf).map_err(io::Error::other)?;
+        if let Some(fields) = doc.as_object_mut() {
+            let cost = serde_json::json!({
+                "leader_changes": cost.leader_changes,
+                "heartbeat_send_failures": cost.heartbeat_send_failures,
+                "slow_applies": cost.slow_applies,
+                "members_read": cost.members_read,
+            });
+            fields.insert("cost".into(), cost);
         }
         write(out, &doc)
     }

@@ -48,6 +48,15 @@ pub(super) fn label(health: &Health, id: MemberId) -> String {
         .map_or_else(|| id.to_string(), |m| m.label())
 }
 
+/// A member as the figures name it: its name, or its hex ID before it has one.
+pub(super) fn key(m: &Member) -> String {
+    if m.name.is_empty() {
+        m.id.to_string()
+    } else {
+        m.name.clone()
+    }
+}
+
 /// The members whose status could not be read, as "label (reason)".
 pub(super) fn unread(health: &Health) -> Vec<String> {
     health
@@ -206,7 +215,7 @@ pub(super) fn learners(facts: &Facts, steps: &[Change]) -> Check {
     f.number("learners", learners.len() as f64);
     for m in &learners {
         if let Some(Ok(s)) = h.status_of(m.id) {
-            f.member("applied_index", m.label(), s.raft_applied_index as f64);
+            f.member("applied_index", key(m), s.raft_applied_index as f64);
         }
     }
     if learners.is_empty() {
@@ -280,7 +289,7 @@ pub(super) fn apply(facts: &Facts) -> Check {
     for (m, s) in read(h) {
         let gap = s.raft_index.saturating_sub(s.raft_applied_index);
         figures.push(format!("{} {gap}", m.label()));
-        f.member("apply_lag_entries", m.label(), gap as f64);
+        f.member("apply_lag_entries", key(m), gap as f64);
         // A learner catching up applies in bursts; it proposes nothing.
         if m.is_learner {
             continue;

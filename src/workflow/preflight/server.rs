@@ -5,7 +5,7 @@
 //! Prometheus' `histogram_quantile` does (linear inside the bucket), over
 //! everything the member observed since it started.
 
-use super::checks::{label, new_check, read, unread};
+use super::checks::{key, label, new_check, read, unread};
 use super::{
     Change, Check, CheckName, Facts, Figures, Verdict, DB_FREE_WARN, DB_QUOTA_FAIL, DB_QUOTA_WARN,
     DISK_BACKEND_COMMIT_WARN, DISK_MIN_OBSERVATIONS, DISK_WAL_FSYNC_WARN, NETWORK_RTT_WARN,
@@ -174,12 +174,12 @@ pub(super) fn db(facts: &Facts, steps: &[Change]) -> Check {
     let mut fragmented: Option<(&Member, &MemberStatus)> = None;
     let mut f = Figures::default();
     for (m, s) in read(h) {
-        f.member("db_size_bytes", m.label(), s.db_size as f64);
+        f.member("db_size_bytes", key(m), s.db_size as f64);
         if s.db_size_in_use > 0 {
-            f.member("db_in_use_bytes", m.label(), s.db_size_in_use as f64);
+            f.member("db_in_use_bytes", key(m), s.db_size_in_use as f64);
         }
         if let Some(q) = metrics_of(facts, m).and_then(|x| x.quota_backend_bytes) {
-            f.member("quota_bytes", m.label(), q);
+            f.member("quota_bytes", key(m), q);
         }
         let mut figure = format!("{} {}", m.label(), mib(s.db_size));
         if s.db_size_in_use > 0 {
@@ -297,10 +297,10 @@ pub(super) fn disk(facts: &Facts) -> Check {
         let (wal, wal_text) = p99(x.wal_fsync.as_ref());
         let (commit, commit_text) = p99(x.backend_commit.as_ref());
         if let Some(p) = wal {
-            f.member("wal_fsync_p99_seconds", m.label(), p);
+            f.member("wal_fsync_p99_seconds", key(m), p);
         }
         if let Some(p) = commit {
-            f.member("backend_commit_p99_seconds", m.label(), p);
+            f.member("backend_commit_p99_seconds", key(m), p);
         }
         figures.push(format!(
             "{}: wal fsync p99 {wal_text}, backend commit p99 {commit_text}",
@@ -367,7 +367,11 @@ pub(super) fn network(facts: &Facts) -> Check {
             };
             f.member(
                 "round_trip_p99_seconds",
-                format!("{}→{}", m.label(), label(h, *to)),
+                format!(
+                    "{}→{}",
+                    key(m),
+                    h.list.get(*to).map_or_else(|| to.to_string(), key)
+                ),
                 p,
             );
             let pair = format!("{}→{} {}", m.label(), label(h, *to), ms(p));
