@@ -124,7 +124,7 @@ pub(super) async fn member<A: MembershipApi>(
             };
             match done.with_context(|| format!("member replace {}", shortened(&r.old)))? {
                 ReplaceOutcome::Plan(plan) => Report::Plan(plan),
-                ReplaceOutcome::Replaced(done) => Report::Replaced(done),
+                ReplaceOutcome::Replaced(done) => Report::Replaced(*done),
             }
         }
         MemberCommand::Apply(a) => {

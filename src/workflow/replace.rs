@@ -315,7 +315,7 @@ pub async fn run<A: MembershipApi, S: StartMember>(
 ) -> Result<ReplaceOutcome, Error> {
     match prepare(cx, req).await? {
         Prepared::Plan(plan) => Ok(ReplaceOutcome::Plan(plan)),
-        Prepared::Done(done) => Ok(ReplaceOutcome::Replaced(done)),
+        Prepared::Done(done) => Ok(ReplaceOutcome::Replaced(Box::new(done))),
         Prepared::Started(state) => {
             if !state.new.member.started() {
                 let new = Starting {
@@ -326,7 +326,9 @@ pub async fn run<A: MembershipApi, S: StartMember>(
                 };
                 starter.start(&new, cx.observer).await?;
             }
-            finish(cx, req, &state).await.map(ReplaceOutcome::Replaced)
+            finish(cx, req, &state)
+                .await
+                .map(|r| ReplaceOutcome::Replaced(Box::new(r)))
         }
     }
 }
@@ -337,7 +339,7 @@ pub enum ReplaceOutcome {
     /// `--dry-run`: the plan.
     Plan(Vec<PlanStep>),
     /// The replacement is complete.
-    Replaced(Replaced),
+    Replaced(Box<Replaced>),
 }
 
 /// Waits for the new member, then swaps it in for the old one.
