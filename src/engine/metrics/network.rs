@@ -243,3 +243,80 @@ impl PeerStatus {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The value of the sample written exactly as `series` in `text`.
+    fn sample(text: &str, series: &str) -> Option<f64> {
+        text.lines()
+            .find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
+    }
+
+    #[test]
+    fn snapshots_count_as_etcd_counts_them_by_peer() {
+        // IDs no other test uses: the metrics are the process's.
+        let (ok, failed) = (0x0abc_0001_u64, 0x0abc_0002_u64);
+        let send = SnapshotSend::start(ok);
+        sent_bytes(ok).inc_by(64 * 1024);
+        let text = get().render(&Default::default());
+        assert_eq!(
+            sample(
+                &text,
+                "etcd_network_snapshot_send_inflights_total{To=\"abc0001\"}"
+            ),
+            Some(1.0)
+        );
+        send.succeeded();
+        drop(SnapshotReceive::start(Some(failed)));
+        drop(SnapshotReceive::start(None));
+        let text = get().render(&Default::default());
+        for (series, value) in [
+            ("etcd_network_snapshot_send_inflights_total{To=\"abc0001\"}", 0.0),
+            ("etcd_network_snapshot_send_success{To=\"abc0001\"}", 1.0),
+            ("etcd_network_snapshot_send_total_duration_seconds_count{To=\"abc0001\"}", 1.0),
+            ("etcd_network_snapshot_send_total_duration_seconds_bucket{To=\"abc0001\",le=\"51.2\"}", 1.0),
+            ("etcd_network_peer_sent_bytes_total{To=\"abc0001\"}", 65536.0),
+            ("etcd_network_snapshot_receive_failures{From=\"abc0002\"}", 1.0),
+            ("etcd_network_snapshot_receive_inflights_total{From=\"abc0002\"}", 0.0),
+            ("etcd_network_snapshot_receive_failures{From=\"UNKNOWN_SNAPSHOT_SENDER\"}", 1.0),
+        ] {
+            assert_eq!(sample(&text, series), Some(value), "{series}");
+        }
+        // etcd's buckets: 100 ms doubling ten times.
+        assert!(text.contains(
+            "etcd_network_snapshot_send_total_duration_seconds_bucket{To=\"abc0001\",le=\"0.1\"}"
+        ));
+        assert!(!text.contains("le=\"102.4\""));
+        assert!(text.contains("# TYPE etcd_network_snapshot_send_success counter\n"));
+        assert!(text.contains("# TYPE etcd_network_snapshot_receive_inflights_total gauge\n"));
+    }
+
+    #[test]
+    fn a_peer_is_active_while_its_connection_is_up() {
+        let status = PeerStatus::new(0x0abc_0010, 0x0abc_0011);
+        let series = |name: &str| format!("{name}{{Local=\"abc0010\",Remote=\"abc0011\"}}");
+        let value = |name: &str| sample(&get().render(&Default::default()), &series(name));
+        assert_eq!(value("etcd_network_active_peers"), Some(0.0));
+        status.activate();
+        status.activate();
+        assert_eq!(value("etcd_network_active_peers"), Some(1.0));
+        status.deactivate();
+        status.deactivate();
+        assert_eq!(value("etcd_network_active_peers"), Some(0.0));
+        assert_eq!(value("etcd_network_disconnected_peers_total"), Some(1.0));
+        status.activate();
+        status.removed();
+        status.activate();
+        assert_eq!(value("etcd_network_active_peers"), Some(0.0));
+        assert_eq!(value("etcd_network_disconnected_peers_total"), Some(1.0));
+    }
+
+    #[test]
+    fn only_applies_past_etcds_threshold_are_slow() {
+        assert_eq!(slow_apply(Instant::now()), None);
+        let long_ago = Instant::now() - WARN_APPLY_DURATION * 2;
+        assert!(slow_apply(long_ago).is_some_and(|d| d > WARN_APPLY_DURATION));
+    }
+}
