@@ -259,7 +259,16 @@ pub struct PeerProgress {
     pub pending_snapshot: u64,
 }
 
-/// Replication progress of every peer, from the leader.
+/// Replication progress of every peer, from the leader (the engine's
+/// extension; etcd has no such call).
+///
+/// When the engine checkpoints (and may then compact its log): once
+/// `snapshot_count` entries were applied since the last checkpoint **and**
+/// the bytes of the entries applied since then are at least half the
+/// state's size at that checkpoint (`checkpoint_bytes`), so that
+/// checkpoints write at most twice what the log does. A compaction keeps
+/// the last `catch_up_entries` entries; a peer that needs an entry before
+/// `first_index` is sent a snapshot.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ProgressReport {
     /// The leader that answered.
@@ -268,11 +277,18 @@ pub struct ProgressReport {
     pub last_index: u64,
     /// Each peer, the leader included.
     pub peers: Vec<PeerProgress>,
-    /// The first index still in the leader's log (0: not reported); 1 when
-    /// it was never compacted, so a new member catches up by the log.
+    /// The first index still in the leader's raft log (the entries before
+    /// it went into a checkpoint; 0 from a server that does not say).
     pub first_index: u64,
-    /// The leader's `--snapshot-count` (0: not reported).
+    /// The leader's `--snapshot-count`: entries applied between two
+    /// checkpoints at least.
     pub snapshot_count: u64,
+    /// Entries the leader keeps in its log after a compaction
+    /// (min(5000, `snapshot_count`)).
+    pub catch_up_entries: u64,
+    /// Bytes of applied entries the next checkpoint also waits for: half
+    /// the state's bytes at the last checkpoint.
+    pub checkpoint_bytes: u64,
 }
 
 /// One change of a joint configuration change.

@@ -95,9 +95,10 @@ pub fn progress(p: mpb::Progress) -> ProgressReport {
                 pending_snapshot: p.pending_snapshot,
             })
             .collect(),
-        // Filled once the engine reports them (memberctl.v1 Progress).
-        first_index: 0,
-        snapshot_count: 0,
+        first_index: p.first_index,
+        snapshot_count: p.snapshot_count,
+        catch_up_entries: p.catch_up_entries,
+        checkpoint_bytes: p.checkpoint_bytes,
     }
 }
 

@@ -4,6 +4,8 @@
 //! stream takes them. Failures are reported to raft (unreachable, snapshot
 //! failed) so it backs off and retries. Also the [`Partition`] that
 //! fault injection uses to drop raft traffic to and from chosen peers.
+//! Records etcd's peer series as it goes: bytes as they leave (a snapshot's
+//! piece by piece), snapshot sends, whether each peer's connection is up.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,6 +15,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tonic::transport::{Channel, Endpoint};
 
+use crate::engine::metrics::{self, PeerStatus, SnapshotSend};
 use crate::engine::node::{Node, Outbox, Outgoing};
 use crate::engine::pacing::{round_trips, Pacer};
 use crate::engine::storage::snapshot::SnapshotSource;
@@ -54,6 +57,9 @@ pub fn is_removed_answer(status: &tonic::Status) -> bool {
 struct Peer {
     urls: Vec<String>,
     queue: mpsc::Sender<Outgoing>,
+    /// Whether its connection is up (etcd_network_active_peers); kept when
+    /// its URLs change.
+    status: Arc<PeerStatus>,
 }
 
 /// The peers whose raft traffic this node drops, both ways, as a network
@@ -144,7 +150,7 @@ impl Transport {
     }
 
     fn report(&self, m: &Outgoing) {
-        report_failed(&self.node, m.to, m.snapshot.is_some());
+        report_failed(&self.node, m);
     }
 }
 
@@ -153,6 +159,9 @@ impl Outbox for Transport {
         let peers = self.peers.lock().unwrap_or_else(|p| p.into_inner());
         for m in messages {
             if self.partition.blocks(m.to) {
+                if let Some(p) = peers.get(&m.to) {
+                    p.status.deactivate();
+                }
                 self.report(&m);
                 continue;
             }
@@ -173,7 +182,13 @@ impl Outbox for Transport {
 
     fn peers(&self, list: Vec<(u64, Vec<String>)>) {
         let mut peers = self.peers.lock().unwrap_or_else(|p| p.into_inner());
-        peers.retain(|id, _| list.iter().any(|(i, _)| i == id));
+        peers.retain(|id, p| {
+            let kept = list.iter().any(|(i, _)| i == id);
+            if !kept {
+                p.status.removed();
+            }
+            kept
+        });
         for (id, urls) in list {
             if id == self.me || urls.is_empty() {
                 continue;
@@ -183,39 +198,63 @@ impl Outbox for Transport {
             }
             // The peer's series are served from the start (empty; round
             // trips are timed by the leader's heartbeats).
-            let m = crate::engine::metrics::get();
-            let to = format!("{id:x}");
+            let m = metrics::get();
+            let to = metrics::peer(id);
             m.peer_sent_failures.with_label_values(&[&to]);
             m.peer_rtt.with_label_values(&[&to]);
+            m.peer_sent_bytes.with_label_values(&[&to]);
+            m.peer_received_bytes.with_label_values(&[&to]);
+            let status = match peers.get(&id) {
+                Some(p) => p.status.clone(),
+                None => Arc::new(PeerStatus::new(self.me, id)),
+            };
             let (tx, rx) = mpsc::channel(QUEUE);
             let node = self.node.clone();
             let sender = Sender {
                 me: self.me,
+                to: id,
                 urls: urls.clone(),
                 node,
                 tls: self.tls.clone(),
                 partition: self.partition.clone(),
+                status: status.clone(),
             };
             self.runtime.spawn(peer_task(sender, rx));
-            peers.insert(id, Peer { urls, queue: tx });
+            peers.insert(
+                id,
+                Peer {
+                    urls,
+                    queue: tx,
+                    status,
+                },
+            );
         }
     }
 }
 
 /// Counts a failed send to `to` (etcd_network_peer_sent_failures_total).
 fn sent_failure(to: u64) {
-    crate::engine::metrics::get()
+    metrics::get()
         .peer_sent_failures
-        .with_label_values(&[&format!("{to:x}")])
+        .with_label_values(&[&metrics::peer(to)])
         .inc();
 }
 
-/// Tells raft a message to `to` could not be sent (and, for a snapshot, that it failed).
-fn report_failed(node: &OnceLock<Node>, to: u64, snapshot: bool) {
+/// Tells raft message `m` could not be sent (and, for a snapshot, that it
+/// failed; a snapshot that never started counts as a failed send too); a
+/// heartbeat among them is counted in etcd_server_heartbeat_send_failures_total.
+fn report_failed(node: &OnceLock<Node>, m: &Outgoing) {
+    let to = m.to;
     sent_failure(to);
+    if m.heartbeat {
+        metrics::heartbeat_send_failure();
+    }
+    if m.snapshot.is_some() {
+        drop(SnapshotSend::start(to));
+    }
     if let Some(node) = node.get() {
         node.report_unreachable(to);
-        if snapshot {
+        if m.snapshot.is_some() {
             node.report_snapshot(to, false);
         }
     }
@@ -255,14 +294,22 @@ struct OpenStream {
 }
 
 impl OpenStream {
-    /// Opens a stream of batches to a peer; the peer's answer that this
-    /// member was removed from the cluster stops the node.
-    fn open(mut client: RaftClient<Channel>, node: Arc<OnceLock<Node>>) -> OpenStream {
+    /// Opens a stream of batches to peer `to`; the peer's answer that this
+    /// member was removed from the cluster stops the node. Each batch's
+    /// messages are counted in etcd_network_peer_sent_bytes_total as the
+    /// call takes it.
+    fn open(mut client: RaftClient<Channel>, to: u64, node: Arc<OnceLock<Node>>) -> OpenStream {
         let (tx, rx) = mpsc::channel::<RaftBatch>(STREAM_QUEUE);
         let broken = Arc::new(AtomicBool::new(false));
         let flag = broken.clone();
-        let body = futures_util::stream::unfold(rx, |mut rx| async move {
-            rx.recv().await.map(|batch| (batch, rx))
+        let sent = metrics::sent_bytes(to);
+        let body = futures_util::stream::unfold(rx, move |mut rx| {
+            let sent = sent.clone();
+            async move {
+                let batch = rx.recv().await?;
+                sent.inc_by(batch.messages.iter().map(|m| m.len() as u64).sum());
+                Some((batch, rx))
+            }
         });
         tokio::spawn(async move {
             let r = client.stream(body).await;
@@ -284,20 +331,25 @@ impl OpenStream {
 /// What one peer's sender task needs.
 struct Sender {
     me: u64,
+    /// The peer.
+    to: u64,
     urls: Vec<String>,
     node: Arc<OnceLock<Node>>,
     tls: Option<tonic::transport::ClientTlsConfig>,
     partition: Arc<Partition>,
+    status: Arc<PeerStatus>,
 }
 
 /// Sends one peer's messages in order until its queue closes (the peer was removed).
 async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
     let Sender {
         me,
+        to,
         urls,
         node,
         tls,
         partition,
+        status,
     } = sender;
     let mut client: Option<RaftClient<Channel>> = None;
     let mut stream: Option<OpenStream> = None;
@@ -312,28 +364,38 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
         }
         // Queued before the peer was isolated: dropped all the same.
         if batch.iter().any(|m| partition.blocks(m.to)) {
+            status.deactivate();
             for m in &batch {
-                report_failed(&node, m.to, m.snapshot.is_some());
+                report_failed(&node, m);
             }
             continue;
         }
         if stream.as_ref().is_some_and(OpenStream::is_broken) {
+            status.deactivate();
             stream = None;
             client = None;
         }
         if client.is_none() {
             client = connect(&urls[url_index % urls.len()], tls.as_ref()).await;
             url_index += 1;
+            if client.is_some() {
+                status.activate();
+            } else {
+                status.deactivate();
+            }
         }
         // Snapshots go beside the stream, each in a call of its own on a
         // connection of its own: what it has buffered on the way never
         // holds up the stream's heartbeats and appends.
         let mut messages = Vec::with_capacity(batch.len());
-        let mut sent_to = Vec::with_capacity(batch.len());
+        let mut sent = Vec::with_capacity(batch.len());
         for m in batch {
             let Some(source) = m.snapshot else {
                 messages.push(m.bytes);
-                sent_to.push(m.to);
+                sent.push(Outgoing {
+                    bytes: Vec::new(),
+                    ..m
+                });
                 continue;
             };
             // The URL the stream last dialled.
@@ -343,7 +405,7 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
                 m.to,
                 m.bytes,
                 source,
-                node.clone(),
+                (node.clone(), status.clone()),
             ));
         }
         if messages.is_empty() {
@@ -351,17 +413,18 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
         }
         let ok = match client.as_mut() {
             Some(c) => stream
-                .get_or_insert_with(|| OpenStream::open(c.clone(), node.clone()))
+                .get_or_insert_with(|| OpenStream::open(c.clone(), to, node.clone()))
                 .tx
                 .try_send(RaftBatch { messages, from: me })
                 .is_ok(),
             None => false,
         };
         if !ok {
+            status.deactivate();
             client = None;
             stream = None;
-            for to in sent_to {
-                report_failed(&node, to, false);
+            for m in &sent {
+                report_failed(&node, m);
             }
         }
     }
@@ -370,16 +433,25 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
 /// Streams one snapshot to a peer on a connection of its own: its raft
 /// message, then its keys in pieces read on a blocking thread a few pieces
 /// ahead of the stream, at the pace [`Pacer`] sets, then the last part;
-/// reports the outcome to raft.
+/// reports the outcome to raft. Each part's bytes count in
+/// etcd_network_peer_sent_bytes_total as the call takes it (etcd adds a
+/// snapshot's whole size once it is sent), the snapshot in etcd's
+/// etcd_network_snapshot_send_* series.
 async fn send_snapshot(
     (url, tls): (String, Option<tonic::transport::ClientTlsConfig>),
     to: u64,
     message: Vec<u8>,
     source: SnapshotSource,
-    node: Arc<OnceLock<Node>>,
+    (node, status): (Arc<OnceLock<Node>>, Arc<PeerStatus>),
 ) {
+    let sending = SnapshotSend::start(to);
     let Some(mut client) = connect(&url, tls.as_ref()).await else {
-        report_failed(&node, to, true);
+        sent_failure(to);
+        status.deactivate();
+        if let Some(node) = node.get() {
+            node.report_unreachable(to);
+            node.report_snapshot(to, false);
+        }
         return;
     };
     let (tx, rx) = mpsc::channel::<SnapshotPart>(SNAPSHOT_READ_AHEAD);
@@ -440,17 +512,30 @@ async fn send_snapshot(
             _ => false,
         }
     });
-    let body = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|part| (part, rx))
+    let sent_bytes = metrics::sent_bytes(to);
+    let body = futures_util::stream::unfold(rx, move |mut rx| {
+        let sent_bytes = sent_bytes.clone();
+        async move {
+            let part = rx.recv().await?;
+            sent_bytes.inc_by((part.message.len() + part.chunk.len()) as u64);
+            Some((part, rx))
+        }
     });
     let answer = tokio::time::timeout(SNAPSHOT_TIMEOUT, client.snapshot(body)).await;
     let sent = matches!(answer, Ok(Ok(_)));
     let read = reader.await.unwrap_or(false);
+    let ok = sent && read;
+    if ok {
+        status.activate();
+        sending.succeeded();
+    } else {
+        status.deactivate();
+        drop(sending);
+    }
     if let Some(node) = node.get() {
         if matches!(&answer, Ok(Err(s)) if is_removed_answer(s)) {
             node.removed_by_peer();
         }
-        let ok = sent && read;
         if !ok {
             sent_failure(to);
             node.report_unreachable(to);

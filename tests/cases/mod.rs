@@ -34,6 +34,8 @@ mod link;
 mod lock;
 /// etcd's Maintenance on the engine with etcdctl (both endpoint forms) vs etcd; HashKV; quota; snapshots; the :authority repair.
 mod maintenance;
+/// A learner caught up by snapshot as /metrics shows it: etcd's snapshot and peer-byte series on both ends; GetProgress of the leader's log.
+mod metrics_catch_up;
 /// No cluster needed: help, usage errors, unreachable endpoints, environment, bad TLS files.
 mod offline;
 /// Partitions on the engine (--fault-injection): a minority leader, a cut-off learner.
@@ -79,6 +81,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         leader::cases(),
         lock::cases(),
         maintenance::cases(),
+        metrics_catch_up::cases(),
         offline::cases(),
         partition::cases(),
         preflight::cases(),

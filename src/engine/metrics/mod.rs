@@ -1,19 +1,26 @@
 //! The engine's Prometheus metrics under etcd's names, types, labels and
 //! units: counters and histograms recorded where the work happens (the raft
-//! log's fsync, checkpoints, proposals, the gRPC layer, peer round trips),
-//! gauges read from the node when scraped, rendered in Prometheus' text
-//! format. One set per process, as etcd's (a node is one process).
+//! log's fsync, checkpoints, proposals, the gRPC layer, peer round trips,
+//! the peer network's bytes and snapshots: network.rs), gauges read from the
+//! node when scraped, rendered in Prometheus' text format. One set per
+//! process, as etcd's (a node is one process).
 
 mod grpc;
+mod network;
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
 pub use grpc::MethodSeries;
 use grpc::{GRPC_CODES, GRPC_METHODS};
+pub use network::{
+    heartbeat_send_failure, peer, received_bytes, sent_bytes, slow_apply, ApplyingSnapshot,
+    PeerStatus, SlowRead, SnapshotReceive, SnapshotSend, UNKNOWN_SNAPSHOT_SENDER,
+    WARN_APPLY_DURATION,
+};
 use prometheus::{
     exponential_buckets, Encoder, Gauge, GaugeVec, Histogram, HistogramOpts, HistogramVec,
-    IntCounter, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
+    IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts, Registry, TextEncoder,
 };
 
 /// The metrics of this process.
@@ -33,6 +40,44 @@ pub struct Metrics {
     pub peer_rtt: HistogramVec,
     /// etcd_network_peer_sent_failures_total, by peer (`To`).
     pub peer_sent_failures: IntCounterVec,
+    /// etcd_network_peer_sent_bytes_total, by peer (`To`): raft messages as
+    /// they go on a peer's stream, snapshots piece by piece.
+    pub peer_sent_bytes: IntCounterVec,
+    /// etcd_network_peer_received_bytes_total, by peer (`From`): raft
+    /// messages as they are delivered, snapshots piece by piece.
+    pub peer_received_bytes: IntCounterVec,
+    /// etcd_network_snapshot_send_success, by peer (`To`).
+    pub snapshot_send_success: IntCounterVec,
+    /// etcd_network_snapshot_send_failures, by peer (`To`).
+    pub snapshot_send_failures: IntCounterVec,
+    /// etcd_network_snapshot_send_inflights_total, by peer (`To`).
+    pub snapshot_send_inflights: IntGaugeVec,
+    /// etcd_network_snapshot_send_total_duration_seconds, by peer (`To`):
+    /// a snapshot sent whole, from its start to the peer's answer.
+    pub snapshot_send_seconds: HistogramVec,
+    /// etcd_network_snapshot_receive_success, by peer (`From`).
+    pub snapshot_receive_success: IntCounterVec,
+    /// etcd_network_snapshot_receive_failures, by peer (`From`).
+    pub snapshot_receive_failures: IntCounterVec,
+    /// etcd_network_snapshot_receive_inflights_total, by peer (`From`).
+    pub snapshot_receive_inflights: IntGaugeVec,
+    /// etcd_network_snapshot_receive_total_duration_seconds, by peer
+    /// (`From`): a snapshot received whole and handed to raft.
+    pub snapshot_receive_seconds: HistogramVec,
+    /// etcd_network_active_peers, by `Local` and `Remote`: 1 while the
+    /// connection to the peer is up.
+    pub active_peers: IntGaugeVec,
+    /// etcd_network_disconnected_peers_total, by `Local` and `Remote`.
+    pub disconnected_peers: IntCounterVec,
+    /// etcd_server_snapshot_apply_in_progress_total: 1 while a received
+    /// snapshot is installed.
+    pub snapshot_apply_in_progress: IntGauge,
+    /// etcd_server_heartbeat_send_failures_total: heartbeats that went late
+    /// (etcd's rule) or could not be sent.
+    pub heartbeat_send_failures: IntCounter,
+    /// etcd_server_slow_apply_total: applies (and read-only ranges and
+    /// transactions) slower than [`WARN_APPLY_DURATION`].
+    pub slow_apply: IntCounter,
     /// grpc_server_started_total
     pub grpc_started: IntCounterVec,
     /// grpc_server_handled_total
@@ -114,6 +159,12 @@ fn gauge(r: &Registry, name: &str, help: &str) -> IntGauge {
     g
 }
 
+fn int_gauge_vec(r: &Registry, name: &str, help: &str, labels: &[&str]) -> IntGaugeVec {
+    let g = IntGaugeVec::new(Opts::new(name, help), labels).expect("a valid metric");
+    r.register(Box::new(g.clone())).expect("registered once");
+    g
+}
+
 fn gauge_vec(r: &Registry, name: &str, help: &str, label: &str) -> GaugeVec {
     let g = GaugeVec::new(Opts::new(name, help), &[label]).expect("a valid metric");
     r.register(Box::new(g.clone())).expect("registered once");
@@ -145,6 +196,8 @@ impl Metrics {
         let r = Registry::new();
         // etcd's disk histograms: 1 ms doubling to ~8 s.
         let disk = || exponential_buckets(0.001, 2.0, 14).expect("valid buckets");
+        // etcd's snapshot histograms: 100 ms doubling to 51.2 s.
+        let snapshot = || exponential_buckets(0.1, 2.0, 10).expect("valid buckets");
         let grpc_labels = ["grpc_type", "grpc_service", "grpc_method"];
         let mut m = Metrics {
             leader_changes: counter(
@@ -186,6 +239,95 @@ impl Metrics {
                 "etcd_network_peer_sent_failures_total",
                 "The total number of send failures from peers.",
                 &["To"],
+            ),
+            peer_sent_bytes: counter_vec(
+                &r,
+                "etcd_network_peer_sent_bytes_total",
+                "The total number of bytes sent to peers.",
+                &["To"],
+            ),
+            peer_received_bytes: counter_vec(
+                &r,
+                "etcd_network_peer_received_bytes_total",
+                "The total number of bytes received from peers.",
+                &["From"],
+            ),
+            snapshot_send_success: counter_vec(
+                &r,
+                "etcd_network_snapshot_send_success",
+                "Total number of successful snapshot sends",
+                &["To"],
+            ),
+            snapshot_send_failures: counter_vec(
+                &r,
+                "etcd_network_snapshot_send_failures",
+                "Total number of snapshot send failures",
+                &["To"],
+            ),
+            snapshot_send_inflights: int_gauge_vec(
+                &r,
+                "etcd_network_snapshot_send_inflights_total",
+                "Total number of inflight snapshot sends",
+                &["To"],
+            ),
+            snapshot_send_seconds: histogram_vec(
+                &r,
+                "etcd_network_snapshot_send_total_duration_seconds",
+                "Total latency distributions of v3 snapshot sends",
+                snapshot(),
+                &["To"],
+            ),
+            snapshot_receive_success: counter_vec(
+                &r,
+                "etcd_network_snapshot_receive_success",
+                "Total number of successful snapshot receives",
+                &["From"],
+            ),
+            snapshot_receive_failures: counter_vec(
+                &r,
+                "etcd_network_snapshot_receive_failures",
+                "Total number of snapshot receive failures",
+                &["From"],
+            ),
+            snapshot_receive_inflights: int_gauge_vec(
+                &r,
+                "etcd_network_snapshot_receive_inflights_total",
+                "Total number of inflight snapshot receives",
+                &["From"],
+            ),
+            snapshot_receive_seconds: histogram_vec(
+                &r,
+                "etcd_network_snapshot_receive_total_duration_seconds",
+                "Total latency distributions of v3 snapshot receives",
+                snapshot(),
+                &["From"],
+            ),
+            active_peers: int_gauge_vec(
+                &r,
+                "etcd_network_active_peers",
+                "The current number of active peer connections.",
+                &["Local", "Remote"],
+            ),
+            disconnected_peers: counter_vec(
+                &r,
+                "etcd_network_disconnected_peers_total",
+                "The total number of disconnected peers.",
+                &["Local", "Remote"],
+            ),
+            snapshot_apply_in_progress: gauge(
+                &r,
+                "etcd_server_snapshot_apply_in_progress_total",
+                "1 if the server is applying the incoming snapshot. 0 if none.",
+            ),
+            heartbeat_send_failures: counter(
+                &r,
+                "etcd_server_heartbeat_send_failures_total",
+                "The total number of leader heartbeat send failures (likely overloaded from slow disk).",
+            ),
+            slow_apply: counter(
+                &r,
+                "etcd_server_slow_apply_total",
+                "The total number of slow apply requests (likely overloaded from slow disk).",
             ),
             grpc_started: counter_vec(
                 &r,

@@ -5,6 +5,7 @@
 //! raft how far it applied and has checkpoints written. Nothing it does
 //! holds up the raft thread, and nothing on it waits for a disk.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -17,6 +18,7 @@ use super::outbox::{peer_list, Outbox};
 use super::pending::{Pending, ReadReply, Reply};
 use super::tokens::{TokenEvent, Tokens};
 use super::Request;
+use crate::engine::metrics::ApplyingSnapshot;
 use crate::engine::storage::faults;
 use crate::engine::storage::state::State;
 use crate::engine::storage::Store;
@@ -46,8 +48,9 @@ pub enum Task {
         /// Who waits.
         reply: ReadReply,
     },
-    /// A snapshot raft installed: its state replaces the state machine.
-    Install(Box<State>),
+    /// A snapshot raft installed: its state replaces the state machine
+    /// (etcd_server_snapshot_apply_in_progress_total until it has).
+    Install(Box<State>, ApplyingSnapshot),
 }
 
 /// The apply stage's own state.
@@ -67,6 +70,9 @@ pub struct ApplyStage {
     pub outbox: Arc<dyn Outbox>,
     /// Applied entries between two checkpoints at least.
     pub snapshot_count: u64,
+    /// The state's bytes at the last checkpoint asked for (or snapshot
+    /// installed), for the leader's progress report.
+    pub checkpoint_bytes: Arc<AtomicU64>,
 }
 
 /// When the last checkpoint was asked for, and what has been applied since.
@@ -91,12 +97,7 @@ impl ApplyStage {
             Err(e) => return self.fail(format!("checkpoint thread: {e}")),
         };
         let mut pending = Pending::default();
-        let (applied, _) = self.state.applied();
-        let mut since = Since {
-            index: applied,
-            bytes: self.state.bytes(),
-            applied_bytes: 0,
-        };
+        let mut since = self.since_now(applied_index(&self.state));
         let mut published = self.store.state();
         while let Ok(first) = tasks.recv() {
             let mut batch: Vec<Committed> = Vec::new();
@@ -106,16 +107,13 @@ impl ApplyStage {
                     Task::Proposed { index, tag, reply } => pending.proposed(index, tag, reply),
                     Task::Read { index, reply } => pending.read_at(index, reply),
                     Task::Committed(mut entries) => batch.append(&mut entries),
-                    Task::Install(state) => {
+                    Task::Install(state, applying) => {
                         if let Err(e) = self.apply(&mut batch, &mut pending, &mut published) {
                             return self.fail(e);
                         }
                         published = self.install(*state, &mut pending);
-                        since = Since {
-                            index: self.state.applied().0,
-                            bytes: self.state.bytes(),
-                            applied_bytes: 0,
-                        };
+                        drop(applying);
+                        since = self.since_now(applied_index(&self.state));
                     }
                 }
                 if batch.len() < MAX_BATCH {
@@ -134,12 +132,21 @@ impl ApplyStage {
                 && since.applied_bytes.saturating_mul(2) >= since.bytes.max(0) as u64
                 && checkpointer.write(published.clone())
             {
-                since = Since {
-                    index: applied,
-                    bytes: self.state.bytes(),
-                    applied_bytes: 0,
-                };
+                since = self.since_now(applied);
             }
+        }
+    }
+
+    /// A checkpoint's (or installed snapshot's) starting point at `index`,
+    /// the state's bytes now published for the leader's progress report.
+    fn since_now(&self, index: u64) -> Since {
+        let bytes = self.state.bytes();
+        self.checkpoint_bytes
+            .store(bytes.max(0) as u64, Ordering::Release);
+        Since {
+            index,
+            bytes,
+            applied_bytes: 0,
         }
     }
 
@@ -213,6 +220,11 @@ impl ApplyStage {
     fn fail(self, why: String) {
         self.tell(Request::Failed(why));
     }
+}
+
+/// The index `state` has applied.
+fn applied_index(state: &State) -> u64 {
+    state.applied().0
 }
 
 /// Waits while fault injection pauses the apply stage (at most [`MAX_PAUSE`]).

@@ -1,7 +1,8 @@
 //! What committed entries do to the state machine: commands (transactions,
 //! compaction, leases, alarms, auth, member metadata) and configuration
 //! changes (member metadata brought in line with raft's new configuration),
-//! applied in one batch, each entry once and in index order.
+//! applied in one batch, each entry once and in index order; a command that
+//! takes longer than etcd's warning threshold counts as a slow apply.
 
 use std::collections::HashSet;
 
@@ -183,9 +184,20 @@ pub fn apply_entries(state: &mut State, entries: Vec<Committed>) -> Result<Appli
                     out.results.push((e.index, 0, Applied::Done));
                     continue;
                 }
+                // Timed as etcd times each request it applies.
+                let started = std::time::Instant::now();
                 let cmd = spb::Command::decode(e.data.as_ref())?;
                 let tag = cmd.tag;
                 let applied = apply_command(&mut a, cmd, &mut out);
+                if let Some(took) = crate::engine::metrics::slow_apply(started) {
+                    slog::warn!(
+                        crate::engine::log::logger(),
+                        "apply request took too long";
+                        "took" => format!("{took:?}"),
+                        "expected-duration" => format!("{:?}", crate::engine::metrics::WARN_APPLY_DURATION),
+                        "index" => e.index,
+                    );
+                }
                 out.results.push((e.index, tag, applied));
             }
             EntryType::EntryConfChange | EntryType::EntryConfChangeV2 => {

@@ -24,12 +24,13 @@ use super::conf::{conf_change, conf_view};
 use super::outbox::{encode, peer_list, Outbox};
 use super::pending::Reads;
 use super::tokens::Tokens;
-use super::{Applied, Node, NodeConfig, NodeError, PeerProgress, Request, Role, View};
+use super::{Applied, Node, NodeConfig, NodeError, PeerProgress, Replication, Request, Role, View};
 use crate::engine::storage::{Store, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
 /// Log entries kept after a compaction, so that slightly lagging followers
-/// catch up from the log rather than by snapshot (etcd keeps 5000).
+/// catch up from the log rather than by snapshot (etcd keeps 5000); fewer
+/// when `--snapshot-count` is lower ([`catch_up_entries`]).
 const KEEP_AFTER_COMPACTION: u64 = 5000;
 /// Largest raft message (entries per append).
 const MAX_SIZE_PER_MSG: u64 = 1024 * 1024;
@@ -41,6 +42,12 @@ const MAX_INFLIGHT_MSGS: usize = 4;
 const HEARTBEAT_LOST: std::time::Duration = std::time::Duration::from_secs(2);
 /// Mailbox size; senders wait when it is full.
 const MAILBOX: usize = 4096;
+
+/// The log entries kept after a compaction with `--snapshot-count`
+/// `snapshot_count` (etcd's SnapshotCatchUpEntries, bounded by the count).
+pub fn catch_up_entries(snapshot_count: u64) -> u64 {
+    KEEP_AFTER_COMPACTION.min(snapshot_count)
+}
 
 /// Why the driver stopped.
 #[derive(Debug)]
@@ -105,6 +112,7 @@ pub fn start(
         tokens: tokens.clone(),
     };
     let (apply_tx, apply_rx) = std::sync::mpsc::channel();
+    let checkpoint_bytes = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let stage = ApplyStage {
         state: (*state).clone(),
         store: store.clone(),
@@ -113,6 +121,7 @@ pub fn start(
         tokens,
         outbox: outbox.clone(),
         snapshot_count: config.snapshot_count,
+        checkpoint_bytes: checkpoint_bytes.clone(),
     };
     stage
         .start(apply_rx)
@@ -130,6 +139,8 @@ pub fn start(
         view: view_tx,
         heard: HashMap::new(),
         heartbeats: HashMap::new(),
+        last_heartbeat: HashMap::new(),
+        checkpoint_bytes,
         published: false,
         ticks_since_publish: usize::MAX / 2,
     };
@@ -207,6 +218,12 @@ struct Driver {
     /// oldest first (answers come in order: each times its own round trip,
     /// also while the link queues them).
     heartbeats: HashMap<u64, std::collections::VecDeque<Instant>>,
+    /// When the last heartbeat to each peer was handed to the transport,
+    /// while this member leads (etcd's timeout detector).
+    last_heartbeat: HashMap<u64, Instant>,
+    /// The state's bytes when the apply stage last had a checkpoint written
+    /// (or installed a snapshot), as the apply stage sets it.
+    checkpoint_bytes: Arc<std::sync::atomic::AtomicU64>,
     /// Whether the cluster has this member's name and client URLs.
     published: bool,
     /// Ticks since this member last proposed its name and client URLs.
@@ -270,6 +287,10 @@ impl Driver {
             self.publish_view();
             if was_leader && !self.view.borrow().is_leader() {
                 self.reads.lost_leadership(self.raw.raft.leader_id);
+            }
+            if !self.view.borrow().is_leader() {
+                // A new term as leader times its heartbeats afresh.
+                self.last_heartbeat.clear();
             }
         }
     }
@@ -335,7 +356,7 @@ impl Driver {
                     let _ = reply.send(Err(e));
                     return Ok(Next::Go);
                 }
-                let _ = reply.send(Ok(self.progress()));
+                let _ = reply.send(Ok(self.replication()));
             }
             Request::TransferLeader(to) => {
                 if self.raw.raft.state == StateRole::Leader {
@@ -379,7 +400,7 @@ impl Driver {
             Request::Checkpointed(index) => {
                 // Up to the checkpoint, keeping a stretch for followers
                 // slightly behind.
-                let keep = KEEP_AFTER_COMPACTION.min(self.config.snapshot_count);
+                let keep = catch_up_entries(self.config.snapshot_count);
                 self.store.compact(index.saturating_sub(keep))?;
             }
             Request::Failed(why) => return Ok(Next::Stop(Err(StoreError::other(why)))),
@@ -403,6 +424,20 @@ impl Driver {
             Err(_) => {
                 let _ = reply.send(Err(NodeError::NotAppended));
             }
+        }
+    }
+
+    /// The leader's view of replication: each peer, and what its log keeps.
+    fn replication(&self) -> Replication {
+        Replication {
+            peers: self.progress(),
+            first_index: self.raw.raft.raft_log.first_index(),
+            snapshot_count: self.config.snapshot_count,
+            catch_up_entries: catch_up_entries(self.config.snapshot_count),
+            checkpoint_bytes: self
+                .checkpoint_bytes
+                .load(std::sync::atomic::Ordering::Acquire)
+                / 2,
         }
     }
 
@@ -472,12 +507,36 @@ impl Driver {
                 let sent = self.heartbeats.entry(m.to).or_default();
                 forget_lost(sent, now);
                 sent.push_back(now);
+                self.heartbeat_on_time(m.to, now);
             }
         }
         let (out, failed) = encode(&self.store, messages);
         self.outbox.send(out);
         for peer in failed {
             self.raw.report_snapshot(peer, SnapshotStatus::Failure);
+        }
+    }
+
+    /// etcd's timeout detector: a heartbeat to `to` handed out more than two
+    /// heartbeat intervals after the one before it went late (the raft
+    /// thread was held up, by a slow disk most likely), and counts in
+    /// etcd_server_heartbeat_send_failures_total.
+    fn heartbeat_on_time(&mut self, to: u64, now: Instant) {
+        let limit = 2 * self.config.heartbeat;
+        if let Some(last) = self.last_heartbeat.insert(to, now) {
+            let gap = now.saturating_duration_since(last);
+            if gap > limit {
+                slog::warn!(
+                    crate::engine::log::logger(),
+                    "leader failed to send out heartbeat on time; took too long, leader is \
+                     overloaded likely from slow disk";
+                    "to" => format!("{to:x}"),
+                    "heartbeat-interval" => format!("{:?}", self.config.heartbeat),
+                    "expected-duration" => format!("{limit:?}"),
+                    "exceeded-duration" => format!("{:?}", gap - limit),
+                );
+                crate::engine::metrics::heartbeat_send_failure();
+            }
         }
     }
 
@@ -509,6 +568,9 @@ impl Driver {
         let mut rd = self.raw.ready();
         self.send(rd.take_messages());
         if !rd.snapshot().is_empty() {
+            // etcd_server_snapshot_apply_in_progress_total until the apply
+            // stage has the state in place.
+            let applying = crate::engine::metrics::ApplyingSnapshot::start();
             let state = self.store.apply_snapshot(rd.snapshot())?;
             let md = rd.snapshot().get_metadata();
             slog::info!(
@@ -518,7 +580,7 @@ impl Driver {
                 md.term
             );
             self.conf = md.get_conf_state().clone();
-            self.hand(Task::Install(Box::new(state)));
+            self.hand(Task::Install(Box::new(state), applying));
         }
         for rs in rd.take_read_states() {
             if let Some(reply) = self.reads.confirmed(&rs.request_ctx) {

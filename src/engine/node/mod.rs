@@ -28,7 +28,7 @@ use crate::engine::storage::{Store, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
 pub use commands::EventBatch;
-pub use driver::{start, Stopped};
+pub use driver::{catch_up_entries, start, Stopped};
 pub use outbox::{Outbox, Outgoing};
 pub use tokens::{TokenEvent, Tokens, TOKEN_TTL};
 
@@ -143,6 +143,27 @@ pub struct PeerProgress {
     pub last_heard: Option<Duration>,
 }
 
+/// The leader's view of replication: every peer's progress, and what the
+/// leader's log keeps (what decides whether a peer catches up from the log
+/// or needs a snapshot).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Replication {
+    /// Every peer, the leader included, by ID.
+    pub peers: Vec<PeerProgress>,
+    /// The first index still in the leader's raft log: the entries before
+    /// it went into a checkpoint, and a peer that needs them gets a snapshot.
+    pub first_index: u64,
+    /// The node's `--snapshot-count`: entries applied between two
+    /// checkpoints at least.
+    pub snapshot_count: u64,
+    /// Entries kept in the log after a compaction ([`catch_up_entries`]).
+    pub catch_up_entries: u64,
+    /// The engine's second rule for a checkpoint: it also waits until the
+    /// bytes of the entries applied since the last one reach this many
+    /// (half the state's bytes at the last checkpoint).
+    pub checkpoint_bytes: u64,
+}
+
 /// One change of a configuration change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {
@@ -213,7 +234,7 @@ pub(crate) enum Request {
         reply: oneshot::Sender<Result<Applied, NodeError>>,
     },
     ReadIndex(oneshot::Sender<Result<(), NodeError>>),
-    Progress(oneshot::Sender<Result<Vec<PeerProgress>, NodeError>>),
+    Progress(oneshot::Sender<Result<Replication, NodeError>>),
     TransferLeader(u64),
     Step(Vec<u8>),
     Unreachable(u64),
@@ -354,8 +375,8 @@ impl Node {
         self.ask(Request::ReadIndex).await
     }
 
-    /// The leader's view of every peer's replication (leader only).
-    pub async fn progress(&self) -> Result<Vec<PeerProgress>, NodeError> {
+    /// The leader's view of every peer's replication, and of its log (leader only).
+    pub async fn progress(&self) -> Result<Replication, NodeError> {
         self.ask(Request::Progress).await
     }
 

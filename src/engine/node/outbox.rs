@@ -17,6 +17,9 @@ pub struct Outgoing {
     /// For a snapshot: where its keys are read from as they are sent (its
     /// outcome must be reported).
     pub snapshot: Option<SnapshotSource>,
+    /// Whether it is a leader's heartbeat (one that cannot be sent counts in
+    /// etcd_server_heartbeat_send_failures_total).
+    pub heartbeat: bool,
 }
 
 /// Where the driver sends messages and announces the members' peer URLs (the transport).
@@ -48,10 +51,12 @@ pub fn encode(store: &Store, messages: Vec<Message>) -> (Vec<Outgoing>, Vec<u64>
             } else {
                 None
             };
+            let heartbeat = m.get_msg_type() == MessageType::MsgHeartbeat;
             m.write_to_bytes().ok().map(|bytes| Outgoing {
                 to: m.to,
                 bytes,
                 snapshot,
+                heartbeat,
             })
         })
         .collect();

@@ -114,7 +114,7 @@ impl ClusterService {
         let view = s.node.view();
         let config = s.node.config();
         let window = config.heartbeat * (2 * config.election_ticks as u32);
-        let progress = s.wait(s.node.progress()).await?;
+        let progress = s.wait(s.node.progress()).await?.peers;
         let cut_off = progress.iter().any(|p| {
             p.id != view.id
                 && view.conf.voters.contains(&p.id)
@@ -324,7 +324,7 @@ impl ClusterService {
         if id == view.id {
             // Hand leadership to the most up-to-date other voter first, then
             // let the new leader remove this member.
-            let progress = s.wait(s.node.progress()).await?;
+            let progress = s.wait(s.node.progress()).await?.peers;
             let next = progress
                 .iter()
                 .filter(|p| p.id != id && view.conf.voters.contains(&p.id))
@@ -380,7 +380,7 @@ impl ClusterService {
             return Err(errors::not_learner());
         }
         let view = s.node.view();
-        let progress = s.wait(s.node.progress()).await?;
+        let progress = s.wait(s.node.progress()).await?.peers;
         let matched = |who: u64| {
             progress
                 .iter()

@@ -46,6 +46,8 @@ impl Kv for KvService {
         req: Request<epb::RangeRequest>,
     ) -> Result<Response<epb::RangeResponse>, Status> {
         let s = &self.0;
+        // Timed whole, as etcd times a range (etcd_server_slow_apply_total).
+        let _slow = crate::engine::metrics::SlowRead::start();
         validate::range(req.get_ref())?;
         let local = |r: epb::RangeRequest| {
             let found = s
@@ -149,6 +151,8 @@ impl Kv for KvService {
                 )
                 .await;
         }
+        // A read-only transaction is timed whole, as etcd times one.
+        let _slow = crate::engine::metrics::SlowRead::start();
         let local = |t: epb::TxnRequest| {
             let r = s
                 .node

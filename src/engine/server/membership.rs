@@ -135,9 +135,9 @@ impl MembershipService {
     async fn progress(&self) -> Result<Response<pb::Progress>, Status> {
         let s = &self.0;
         let view = s.node.view();
-        let peers = s
-            .wait(s.node.progress())
-            .await?
+        let replication = s.wait(s.node.progress()).await?;
+        let peers = replication
+            .peers
             .into_iter()
             .map(|p| pb::PeerProgress {
                 id: p.id,
@@ -153,6 +153,10 @@ impl MembershipService {
             leader: view.id,
             last_index: view.last_index,
             peers,
+            first_index: replication.first_index,
+            snapshot_count: replication.snapshot_count,
+            catch_up_entries: replication.catch_up_entries,
+            checkpoint_bytes: replication.checkpoint_bytes,
         }))
     }
 
@@ -234,7 +238,7 @@ impl MembershipService {
         if !view.conf.voters.contains(&view.id) {
             // This leader is not a voter of the new configuration: hand
             // leadership to the most up-to-date incoming voter first.
-            let progress = s.wait(s.node.progress()).await?;
+            let progress = s.wait(s.node.progress()).await?.peers;
             let next = progress
                 .iter()
                 .filter(|p| view.conf.voters.contains(&p.id))

@@ -1,6 +1,8 @@
 //! The peer-facing raft transport service: delivers raft messages to the node
 //! (dropping those of peers isolated by fault injection), receives snapshots
-//! into the store chunk by chunk; tells a joining node the members.
+//! into the store chunk by chunk; tells a joining node the members. Records
+//! etcd's receive-side series: bytes from each peer as they are delivered (a
+//! snapshot's piece by piece), snapshot receives.
 
 use std::sync::Arc;
 
@@ -8,6 +10,7 @@ use tokio::sync::watch;
 use tonic::{Request, Response, Status, Streaming};
 
 use super::Shared;
+use crate::engine::metrics::{self, SnapshotReceive, UNKNOWN_SNAPSHOT_SENDER};
 use crate::engine::node::message_sender;
 use crate::engine::storage::StoreError;
 use crate::engine::transport::REMOVED_MARK;
@@ -24,6 +27,7 @@ impl RaftService {
     async fn deliver(&self, batch: pb::RaftBatch) -> Result<(), Status> {
         self.refuse_removed(batch.from)?;
         let partition = self.0.partition.as_ref().filter(|p| p.is_active());
+        let received = metrics::received_bytes(batch.from);
         for m in batch.messages {
             if partition.is_some_and(|p| message_sender(&m).is_some_and(|from| p.blocks(from))) {
                 // As a partition would: the sender sees the peer unreachable.
@@ -31,6 +35,7 @@ impl RaftService {
                     "memberctl: raft traffic from this peer is dropped (fault injection)",
                 ));
             }
+            received.inc_by(m.len() as u64);
             self.0
                 .node
                 .step(m)
@@ -81,11 +86,27 @@ impl Raft for RaftService {
         req: Request<Streaming<pb::SnapshotPart>>,
     ) -> Result<Response<pb::RaftAck>, Status> {
         let mut parts = req.into_inner();
-        let first = parts
-            .message()
-            .await?
-            .ok_or_else(|| Status::invalid_argument("memberctl: empty snapshot stream"))?;
+        let first = match parts.message().await {
+            Ok(Some(first)) => first,
+            failed => {
+                metrics::get()
+                    .snapshot_receive_failures
+                    .with_label_values(&[UNKNOWN_SNAPSHOT_SENDER])
+                    .inc();
+                return Err(failed.err().unwrap_or_else(|| {
+                    Status::invalid_argument("memberctl: empty snapshot stream")
+                }));
+            }
+        };
         let sender = message_sender(&first.message);
+        // Until it is handed to raft whole, or it fails (dropped early).
+        let receiving = SnapshotReceive::start(sender);
+        let received = sender.map(metrics::received_bytes);
+        let count = |n: usize| {
+            if let Some(r) = &received {
+                r.inc_by(n as u64);
+            }
+        };
         self.refuse_removed(sender.unwrap_or(0))?;
         let partition = self.0.partition.as_ref().filter(|p| p.is_active());
         if partition.is_some_and(|p| sender.is_some_and(|f| p.blocks(f))) {
@@ -93,6 +114,7 @@ impl Raft for RaftService {
                 "memberctl: raft traffic from this peer is dropped (fault injection)",
             ));
         }
+        count(first.message.len());
         let node = self.0.node.clone();
         let message = first.message;
         let head = message.clone();
@@ -111,6 +133,7 @@ impl Raft for RaftService {
                     "memberctl: the snapshot stream ended before its last part",
                 ));
             };
+            count(part.chunk.len());
             if part.last {
                 break;
             }
@@ -125,6 +148,7 @@ impl Raft for RaftService {
             .step(message)
             .await
             .map_err(|e| Status::unavailable(e.to_string()))?;
+        receiving.succeeded();
         Ok(Response::new(pb::RaftAck {}))
     }
 
