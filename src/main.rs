@@ -49,7 +49,7 @@ fn run() -> i32 {
         }
     };
     let format = cli.global.write_out.unwrap_or_else(printer::default_format);
-    let observer = printer::StderrObserver::new();
+    let observer = printer::StderrObserver::for_format(format);
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -206,6 +206,9 @@ pub struct PromoteArgs {
     /// Pre-flight checks to pass knowingly.
     #[command(flatten)]
     pub checks: SkipCheckArgs,
+    /// What the catch-up check is told.
+    #[command(flatten)]
+    pub catch_up: CatchUpArgs,
     /// How long and how often to wait for catch-up.
     #[command(flatten)]
     pub wait: WaitArgs,

@@ -82,9 +82,13 @@ pub(super) async fn member<A: MembershipApi>(
             AddOutcome::Plan(plan) => Report::Plan(plan),
         },
         MemberCommand::Promote(p) => Report::Promoted(
-            promote::promote(&cx, &p.into())
-                .await
-                .with_context(|| format!("member promote {}", shortened(&p.target.member)))?,
+            promote::promote(&cx, &{
+                let mut req: promote::PromoteRequest = p.into();
+                req.preflight = req.preflight.or_bandwidth(link.clone());
+                req
+            })
+            .await
+            .with_context(|| format!("member promote {}", shortened(&p.target.member)))?,
         ),
         MemberCommand::Remove(r) => match remove::remove(&cx, &r.into())
             .await

@@ -39,7 +39,7 @@ impl From<&CatchUpArgs> for CatchUpInputs {
     }
 }
 
-/// The checks of a change that adds a member.
+/// The checks of a change that adds a member or waits for one to catch up.
 fn adding(skip: &SkipCheckArgs, catch_up: &CatchUpArgs) -> Preflight {
     Preflight::Run(CheckOptions {
         skip: skip.skip_check.clone(),
@@ -66,7 +66,7 @@ impl From<&PromoteArgs> for PromoteRequest {
             wait: !a.no_wait,
             timeout: a.wait.timeout,
             poll_interval: a.wait.poll_interval,
-            preflight: (&a.checks).into(),
+            preflight: adding(&a.checks, &a.catch_up),
         }
     }
 }

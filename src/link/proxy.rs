@@ -44,6 +44,8 @@ pub struct Links {
 
 struct Inner {
     spec: Mutex<LinkSpec>,
+    /// Members whose links have settings of their own (a member far away).
+    member_specs: Mutex<HashMap<String, LinkSpec>>,
     /// The delay (queue wait + one way) of every small chunk, per direction.
     delays: Mutex<HashMap<(String, String), Vec<Duration>>>,
     routes: Mutex<Vec<Route>>,
@@ -63,6 +65,7 @@ impl Links {
         Links {
             inner: Arc::new(Inner {
                 spec: Mutex::new(spec),
+                member_specs: Mutex::new(HashMap::new()),
                 delays: Mutex::new(HashMap::new()),
                 routes: Mutex::new(Vec::new()),
                 queues: Mutex::new(HashMap::new()),
@@ -84,8 +87,22 @@ impl Links {
     /// before the first.
     pub fn set_spec(&self, spec: LinkSpec) {
         *lock(&self.inner.spec) = spec;
-        for q in lock(&self.inner.queues).values() {
-            lock(q).set_spec(spec);
+        let own = lock(&self.inner.member_specs);
+        for ((from, to), q) in lock(&self.inner.queues).iter() {
+            if !own.contains_key(from) && !own.contains_key(to) {
+                lock(q).set_spec(spec);
+            }
+        }
+    }
+
+    /// Gives the links to and from `member` settings of their own from now
+    /// on (a member in another region); the others keep theirs.
+    pub fn set_member_spec(&self, member: &str, spec: LinkSpec) {
+        lock(&self.inner.member_specs).insert(member.to_string(), spec);
+        for ((from, to), q) in lock(&self.inner.queues).iter() {
+            if from == member || to == member {
+                lock(q).set_spec(spec);
+            }
         }
     }
 
@@ -197,7 +214,7 @@ fn connect(inner: Arc<Inner>, client: TcpStream, route: Route) {
 }
 
 fn queue(inner: &Inner, from: &str, to: &str) -> Queue {
-    let spec = *lock(&inner.spec);
+    let spec = spec_between(inner, from, to);
     // Sharing an uplink: every peer of `from` behind one queue.
     let to = if spec.uplink { "*" } else { to };
     lock(&inner.queues)
@@ -206,11 +223,21 @@ fn queue(inner: &Inner, from: &str, to: &str) -> Queue {
         .clone()
 }
 
+/// The settings of the link between `from` and `to`: a member's own when
+/// either has them, else every link's.
+fn spec_between(inner: &Inner, from: &str, to: &str) -> LinkSpec {
+    let own = lock(&inner.member_specs);
+    own.get(from)
+        .or_else(|| own.get(to))
+        .copied()
+        .unwrap_or_else(|| *lock(&inner.spec))
+}
+
 /// One direction of one connection: a reader that admits chunks into the
 /// pair's queue (waiting while it is full), and a writer that delivers
 /// each when it arrives.
 fn pump(inner: Arc<Inner>, from: TcpStream, to: TcpStream, shaper: Queue, pair: (String, String)) {
-    let spec = *lock(&inner.spec);
+    let spec = spec_between(&inner, &pair.0, &pair.1);
     let name = format!("{}>{}", pair.0, pair.1);
     // Room for what the queue and the wire hold, in chunks of any size.
     let in_flight =

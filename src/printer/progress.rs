@@ -24,6 +24,8 @@ const PLAIN_EVERY: Duration = Duration::from_secs(5);
 /// The observer used by the binary: writes to stderr only.
 pub struct StderrObserver {
     terminal: bool,
+    /// Each catch-up sample as a JSON line (`-w json`, stderr not a terminal).
+    json_lines: bool,
     bar: Mutex<Option<ProgressBar>>,
     last_plain: Mutex<Option<(Instant, CatchUpPhase)>>,
 }
@@ -39,9 +41,39 @@ impl StderrObserver {
     pub fn new() -> Self {
         StderrObserver {
             terminal: std::io::stderr().is_terminal(),
+            json_lines: false,
             bar: Mutex::new(None),
             last_plain: Mutex::new(None),
         }
+    }
+
+    /// For `format`: with JSON output and stderr not a terminal, every
+    /// catch-up sample is a JSON line on stderr (`{"catch_up": {…}}`), for
+    /// scripts; otherwise as [`StderrObserver::new`].
+    pub fn for_format(format: crate::cli::OutputFormat) -> Self {
+        let mut o = Self::new();
+        o.json_lines = format == crate::cli::OutputFormat::Json && !o.terminal;
+        o
+    }
+
+    /// A sample as one JSON line.
+    fn json_line(s: &CatchUpSample) -> String {
+        let doc = serde_json::json!({
+            "catch_up": {
+                "member": s.member.to_string(),
+                "phase": s.phase.as_str(),
+                "state": s.state.as_str(),
+                "bytes_received": s.bytes_received,
+                "bytes_expected": s.bytes_expected,
+                "bytes_per_second": s.byte_rate,
+                "time_left_seconds": s.time_left.map(|d| d.as_secs_f64()),
+                "learner_index": s.learner_index,
+                "leader_index": s.leader_index,
+                "lag": s.lag,
+                "elapsed_seconds": s.elapsed.as_secs_f64(),
+            }
+        });
+        doc.to_string()
     }
 
     fn describe(s: &CatchUpSample) -> String {
@@ -87,6 +119,10 @@ impl Observer for StderrObserver {
     }
 
     fn catch_up(&self, s: &CatchUpSample) {
+        if self.json_lines {
+            eprintln!("{}", Self::json_line(s));
+            return;
+        }
         if self.terminal {
             let mut bar = self.bar.lock().unwrap_or_else(|p| p.into_inner());
             let b = bar.get_or_insert_with(|| {

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use super::health::{status_of, LEARNER_WAIT};
 use super::{ApiError, ApiErrorKind, MembershipApi};
 use crate::model::{MemberId, MemberList, MemberStatus, ServerMetrics};
 
@@ -78,8 +79,8 @@ pub struct CatchUpSummary {
     pub member: MemberId,
     /// Its label.
     pub label: String,
-    /// Bytes it received from its peers while it was watched (its
-    /// `etcd_network_peer_received_bytes_total`), when read.
+    /// Bytes it received from its peers since it started (its
+    /// `etcd_network_peer_received_bytes_total` at the last sample), when read.
     pub bytes: Option<u64>,
     /// Seconds the wait took.
     pub seconds: f64,
@@ -136,9 +137,6 @@ pub struct CatchUp {
     progress: bool,
     /// The bytes received at the previous sample, and when.
     last_bytes: Option<(Instant, u64)>,
-    /// The bytes received when the wait began (a learner restarted, or
-    /// watched again, counts from there).
-    first_bytes: Option<u64>,
     /// The leader's database size, read once.
     expected: Option<u64>,
     /// The phases seen: each with when it was first seen.
@@ -157,7 +155,6 @@ impl CatchUp {
             last: None,
             progress: true,
             last_bytes: None,
-            first_bytes: None,
             expected: None,
             phases: Vec::new(),
             predicted: None,
@@ -183,10 +180,8 @@ impl CatchUp {
                 (*p, until.duration_since(*from).as_secs_f64())
             })
             .collect();
-        let bytes = match (self.first_bytes, self.last_bytes) {
-            (Some(a), Some((_, b))) => Some(b.saturating_sub(a)),
-            _ => None,
-        };
+        // Since the learner started: a learner is watched from its start.
+        let bytes = self.last_bytes.map(|(_, b)| b);
         CatchUpSummary {
             member: self.id,
             label: self.label.clone(),
@@ -204,11 +199,9 @@ impl CatchUp {
         }
     }
 
-    /// Reads the learner's own metrics: the phase they show and the bytes.
-    fn read_metrics(&mut self, sample: &mut CatchUpSample, metrics: &ServerMetrics) {
+    /// Notes the bytes received so far, and their rate since the last sample.
+    fn record_bytes(&mut self, sample: &mut CatchUpSample, bytes: u64) {
         let now = Instant::now();
-        let bytes = metrics.received_bytes().max(0.0) as u64;
-        self.first_bytes.get_or_insert(bytes);
         if let Some((t, b)) = self.last_bytes {
             let secs = now.duration_since(t).as_secs_f64();
             if secs > 0.0 {
@@ -217,6 +210,11 @@ impl CatchUp {
         }
         self.last_bytes = Some((now, bytes));
         sample.bytes_received = Some(bytes);
+    }
+
+    /// Reads the learner's own metrics: the phase they show and the bytes.
+    fn read_metrics(&mut self, sample: &mut CatchUpSample, metrics: &ServerMetrics) {
+        self.record_bytes(sample, metrics.received_bytes().max(0.0) as u64);
         if metrics.snapshot_apply_in_progress.is_some_and(|v| v > 0.0) {
             sample.phase = CatchUpPhase::ApplyingSnapshot;
         } else if metrics.receiving_snapshot() {
@@ -284,29 +282,51 @@ impl CatchUp {
         }
         let mut leader_status = None;
         if indexes.is_none() && sample.progress_state.is_none() && member.started() {
-            if let Ok(own) = api.member_status(&member).await {
+            if let Ok(own) = status_of(api, &member).await {
                 leader_status = leader_of(api, &list, own.leader).await;
                 indexes = Some((own.raft_index, leader_status.as_ref().map(|s| s.raft_index)));
             }
         }
+        if leader_status.is_none() {
+            leader_status = leader_of(api, &list, MemberId(0)).await;
+        }
         if self.expected.is_none() {
-            if leader_status.is_none() {
-                leader_status = leader_of(api, &list, MemberId(0)).await;
+            self.expected = leader_status.as_ref().map(|s| s.db_size).filter(|b| *b > 0);
+        }
+        sample.bytes_expected = self.expected;
+        // The leader's side: a snapshot on its way to the learner (etcd's
+        // learner does not answer before it has joined).
+        let mut sending = false;
+        let mut sent = None;
+        if let Some(l) = leader_status.as_ref().and_then(|s| list.get(s.member_id)) {
+            if let Ok(m) = api.server_metrics(l).await {
+                sending = m
+                    .snapshot_sends
+                    .iter()
+                    .any(|(to, t)| *to == self.id && t.inflight > 0.0);
+                sent = m
+                    .peer_sent_bytes
+                    .iter()
+                    .find(|(to, _)| *to == self.id)
+                    .map(|(_, b)| *b);
             }
-            self.expected = leader_status.map(|s| s.db_size).filter(|b| *b > 0);
-            sample.bytes_expected = self.expected;
         }
         let mut metrics_read = false;
         if member.started() || indexes.is_some() {
-            if let Ok(m) = api.server_metrics(&member).await {
+            let asked = tokio::time::timeout(LEARNER_WAIT, api.server_metrics(&member)).await;
+            if let Ok(Ok(m)) = asked {
                 sample.phase = CatchUpPhase::AppendingLog;
                 self.read_metrics(&mut sample, &m);
                 metrics_read = true;
             }
         }
-        if sample.progress_state.as_deref() == Some("snapshot")
-            && sample.phase != CatchUpPhase::ApplyingSnapshot
-        {
+        if !metrics_read {
+            if let Some(b) = sent {
+                self.record_bytes(&mut sample, b.max(0.0) as u64);
+            }
+        }
+        let snapshot_under_way = sending || sample.progress_state.as_deref() == Some("snapshot");
+        if snapshot_under_way && sample.phase != CatchUpPhase::ApplyingSnapshot {
             sample.phase = CatchUpPhase::ReceivingSnapshot;
         }
         let Some((own_index, leader)) = indexes else {

@@ -1,11 +1,12 @@
 //! Asks every member for its status at once and derives reachability and the leader; waits for a leader before changes.
 
 use std::collections::HashSet;
+use std::time::Duration;
 
 use futures_util::future::join_all;
 use tokio::time::Instant;
 
-use super::{ApiError, MembershipApi, Observer};
+use super::{ApiError, ApiErrorKind, MembershipApi, Observer};
 use crate::error::{Error, ErrorKind};
 use crate::model::{Member, MemberId, MemberList, MemberStatus};
 
@@ -18,10 +19,37 @@ pub struct Health {
     pub statuses: Vec<Result<MemberStatus, ApiError>>,
 }
 
+/// How long a learner is given to answer: etcd's learner holds its
+/// requests until it has caught up (a snapshot can take minutes).
+pub const LEARNER_WAIT: Duration = Duration::from_secs(1);
+
+/// Asks `member` for its status, giving a learner [`LEARNER_WAIT`].
+pub async fn status_of<A: MembershipApi>(
+    api: &A,
+    member: &Member,
+) -> Result<MemberStatus, ApiError> {
+    if !member.is_learner {
+        return api.member_status(member).await;
+    }
+    match tokio::time::timeout(LEARNER_WAIT, api.member_status(member)).await {
+        Ok(answer) => answer,
+        Err(_) => Err(ApiError::new(
+            ApiErrorKind::DeadlineExceeded,
+            format!(
+                "learner {} did not answer within {} s (a learner catching up answers once it \
+                 has)",
+                member.label(),
+                LEARNER_WAIT.as_secs()
+            ),
+        )),
+    }
+}
+
 impl Health {
-    /// Asks every member of `list` for its status, concurrently.
+    /// Asks every member of `list` for its status, concurrently (a learner
+    /// has [`LEARNER_WAIT`] to answer).
     pub async fn gather<A: MembershipApi>(api: &A, list: MemberList) -> Health {
-        let statuses = join_all(list.members.iter().map(|m| api.member_status(m))).await;
+        let statuses = join_all(list.members.iter().map(|m| status_of(api, m))).await;
         Health { list, statuses }
     }
 

@@ -8,6 +8,8 @@ mod apply;
 mod auth;
 /// Malformed and hostile arguments against etcd 3.4 and the engine; the member list stays byte-identical.
 mod bad_input;
+/// The catch-up check's prediction against the catch-up (engine, etcd 3.4 and 3.5, over the link model); progress; a catch-up that cannot finish refused.
+mod catch_up_plan;
 /// The engine: acknowledged writes survive kill -9 of every node; damaged store files are refused.
 mod durability;
 /// The engine's local cluster: learner flow, etcdctl against it, snapshot catch-up, a killed leader.
@@ -69,6 +71,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         auth::cases(),
         bad_input::cases(),
         durability::cases(),
+        catch_up_plan::cases(),
         engine::cases(),
         etcd::cases(),
         etcd_snapshot::cases(),

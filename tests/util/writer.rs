@@ -48,6 +48,16 @@ pub struct SteadyWriter {
 impl SteadyWriter {
     /// Starts writing keys `{prefix}{n:06}`, pausing `pace` after each acknowledged put.
     pub fn start(endpoints: Vec<String>, prefix: &str, pace: Duration) -> SteadyWriter {
+        Self::start_sized(endpoints, prefix, pace, 0)
+    }
+
+    /// As [`SteadyWriter::start`], each value padded to `size` bytes.
+    pub fn start_sized(
+        endpoints: Vec<String>,
+        prefix: &str,
+        pace: Duration,
+        size: usize,
+    ) -> SteadyWriter {
         assert!(!endpoints.is_empty(), "the writer needs an endpoint");
         let stop = Arc::new(AtomicBool::new(false));
         let acked = Arc::new(Mutex::new(Vec::new()));
@@ -67,7 +77,10 @@ impl SteadyWriter {
             let mut channels: Vec<Option<Channel>> = vec![None; endpoints.len()];
             while !flag.load(Ordering::Relaxed) {
                 let key = format!("{prefix}{n:06}");
-                let value = format!("v{n}");
+                let mut value = format!("v{n}");
+                if value.len() < size {
+                    value.push_str(&"x".repeat(size - value.len()));
+                }
                 n += 1;
                 let i = ep % endpoints.len();
                 let start = Instant::now();

@@ -90,6 +90,15 @@ impl Change {
             .any(|s| matches!(s, Change::Add { .. } | Change::Inspect))
     }
 
+    /// Whether `steps` add a member or promote a learner: a catch-up is
+    /// estimated (and judged only when they add one).
+    pub fn catches_up(steps: &[Change]) -> bool {
+        Change::adds(steps)
+            || steps
+                .iter()
+                .any(|s| matches!(s, Change::Promote(_) | Change::PromoteNew))
+    }
+
     /// Whether `steps` bring data to a member that did not vote (an add or a
     /// promotion), or check for no change in particular.
     pub fn grows(steps: &[Change]) -> bool {
@@ -166,7 +175,7 @@ pub async fn gather<A: MembershipApi>(
     };
     let ((alarms, metrics, version), progress) =
         join(join3(api.alarms(), metrics, version), progress).await;
-    if Change::adds(steps) {
+    if Change::catches_up(steps) {
         let least = Duration::from_secs_f64(catch_up::RATE_INTERVAL_SECONDS);
         tokio::time::sleep(least.saturating_sub(started.elapsed())).await;
     }

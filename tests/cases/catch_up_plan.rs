@@ -1,0 +1,342 @@
+//! The catch-up check's prediction against the catch-up it predicts, over the link model: by snapshot on the engine and etcd 3.5, by the log on etcd 3.4, within a quarter; progress with bytes and phases while it runs; a catch-up that cannot finish refused before anything is added, and shown not to finish without the check.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use memberctl::link::{LinkSpec, Links};
+use serde_json::Value;
+
+use crate::util::writer::{load, SteadyWriter};
+use crate::util::{self, check_named, free_port, memberctl, versions};
+
+/// The link the data is loaded over: fast, the load is not measured.
+const LOADING: &str = "rtt=100us,bandwidth=10gbit,queue=16mb";
+/// The link the catch-up crosses: 40 Mbit/s is 5 MB/s.
+const SHAPED: &str = "rtt=4ms,bandwidth=40mbit,queue=1mb";
+const SHAPED_BANDWIDTH: &str = "40mbit";
+
+/// A server binary and what runs it.
+struct Server {
+    bin: PathBuf,
+    prefix: Vec<&'static str>,
+}
+
+fn engine() -> Server {
+    Server {
+        bin: PathBuf::from(util::bin()),
+        prefix: vec!["node", "run"],
+    }
+}
+
+fn etcd(version: &str) -> Server {
+    Server {
+        bin: versions::etcd_server(version),
+        prefix: vec![],
+    }
+}
+
+/// memberctl against `endpoint` with JSON out.
+fn ctl(endpoint: &str, args: &[&str]) -> util::Run {
+    let mut all = vec![
+        "--endpoints",
+        endpoint,
+        "--command-timeout",
+        "30s",
+        "-w",
+        "json",
+    ];
+    all.extend_from_slice(args);
+    memberctl(&all)
+}
+
+/// The leader's client URL.
+fn leader_url(c: &util::Etcd) -> String {
+    let s = ctl(&c.endpoints(), &["member", "status"]).expect(0).json();
+    let id = s["leader"].as_str().expect("a leader").to_string();
+    let members = s["members"].as_array().unwrap();
+    let l = members.iter().find(|m| m["id"] == id.as_str()).unwrap();
+    l["client_urls"][0].as_str().unwrap().to_string()
+}
+
+/// One catch-up, measured.
+struct Measured {
+    /// The catch-up check's figures before the add.
+    figures: Value,
+    /// From the learner's start until `member promote` returned.
+    seconds: f64,
+    /// `member promote`'s document.
+    promoted: Value,
+    /// Its progress lines (`{"catch_up": …}`).
+    progress: Vec<Value>,
+}
+
+/// Three members of `server` with `flags`, loaded with `keys` × `size`
+/// bytes on a fast link; then the link is shaped and a learner added,
+/// started and promoted.
+fn catch_up(server: Server, count: Option<&'static str>, keys: usize, size: usize) -> Measured {
+    let flags = count.map_or(vec![], |n| vec!["--snapshot-count", n]);
+    // etcd does not report its snapshot count: the check is told it.
+    let told: Vec<&str> = count.map_or(vec![], |n| vec!["--snapshot-count", n]);
+    let links = Arc::new(Links::new(LinkSpec::parse(LOADING).unwrap()));
+    let mut c = util::Etcd::start_linked(server.bin, server.prefix, 3, flags, links.clone());
+    let url = leader_url(&c);
+    load(&url, "data/", keys, size);
+    links.set_spec(LinkSpec::parse(SHAPED).unwrap());
+    let mut args = vec![
+        "member",
+        "check",
+        "--for",
+        "add",
+        "--link-bandwidth",
+        SHAPED_BANDWIDTH,
+    ];
+    args.extend_from_slice(&told);
+    let check = ctl(&url, &args).expect(0).json();
+    let figures = check_named(&check, "catch-up")["figures"].clone();
+    let port = free_port();
+    let peer = format!("http://127.0.0.1:{port}");
+    let mut args = vec![
+        "member",
+        "add",
+        "learner",
+        "--learner",
+        "--peer-urls",
+        &peer,
+        "--link-bandwidth",
+        SHAPED_BANDWIDTH,
+    ];
+    args.extend_from_slice(&told);
+    let added = ctl(&url, &args).expect(0).json();
+    let initial = added["initial_cluster"].as_str().unwrap().to_string();
+    let id = added["member"]["id"].as_str().unwrap().to_string();
+    let start = Instant::now();
+    c.start_added("learner", port, &initial);
+    let mut args = vec![
+        "member",
+        "promote",
+        &id,
+        "--timeout",
+        "3m",
+        "--poll-interval",
+        "100ms",
+        "--link-bandwidth",
+        SHAPED_BANDWIDTH,
+    ];
+    args.extend_from_slice(&told);
+    let promote = ctl(&url, &args).expect(0);
+    let seconds = start.elapsed().as_secs_f64();
+    eprintln!("member promote's stderr:\n{}", promote.stderr);
+    let progress = promote
+        .stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v.get("catch_up").is_some())
+        .collect();
+    Measured {
+        figures,
+        seconds,
+        promoted: promote.json(),
+        progress,
+    }
+}
+
+/// The prediction is within a quarter of the measured time.
+fn assert_predicted(m: &Measured, path: &str) {
+    assert_eq!(m.figures["path"], path, "{}", m.figures);
+    assert_eq!(m.figures["bandwidth_source"], "given", "{}", m.figures);
+    let predicted = m.figures["predicted_seconds"]
+        .as_f64()
+        .expect("a prediction");
+    let error = (predicted - m.seconds) / m.seconds;
+    eprintln!(
+        "caught up in {:.2} s, predicted {predicted:.2} s ({:+.0} %); figures {}",
+        m.seconds,
+        error * 100.0,
+        m.figures
+    );
+    assert!(
+        error.abs() <= 0.25,
+        "predicted {predicted:.2} s, took {:.2} s: {:+.0} %",
+        m.seconds,
+        error * 100.0
+    );
+    // The result carries the catch-up, with promote's own estimate.
+    let c = &m.promoted["catch_up"];
+    assert!(c["predicted_seconds"].as_f64().is_some(), "{c}");
+    assert!(c["seconds"].as_f64().unwrap() > 0.0, "{c}");
+    assert!(!c["phases"].as_array().unwrap().is_empty(), "{c}");
+}
+
+/// The phases of the summary come in the order a catch-up goes through.
+fn assert_phases_in_order(m: &Measured) {
+    const ORDER: [&str; 5] = [
+        "not started",
+        "receiving snapshot",
+        "applying snapshot",
+        "appending the log",
+        "ready",
+    ];
+    let phases: Vec<&str> = m.promoted["catch_up"]["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["phase"].as_str().unwrap())
+        .collect();
+    let ranks: Vec<usize> = phases
+        .iter()
+        .map(|p| ORDER.iter().position(|o| o == p).expect("a known phase"))
+        .collect();
+    assert!(
+        ranks.windows(2).all(|w| w[0] < w[1]),
+        "phases out of order: {phases:?}"
+    );
+    assert_eq!(phases.last(), Some(&"ready"), "{phases:?}");
+}
+
+/// The engine, by snapshot (21 MB): within a quarter; while the snapshot
+/// travels, the bytes the learner reports grow, and the phases come in order.
+fn a_snapshot_catch_up_takes_the_predicted_time_on_the_engine() {
+    let m = catch_up(engine(), Some("1000"), 7000, 3000);
+    assert_predicted(&m, "snapshot");
+    assert_phases_in_order(&m);
+    let receiving: Vec<u64> = m
+        .progress
+        .iter()
+        .filter(|p| p["catch_up"]["phase"] == "receiving snapshot")
+        .filter_map(|p| p["catch_up"]["bytes_received"].as_u64())
+        .collect();
+    assert!(
+        receiving.len() >= 3 && receiving.windows(2).any(|w| w[1] > w[0]),
+        "bytes did not grow while the snapshot was received: {receiving:?}"
+    );
+    let expected = m.progress[0]["catch_up"]["bytes_expected"].as_u64();
+    assert!(
+        expected.is_some_and(|b| b > 20_000_000),
+        "{:?}",
+        m.progress[0]
+    );
+    // What the learner received: at least the snapshot the check sized.
+    let got = m.promoted["catch_up"]["bytes"].as_u64().unwrap();
+    let sized = m.figures["bytes"].as_f64().unwrap() as u64;
+    assert!(got >= sized * 9 / 10, "received {got} bytes of {sized}");
+}
+
+/// etcd 3.5, by snapshot (a 33 MB database): within a quarter; the
+/// receiving phase is seen (etcd counts the bytes once they are whole).
+fn a_snapshot_catch_up_takes_the_predicted_time_on_etcd_3_5() {
+    let m = catch_up(etcd("3.5"), Some("1000"), 7000, 3000);
+    assert_predicted(&m, "snapshot");
+    assert_phases_in_order(&m);
+    assert!(
+        m.progress
+            .iter()
+            .any(|p| p["catch_up"]["phase"] == "receiving snapshot"),
+        "no sample saw the snapshot on its way: {:?}",
+        m.progress
+    );
+}
+
+/// etcd 3.4, by the log (200 entries of 100 kB, never compacted): within
+/// a quarter.
+fn a_log_catch_up_takes_the_predicted_time_on_etcd_3_4() {
+    let m = catch_up(etcd("3.4"), None, 200, 100_000);
+    assert_predicted(&m, "log");
+    assert_phases_in_order(&m);
+}
+
+/// etcd 3.5 with `--snapshot-count 2000`, a learner on a link of its own
+/// (8 Mbit/s) slower than the writes (10 kB puts as fast as they are
+/// acknowledged): the check fails before anything is added, naming the
+/// budget and the prediction; passed knowingly, the learner does not catch
+/// up within the timeout.
+fn a_catch_up_that_cannot_finish_is_refused_before_anything_is_added() {
+    let links = Arc::new(Links::new(LinkSpec::parse(LOADING).unwrap()));
+    let mut c = util::Etcd::start_linked(
+        versions::etcd_server("3.5"),
+        vec![],
+        3,
+        vec!["--snapshot-count", "2000"],
+        links.clone(),
+    );
+    let url = leader_url(&c);
+    load(&url, "data/", 7500, 1000);
+    links.set_member_spec(
+        "learner",
+        LinkSpec::parse("rtt=20ms,bandwidth=8mbit,queue=1mb").unwrap(),
+    );
+    let writer = SteadyWriter::start_sized(vec![url.clone()], "w/", Duration::ZERO, 10_000);
+    writer.wait_for_writes(100);
+    let port = free_port();
+    let peer = format!("http://127.0.0.1:{port}");
+    let add = |extra: &[&str]| {
+        let mut args = vec![
+            "member",
+            "add",
+            "learner",
+            "--learner",
+            "--peer-urls",
+            &peer,
+            "--link-bandwidth",
+            "8mbit",
+            "--snapshot-count",
+            "2000",
+        ];
+        args.extend_from_slice(extra);
+        ctl(&url, &args)
+    };
+    let refused = add(&[]);
+    assert_ne!(refused.code, 0, "{}", refused.stdout);
+    let message = refused.stderr.clone() + &refused.stdout;
+    assert!(message.contains("check catch-up failed"), "{message}");
+    assert!(message.contains("budget"), "{message}");
+    assert!(message.contains("predicted"), "{message}");
+    assert!(message.contains("nothing was sent"), "{message}");
+    let list = ctl(&url, &["member", "list"]).expect(0).json();
+    assert_eq!(list["members"].as_array().unwrap().len(), 3, "{list}");
+
+    // Passed knowingly: added, started, and still a learner at the timeout.
+    let added = add(&["--skip-check", "catch-up"]).expect(0).json();
+    let initial = added["initial_cluster"].as_str().unwrap().to_string();
+    let id = added["member"]["id"].as_str().unwrap().to_string();
+    c.start_added("learner", port, &initial);
+    let promote = ctl(
+        &url,
+        &[
+            "member",
+            "promote",
+            &id,
+            "--timeout",
+            "20s",
+            "--poll-interval",
+            "200ms",
+        ],
+    );
+    assert_ne!(promote.code, 0, "{}", promote.stdout);
+    assert!(promote.stderr.contains("timed out"), "{}", promote.stderr);
+    let written = writer.finish();
+    assert!(
+        written.acked.len() > 1000,
+        "the writer wrote {}",
+        written.acked.len()
+    );
+    let list = ctl(&url, &["member", "list"]).expect(0).json();
+    let learner = list["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == id.as_str())
+        .cloned()
+        .expect("the learner is still a member");
+    assert_eq!(learner["is_learner"], true, "{learner}");
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        a_snapshot_catch_up_takes_the_predicted_time_on_the_engine,
+        a_snapshot_catch_up_takes_the_predicted_time_on_etcd_3_5: [EtcdServer("3.5")],
+        a_log_catch_up_takes_the_predicted_time_on_etcd_3_4: [EtcdServer("3.4")],
+        a_catch_up_that_cannot_finish_is_refused_before_anything_is_added: [EtcdServer("3.5")],
+    ]
+}
