@@ -1,145 +1,13 @@
 //! The catch-up check's prediction against the catch-up it predicts, over the link model: by snapshot on the engine and etcd 3.5, by the log on etcd 3.4, within a quarter; progress with bytes and phases while it runs; a catch-up that cannot finish refused before anything is added, and shown not to finish without the check.
 
-use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use memberctl::link::{LinkSpec, Links};
-use serde_json::Value;
 
+use crate::util::catch_up::{catch_up, ctl, engine, etcd, leader_url, Measured, LOADING, SHAPED};
 use crate::util::writer::{load, SteadyWriter};
-use crate::util::{self, check_named, free_port, memberctl, versions};
-
-/// The link the data is loaded over: fast, the load is not measured.
-const LOADING: &str = "rtt=100us,bandwidth=10gbit,queue=16mb";
-/// The link the catch-up crosses: 40 Mbit/s is 5 MB/s.
-const SHAPED: &str = "rtt=4ms,bandwidth=40mbit,queue=1mb";
-const SHAPED_BANDWIDTH: &str = "40mbit";
-
-/// A server binary and what runs it.
-struct Server {
-    bin: PathBuf,
-    prefix: Vec<&'static str>,
-}
-
-fn engine() -> Server {
-    Server {
-        bin: PathBuf::from(util::bin()),
-        prefix: vec!["node", "run"],
-    }
-}
-
-fn etcd(version: &str) -> Server {
-    Server {
-        bin: versions::etcd_server(version),
-        prefix: vec![],
-    }
-}
-
-/// memberctl against `endpoint` with JSON out.
-fn ctl(endpoint: &str, args: &[&str]) -> util::Run {
-    let mut all = vec![
-        "--endpoints",
-        endpoint,
-        "--command-timeout",
-        "30s",
-        "-w",
-        "json",
-    ];
-    all.extend_from_slice(args);
-    memberctl(&all)
-}
-
-/// The leader's client URL.
-fn leader_url(c: &util::Etcd) -> String {
-    let s = ctl(&c.endpoints(), &["member", "status"]).expect(0).json();
-    let id = s["leader"].as_str().expect("a leader").to_string();
-    let members = s["members"].as_array().unwrap();
-    let l = members.iter().find(|m| m["id"] == id.as_str()).unwrap();
-    l["client_urls"][0].as_str().unwrap().to_string()
-}
-
-/// One catch-up, measured.
-struct Measured {
-    /// The catch-up check's figures before the add.
-    figures: Value,
-    /// From the learner's start until `member promote` returned.
-    seconds: f64,
-    /// `member promote`'s document.
-    promoted: Value,
-    /// Its progress lines (`{"catch_up": …}`).
-    progress: Vec<Value>,
-}
-
-/// Three members of `server` with `flags`, loaded with `keys` × `size`
-/// bytes on a fast link; then the link is shaped and a learner added,
-/// started and promoted.
-fn catch_up(server: Server, count: Option<&'static str>, keys: usize, size: usize) -> Measured {
-    let flags = count.map_or(vec![], |n| vec!["--snapshot-count", n]);
-    // etcd does not report its snapshot count: the check is told it.
-    let told: Vec<&str> = count.map_or(vec![], |n| vec!["--snapshot-count", n]);
-    let links = Arc::new(Links::new(LinkSpec::parse(LOADING).unwrap()));
-    let mut c = util::Etcd::start_linked(server.bin, server.prefix, 3, flags, links.clone());
-    let url = leader_url(&c);
-    load(&url, "data/", keys, size);
-    links.set_spec(LinkSpec::parse(SHAPED).unwrap());
-    let mut args = vec![
-        "member",
-        "check",
-        "--for",
-        "add",
-        "--link-bandwidth",
-        SHAPED_BANDWIDTH,
-    ];
-    args.extend_from_slice(&told);
-    let check = ctl(&url, &args).expect(0).json();
-    let figures = check_named(&check, "catch-up")["figures"].clone();
-    let port = free_port();
-    let peer = format!("http://127.0.0.1:{port}");
-    let mut args = vec![
-        "member",
-        "add",
-        "learner",
-        "--learner",
-        "--peer-urls",
-        &peer,
-        "--link-bandwidth",
-        SHAPED_BANDWIDTH,
-    ];
-    args.extend_from_slice(&told);
-    let added = ctl(&url, &args).expect(0).json();
-    let initial = added["initial_cluster"].as_str().unwrap().to_string();
-    let id = added["member"]["id"].as_str().unwrap().to_string();
-    let start = Instant::now();
-    c.start_added("learner", port, &initial);
-    let mut args = vec![
-        "member",
-        "promote",
-        &id,
-        "--timeout",
-        "3m",
-        "--poll-interval",
-        "100ms",
-        "--link-bandwidth",
-        SHAPED_BANDWIDTH,
-    ];
-    args.extend_from_slice(&told);
-    let promote = ctl(&url, &args).expect(0);
-    let seconds = start.elapsed().as_secs_f64();
-    eprintln!("member promote's stderr:\n{}", promote.stderr);
-    let progress = promote
-        .stderr
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|v| v.get("catch_up").is_some())
-        .collect();
-    Measured {
-        figures,
-        seconds,
-        promoted: promote.json(),
-        progress,
-    }
-}
+use crate::util::{self, free_port, versions};
 
 /// The prediction is within a quarter of the measured time.
 fn assert_predicted(m: &Measured, path: &str) {
@@ -197,7 +65,7 @@ fn assert_phases_in_order(m: &Measured) {
 /// The engine, by snapshot (21 MB): within a quarter; while the snapshot
 /// travels, the bytes the learner reports grow, and the phases come in order.
 fn a_snapshot_catch_up_takes_the_predicted_time_on_the_engine() {
-    let m = catch_up(engine(), Some("1000"), 7000, 3000);
+    let m = catch_up(engine(), Some("1000"), 7000, 3000, SHAPED);
     assert_predicted(&m, "snapshot");
     assert_phases_in_order(&m);
     let receiving: Vec<u64> = m
@@ -225,7 +93,7 @@ fn a_snapshot_catch_up_takes_the_predicted_time_on_the_engine() {
 /// etcd 3.5, by snapshot (a 33 MB database): within a quarter; the
 /// receiving phase is seen (etcd counts the bytes once they are whole).
 fn a_snapshot_catch_up_takes_the_predicted_time_on_etcd_3_5() {
-    let m = catch_up(etcd("3.5"), Some("1000"), 7000, 3000);
+    let m = catch_up(etcd("3.5"), Some("1000"), 7000, 3000, SHAPED);
     assert_predicted(&m, "snapshot");
     assert_phases_in_order(&m);
     assert!(
@@ -240,7 +108,7 @@ fn a_snapshot_catch_up_takes_the_predicted_time_on_etcd_3_5() {
 /// etcd 3.4, by the log (200 entries of 100 kB, never compacted): within
 /// a quarter.
 fn a_log_catch_up_takes_the_predicted_time_on_etcd_3_4() {
-    let m = catch_up(etcd("3.4"), None, 200, 100_000);
+    let m = catch_up(etcd("3.4"), None, 200, 100_000, SHAPED);
     assert_predicted(&m, "log");
     assert_phases_in_order(&m);
 }

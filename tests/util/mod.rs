@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod catch_up;
 pub mod etcd;
 pub mod faults;
 pub mod http;

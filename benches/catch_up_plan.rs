@@ -1,0 +1,71 @@
+//! The `catch-up` check's prediction against the catch-up it predicts: 20, 100 and 300 MB over a 200 Mbit/s link model, by snapshot (engine, etcd 3.5) and by the log (etcd 3.4), the check told the link's bandwidth.
+//!
+//! Each run: three members loaded on a fast link, the link set, `member
+//! check --for add` asked for its prediction, a learner added, started and
+//! promoted; measured from the learner's start until `member promote`
+//! returned. By snapshot the members run `--snapshot-count 1000` and the data
+//! is 3 kB values (enough entries that etcd compacts); by the log the
+//! defaults and 100 kB values (etcd never compacts). `MEMBERCTL_BENCH_ROUNDS`
+//! (default 1), `MEMBERCTL_BENCH_SIZES` (MB, default 20,100,300) and
+//! `MEMBERCTL_BENCH_SERVERS` (engine, etcd-3.5, etcd-3.4) choose what runs.
+//! Prints a Markdown table (also target/bench-report-catch-up-plan.md).
+
+mod common;
+#[path = "../tests/util/mod.rs"]
+#[allow(unused_imports, dead_code)]
+mod util;
+
+use util::catch_up::{catch_up, engine, etcd, Server};
+
+/// The link of the bench: 200 Mbit/s is 25 MB/s.
+const LINK: &str = "rtt=4ms,bandwidth=200mbit,queue=4mb";
+
+/// The names in `var` (comma-separated), or every one.
+fn chosen(var: &str, name: &str) -> bool {
+    std::env::var(var).map_or(true, |v| v.split(',').any(|p| p.trim() == name))
+}
+
+fn main() {
+    let rounds = common::rounds(1);
+    let sizes: Vec<usize> = std::env::var("MEMBERCTL_BENCH_SIZES")
+        .ok()
+        .map(|v| v.split(',').filter_map(|s| s.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![20, 100, 300]);
+    let servers: [(&str, &str, fn() -> Server); 3] = [
+        ("engine", "snapshot", engine),
+        ("etcd-3.5", "snapshot", || etcd("3.5")),
+        ("etcd-3.4", "log", || etcd("3.4")),
+    ];
+    let mut report = format!(
+        "### The catch-up check's prediction against the catch-up, over a link model of {LINK}; learner started → promoted\n\n"
+    );
+    for round in 1..=rounds {
+        report.push_str(&format!(
+            "\nRound {round}\n\n| server | path | data | predicted | measured | error |\n|---|---|---|---|---|---|\n"
+        ));
+        for (name, path, server) in servers {
+            if !chosen("MEMBERCTL_BENCH_SERVERS", name) {
+                continue;
+            }
+            for &mb in &sizes {
+                let (count, keys, size) = if path == "snapshot" {
+                    (Some("1000"), mb * 1_000_000 / 3000, 3000)
+                } else {
+                    (None, mb * 10, 100_000)
+                };
+                let m = catch_up(server(), count, keys, size, LINK);
+                let predicted = m.figures["predicted_seconds"].as_f64().unwrap_or(f64::NAN);
+                let error = (predicted - m.seconds) / m.seconds * 100.0;
+                report.push_str(&format!(
+                    "| {name} | {} | {mb} MB ({:.0} MB to send) | {predicted:.2} s | {:.2} s | {error:+.0} % |\n",
+                    m.figures["path"].as_str().unwrap_or("?"),
+                    m.figures["bytes"].as_f64().unwrap_or(0.0) / 1e6,
+                    m.seconds
+                ));
+                eprintln!("{report}");
+            }
+        }
+    }
+    println!("{report}");
+    common::publish("catch-up-plan", &report);
+}

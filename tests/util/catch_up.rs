@@ -1,0 +1,151 @@
+//! One learner's catch-up over the link model, measured against the `catch-up` check's prediction: the tests' and the bench's shared flow.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use memberctl::link::{LinkSpec, Links};
+use serde_json::Value;
+
+use super::writer::load;
+use super::{check_named, free_port, memberctl, versions};
+
+/// The link the data is loaded over: fast, the load is not measured.
+pub const LOADING: &str = "rtt=100us,bandwidth=10gbit,queue=16mb";
+/// The link the catch-up crosses in the tests: 40 Mbit/s is 5 MB/s.
+pub const SHAPED: &str = "rtt=4ms,bandwidth=40mbit,queue=1mb";
+
+/// A server binary and what runs it.
+pub struct Server {
+    bin: PathBuf,
+    prefix: Vec<&'static str>,
+}
+
+pub fn engine() -> Server {
+    Server {
+        bin: PathBuf::from(super::bin()),
+        prefix: vec!["node", "run"],
+    }
+}
+
+pub fn etcd(version: &str) -> Server {
+    Server {
+        bin: versions::etcd_server(version),
+        prefix: vec![],
+    }
+}
+
+/// memberctl against `endpoint` with JSON out.
+pub fn ctl(endpoint: &str, args: &[&str]) -> super::Run {
+    let mut all = vec![
+        "--endpoints",
+        endpoint,
+        "--command-timeout",
+        "30s",
+        "-w",
+        "json",
+    ];
+    all.extend_from_slice(args);
+    memberctl(&all)
+}
+
+/// The leader's client URL.
+pub fn leader_url(c: &super::Etcd) -> String {
+    let s = ctl(&c.endpoints(), &["member", "status"]).expect(0).json();
+    let id = s["leader"].as_str().expect("a leader").to_string();
+    let members = s["members"].as_array().unwrap();
+    let l = members.iter().find(|m| m["id"] == id.as_str()).unwrap();
+    l["client_urls"][0].as_str().unwrap().to_string()
+}
+
+/// One catch-up, measured.
+pub struct Measured {
+    /// The catch-up check's figures before the add.
+    pub figures: Value,
+    /// From the learner's start until `member promote` returned.
+    pub seconds: f64,
+    /// `member promote`'s document.
+    pub promoted: Value,
+    /// Its progress lines (`{"catch_up": …}`).
+    pub progress: Vec<Value>,
+}
+
+/// Three members of `server` (with `--snapshot-count` `count`, told to the
+/// checks too), loaded with `keys` × `size` bytes on a fast link; then the
+/// link is set to `link` and a learner added, started and promoted, the
+/// checks given the link's bandwidth.
+pub fn catch_up(
+    server: Server,
+    count: Option<&'static str>,
+    keys: usize,
+    size: usize,
+    link: &str,
+) -> Measured {
+    let link = LinkSpec::parse(link).unwrap();
+    let bandwidth = format!("{}bit", link.bandwidth_bits);
+    let bandwidth = bandwidth.as_str();
+    let flags = count.map_or(vec![], |n| vec!["--snapshot-count", n]);
+    // etcd does not report its snapshot count: the check is told it.
+    let told: Vec<&str> = count.map_or(vec![], |n| vec!["--snapshot-count", n]);
+    let links = Arc::new(Links::new(LinkSpec::parse(LOADING).unwrap()));
+    let mut c = super::Etcd::start_linked(server.bin, server.prefix, 3, flags, links.clone());
+    let url = leader_url(&c);
+    load(&url, "data/", keys, size);
+    links.set_spec(link);
+    let mut args = vec![
+        "member",
+        "check",
+        "--for",
+        "add",
+        "--link-bandwidth",
+        bandwidth,
+    ];
+    args.extend_from_slice(&told);
+    let check = ctl(&url, &args).expect(0).json();
+    let figures = check_named(&check, "catch-up")["figures"].clone();
+    let port = free_port();
+    let peer = format!("http://127.0.0.1:{port}");
+    let mut args = vec![
+        "member",
+        "add",
+        "learner",
+        "--learner",
+        "--peer-urls",
+        &peer,
+        "--link-bandwidth",
+        bandwidth,
+    ];
+    args.extend_from_slice(&told);
+    let added = ctl(&url, &args).expect(0).json();
+    let initial = added["initial_cluster"].as_str().unwrap().to_string();
+    let id = added["member"]["id"].as_str().unwrap().to_string();
+    let start = Instant::now();
+    c.start_added("learner", port, &initial);
+    let mut args = vec![
+        "member",
+        "promote",
+        &id,
+        "--timeout",
+        "3m",
+        "--poll-interval",
+        "100ms",
+        "--link-bandwidth",
+        bandwidth,
+    ];
+    args.extend_from_slice(&told);
+    let promote = ctl(&url, &args).expect(0);
+    let seconds = start.elapsed().as_secs_f64();
+    let progress = promote
+        .stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v.get("catch_up").is_some())
+        .collect();
+    Measured {
+        figures,
+        seconds,
+        promoted: promote.json(),
+        progress,
+    }
+}
+
