@@ -221,10 +221,11 @@ fn leader_killed_after_a_learner_add_and_during_promote() {
         local.dir(),
         &["member", "promote", &n4, "--timeout", "60s", "-w", "json"],
     );
+    // With -w json its progress is a JSON line per sample on stderr.
     wait_for("promote to be waiting", Duration::from_secs(15), || {
         promote
             .stderr()
-            .contains("waiting to promote")
+            .contains("{\"catch_up\":")
             .then_some(())
     });
     let (leader, others) = leader_and_others(&local);

@@ -214,7 +214,7 @@ impl Local {
                         let mut doc = r.json();
                         let checks = doc.as_object_mut().and_then(|o| o.remove("checks"));
                         let n = checks.as_ref().and_then(Value::as_array).map(Vec::len);
-                        assert_eq!(n, Some(9), "joint enter reports its checks: {checks:?}");
+                        assert_eq!(n, Some(10), "joint enter reports its checks: {checks:?}");
                         Some(doc)
                     }
                     3 if r.stderr.contains("rule 6") => None,

@@ -184,9 +184,16 @@ fn leader_readings(facts: &Facts) -> Option<(MemberId, &ServerMetrics, &ServerMe
     Some((leader, first, again))
 }
 
+/// The smallest database whose past sends say something about the link: a
+/// smaller one's send time is mostly round trips.
+pub const PAST_SENDS_MIN_BYTES: u64 = 8 * 1024 * 1024;
+
 /// The bandwidth from the leader's past snapshot sends: the slowest peer's
-/// mean send, as if it was today's database.
+/// mean send, as if it was today's database (not for a small database).
 fn from_past_sends(leader: &ServerMetrics, bytes: u64) -> Option<Bandwidth> {
+    if bytes < PAST_SENDS_MIN_BYTES {
+        return None;
+    }
     leader
         .snapshot_sends
         .iter()
@@ -483,6 +490,18 @@ pub(super) fn check(facts: &Facts, steps: &[Change]) -> Check {
         remedies
             .push("raise --snapshot-count on the members (the leader then compacts later)".into());
         remedies.push("give the new member a faster link".into());
+    }
+    let measured = matches!(
+        e.bandwidth.source,
+        BandwidthSource::Given | BandwidthSource::LocalLink
+    );
+    if verdict == Verdict::Fail && !measured {
+        // A guess does not refuse a change: it warns, saying how to judge.
+        verdict = Verdict::Warn;
+        remedies.insert(
+            0,
+            "give the new member's bandwidth with --link-bandwidth to judge it".into(),
+        );
     }
     if !Change::adds(steps) {
         verdict = Verdict::Ok;

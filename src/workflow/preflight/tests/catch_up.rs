@@ -193,6 +193,31 @@ fn without_a_given_bandwidth_the_past_sends_then_etcds_assumption_are_used() {
 }
 
 #[test]
+fn an_estimated_bandwidth_warns_where_a_given_one_fails() {
+    // 12 MB/s of writes: more than the 10 MB/s given; from the past sends
+    // (265 MB/s) they drain; on an assumed link they would not refuse.
+    let mut f = etcd_facts(250_000, 2000.0, 12e6);
+    f.told = given(80.0);
+    assert_eq!(catch_up_check(&f).verdict, Verdict::Fail);
+    let mut f = etcd_facts(250_000, 2000.0, 200e6);
+    // Its past send not timed: nothing but etcd's assumption (100 MiB/s).
+    let untimed = "etcd_network_snapshot_send_total_duration_seconds_sum{To=\"e25179af55d536a9\"}";
+    let first = parse_metrics(&altered(LEADER, &[(untimed, "0")]));
+    f.metrics = vec![Ok(first.clone()), Ok(first.clone()), Ok(first)];
+    let c = catch_up_check(&f);
+    assert_eq!(estimate(&f).unwrap().bandwidth.source, BandwidthSource::Assumed);
+    assert_eq!(c.verdict, Verdict::Warn, "{}", c.detail);
+    assert!(c.remedy.contains("--link-bandwidth"), "{}", c.remedy);
+    // A database too small to say anything about the link: not from its sends.
+    let mut f = etcd_facts(250_000, 10.0, 1000.0);
+    for s in f.health.statuses.iter_mut().flatten() {
+        s.db_size = 56;
+        s.db_size_in_use = 56;
+    }
+    assert_eq!(estimate(&f).unwrap().bandwidth.source, BandwidthSource::Assumed);
+}
+
+#[test]
 fn a_young_log_is_sent_whole_and_the_version_sets_the_snapshot_count() {
     // 7211 entries: below 3.5's default of 100,000, never compacted.
     let f = etcd_facts(7211, 10.0, 1000.0);
