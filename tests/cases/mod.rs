@@ -8,6 +8,8 @@ mod apply;
 mod auth;
 /// Malformed and hostile arguments against etcd 3.4 and the engine; the member list stays byte-identical.
 mod bad_input;
+/// etcd's compaction hold on the engine: one snapshot for a busy learner behind a slow link; two without the hold after the send.
+mod compaction_hold;
 /// The engine: acknowledged writes survive kill -9 of every node; damaged store files are refused.
 mod durability;
 /// The engine's local cluster: learner flow, etcdctl against it, snapshot catch-up, a killed leader.
@@ -68,6 +70,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         apply::cases(),
         auth::cases(),
         bad_input::cases(),
+        compaction_hold::cases(),
         durability::cases(),
         engine::cases(),
         etcd::cases(),

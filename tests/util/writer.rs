@@ -48,6 +48,17 @@ pub struct SteadyWriter {
 impl SteadyWriter {
     /// Starts writing keys `{prefix}{n:06}`, pausing `pace` after each acknowledged put.
     pub fn start(endpoints: Vec<String>, prefix: &str, pace: Duration) -> SteadyWriter {
+        SteadyWriter::start_sized(endpoints, prefix, pace, 0)
+    }
+
+    /// As [`SteadyWriter::start`], each value padded to `value_bytes` bytes
+    /// (`v{n}` then `x`s).
+    pub fn start_sized(
+        endpoints: Vec<String>,
+        prefix: &str,
+        pace: Duration,
+        value_bytes: usize,
+    ) -> SteadyWriter {
         assert!(!endpoints.is_empty(), "the writer needs an endpoint");
         let stop = Arc::new(AtomicBool::new(false));
         let acked = Arc::new(Mutex::new(Vec::new()));
@@ -67,7 +78,9 @@ impl SteadyWriter {
             let mut channels: Vec<Option<Channel>> = vec![None; endpoints.len()];
             while !flag.load(Ordering::Relaxed) {
                 let key = format!("{prefix}{n:06}");
-                let value = format!("v{n}");
+                let mut value = format!("v{n}");
+                let pad = value_bytes.saturating_sub(value.len());
+                value.push_str(&"x".repeat(pad));
                 n += 1;
                 let i = ep % endpoints.len();
                 let start = Instant::now();
