@@ -166,19 +166,35 @@ fn a_busy_learner_needs_one_snapshot_while_compaction_is_held() {
 /// only while in flight), the compaction held during the send is applied as
 /// it completes, before the learner has the entries written since the
 /// snapshot's index: the same run needs a second snapshot. The leader waits
-/// 1.5 s before each MiB of the snapshot, so that it travels longer than a
-/// checkpoint takes to come (without it, whether one comes in flight
+/// 3 s before each MiB of the snapshot, so that it travels longer than a
+/// checkpoint takes to come and the compaction lands well past what the
+/// learner's first appends bring (without it, whether one comes in flight
 /// depends on the machine's speed).
 fn without_the_hold_after_the_send_the_learner_needs_another_snapshot() {
-    let b = Busy::start("0", 1500);
+    let b = Busy::start("0", 3000);
     // The first sent, and a second on its way (or sent too).
-    wait_for("a second snapshot", Duration::from_secs(120), || {
-        let page = metrics(&b.leader_ep);
-        let series = |name: &str| sample(&page, &format!("{name}{}", b.to_learner)).unwrap_or(0.0);
-        let sent = series("etcd_network_snapshot_send_success");
-        let inflight = series("etcd_network_snapshot_send_inflights_total");
-        (sent >= 1.0 && sent + inflight >= 2.0).then_some(())
-    });
+    let deadline = Instant::now() + Duration::from_secs(150);
+    crate::util::wait_for_every(
+        "a second snapshot",
+        Duration::from_secs(150),
+        Duration::from_millis(200),
+        || {
+            if Instant::now() + Duration::from_millis(500) >= deadline {
+                let logs = b.logs();
+                let lines: Vec<&str> = logs
+                    .lines()
+                    .filter(|l| l.contains("snapshot") || l.contains("compaction"))
+                    .collect();
+                panic!("no second snapshot in 150 s:\n{}", lines.join("\n"));
+            }
+            let page = metrics(&b.leader_ep);
+            let series =
+                |name: &str| sample(&page, &format!("{name}{}", b.to_learner)).unwrap_or(0.0);
+            let sent = series("etcd_network_snapshot_send_success");
+            let inflight = series("etcd_network_snapshot_send_inflights_total");
+            (sent >= 1.0 && sent + inflight >= 2.0).then_some(())
+        },
+    );
     eprintln!(
         "a second snapshot after {:.1?}; {} puts",
         b.started.elapsed(),
