@@ -15,20 +15,20 @@ use crate::util::wait_for;
 use crate::util::writer::load;
 
 /// The value of the sample written exactly as `series` (name and labels).
-fn sample(page: &str, series: &str) -> Option<f64> {
+pub(super) fn sample(page: &str, series: &str) -> Option<f64> {
     page.lines()
         .find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
 }
 
 /// `/metrics` of the member whose client endpoint (no scheme) is `endpoint`.
-fn metrics(endpoint: &str) -> String {
+pub(super) fn metrics(endpoint: &str) -> String {
     let page = get(&format!("http://{endpoint}"), "/metrics");
     assert_eq!(page.status, 200);
     page.body
 }
 
 /// GetProgress asked of the member at `endpoint`.
-fn progress(endpoint: &str) -> Progress {
+pub(super) fn progress(endpoint: &str) -> Progress {
     runtime().block_on(async {
         let mut c = MembershipClient::new(channel(endpoint).await.unwrap());
         c.get_progress(GetProgressRequest {})

@@ -10,6 +10,8 @@ mod auth;
 mod bad_input;
 /// The catch-up check's prediction against the catch-up (engine, etcd 3.4 and 3.5, over the link model); progress; a catch-up that cannot finish refused.
 mod catch_up_plan;
+/// etcd's compaction hold on the engine: one snapshot for a busy learner behind a slow link; two without the hold after the send.
+mod compaction_hold;
 /// The engine: acknowledged writes survive kill -9 of every node; damaged store files are refused.
 mod durability;
 /// The engine's local cluster: learner flow, etcdctl against it, snapshot catch-up, a killed leader.
@@ -70,6 +72,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         apply::cases(),
         auth::cases(),
         bad_input::cases(),
+        compaction_hold::cases(),
         durability::cases(),
         catch_up_plan::cases(),
         engine::cases(),

@@ -48,15 +48,16 @@ pub struct SteadyWriter {
 impl SteadyWriter {
     /// Starts writing keys `{prefix}{n:06}`, pausing `pace` after each acknowledged put.
     pub fn start(endpoints: Vec<String>, prefix: &str, pace: Duration) -> SteadyWriter {
-        Self::start_sized(endpoints, prefix, pace, 0)
+        SteadyWriter::start_sized(endpoints, prefix, pace, 0)
     }
 
-    /// As [`SteadyWriter::start`], each value padded to `size` bytes.
+    /// As [`SteadyWriter::start`], each value padded to `value_bytes` bytes
+    /// (`v{n}` then `x`s).
     pub fn start_sized(
         endpoints: Vec<String>,
         prefix: &str,
         pace: Duration,
-        size: usize,
+        value_bytes: usize,
     ) -> SteadyWriter {
         assert!(!endpoints.is_empty(), "the writer needs an endpoint");
         let stop = Arc::new(AtomicBool::new(false));
@@ -78,9 +79,8 @@ impl SteadyWriter {
             while !flag.load(Ordering::Relaxed) {
                 let key = format!("{prefix}{n:06}");
                 let mut value = format!("v{n}");
-                if value.len() < size {
-                    value.push_str(&"x".repeat(size - value.len()));
-                }
+                let pad = value_bytes.saturating_sub(value.len());
+                value.push_str(&"x".repeat(pad));
                 n += 1;
                 let i = ep % endpoints.len();
                 let start = Instant::now();

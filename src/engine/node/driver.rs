@@ -4,7 +4,8 @@
 //! one fsync), send persisted messages, hand committed entries to the apply
 //! stage (configuration changes applied to raft on the way), advance. The
 //! apply stage reports how far it applied (`advance_apply_to`), the
-//! checkpointer when the log may be compacted.
+//! checkpointer when the log may be compacted (unless a snapshot send holds
+//! compaction back: `hold`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -21,6 +22,7 @@ use tokio::time::MissedTickBehavior;
 use super::apply::{ApplyStage, Task};
 use super::commands::Committed;
 use super::conf::{conf_change, conf_view};
+use super::hold::{self, CompactionHold};
 use super::outbox::{encode, peer_list, Outbox};
 use super::pending::Reads;
 use super::tokens::Tokens;
@@ -141,6 +143,7 @@ pub fn start(
         heartbeats: HashMap::new(),
         last_heartbeat: HashMap::new(),
         checkpoint_bytes,
+        hold: CompactionHold::new(hold::release_delay()),
         published: false,
         ticks_since_publish: usize::MAX / 2,
     };
@@ -224,6 +227,9 @@ struct Driver {
     /// The state's bytes when the apply stage last had a checkpoint written
     /// (or installed a snapshot), as the apply stage sets it.
     checkpoint_bytes: Arc<std::sync::atomic::AtomicU64>,
+    /// Compaction held while snapshots are sent (and shortly after), and
+    /// the newest compaction held back.
+    hold: CompactionHold,
     /// Whether the cluster has this member's name and client URLs.
     published: bool,
     /// Ticks since this member last proposed its name and client URLs.
@@ -282,6 +288,7 @@ impl Driver {
                     }
                 }
             }
+            self.release_held()?;
             let was_leader = self.view.borrow().is_leader();
             self.on_ready()?;
             self.publish_view();
@@ -386,6 +393,7 @@ impl Driver {
                     SnapshotStatus::Failure
                 };
                 self.raw.report_snapshot(peer, status);
+                self.hold.sent(ok, Instant::now());
             }
             Request::EntriesFetched(context) => self.raw.on_entries_fetched(context),
             Request::Applied(index) => {
@@ -401,12 +409,36 @@ impl Driver {
                 // Up to the checkpoint, keeping a stretch for followers
                 // slightly behind.
                 let keep = catch_up_entries(self.config.snapshot_count);
-                self.store.compact(index.saturating_sub(keep))?;
+                let to = index.saturating_sub(keep);
+                match self.hold.checkpointed(to, Instant::now()) {
+                    Some(to) => self.store.compact(to)?,
+                    None => slog::info!(
+                        crate::engine::log::logger(),
+                        "raft log compaction to {to} held: {} snapshot send(s) in flight, or one \
+                         ended less than {:?} ago (etcd: skip compaction since there is an \
+                         inflight snapshot)",
+                        self.hold.inflight(),
+                        self.hold.delay(),
+                    ),
+                }
             }
             Request::Failed(why) => return Ok(Next::Stop(Err(StoreError::other(why)))),
             Request::RemovedByPeer => return Ok(Next::Stop(Ok(Stopped::Removed))),
         }
         Ok(Next::Go)
+    }
+
+    /// Compacts the log to the newest compaction held back while snapshots
+    /// were sent, once the hold has ended.
+    fn release_held(&mut self) -> Result<(), StoreError> {
+        if let Some(to) = self.hold.due(Instant::now()) {
+            slog::info!(
+                crate::engine::log::logger(),
+                "raft log compaction to {to}, held while a snapshot was sent, applied"
+            );
+            self.store.compact(to)?;
+        }
+        Ok(())
     }
 
     /// Records a proposal just appended at the log's end, or fails its waiter.
@@ -511,6 +543,11 @@ impl Driver {
             }
         }
         let (out, failed) = encode(&self.store, messages);
+        // Each snapshot handed to the transport comes back as one
+        // SnapshotDone; compaction is held until then.
+        for _ in out.iter().filter(|m| m.snapshot.is_some()) {
+            self.hold.sending();
+        }
         self.outbox.send(out);
         for peer in failed {
             self.raw.report_snapshot(peer, SnapshotStatus::Failure);

@@ -11,6 +11,7 @@ mod checkpointer;
 mod commands;
 mod conf;
 mod driver;
+mod hold;
 mod outbox;
 mod pending;
 mod tokens;
