@@ -1575,7 +1575,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__add)
-            opts="-w -h -V --peer-urls --learner --dry-run --skip-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --peer-urls --learner --dry-run --skip-check --link-bandwidth --snapshot-count --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1586,6 +1586,14 @@ _memberctl() {
                     return 0
                     ;;
                 --skip-check)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link-bandwidth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --snapshot-count)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1637,7 +1645,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__apply)
-            opts="-w -h -V --target --target-file --dry-run --force --timeout --poll-interval --start-local --skip-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --target --target-file --dry-run --force --timeout --poll-interval --start-local --skip-check --link-bandwidth --snapshot-count --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1660,6 +1668,14 @@ _memberctl() {
                     return 0
                     ;;
                 --skip-check)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link-bandwidth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --snapshot-count)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1711,7 +1727,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__check)
-            opts="-w -h -V --for --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --for --link-bandwidth --snapshot-count --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1719,6 +1735,14 @@ _memberctl() {
             case "${prev}" in
                 --for)
                     COMPREPLY=($(compgen -W "add add-voter promote remove update replace" -- "${cur}"))
+                    return 0
+                    ;;
+                --link-bandwidth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --snapshot-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --endpoints)
@@ -2047,7 +2071,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__joint__subcmd__enter)
-            opts="-w -h -V --add-learner --promote --demote --remove --dry-run --force --timeout --skip-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --add-learner --promote --demote --remove --dry-run --force --timeout --skip-check --link-bandwidth --snapshot-count --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2074,6 +2098,14 @@ _memberctl() {
                     return 0
                     ;;
                 --skip-check)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link-bandwidth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --snapshot-count)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2415,13 +2447,21 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__promote)
-            opts="-w -h -V --no-wait --skip-check --timeout --poll-interval --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --no-wait --skip-check --link-bandwidth --snapshot-count --timeout --poll-interval --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --skip-check)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link-bandwidth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --snapshot-count)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2543,7 +2583,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__replace)
-            opts="-w -h -V --name --peer-urls --dry-run --timeout --poll-interval --start-local --skip-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --name --peer-urls --dry-run --timeout --poll-interval --start-local --skip-check --link-bandwidth --snapshot-count --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2566,6 +2606,14 @@ _memberctl() {
                     return 0
                     ;;
                 --skip-check)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --link-bandwidth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --snapshot-count)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
