@@ -223,10 +223,7 @@ fn leader_killed_after_a_learner_add_and_during_promote() {
     );
     // With -w json its progress is a JSON line per sample on stderr.
     wait_for("promote to be waiting", Duration::from_secs(15), || {
-        promote
-            .stderr()
-            .contains("{\"catch_up\":")
-            .then_some(())
+        promote.stderr().contains("{\"catch_up\":").then_some(())
     });
     let (leader, others) = leader_and_others(&local);
     local.kill9(pid(&leader));

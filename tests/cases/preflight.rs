@@ -49,11 +49,12 @@ fn a_full_database_refuses_an_add_until_space_is_freed() {
             "apply",
             "disk",
             "network",
-            "stability"
+            "stability",
+            "catch-up"
         ]
     );
     // The figures of /metrics and /version are read from every member.
-    for name in ["versions", "db", "network", "stability"] {
+    for name in ["versions", "db", "network", "stability", "catch-up"] {
         assert_eq!(check(&healthy, name)["result"], "ok", "{name}: {healthy}");
     }
     // The disk's figures depend on this machine's disk (and a fresh member

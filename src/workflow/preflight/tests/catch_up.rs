@@ -205,7 +205,10 @@ fn an_estimated_bandwidth_warns_where_a_given_one_fails() {
     let first = parse_metrics(&altered(LEADER, &[(untimed, "0")]));
     f.metrics = vec![Ok(first.clone()), Ok(first.clone()), Ok(first)];
     let c = catch_up_check(&f);
-    assert_eq!(estimate(&f).unwrap().bandwidth.source, BandwidthSource::Assumed);
+    assert_eq!(
+        estimate(&f).unwrap().bandwidth.source,
+        BandwidthSource::Assumed
+    );
     assert_eq!(c.verdict, Verdict::Warn, "{}", c.detail);
     assert!(c.remedy.contains("--link-bandwidth"), "{}", c.remedy);
     // A database too small to say anything about the link: not from its sends.
@@ -214,7 +217,10 @@ fn an_estimated_bandwidth_warns_where_a_given_one_fails() {
         s.db_size = 56;
         s.db_size_in_use = 56;
     }
-    assert_eq!(estimate(&f).unwrap().bandwidth.source, BandwidthSource::Assumed);
+    assert_eq!(
+        estimate(&f).unwrap().bandwidth.source,
+        BandwidthSource::Assumed
+    );
 }
 
 #[test]
