@@ -39,7 +39,7 @@ pub const STARTUP_SECONDS: f64 = 1.0;
 /// Shrinking that makes a defragmentation worth doing first (a quarter).
 pub const DEFRAG_WORTH: f64 = 0.25;
 /// The shortest interval over which the write rate is read.
-pub const RATE_INTERVAL_SECONDS: f64 = 1.0;
+pub const RATE_INTERVAL_SECONDS: f64 = 0.5;
 
 /// Where the bandwidth of the estimate comes from.
 #[derive(Clone, Debug, PartialEq)]

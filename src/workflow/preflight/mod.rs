@@ -140,7 +140,7 @@ pub struct Facts {
 /// the leader's `/version` (and, from the engine, its replication
 /// progress); then the leader's status and metrics a second time (the
 /// stability check compares the two readings; for a change that adds a
-/// member, at least a second later: the catch-up check reads the write
+/// member, at least half a second later: the catch-up check reads the write
 /// rate from them).
 pub async fn gather<A: MembershipApi>(
     api: &A,

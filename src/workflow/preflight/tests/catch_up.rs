@@ -1,5 +1,5 @@
 //! The catch-up check on a real etcd 3.5.34 leader's `/metrics` (taken
-//! after it had sent a learner a 33 MB snapshot), read twice a second apart
+//! after it had sent a learner a 33 MB snapshot), read twice (a second apart here)
 //! with the write figures altered: by snapshot or by the log, the bandwidth's
 //! source, the budget, and the figures scripts read.
 
