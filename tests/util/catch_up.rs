@@ -148,4 +148,3 @@ pub fn catch_up(
         progress,
     }
 }
-
