@@ -12,13 +12,16 @@
 
 mod common;
 #[path = "../tests/util/mod.rs"]
-#[allow(unused_imports, dead_code)]
+#[allow(unused_imports)]
 mod util;
 
 use util::catch_up::{catch_up, engine, etcd, Server};
 
 /// The link of the bench: 200 Mbit/s is 25 MB/s.
 const LINK: &str = "rtt=4ms,bandwidth=200mbit,queue=4mb";
+
+/// A server of the bench: its name, how the learner catches up, how it starts.
+type Choice = (&'static str, &'static str, fn() -> Server);
 
 /// The names in `var` (comma-separated), or every one.
 fn chosen(var: &str, name: &str) -> bool {
@@ -31,7 +34,7 @@ fn main() {
         .ok()
         .map(|v| v.split(',').filter_map(|s| s.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![20, 100, 300]);
-    let servers: [(&str, &str, fn() -> Server); 3] = [
+    let servers: [Choice; 3] = [
         ("engine", "snapshot", engine),
         ("etcd-3.5", "snapshot", || etcd("3.5")),
         ("etcd-3.4", "log", || etcd("3.4")),
