@@ -52,7 +52,10 @@ pub struct Probe {
 pub struct Prober(AbortHandle);
 
 impl Prober {
-    /// Probes `probe.to` every `every` (the first at once) until dropped.
+    /// Probes `probe.to` every `every` until dropped, the first one interval
+    /// after it starts (as etcd's prober, whose ticker fires first then):
+    /// not while the members are still starting, whose first answers come
+    /// late (a fresh cluster would show them as a slow network).
     pub fn start(probe: Probe, every: Duration) -> Prober {
         Prober(tokio::spawn(run(probe, every)).abort_handle())
     }
@@ -82,7 +85,7 @@ async fn run(probe: Probe, every: Duration) {
     let rtt = metrics::get()
         .peer_rtt
         .with_label_values(&[&metrics::peer(to)]);
-    let mut ticks = tokio::time::interval(every);
+    let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let (mut client, mut url) = (None, 0usize);
     loop {

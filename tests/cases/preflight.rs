@@ -49,7 +49,8 @@ fn a_full_database_refuses_an_add_until_space_is_freed() {
             "apply",
             "disk",
             "network",
-            "stability"
+            "stability",
+            "catch-up"
         ]
     );
     // The figures of /metrics and /version are read from every member.
@@ -132,7 +133,7 @@ fn a_full_database_refuses_an_add_until_space_is_freed() {
     // The change's report carries the checks it passed.
     assert!(added["member"]["id"].is_string(), "{added}");
     assert_eq!(check(&added, "alarms")["result"], "ok", "{added}");
-    assert_eq!(added["checks"].as_array().unwrap().len(), 9, "{added}");
+    assert_eq!(added["checks"].as_array().unwrap().len(), 10, "{added}");
 }
 
 /// The engine: `member check` reads every check; a second learner is refused
@@ -158,11 +159,13 @@ fn a_second_learner_is_refused_by_the_learners_check() {
         assert_eq!(check(&doc, name)["result"], "ok", "{name}: {doc}");
     }
     // A fresh cluster has too few fsyncs and commits (and its members may not
-    // have probed each other yet) to judge.
+    // have probed each other yet) to judge; the round trips it has depend on
+    // this machine's load (tests run side by side): never a failure.
     for name in ["disk", "network"] {
         let c = check(&doc, name);
+        let judged = if name == "network" { "warn" } else { "ok" };
         assert!(
-            c["result"] == "ok" || c["result"] == "unknown",
+            c["result"] == "ok" || c["result"] == "unknown" || c["result"] == judged,
             "{name}: {c}"
         );
         assert!(c["detail"].as_str().unwrap().contains("p99"), "{c}");
@@ -224,7 +227,7 @@ fn a_second_learner_is_refused_by_the_learners_check() {
     let learners = check(&plan, "learners");
     assert_eq!(learners["skipped"], true, "{plan}");
     assert_eq!(learners["result"], "fail", "{plan}");
-    assert_eq!(plan["checks"].as_array().unwrap().len(), 9, "{plan}");
+    assert_eq!(plan["checks"].as_array().unwrap().len(), 10, "{plan}");
 
     // A check name that does not exist is a usage error.
     let r = local.ctl(&[
