@@ -11,10 +11,12 @@
 //!   rooms above;
 //! - [`pacing`]: heartbeat round trips per peer, and the pace of snapshot
 //!   streams they set (the catch-up yields);
+//! - [`prober`]: every member's probe of each peer every 4 s, its round
+//!   trip recorded (etcd's rafthttp prober);
 //! - [`node`]: the only owner of raft-rs's `RawNode` (driver thread, apply,
 //!   pending proposals); raft-rs types stop at node, storage and transport;
-//! - [`transport`]: outbound raft traffic to peers, and fault injection's
-//!   partition;
+//! - [`transport`]: outbound raft traffic to peers (a prober for each), and
+//!   fault injection's partition;
 //! - [`listen`]: accepted connections, TLS and the `:authority` repair;
 //! - [`server`]: the services (etcd's KV, Watch, Lease, Cluster,
 //!   Maintenance, Auth, Lock and Election; memberctl's Membership, Raft and
@@ -31,6 +33,7 @@ pub mod log;
 pub mod metrics;
 pub mod node;
 pub mod pacing;
+pub mod prober;
 pub mod server;
 pub mod startup;
 pub mod storage;

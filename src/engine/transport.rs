@@ -6,6 +6,7 @@
 //! fault injection uses to drop raft traffic to and from chosen peers.
 //! Records etcd's peer series as it goes: bytes as they leave (a snapshot's
 //! piece by piece), snapshot sends, whether each peer's connection is up.
+//! Each peer also gets a [`Prober`] timing round trips to it (engine::prober).
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,6 +19,7 @@ use tonic::transport::{Channel, Endpoint};
 use crate::engine::metrics::{self, PeerStatus, SnapshotSend};
 use crate::engine::node::{Node, Outbox, Outgoing};
 use crate::engine::pacing::{round_trips, Pacer};
+use crate::engine::prober::{Probe, Prober, PROBE_INTERVAL};
 use crate::engine::storage::snapshot::SnapshotSource;
 use crate::proto::memberctl_v1::raft_client::RaftClient;
 use crate::proto::memberctl_v1::{RaftBatch, SnapshotPart};
@@ -60,6 +62,8 @@ struct Peer {
     /// Whether its connection is up (etcd_network_active_peers); kept when
     /// its URLs change.
     status: Arc<PeerStatus>,
+    /// Times round trips to it (stopped with it, or when its URLs change).
+    _prober: Prober,
 }
 
 /// The peers whose raft traffic this node drops, both ways, as a network
@@ -197,7 +201,7 @@ impl Outbox for Transport {
                 continue;
             }
             // The peer's series are served from the start (empty; round
-            // trips are timed by the leader's heartbeats).
+            // trips are timed by the prober, and the leader's heartbeats).
             let m = metrics::get();
             let to = metrics::peer(id);
             m.peer_sent_failures.with_label_values(&[&to]);
@@ -220,12 +224,27 @@ impl Outbox for Transport {
                 status: status.clone(),
             };
             self.runtime.spawn(peer_task(sender, rx));
+            let _enter = self.runtime.enter();
+            let prober = Prober::start(
+                Probe {
+                    me: self.me,
+                    to: id,
+                    urls: urls.clone(),
+                    tls: self.tls.clone(),
+                    blocked: {
+                        let partition = self.partition.clone();
+                        Arc::new(move || partition.blocks(id))
+                    },
+                },
+                PROBE_INTERVAL,
+            );
             peers.insert(
                 id,
                 Peer {
                     urls,
                     queue: tx,
                     status,
+                    _prober: prober,
                 },
             );
         }

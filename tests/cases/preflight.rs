@@ -158,11 +158,14 @@ fn a_second_learner_is_refused_by_the_learners_check() {
     ] {
         assert_eq!(check(&doc, name)["result"], "ok", "{name}: {doc}");
     }
-    // A fresh cluster has too few fsyncs (and followers no round trips) to judge.
+    // A fresh cluster has too few fsyncs and commits (and its members may not
+    // have probed each other yet) to judge; the round trips it has depend on
+    // this machine's load (tests run side by side): never a failure.
     for name in ["disk", "network"] {
         let c = check(&doc, name);
+        let judged = if name == "network" { "warn" } else { "ok" };
         assert!(
-            c["result"] == "ok" || c["result"] == "unknown",
+            c["result"] == "ok" || c["result"] == "unknown" || c["result"] == judged,
             "{name}: {c}"
         );
         assert!(c["detail"].as_str().unwrap().contains("p99"), "{c}");
@@ -239,6 +242,49 @@ fn a_second_learner_is_refused_by_the_learners_check() {
     ]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("the checks are"), "{}", r.stderr);
+}
+
+/// The engine, busy (300 writes on 3 members): `disk` and `network` are
+/// judged, not `unknown`. Every member's backend commits (each applied
+/// batch's publish) reach the 100 observations a p99 needs, and every member
+/// (followers too) has round trips to both its peers from its prober, which
+/// probes every 4 s: polled until then, within a deadline.
+fn a_busy_engine_cluster_judges_disk_and_network() {
+    let local = Local::up(&[]);
+    let endpoint = local.client_url("n1");
+    let endpoint = endpoint.trim_start_matches("http://");
+    for i in 0..300 {
+        crate::util::local::put(endpoint, &format!("busy/{i}"), "v")
+            .unwrap_or_else(|e| panic!("put {i}: {e}"));
+    }
+    let doc = crate::util::wait_for(
+        "disk and network judged on every member",
+        std::time::Duration::from_secs(30),
+        || {
+            let doc = local
+                .ctl(&["member", "check", "-w", "json"])
+                .expect(0)
+                .json();
+            ["disk", "network"]
+                .iter()
+                .all(|name| check(&doc, name)["result"] != "unknown")
+                .then_some(doc)
+        },
+    );
+    for name in ["disk", "network"] {
+        let c = check(&doc, name);
+        assert!(c["result"] == "ok" || c["result"] == "warn", "{name}: {c}");
+    }
+    let disk = check(&doc, "disk")["detail"].as_str().unwrap().to_string();
+    assert_eq!(disk.matches("backend commit p99").count(), 3, "{disk}");
+    assert!(!disk.contains("too few"), "{disk}");
+    // Each member to each of its two peers: six pairs.
+    let network = check(&doc, "network")["detail"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(network.matches('→').count(), 6, "{network}");
+    assert!(!network.contains("not read"), "{network}");
 }
 
 /// etcd 3.4, one member: large values put, deleted and compacted leave a
@@ -400,6 +446,7 @@ pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         a_full_database_refuses_an_add_until_space_is_freed: [Etcd, Etcdctl],
         a_second_learner_is_refused_by_the_learners_check,
+        a_busy_engine_cluster_judges_disk_and_network,
         check_tables_fit_a_terminal_that_reports_no_width,
         a_fragmented_database_warns_until_defragmented: [Etcd, Etcdctl],
         a_rolling_upgrade_in_progress_refuses_a_change: [EtcdServer("3.5"), EtcdServer("3.6")],

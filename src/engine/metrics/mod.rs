@@ -34,7 +34,9 @@ pub struct Metrics {
     pub proposals_pending: IntGauge,
     /// etcd_disk_wal_fsync_duration_seconds: a raft log write with its fdatasync.
     pub wal_fsync: Histogram,
-    /// etcd_disk_backend_commit_duration_seconds: a checkpoint of the state machine.
+    /// etcd_disk_backend_commit_duration_seconds: each applied batch's
+    /// publish (the apply stage's commit point) and each checkpoint of the
+    /// state machine.
     pub backend_commit: Histogram,
     /// etcd_network_peer_round_trip_time_seconds, by peer (`To`).
     pub peer_rtt: HistogramVec,

@@ -1,6 +1,7 @@
 //! The peer-facing raft transport service: delivers raft messages to the node
 //! (dropping those of peers isolated by fault injection), receives snapshots
-//! into the store chunk by chunk; tells a joining node the members. Records
+//! into the store chunk by chunk; tells a joining node the members; answers
+//! the peers' probes (their round trips, as etcd's `/raft/probing`). Records
 //! etcd's receive-side series: bytes from each peer as they are delivered (a
 //! snapshot's piece by piece), snapshot receives.
 
@@ -171,6 +172,28 @@ impl Raft for RaftService {
             }
         }
         Ok(Response::new(pb::RaftAck {}))
+    }
+
+    /// etcd's `/raft/probing`: answered at once, without the node, so that
+    /// the prober's round trip is the network's and the listener's; the
+    /// probes of a peer whose raft traffic is dropped (fault injection) are
+    /// refused, as a partition would lose them.
+    async fn probe(
+        &self,
+        req: Request<pb::ProbeRequest>,
+    ) -> Result<Response<pb::ProbeResponse>, Status> {
+        let from = req.into_inner().from;
+        if self
+            .0
+            .partition
+            .as_ref()
+            .is_some_and(|p| from != 0 && p.blocks(from))
+        {
+            return Err(Status::unavailable(
+                "memberctl: raft traffic from this peer is dropped (fault injection)",
+            ));
+        }
+        Ok(Response::new(pb::ProbeResponse {}))
     }
 
     async fn members(
