@@ -34,8 +34,9 @@ pub const APPLY_BYTES_PER_SECOND: f64 = 250.0 * 1024.0 * 1024.0;
 /// up by the log.
 pub const LOG_ENTRIES_PER_SECOND: f64 = 20_000.0;
 /// What a catch-up costs before any byte moves: the new member starts, the
-/// leader hears from it and prepares the snapshot.
-pub const STARTUP_SECONDS: f64 = 1.0;
+/// leader hears from it and prepares the snapshot (measured: 0.2–0.8 s on
+/// the engine and etcd 3.5 over the link model).
+pub const STARTUP_SECONDS: f64 = 0.5;
 /// Shrinking that makes a defragmentation worth doing first (a quarter).
 pub const DEFRAG_WORTH: f64 = 0.25;
 /// The shortest interval over which the write rate is read.
