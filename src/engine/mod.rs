@@ -28,6 +28,7 @@
 //! `client`, `printer`); both halves share `rules`, `proto`, `etcd_db` and
 //! `error`.
 
+pub mod dial;
 pub mod listen;
 pub mod log;
 pub mod metrics;

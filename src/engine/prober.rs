@@ -16,17 +16,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::task::AbortHandle;
-use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
+use tonic::transport::ClientTlsConfig;
 
+use crate::engine::dial::dial;
 use crate::engine::metrics;
-use crate::proto::memberctl_v1::raft_client::RaftClient;
 use crate::proto::memberctl_v1::ProbeRequest;
 
 /// Time between two probes of a peer: etcd's `proberInterval`
 /// (`ConnReadTimeout` − 1 s).
 pub const PROBE_INTERVAL: Duration = Duration::from_secs(4);
-/// Time to connect to a peer.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// Whether the traffic to a peer is dropped now (fault injection's
 /// partition): such a peer is not probed.
@@ -95,7 +93,8 @@ async fn run(probe: Probe, every: Duration) {
             continue;
         }
         if client.is_none() {
-            client = connect(&urls[url % urls.len()], tls.as_ref()).await;
+            // Default HTTP/2 windows: a probe is a few bytes.
+            client = dial(&urls[url % urls.len()], tls.as_ref(), None).await;
             url = url.wrapping_add(1);
         }
         let Some(c) = client.as_mut() else {
@@ -107,23 +106,6 @@ async fn run(probe: Probe, every: Duration) {
             _ => client = None,
         }
     }
-}
-
-/// A client of the peer at `url` on a connection of its own (None when it
-/// cannot be dialled in time). Default HTTP/2 windows: a probe is a few bytes.
-async fn connect(url: &str, tls: Option<&ClientTlsConfig>) -> Option<RaftClient<Channel>> {
-    let mut ep = Endpoint::from_shared(url.to_string())
-        .ok()?
-        .connect_timeout(CONNECT_TIMEOUT)
-        .tcp_nodelay(true);
-    if let Some(tls) = tls.filter(|_| url.starts_with("https://")) {
-        ep = ep.tls_config(tls.clone()).ok()?;
-    }
-    let ch = tokio::time::timeout(CONNECT_TIMEOUT, ep.connect())
-        .await
-        .ok()?
-        .ok()?;
-    Some(RaftClient::new(ch))
 }
 
 #[cfg(test)]

@@ -14,8 +14,9 @@ use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Duration;
 
 use tokio::sync::mpsc;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::Channel;
 
+use crate::engine::dial::dial;
 use crate::engine::metrics::{self, PeerStatus, SnapshotSend};
 use crate::engine::node::{Node, Outbox, Outgoing};
 use crate::engine::pacing::{round_trips, Pacer};
@@ -31,8 +32,6 @@ const QUEUE: usize = 1024;
 const STREAM_QUEUE: usize = 256;
 /// Messages sent in one request at most.
 const BATCH: usize = 64;
-/// Time to connect to a peer.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 /// Time a snapshot's stream may take.
 const SNAPSHOT_TIMEOUT: Duration = Duration::from_secs(600);
 /// Pieces of a snapshot read ahead of the stream.
@@ -283,21 +282,10 @@ async fn connect(
     url: &str,
     tls: Option<&tonic::transport::ClientTlsConfig>,
 ) -> Option<RaftClient<Channel>> {
-    let mut ep = Endpoint::from_shared(url.to_string())
-        .ok()?
-        .connect_timeout(CONNECT_TIMEOUT)
-        .initial_stream_window_size(PEER_STREAM_WINDOW)
-        .initial_connection_window_size(PEER_CONNECTION_WINDOW)
-        .tcp_nodelay(true);
-    if let Some(tls) = tls.filter(|_| url.starts_with("https://")) {
-        ep = ep.tls_config(tls.clone()).ok()?;
-    }
-    let ch = tokio::time::timeout(CONNECT_TIMEOUT, ep.connect())
-        .await
-        .ok()?
-        .ok()?;
+    let windows = Some((PEER_STREAM_WINDOW, PEER_CONNECTION_WINDOW));
     Some(
-        RaftClient::new(ch)
+        dial(url, tls, windows)
+            .await?
             .max_encoding_message_size(MAX_MESSAGE)
             .max_decoding_message_size(MAX_MESSAGE),
     )

@@ -65,7 +65,7 @@ fn assert_phases_in_order(m: &Measured) {
 /// The engine, by snapshot (21 MB): within a quarter; while the snapshot
 /// travels, the bytes the learner reports grow, and the phases come in order.
 fn a_snapshot_catch_up_takes_the_predicted_time_on_the_engine() {
-    let m = catch_up(engine(), Some("1000"), 7000, 3000, SHAPED);
+    let m = catch_up(engine(), Some("1000"), 7000, 3000, SHAPED, Duration::ZERO);
     assert_predicted(&m, "snapshot");
     assert_phases_in_order(&m);
     let receiving: Vec<u64> = m
@@ -93,7 +93,14 @@ fn a_snapshot_catch_up_takes_the_predicted_time_on_the_engine() {
 /// etcd 3.5, by snapshot (a 33 MB database): within a quarter; the
 /// receiving phase is seen (etcd counts the bytes once they are whole).
 fn a_snapshot_catch_up_takes_the_predicted_time_on_etcd_3_5() {
-    let m = catch_up(etcd("3.5"), Some("1000"), 7000, 3000, SHAPED);
+    let m = catch_up(
+        etcd("3.5"),
+        Some("1000"),
+        7000,
+        3000,
+        SHAPED,
+        Duration::ZERO,
+    );
     assert_predicted(&m, "snapshot");
     assert_phases_in_order(&m);
     assert!(
@@ -108,7 +115,7 @@ fn a_snapshot_catch_up_takes_the_predicted_time_on_etcd_3_5() {
 /// etcd 3.4, by the log (200 entries of 100 kB, never compacted): within
 /// a quarter.
 fn a_log_catch_up_takes_the_predicted_time_on_etcd_3_4() {
-    let m = catch_up(etcd("3.4"), None, 200, 100_000, SHAPED);
+    let m = catch_up(etcd("3.4"), None, 200, 100_000, SHAPED, Duration::ZERO);
     assert_predicted(&m, "log");
     assert_phases_in_order(&m);
 }

@@ -300,21 +300,37 @@ fn metrics_name_etcds_series_also_on_a_metrics_url() {
         .sum();
     assert_eq!(leaders, 1.0);
 
-    // n3 again by hand with a metrics URL: metrics and health there, no gRPC.
-    let (_, pid) = local.pids().into_iter().find(|(n, _)| n == "n3").unwrap();
+    // A follower again by hand with a metrics URL: metrics and health there,
+    // no gRPC. (A leader killed and restarted at once may win the election.)
+    let follower = ["n1", "n2", "n3"]
+        .into_iter()
+        .find(|n| {
+            let page = get(&local.client_url(n), "/metrics").body;
+            sample(&page, "etcd_server_is_leader") == Some(0.0)
+        })
+        .expect("a follower");
+    let (_, pid) = local
+        .pids()
+        .into_iter()
+        .find(|(n, _)| n == follower)
+        .unwrap();
     local.kill9(pid);
     let metrics_url = format!("http://127.0.0.1:{}", free_port());
     let mut n3 = Killed(
         local
-            .node_run("n3", &["--listen-metrics-urls", &metrics_url])
+            .node_run(follower, &["--listen-metrics-urls", &metrics_url])
             .stderr(Stdio::null())
             .spawn()
             .unwrap(),
     );
-    let page = wait_for("n3's metrics URL", Duration::from_secs(20), || {
-        let a = try_get(&metrics_url, "/metrics").ok()?;
-        (sample(&a.body, "etcd_server_has_leader") == Some(1.0)).then_some(a.body)
-    });
+    let page = wait_for(
+        "the follower's metrics URL",
+        Duration::from_secs(20),
+        || {
+            let a = try_get(&metrics_url, "/metrics").ok()?;
+            (sample(&a.body, "etcd_server_has_leader") == Some(1.0)).then_some(a.body)
+        },
+    );
     assert_eq!(sample(&page, "etcd_server_is_leader"), Some(0.0));
     assert_eq!(get(&metrics_url, "/health").status, 200);
     assert_eq!(get(&metrics_url, "/version").status, 404);
