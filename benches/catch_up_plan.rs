@@ -46,7 +46,7 @@ fn main() {
         ("etcd-3.4", "log", || etcd("3.4")),
     ];
     let mut report = format!(
-        "### The catch-up check's prediction against the catch-up, over a link model of {LINK}; learner started → promoted\n\n"
+        "### The catch-up check's prediction against the catch-up, over a link model of {LINK}; learner started → first found ready by `member promote`\n\n"
     );
     for round in 1..=rounds {
         report.push_str(&format!(

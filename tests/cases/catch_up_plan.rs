@@ -182,7 +182,7 @@ fn a_catch_up_that_cannot_finish_is_refused_before_anything_is_added() {
             "promote",
             &id,
             "--timeout",
-            "20s",
+            "10s",
             "--poll-interval",
             "200ms",
         ],

@@ -97,6 +97,8 @@ pub struct Metrics {
     /// By path (`/etcdserverpb.KV/Range`).
     methods: HashMap<String, MethodSeries>,
     gauges: Gauges,
+    /// One render at a time: the gauges are set from its scrape, then read.
+    rendering: std::sync::Mutex<()>,
 }
 
 /// Gauges set from a [`Scrape`] when scraped.
@@ -371,6 +373,7 @@ impl Metrics {
                 "The total number of failed health checks",
             ),
             methods: HashMap::new(),
+            rendering: std::sync::Mutex::new(()),
             gauges: Gauges {
                 has_leader: gauge(
                     &r,
@@ -474,6 +477,8 @@ impl Metrics {
 
     /// Every series, in Prometheus' text format, the gauges set from `now`.
     pub fn render(&self, now: &Scrape) -> String {
+        // Two scrapes at once would mix their gauges.
+        let _one = self.rendering.lock().unwrap_or_else(|p| p.into_inner());
         let g = &self.gauges;
         let flag = |b: bool| i64::from(b);
         let int = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
