@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 mod server;
 
-pub use server::{Histogram, ServerMetrics, ServerVersion, SnapshotTransfers};
+pub use server::{mib, Histogram, ServerMetrics, ServerVersion, SnapshotTransfers};
 
 /// A member (or cluster) ID: a u64, shown to people as 16 lower-case hex digits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]

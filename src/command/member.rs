@@ -52,7 +52,8 @@ pub(super) async fn member<A: MembershipApi>(
         command_timeout: global.command_timeout,
     };
     let local = LocalStart(None);
-    let link = local_link(api);
+    // The local cluster's state file is read only by the commands that use it.
+    let link = || local_link(api);
     Ok(match cmd {
         MemberCommand::List => list(&cx).await?,
         MemberCommand::Status => {
@@ -67,16 +68,20 @@ pub(super) async fn member<A: MembershipApi>(
         MemberCommand::Check(c) => {
             let planned = Planned::try_from(c)?;
             let mut told = CatchUpInputs::from(&c.catch_up);
-            told.bandwidth = told.bandwidth.or(link);
+            told.bandwidth = told.bandwidth.or_else(link);
             Report::Checks(
                 preflight::check(api, &planned, &told)
                     .await
                     .context("member check")?,
             )
         }
-        MemberCommand::Add(a) => match add::add(&cx, &with_link(a.into(), link))
-            .await
-            .with_context(|| format!("member add {}", shortened(&a.name)))?
+        MemberCommand::Add(a) => match add::add(&cx, &{
+            let mut req: add::AddRequest = a.into();
+            req.preflight = req.preflight.or_bandwidth(link());
+            req
+        })
+        .await
+        .with_context(|| format!("member add {}", shortened(&a.name)))?
         {
             AddOutcome::Added(added) => Report::Added(added),
             AddOutcome::Plan(plan) => Report::Plan(plan),
@@ -84,7 +89,7 @@ pub(super) async fn member<A: MembershipApi>(
         MemberCommand::Promote(p) => Report::Promoted(
             promote::promote(&cx, &{
                 let mut req: promote::PromoteRequest = p.into();
-                req.preflight = req.preflight.or_bandwidth(link.clone());
+                req.preflight = req.preflight.or_bandwidth(link());
                 req
             })
             .await
@@ -120,7 +125,7 @@ pub(super) async fn member<A: MembershipApi>(
         ),
         MemberCommand::Replace(r) => {
             let mut req: replace::ReplaceRequest = r.into();
-            req.preflight = req.preflight.or_bandwidth(link);
+            req.preflight = req.preflight.or_bandwidth(link());
             let done = if r.start_local {
                 replace::run(&cx, &req, &local).await
             } else {
@@ -133,7 +138,7 @@ pub(super) async fn member<A: MembershipApi>(
         }
         MemberCommand::Apply(a) => {
             let mut req = ApplyRequest::try_from(a)?;
-            req.preflight = req.preflight.or_bandwidth(link);
+            req.preflight = req.preflight.or_bandwidth(link());
             let done = if a.start_local {
                 apply::run(&cx, &req, &local).await
             } else {
@@ -152,7 +157,7 @@ pub(super) async fn member<A: MembershipApi>(
         }
         MemberCommand::Joint(JointCommand::Enter(j)) => {
             let mut req: joint::JointRequest = j.into();
-            req.preflight = req.preflight.or_bandwidth(link);
+            req.preflight = req.preflight.or_bandwidth(link());
             match joint::enter(&cx, &req)
                 .await
                 .context("member joint enter")?
@@ -172,12 +177,6 @@ fn local_link<A: MembershipApi>(api: &A) -> Option<Bandwidth> {
         bytes_per_second: bits as f64 / 8.0,
         source: BandwidthSource::LocalLink,
     })
-}
-
-/// `member add`'s request, with the local link unless a bandwidth was given.
-fn with_link(mut req: add::AddRequest, link: Option<Bandwidth>) -> add::AddRequest {
-    req.preflight = req.preflight.or_bandwidth(link);
-    req
 }
 
 /// `member list`, with the reason when no leader confirmed it.

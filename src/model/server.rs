@@ -45,6 +45,15 @@ impl Histogram {
     }
 }
 
+/// Bytes for people: KiB below a MiB, else MiB.
+pub fn mib(bytes: u64) -> String {
+    if bytes < 1024 * 1024 {
+        format!("{:.1} KiB", bytes as f64 / 1024.0)
+    } else {
+        format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+    }
+}
+
 /// The figures of one member's `/metrics` the checks use (etcd's names).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ServerMetrics {

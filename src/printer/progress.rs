@@ -6,17 +6,9 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::model::mib;
 use crate::workflow::catch_up::CatchUpPhase;
 use crate::workflow::{CatchUpSample, CatchUpState, Observer};
-
-/// Bytes for people: KiB below a MiB, else MiB.
-fn mib(bytes: u64) -> String {
-    if bytes < 1024 * 1024 {
-        format!("{:.1} KiB", bytes as f64 / 1024.0)
-    } else {
-        format!("{:.1} MiB", bytes as f64 / 1048576.0)
-    }
-}
 
 /// How often a plain (non-terminal) progress line is repeated while nothing changes.
 const PLAIN_EVERY: Duration = Duration::from_secs(5);

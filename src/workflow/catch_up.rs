@@ -265,9 +265,11 @@ impl CatchUp {
         }
         let mut indexes = None;
         let mut active = true;
+        let mut leader_hint = MemberId(0);
         if self.progress {
             match api.get_progress().await {
                 Ok(p) => {
+                    leader_hint = p.leader;
                     if let Some(peer) = p.peers.iter().find(|p| p.id == self.id) {
                         sample.progress_state = Some(peer.state.clone());
                         active = peer.recent_active;
@@ -288,7 +290,8 @@ impl CatchUp {
             }
         }
         if leader_status.is_none() {
-            leader_status = leader_of(api, &list, MemberId(0)).await;
+            // The engine named its leader: asked first, no voter scanned.
+            leader_status = leader_of(api, &list, leader_hint).await;
         }
         if self.expected.is_none() {
             self.expected = leader_status.as_ref().map(|s| s.db_size).filter(|b| *b > 0);

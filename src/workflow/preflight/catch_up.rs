@@ -14,9 +14,9 @@
 //! past it, sends another snapshot, and the cycle repeats (etcd#5317).
 
 use super::checks::new_check;
-use super::server::mib;
+use super::server::metrics_of;
 use super::{Change, Check, CheckName, Facts, Figures, Verdict};
-use crate::model::{MemberId, ServerMetrics};
+use crate::model::{mib, MemberId, ServerMetrics};
 
 /// etcd's own assumption for a snapshot's transfer (backend.go: "a min tcp
 /// throughput of 100MB/s"), used when nothing better is known.
@@ -176,13 +176,12 @@ fn rate(first: Option<f64>, again: Option<f64>, seconds: f64) -> Option<f64> {
 }
 
 /// The leader's two readings of its metrics, when both were read.
-fn leader_readings(facts: &Facts) -> Option<(MemberId, &ServerMetrics, &ServerMetrics)> {
+fn leader_readings(facts: &Facts) -> Option<(&ServerMetrics, &ServerMetrics)> {
     let h = &facts.health;
-    let leader = h.leader_status()?.member_id;
-    let i = h.list.members.iter().position(|m| m.id == leader)?;
-    let first = facts.metrics.get(i)?.as_ref().ok()?;
+    let leader = h.list.get(h.leader_status()?.member_id)?;
+    let first = metrics_of(facts, leader)?;
     let again = facts.leader_metrics_again.as_ref()?.as_ref().ok()?;
-    Some((leader, first, again))
+    Some((first, again))
 }
 
 /// The smallest database whose past sends say something about the link: a
@@ -225,7 +224,7 @@ pub fn estimate(facts: &Facts) -> Result<CatchUpEstimate, String> {
         .ok_or("the leader is not in the member list")?;
     let readings = leader_readings(facts);
     let (first, again) = match readings {
-        Some((_, a, b)) => (Some(a), Some(b)),
+        Some((a, b)) => (Some(a), Some(b)),
         None => (None, None),
     };
     let seconds = facts.metrics_interval.as_secs_f64();

@@ -10,7 +10,7 @@ use super::{
     Change, Check, CheckName, Facts, Figures, Verdict, DB_FREE_WARN, DB_QUOTA_FAIL, DB_QUOTA_WARN,
     DISK_BACKEND_COMMIT_WARN, DISK_MIN_OBSERVATIONS, DISK_WAL_FSYNC_WARN, NETWORK_RTT_WARN,
 };
-use crate::model::{Histogram, Member, MemberStatus, ServerMetrics};
+use crate::model::{mib, Histogram, Member, MemberStatus, ServerMetrics};
 use crate::workflow::ApiError;
 
 /// The quantile the latency checks judge.
@@ -39,7 +39,7 @@ fn scrape_of<'a>(facts: &'a Facts, member: &Member) -> Option<&'a Result<ServerM
 }
 
 /// `member`'s metrics, if they were read.
-fn metrics_of<'a>(facts: &'a Facts, member: &Member) -> Option<&'a ServerMetrics> {
+pub(super) fn metrics_of<'a>(facts: &'a Facts, member: &Member) -> Option<&'a ServerMetrics> {
     scrape_of(facts, member)?.as_ref().ok()
 }
 
@@ -61,15 +61,6 @@ fn p99(h: Option<&Histogram>) -> (Option<f64>, String) {
             Some(p) => (None, format!("{} (n={}, too few to judge)", ms(p), h.count)),
             None => (None, "no observations yet".into()),
         },
-    }
-}
-
-/// Bytes as KiB or MiB, for people.
-pub(super) fn mib(bytes: u64) -> String {
-    if bytes < 1024 * 1024 {
-        format!("{:.1} KiB", bytes as f64 / 1024.0)
-    } else {
-        format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
     }
 }
 
