@@ -13,6 +13,8 @@
 
 use std::collections::HashMap;
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use libtest_mimic::{Arguments, Completion, Trial};
 
@@ -128,6 +130,7 @@ pub fn main(cases: Vec<Case>) -> ExitCode {
     let mut looked: HashMap<Need, Result<(), String>> = HashMap::new();
     let mut missing: Vec<(String, usize)> = Vec::new();
     let mut trials = Vec::with_capacity(cases.len());
+    let timings: Arc<Mutex<Vec<(Duration, String)>>> = Arc::default();
     for case in cases {
         // Only the cases this run selects are looked at: a filtered run
         // fetches no etcd it will not start.
@@ -150,13 +153,19 @@ pub fn main(cases: Vec<Case>) -> ExitCode {
                 // Shown as `ignored, <why>` and counted as ignored.
                 Trial::ignorable_test(case.name, move || Ok(Completion::ignored_with(why)))
             }
-            None => Trial::test(case.name, move || {
-                run();
-                Ok(())
-            }),
+            None => {
+                let (timings, name) = (timings.clone(), case.name.clone());
+                Trial::test(case.name, move || {
+                    let start = Instant::now();
+                    run();
+                    timings.lock().unwrap().push((start.elapsed(), name));
+                    Ok(())
+                })
+            }
         });
     }
     let conclusion = libtest_mimic::run(&args, trials);
+    write_timings(&timings.lock().unwrap());
     for (why, n) in &missing {
         eprintln!("not run here: {n} case(s): {why}");
     }
@@ -167,4 +176,20 @@ pub fn main(cases: Vec<Case>) -> ExitCode {
         );
     }
     conclusion.exit_code()
+}
+
+/// Writes how long each passed case took, slowest first, to
+/// `target/tmp/case-times.txt` (CI prints the head: where the suite's time goes).
+fn write_timings(timings: &[(Duration, String)]) {
+    let mut sorted = timings.to_vec();
+    sorted.sort_by(|a, b| b.0.cmp(&a.0));
+    let total: Duration = sorted.iter().map(|(d, _)| *d).sum();
+    let mut text = format!("{} cases, {:.1} s in all\n", sorted.len(), total.as_secs_f64());
+    for (took, name) in &sorted {
+        text.push_str(&format!("{:8.1} s  {name}\n", took.as_secs_f64()));
+    }
+    let _ = std::fs::write(
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("case-times.txt"),
+        text,
+    );
 }
