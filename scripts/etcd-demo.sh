@@ -21,9 +21,12 @@ pids=()
 cleanup() { kill -9 "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$dir"; }
 trap cleanup EXIT
 
-base=$((20000 + RANDOM % 20000))
+source scripts/ports.sh
 cluster=""
-for i in 1 2 3; do cluster+="${cluster:+,}m$i=http://127.0.0.1:$((base + 10 + i))"; done
+for i in 1 2 3 4; do free_port "client_$i" && free_port "peer_$i"; done
+client() { local v="client_$1"; echo "${!v}"; }
+peer() { local v="peer_$1"; echo "${!v}"; }
+for i in 1 2 3; do cluster+="${cluster:+,}m$i=http://127.0.0.1:$(peer "$i")"; done
 start() { # name client-port peer-port initial-cluster state
   "$etcd" --name "$1" --data-dir "$dir/$1" \
     --listen-client-urls "http://127.0.0.1:$2" --advertise-client-urls "http://127.0.0.1:$2" \
@@ -31,19 +34,23 @@ start() { # name client-port peer-port initial-cluster state
     --initial-cluster "$4" --initial-cluster-state "$5" >"$dir/$1.log" 2>&1 &
   pids+=($!)
 }
-for i in 1 2 3; do start "m$i" $((base + i)) $((base + 10 + i)) "$cluster" new; done
-export MEMBERCTL_ENDPOINTS="127.0.0.1:$((base + 1)),127.0.0.1:$((base + 2)),127.0.0.1:$((base + 3))"
+for i in 1 2 3; do start "m$i" "$(client "$i")" "$(peer "$i")" "$cluster" new; done
+export MEMBERCTL_ENDPOINTS="127.0.0.1:$(client 1),127.0.0.1:$(client 2),127.0.0.1:$(client 3)"
 export MEMBERCTL_COMMAND_TIMEOUT=20s
 
 run() { echo; echo "\$ memberctl $*"; "$memberctl" "$@"; }
-for _ in $(seq 100); do "$memberctl" member status -w json 2>/dev/null | grep -q '"leader": "' && break; sleep 0.1; done
+deadline=$((SECONDS + 30))
+until "$memberctl" member status -w json 2>/dev/null | grep -q '"leader": "'; do
+  [ "$SECONDS" -lt "$deadline" ] || { echo "etcd-demo: no leader within 30 s; see $dir/m1.log" >&2; exit 1; }
+  sleep 0.1
+done
 run member list -w table
 run member add m4 --learner --peer-urls http://127.0.0.1 || echo "(refused as expected: exit $?)"
-run member add m4 --learner --peer-urls "http://127.0.0.1:$((base + 14))" | tee "$dir/add.txt"
+run member add m4 --learner --peer-urls "http://127.0.0.1:$(peer 4)" | tee "$dir/add.txt"
 # Start the learner exactly as `member add` said (read into plain variables: etcd
 # itself would read exported ETCD_* variables and refuse them beside its flags).
 setting() { sed -n "s/^$1=\"\(.*\)\"$/\1/p" "$dir/add.txt"; }
-start "$(setting ETCD_NAME)" $((base + 4)) $((base + 14)) "$(setting ETCD_INITIAL_CLUSTER)" \
+start "$(setting ETCD_NAME)" "$(client 4)" "$(peer 4)" "$(setting ETCD_INITIAL_CLUSTER)" \
   "$(setting ETCD_INITIAL_CLUSTER_STATE)"
 run member promote m4 --timeout 60s
 run member status -w table

@@ -12,7 +12,8 @@ export MEMBERCTL_CLUSTER_DIR="${MEMBERCTL_CLUSTER_DIR:-$(mktemp -d)/cluster}"
 trap '"$memberctl" cluster down >/dev/null 2>&1 || true' EXIT
 
 run() { echo; echo "\$ memberctl $*"; "$memberctl" "$@"; }
-port=$((20000 + RANDOM % 30000))
+source scripts/ports.sh
+free_port port
 [ -f "$MEMBERCTL_CLUSTER_DIR/cluster.json" ] || run cluster up
 run member list -w table
 run member add n4 --learner --peer-urls "http://127.0.0.1:$port"

@@ -38,18 +38,38 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# "Production": one etcd member on loopback.
-base=$((20000 + RANDOM % 20000))
-prod="127.0.0.1:$base"
-"$etcd" --name prod --data-dir "$dir/prod" \
-  --listen-client-urls "http://$prod" --advertise-client-urls "http://$prod" \
-  --listen-peer-urls "http://127.0.0.1:$((base + 1))" \
-  --initial-advertise-peer-urls "http://127.0.0.1:$((base + 1))" \
-  --initial-cluster "prod=http://127.0.0.1:$((base + 1))" >"$dir/prod.log" 2>&1 &
-etcd_pid=$!
-ctl() { ETCDCTL_API=3 etcdctl --endpoints "$prod" "$@"; }
-for _ in $(seq 100); do ctl endpoint health >/dev/null 2>&1 && break; sleep 0.1; done
-ctl endpoint health >/dev/null
+# "Production": one etcd member on loopback. A port another process took between the choice
+# and etcd's bind makes etcd exit: then new ports, up to five times, each wait bounded.
+source scripts/ports.sh
+start_production() {
+  free_port client_port && free_port peer_port || return 1
+  prod="127.0.0.1:$client_port"
+  "$etcd" --name prod --data-dir "$dir/prod" \
+    --listen-client-urls "http://$prod" --advertise-client-urls "http://$prod" \
+    --listen-peer-urls "http://127.0.0.1:$peer_port" \
+    --initial-advertise-peer-urls "http://127.0.0.1:$peer_port" \
+    --initial-cluster "prod=http://127.0.0.1:$peer_port" >"$dir/prod.log" 2>&1 &
+  etcd_pid=$!
+  local deadline=$((SECONDS + 30))
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    kill -0 "$etcd_pid" 2>/dev/null || { etcd_pid=""; rm -rf "$dir/prod"; return 1; }
+    ctl endpoint health >/dev/null 2>&1 && return 0
+    sleep 0.2
+  done
+  kill -9 "$etcd_pid" 2>/dev/null || true
+  wait "$etcd_pid" 2>/dev/null || true
+  etcd_pid=""
+  rm -rf "$dir/prod"
+  return 1
+}
+ctl() { ETCDCTL_API=3 etcdctl --dial-timeout 1s --command-timeout 5s --endpoints "$prod" "$@"; }
+started=""
+for _ in 1 2 3 4 5; do start_production && { started=1; break; }; done
+if [ -z "$started" ]; then
+  echo "rehearse-demo: production's etcd did not start; its log ($dir/prod.log) ends:" >&2
+  tail -n 20 "$dir/prod.log" >&2
+  exit 1
+fi
 
 echo "filling production with $keys keys of $value_bytes bytes (100 per transaction)…"
 value=$(head -c "$value_bytes" /dev/zero | tr '\0' v)
@@ -79,8 +99,8 @@ run "$memberctl" member list -w table
 
 # The planned change: grow to five members, learners first, promoted after catch-up.
 target=$("$memberctl" member list -w simple | awk -F', ' '{printf "%s%s=%s", sep, $3, $4; sep=","}')
-port=$((base + 100))
-target="$target,n4=http://127.0.0.1:$((port + 4)),n5=http://127.0.0.1:$((port + 5))"
+free_port n4_port && free_port n5_port
+target="$target,n4=http://127.0.0.1:$n4_port,n5=http://127.0.0.1:$n5_port"
 run "$memberctl" member apply --target "$target" --dry-run
 start=$(ms)
 run "$memberctl" member apply --target "$target" --start-local --timeout 10m

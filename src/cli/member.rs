@@ -113,8 +113,8 @@ pub struct CheckArgs {
     /// The change to check for (default: none in particular)
     #[arg(long = "for", value_enum, value_name = "CHANGE")]
     pub change: Option<CheckFor>,
-    /// The member the change concerns (promote, remove, update, replace): its hex ID or its name
-    #[arg(value_name = "ID|NAME", required_if_eq_any = [("change", "promote"), ("change", "remove"), ("change", "update"), ("change", "replace")])]
+    /// The member the change concerns (promote, remove, update, replace): its hex ID or its name; for upgrade, the etcd version to move to (e.g. 3.6)
+    #[arg(value_name = "ID|NAME|VERSION", required_if_eq_any = [("change", "promote"), ("change", "remove"), ("change", "update"), ("change", "replace"), ("change", "upgrade")])]
     pub member: Option<String>,
     /// What the catch-up check is told.
     #[command(flatten)]
@@ -136,12 +136,14 @@ pub enum CheckFor {
     Update,
     /// Replacing MEMBER with a new member (add a learner, promote it, remove MEMBER).
     Replace,
+    /// Moving the cluster to etcd VERSION by replacing (or restarting) members: one minor version at a time, every member first on the minimum patch release (3.5.26 before 3.6, 3.6.11 before 3.7).
+    Upgrade,
 }
 
 /// Pre-flight checks to pass knowingly.
 #[derive(Debug, Clone, Args)]
 pub struct SkipCheckArgs {
-    /// Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up
+    /// Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, upgrade
     #[arg(long = "skip-check", value_name = "CHECK", value_parser = parse_check)]
     pub skip_check: Vec<CheckName>,
 }

@@ -164,6 +164,13 @@ impl TryFrom<&CheckArgs> for Planned {
             (Some(CheckFor::Remove), Some(m)) => Planned::Remove(m),
             (Some(CheckFor::Update), Some(m)) => Planned::Update(m),
             (Some(CheckFor::Replace), Some(m)) => Planned::Replace(m),
+            (Some(CheckFor::Upgrade), Some(v)) => Planned::Upgrade(v),
+            (Some(CheckFor::Upgrade), None) => {
+                return Err(Error::usage(
+                    "--for upgrade needs the version to move to: \
+                     `memberctl member check --for upgrade 3.6`",
+                ))
+            }
             (Some(_), None) => {
                 return Err(Error::usage(
                     "--for promote, remove, update and replace need the member: \

@@ -6,12 +6,13 @@ use tokio::time::Instant;
 
 use super::catch_up::{CatchUp, CatchUpSample, CatchUpState, CatchUpSummary};
 use super::health::Health;
+use super::preflight::upgrade::{self, Release};
 use super::preflight::{Change, Preflight};
 use super::resolve::{list_naming, resolve, Purpose};
 use super::retry::retry_unhealthy;
 use super::{ApiError, ApiErrorKind, Ctx, MembershipApi, Observer};
 use crate::error::{Error, ErrorKind};
-use crate::model::{Member, MemberList};
+use crate::model::{Member, MemberId, MemberList};
 
 /// What to promote and how long to wait.
 #[derive(Clone, Debug)]
@@ -138,6 +139,7 @@ pub(crate) async fn wait_ready<A: MembershipApi>(
     let mut last: Option<CatchUpSample> = None;
     let mut last_error: Option<ApiError> = None;
     let mut backoff = poll_interval;
+    let mut versions_judged = false;
     loop {
         match catch_up.sample(api).await {
             Ok((sample, list)) => {
@@ -146,6 +148,10 @@ pub(crate) async fn wait_ready<A: MembershipApi>(
                 last = Some(sample);
                 if state == CatchUpState::Promoted || (state == CatchUpState::Ready && !promote) {
                     return Ok((list, catch_up.summary()));
+                }
+                if state == CatchUpState::Ready && !versions_judged {
+                    // The learner answers now: its version is known.
+                    versions_judged = upgrade_gate(api, &list, member.id).await?;
                 }
                 if state == CatchUpState::Ready {
                     match api.member_promote(member.id).await {
@@ -190,6 +196,46 @@ pub(crate) async fn wait_ready<A: MembershipApi>(
             poll_interval
         };
         tokio::time::sleep(pause.min(deadline - now)).await;
+    }
+}
+
+/// Whether learner `id` may be promoted by the upgrade rules (its version
+/// against the cluster version and the voters'): `Ok(true)` when judged and
+/// allowed, `Ok(false)` when a version could not be read (judged again at
+/// the next sample; etcd's own rules still apply), a refusal otherwise.
+async fn upgrade_gate<A: MembershipApi>(
+    api: &A,
+    list: &MemberList,
+    id: MemberId,
+) -> Result<bool, Error> {
+    let health = Health::gather(api, list.clone()).await;
+    let Some(leader) = health.leader().and_then(|l| list.get(l)) else {
+        return Ok(false);
+    };
+    let (Some(Ok(own)), Ok(version)) = (health.status_of(id), api.server_version(leader).await)
+    else {
+        return Ok(false);
+    };
+    let (Some(release), Some(cluster)) = (
+        Release::parse(&own.version),
+        Release::parse(&version.cluster),
+    ) else {
+        return Ok(false);
+    };
+    let voters: Vec<(String, Release)> = list
+        .members
+        .iter()
+        .zip(&health.statuses)
+        .filter(|(m, _)| !m.is_learner)
+        .filter_map(|(m, s)| Some((m.label(), Release::parse(&s.as_ref().ok()?.version)?)))
+        .collect();
+    let label = list.get(id).map_or_else(|| id.to_string(), |m| m.label());
+    match upgrade::promotable(&label, release, cluster.minor_version(), &voters) {
+        Ok(()) => Ok(true),
+        Err(b) => Err(Error::refused(format!(
+            "not promoted (check versions): {}; what to do: {}",
+            b.detail, b.remedy
+        ))),
     }
 }
 

@@ -50,7 +50,7 @@ impl Busy {
         }
         let local = Local::up_with_env(&flags, &[("MEMBERCTL_COMPACTION_HOLD_MS", hold_ms)]);
         let endpoints = local.endpoints();
-        load(&endpoints[0], "bulk/", 8 * 1024, 1024);
+        load(&endpoints[0], "bulk/", 1024, 8 * 1024);
         local
             .ctl(&["cluster", "link", "--set", LINK, "-w", "json"])
             .expect(0);

@@ -234,7 +234,8 @@ fn loaded_on(link: &str, bytes: usize) -> (Local, Vec<(String, String)>) {
         "1000",
     ]);
     let ep = local.client_url("n1");
-    let acked = crate::util::writer::load(&ep, "bulk/", bytes / 1024, 1024);
+    // 16 KiB values: the bytes matter here, not the number of puts.
+    let acked = crate::util::writer::load(&ep, "bulk/", bytes / 16384, 16384);
     let set = local
         .ctl(&["cluster", "link", "--set", link, "-w", "json"])
         .expect(0)

@@ -62,6 +62,8 @@ mod storage;
 mod stress;
 /// TLS against etcd (per version) and on the engine.
 mod tls;
+/// Upgrades by replacing members: `--for upgrade` and the promotion rules on etcd 3.5.25, 3.5.34, 3.6.10, 3.6.
+mod upgrade;
 /// Watches and leases on the engine through leader changes, a snapshot join and a removal.
 mod watch;
 
@@ -99,6 +101,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         storage::cases(),
         stress::cases(),
         tls::cases(),
+        upgrade::cases(),
         watch::cases(),
     ]
     .into_iter()

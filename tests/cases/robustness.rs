@@ -256,7 +256,7 @@ fn robustness_learner_killed_while_installing_a_snapshot() {
         &["--snapshot-count", "50"],
         (Some(1), false),
         |local, run| {
-            crate::util::writer::load(&local.endpoints()[0], "bulk/", 30_000, 1024);
+            crate::util::writer::load(&local.endpoints()[0], "bulk/", 1_875, 16 * 1024);
             // The leader sends slowly (50 ms a piece, 1.5 s in all), so
             // that the kill lands while the snapshot is in flight.
             let (leader, _) = leader_and_others(local);

@@ -82,7 +82,7 @@ fn wait_for_copy(local: &Local, name: &str, prefix: &str, acked: &[(String, Stri
 fn kill_9_during_a_snapshot_stream() {
     let local = Local::up(&["--fault-injection", "--snapshot-count", "500"]);
     let ep = local.endpoints()[0].clone();
-    let mut acked = load(&ep, "snap/data/", 8000, 1024);
+    let mut acked = load(&ep, "snap/data/", 1000, 8 * 1024);
     let writer = SteadyWriter::start(local.endpoints(), "snap/w/", Duration::from_millis(5));
 
     // The learner killed while it receives: the leader sends slowly (200 ms
@@ -144,7 +144,7 @@ fn kill_9_during_log_compaction_and_purge() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let mut acked = Vec::new();
     let mut highest_file = 0;
-    for round in 0..8 {
+    for round in 0..5 {
         let nodes = recorded_pids(&local);
         let endpoints: Vec<String> = nodes.iter().map(|(_, url, _)| url.clone()).collect();
         let writers: Vec<SteadyWriter> = (0..2)

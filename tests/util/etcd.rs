@@ -220,6 +220,21 @@ impl Etcd {
         self.members.len() - 1
     }
 
+    /// Starts an added member (as [`Etcd::start_added`]) on another server
+    /// binary: a new member of an upgrade by replacement.
+    pub fn start_added_on(
+        &mut self,
+        name: &str,
+        peer_port: u16,
+        initial_cluster: &str,
+        binary: PathBuf,
+    ) -> usize {
+        let own = std::mem::replace(&mut self.binary, binary);
+        let i = self.start_added(name, peer_port, initial_cluster);
+        self.binary = own;
+        i
+    }
+
     /// The server binary the members run.
     pub fn binary(&self) -> &std::path::Path {
         &self.binary

@@ -332,6 +332,11 @@ pub(super) fn figures_doc(f: &Figures) -> serde_json::Map<String, serde_json::Va
                         .filter_map(|(m, v)| Some((m.clone(), number(*v)?)))
                         .collect(),
                 ),
+                Figure::PerMemberText(each) => Value::Object(
+                    each.iter()
+                        .map(|(m, t)| (m.clone(), Value::String(t.clone())))
+                        .collect(),
+                ),
             };
             Some((name.to_string(), value))
         })

@@ -9,6 +9,7 @@ mod catch_up;
 mod checks;
 mod result;
 mod server;
+pub mod upgrade;
 
 use std::time::Duration;
 
@@ -73,6 +74,12 @@ pub enum Change {
     Remove(MemberId),
     /// Changing this member's peer URLs.
     Update(MemberId),
+    /// Moving the cluster to this minor version (`member check --for
+    /// upgrade`): members of that version added, promoted, old ones removed.
+    Upgrade {
+        /// (major, minor).
+        to: (u64, u64),
+    },
 }
 
 impl Change {
@@ -85,9 +92,12 @@ impl Change {
     /// Whether `steps` add a member, or check for no change in particular
     /// (the catch-up check is then judged).
     pub fn adds(steps: &[Change]) -> bool {
-        steps
-            .iter()
-            .any(|s| matches!(s, Change::Add { .. } | Change::Inspect))
+        steps.iter().any(|s| {
+            matches!(
+                s,
+                Change::Add { .. } | Change::Inspect | Change::Upgrade { .. }
+            )
+        })
     }
 
     /// Whether `steps` add a member or promote a learner: a catch-up is
@@ -106,7 +116,11 @@ impl Change {
             || steps.iter().any(|s| {
                 matches!(
                     s,
-                    Change::Inspect | Change::Add { .. } | Change::Promote(_) | Change::PromoteNew
+                    Change::Inspect
+                        | Change::Upgrade { .. }
+                        | Change::Add { .. }
+                        | Change::Promote(_)
+                        | Change::PromoteNew
                 )
             })
     }
@@ -335,6 +349,8 @@ pub enum Planned {
     Update(String),
     /// Replacing this member with a new one (ID or name).
     Replace(String),
+    /// Moving the cluster to this version ("3.6"; a patch is ignored).
+    Upgrade(String),
 }
 
 /// Runs `member check`: every check for `planned`, nothing enforced.
@@ -351,6 +367,17 @@ pub async fn check<A: MembershipApi>(
         Planned::Remove(t) => vec![Change::Remove(resolve(&list, t, Purpose::Remove)?.id)],
         Planned::Update(t) => vec![Change::Update(resolve(&list, t, Purpose::Update)?.id)],
         Planned::Replace(t) => replacing(resolve(&list, t, Purpose::Replace)?.id, None).to_vec(),
+        Planned::Upgrade(v) => {
+            let to = upgrade::Release::parse(v).ok_or_else(|| {
+                Error::usage(format!(
+                    "--for upgrade {v}: not a version; give the etcd version to move to, \
+                     e.g. `memberctl member check --for upgrade 3.6`"
+                ))
+            })?;
+            vec![Change::Upgrade {
+                to: to.minor_version(),
+            }]
+        }
     };
     let health = Health::gather(api, list).await;
     let facts = gather(api, health, &steps, told).await;
@@ -375,18 +402,24 @@ pub fn replacing(old: MemberId, added: Option<(MemberId, bool)>) -> Vec<Change> 
 /// Evaluates every check for the change made of `steps` (in order): the
 /// membership's (`checks`), then the servers' figures (`server`).
 pub fn evaluate(facts: &Facts, steps: &[Change]) -> Vec<Check> {
-    vec![
+    let mut checks = vec![
         checks::quorum(facts, steps),
         checks::alarms(facts, steps),
         checks::learners(facts, steps),
-        server::versions(facts),
+        server::versions(facts, steps),
         server::db(facts, steps),
         checks::apply(facts),
         server::disk(facts),
         server::network(facts),
         server::stability(facts),
         catch_up::check(facts, steps),
-    ]
+    ];
+    for step in steps {
+        if let Change::Upgrade { to } = step {
+            checks.push(server::upgrade_check(facts, *to));
+        }
+    }
+    checks
 }
 
 #[cfg(test)]

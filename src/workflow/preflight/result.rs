@@ -28,11 +28,14 @@ pub enum CheckName {
     /// Whether a new member can catch up before the leader compacts its log
     /// past the snapshot it receives, and how long it will take.
     CatchUp,
+    /// Whether the cluster may move to a minor version (`member check --for
+    /// upgrade`): one at a time, every member first on the minimum patch release.
+    Upgrade,
 }
 
 impl CheckName {
     /// Every check, in the order they are reported.
-    pub const ALL: [CheckName; 10] = [
+    pub const ALL: [CheckName; 11] = [
         CheckName::Quorum,
         CheckName::Alarms,
         CheckName::Learners,
@@ -43,6 +46,7 @@ impl CheckName {
         CheckName::Network,
         CheckName::Stability,
         CheckName::CatchUp,
+        CheckName::Upgrade,
     ];
 
     /// The stable name.
@@ -58,6 +62,7 @@ impl CheckName {
             CheckName::Network => "network",
             CheckName::Stability => "stability",
             CheckName::CatchUp => "catch-up",
+            CheckName::Upgrade => "upgrade",
         }
     }
 }
@@ -145,6 +150,8 @@ pub enum Figure {
     PerMember(Vec<(String, f64)>),
     /// A word or phrase (`bandwidth_source`: `given`, `link`, …).
     Text(String),
+    /// One word per member, by label (`version`: "3.5.25").
+    PerMemberText(Vec<(String, String)>),
 }
 
 /// A check's figures by name, in the order they were added. Names end with
@@ -174,6 +181,22 @@ impl Figures {
             _ => self
                 .0
                 .push((name, Figure::PerMember(vec![(member, value)]))),
+        }
+    }
+
+    /// Adds `member`'s word to the per-member figure `name`.
+    pub fn member_text(
+        &mut self,
+        name: &'static str,
+        member: impl Into<String>,
+        value: impl Into<String>,
+    ) {
+        let (member, value) = (member.into(), value.into());
+        match self.0.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, Figure::PerMemberText(v))) => v.push((member, value)),
+            _ => self
+                .0
+                .push((name, Figure::PerMemberText(vec![(member, value)]))),
         }
     }
 

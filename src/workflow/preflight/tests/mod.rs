@@ -116,7 +116,8 @@ fn verdict(facts: &Facts, change: Change, name: CheckName) -> Verdict {
 fn a_healthy_cluster_passes_everything() {
     let checks = evaluate(&facts(), &[Change::Inspect]);
     let names: Vec<CheckName> = checks.iter().map(|c| c.name).collect();
-    assert_eq!(names, CheckName::ALL);
+    // `upgrade` is evaluated only for `member check --for upgrade`.
+    assert_eq!(names, CheckName::ALL[..CheckName::ALL.len() - 1]);
     for c in &checks {
         assert_eq!(c.verdict, Verdict::Ok, "{c:?}");
     }
@@ -238,21 +239,82 @@ fn a_second_learner_fails_only_a_learner_add() {
 }
 
 #[test]
-fn two_minor_versions_fail_and_patch_levels_do_not() {
+fn two_minor_versions_fail_unless_an_upgrade_within_the_rules() {
     let mut f = facts();
     f.health.statuses[1] = Ok(status(2, "3.5.9"));
     assert_eq!(
         verdict(&f, Change::Inspect, CheckName::Versions),
         Verdict::Ok
     );
+    // 3.5.9 and 3.5.17 are below 3.5.26: no member of 3.6 yet.
     f.health.statuses[2] = Ok(status(3, "3.6.1"));
     let c = evaluate(&f, &[Change::Inspect]).remove(3);
     assert_eq!(c.verdict, Verdict::Fail);
     assert!(
-        c.detail.contains("3.5.17") && c.detail.contains("3.6.1"),
+        c.detail.contains("3.5.17") && c.detail.contains("3.5.26"),
         "{}",
         c.detail
     );
+    assert_eq!(c.members.len(), 2, "{c:?}");
+    // On 3.5.26 and later, the upgrade by replacement may go on.
+    f.health.statuses[0] = Ok(status(1, "3.5.30"));
+    f.health.statuses[1] = Ok(status(2, "3.5.26"));
+    let c = evaluate(&f, &[Change::Inspect]).remove(3);
+    assert_eq!(c.verdict, Verdict::Warn, "{c:?}");
+    assert!(
+        c.detail.contains("from 3.5 to 3.6 is under way"),
+        "{}",
+        c.detail
+    );
+    // Two minor versions apart: never.
+    f.health.statuses[2] = Ok(status(3, "3.7.0"));
+    let c = evaluate(&f, &[Change::Inspect]).remove(3);
+    assert_eq!(c.verdict, Verdict::Fail, "{c:?}");
+    assert!(c.remedy.contains("finish it"), "{}", c.remedy);
+}
+
+#[test]
+fn a_learner_is_promoted_only_by_the_upgrade_rules() {
+    let mut f = facts();
+    f.health.list.members.push(member(4, true));
+    f.health.statuses.push(Ok(status(4, "3.6.2")));
+    f.metrics.push(f.metrics[0].clone());
+    let c = evaluate(&f, &[Change::Promote(MemberId(4))]).remove(3);
+    assert_eq!(c.verdict, Verdict::Fail, "{c:?}");
+    assert!(
+        c.detail.contains("3.6.2") && c.detail.contains("3.5.26"),
+        "{}",
+        c.detail
+    );
+    for s in f.health.statuses[..3].iter_mut().flatten() {
+        s.version = "3.5.27".into();
+    }
+    let c = evaluate(&f, &[Change::Promote(MemberId(4))]).remove(3);
+    assert_eq!(c.verdict, Verdict::Warn, "{c:?}");
+    f.health.statuses[3] = Ok(status(4, "3.4.30"));
+    let c = evaluate(&f, &[Change::Promote(MemberId(4))]).remove(3);
+    assert_eq!(c.verdict, Verdict::Fail, "{c:?}");
+    assert!(
+        c.detail.contains("older than the cluster version"),
+        "{}",
+        c.detail
+    );
+}
+
+#[test]
+fn the_upgrade_check_names_the_members_and_the_order() {
+    let f = facts();
+    let checks = evaluate(&f, &[Change::Upgrade { to: (3, 6) }]);
+    let c = checks.last().unwrap();
+    assert_eq!(c.name, CheckName::Upgrade);
+    assert_eq!(c.verdict, Verdict::Fail, "{c:?}");
+    assert_eq!(c.members.len(), 3, "{c:?}");
+    assert!(c.remedy.contains("the leader ("), "{}", c.remedy);
+    let c = evaluate(&f, &[Change::Upgrade { to: (3, 5) }])
+        .pop()
+        .unwrap();
+    assert_eq!(c.verdict, Verdict::Ok, "{c:?}");
+    assert!(c.detail.contains("patch upgrade"), "{}", c.detail);
 }
 
 #[test]
