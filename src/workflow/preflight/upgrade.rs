@@ -198,15 +198,18 @@ pub fn upgrade_to(
             ),
         });
     }
-    Ok(format!(
-        "every {} member runs {}; one member at a time to {}, {order}",
-        minor_text(cluster),
-        match minimum_before_leaving(cluster) {
-            Some((m, _)) => format!("{m} or later"),
-            None => "a release that may move on".into(),
-        },
-        minor_text(target)
-    ))
+    Ok(match minimum_before_leaving(cluster) {
+        Some((m, _)) => format!(
+            "every {} member runs {m} or later; one member at a time to {}, {order}",
+            minor_text(cluster),
+            minor_text(target)
+        ),
+        None => format!(
+            "no patch release of {} is required first; one member at a time to {}, {order}",
+            minor_text(cluster),
+            minor_text(target)
+        ),
+    })
 }
 
 /// "followers first (m2, m3), the leader (m1) last".
