@@ -184,7 +184,11 @@ fn write_timings(timings: &[(Duration, String)]) {
     let mut sorted = timings.to_vec();
     sorted.sort_by(|a, b| b.0.cmp(&a.0));
     let total: Duration = sorted.iter().map(|(d, _)| *d).sum();
-    let mut text = format!("{} cases, {:.1} s in all\n", sorted.len(), total.as_secs_f64());
+    let mut text = format!(
+        "{} cases, {:.1} s in all\n",
+        sorted.len(),
+        total.as_secs_f64()
+    );
     for (took, name) in &sorted {
         text.push_str(&format!("{:8.1} s  {name}\n", took.as_secs_f64()));
     }

@@ -28,11 +28,14 @@ pub enum CheckName {
     /// Whether a new member can catch up before the leader compacts its log
     /// past the snapshot it receives, and how long it will take.
     CatchUp,
+    /// Peer certificates: the members' (expiry) and the new member's
+    /// (names, CA, key usage, key, validity).
+    PeerTls,
 }
 
 impl CheckName {
     /// Every check, in the order they are reported.
-    pub const ALL: [CheckName; 10] = [
+    pub const ALL: [CheckName; 11] = [
         CheckName::Quorum,
         CheckName::Alarms,
         CheckName::Learners,
@@ -43,6 +46,7 @@ impl CheckName {
         CheckName::Network,
         CheckName::Stability,
         CheckName::CatchUp,
+        CheckName::PeerTls,
     ];
 
     /// The stable name.
@@ -58,6 +62,7 @@ impl CheckName {
             CheckName::Network => "network",
             CheckName::Stability => "stability",
             CheckName::CatchUp => "catch-up",
+            CheckName::PeerTls => "peer-tls",
         }
     }
 }
