@@ -54,14 +54,14 @@ fn adding(skip: &SkipCheckArgs, catch_up: &CatchUpArgs) -> Preflight {
 /// file that cannot be read is a usage error naming its flag).
 pub(super) fn peer_tls(a: &PeerTlsArgs, peer_urls: &[String]) -> Result<PeerTlsInputs, Error> {
     let new_member = match (&a.peer_cert, &a.peer_key) {
-        (Some(cert), Some(key)) => Some(
+        (Some(cert), Some(key)) => Some(Box::new(
             PeerTlsFiles {
                 cert: cert.clone(),
                 key: key.clone(),
                 trusted_ca: a.peer_trusted_ca.clone(),
             }
             .load()?,
-        ),
+        )),
         (None, None) => None,
         _ => return Err(Error::usage("--peer-cert and --peer-key go together")),
     };

@@ -286,12 +286,13 @@ mod tests {
         assert!(anchor_a.is_ca && anchor_a.self_issued());
         for usage in [Usage::Any, Usage::Server, Usage::Client] {
             assert_eq!(
-                verify_chain(&good, &[], &[anchor_a.clone()], NOW, usage),
+                verify_chain(&good, &[], std::slice::from_ref(&anchor_a), NOW, usage),
                 Ok(())
             );
         }
         // Both CAs have rcgen's default name: b's key did not sign it.
-        let e = verify_chain(&good, &[], &[anchor_b.clone()], NOW, Usage::Any).unwrap_err();
+        let e =
+            verify_chain(&good, &[], std::slice::from_ref(&anchor_b), NOW, Usage::Any).unwrap_err();
         assert!(e.contains("did not sign"), "{e}");
         assert!(good.names_host("127.0.0.1"));
         assert!(good.names_host("peer.example"));
@@ -302,10 +303,23 @@ mod tests {
         let server_only = leaf(&["127.0.0.1"], vec![ServerAuth], &a);
         assert!(server_only.server_auth && !server_only.client_auth);
         assert_eq!(
-            verify_chain(&server_only, &[], &[anchor_a.clone()], NOW, Usage::Any),
+            verify_chain(
+                &server_only,
+                &[],
+                std::slice::from_ref(&anchor_a),
+                NOW,
+                Usage::Any
+            ),
             Ok(())
         );
-        assert!(verify_chain(&server_only, &[], &[anchor_a.clone()], NOW, Usage::Client).is_err());
+        assert!(verify_chain(
+            &server_only,
+            &[],
+            std::slice::from_ref(&anchor_a),
+            NOW,
+            Usage::Client
+        )
+        .is_err());
         // No extended key usage at all: any use.
         let unrestricted = leaf(&["127.0.0.1"], vec![], &a);
         assert!(unrestricted.server_auth && unrestricted.client_auth);

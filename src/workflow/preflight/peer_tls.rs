@@ -33,7 +33,7 @@ pub struct PeerTlsInputs {
     /// The new member's peer URLs (their hosts must be named by its certificate).
     pub peer_urls: Vec<String>,
     /// Its certificate, key and trusted CA as read, when given.
-    pub new_member: Option<NewPeerTls>,
+    pub new_member: Option<Box<NewPeerTls>>,
 }
 
 /// One member's peer certificate chain as read from its peer URL, or why not.
@@ -165,10 +165,14 @@ pub fn judge(f: &PeerTlsFacts) -> Check {
             remedies.push(x.remedy.clone());
         }
     }
+    // A finding of a lesser verdict says which.
     let texts: Vec<String> = found
         .0
         .iter()
-        .map(|x| format!("{}: {}", x.verdict, x.text))
+        .map(|x| match x.verdict {
+            v if v == verdict => x.text.clone(),
+            v => format!("({v}) {}", x.text),
+        })
         .collect();
     new_check(CheckName::PeerTls, verdict, texts.join("; "))
         .members(members)
@@ -356,7 +360,7 @@ fn new_member(
             Verdict::Fail,
             None,
             format!(
-                "{cert}'s extended key usage is {} without {}: a member uses its peer \
+                "the extended key usage of {cert} is {} without {}: a member uses its peer \
                  certificate both to accept its peers (serverAuth) and to dial them (clientAuth)",
                 leaf.key_usage.as_deref().unwrap_or("unrestricted"),
                 missing.join(" and ")

@@ -95,13 +95,13 @@ fn facts_with(chain: impl Fn(u64) -> Vec<PeerCertificate>) -> PeerTlsFacts {
 fn new_member(cert: PeerCertificate, trusted: Option<&Ca>) -> PeerTlsInputs {
     PeerTlsInputs {
         peer_urls: vec!["https://127.0.0.1:2390".to_string()],
-        new_member: Some(NewPeerTls {
+        new_member: Some(Box::new(NewPeerTls {
             cert_file: "new.pem".to_string(),
             chain: vec![cert],
             key_file: "new-key.pem".to_string(),
             key_matches: Ok(()),
             trusted_ca: trusted.map(|c| ("ca.pem".to_string(), vec![c.pc()])),
-        }),
+        })),
     }
 }
 
