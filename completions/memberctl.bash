@@ -1575,7 +1575,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__add)
-            opts="-w -h -V --peer-urls --learner --dry-run --skip-check --link-bandwidth --snapshot-count --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --peer-urls --learner --dry-run --skip-check --link-bandwidth --snapshot-count --peer-cert --peer-key --peer-trusted-ca --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1594,6 +1594,18 @@ _memberctl() {
                     return 0
                     ;;
                 --snapshot-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --peer-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --peer-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --peer-trusted-ca)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1727,14 +1739,14 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__check)
-            opts="-w -h -V --for --link-bandwidth --snapshot-count --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --for --link-bandwidth --snapshot-count --peer-urls --peer-cert --peer-key --peer-trusted-ca --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --for)
-                    COMPREPLY=($(compgen -W "add add-voter promote remove update replace" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "add add-voter promote remove update replace upgrade" -- "${cur}"))
                     return 0
                     ;;
                 --link-bandwidth)
@@ -1742,6 +1754,22 @@ _memberctl() {
                     return 0
                     ;;
                 --snapshot-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --peer-urls)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --peer-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --peer-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --peer-trusted-ca)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2583,7 +2611,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__replace)
-            opts="-w -h -V --name --peer-urls --dry-run --timeout --poll-interval --start-local --skip-check --link-bandwidth --snapshot-count --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --name --peer-urls --dry-run --timeout --poll-interval --start-local --skip-check --link-bandwidth --snapshot-count --peer-cert --peer-key --peer-trusted-ca --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2614,6 +2642,18 @@ _memberctl() {
                     return 0
                     ;;
                 --snapshot-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --peer-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --peer-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --peer-trusted-ca)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -88,9 +88,12 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;member;add'= {
             cand --peer-urls 'Peer URLs of the new member, comma-separated (scheme://host:port)'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
+            cand --peer-cert 'The peer certificate the new member will be started with (its --peer-cert-file, PEM): checked before anything is sent (names, CA, key usage, key, dates)'
+            cand --peer-key 'The private key of --peer-cert (the new member''s --peer-key-file, PEM)'
+            cand --peer-trusted-ca 'The CA the members trust on their peer ports (their --peer-trusted-ca-file, PEM) [default: the issuer of the certificates the members present]'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -110,7 +113,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --version 'Print version'
         }
         &'memberctl;member;promote'= {
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
             cand --timeout 'How long to wait for the learner to start, catch up and be promoted'
@@ -134,7 +137,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;member;remove'= {
             cand --timeout 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -155,7 +158,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;member;update'= {
             cand --peer-urls 'The member''s new peer URLs, comma-separated (scheme://host:port)'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -177,9 +180,12 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --peer-urls 'The new member''s peer URLs, comma-separated (scheme://host:port)'
             cand --timeout 'How long to wait for the learner to start, catch up and be promoted'
             cand --poll-interval 'How often to poll the learner''s and the leader''s progress'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
+            cand --peer-cert 'The peer certificate the new member will be started with (its --peer-cert-file, PEM): checked before anything is sent (names, CA, key usage, key, dates)'
+            cand --peer-key 'The private key of --peer-cert (the new member''s --peer-key-file, PEM)'
+            cand --peer-trusted-ca 'The CA the members trust on their peer ports (their --peer-trusted-ca-file, PEM) [default: the issuer of the certificates the members present]'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -203,7 +209,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --target-file 'The voters wanted, from a file: one NAME=URL[,URL...] a line, or JSON {"members":[{"name","peer_urls"}]}'
             cand --timeout 'How long to wait for the learner to start, catch up and be promoted'
             cand --poll-interval 'How often to poll the learner''s and the leader''s progress'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
@@ -246,6 +252,10 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --for 'The change to check for (default: none in particular)'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
+            cand --peer-urls 'The new member''s peer URLs, for the peer-tls check of --peer-cert (comma-separated)'
+            cand --peer-cert 'The peer certificate the new member will be started with (its --peer-cert-file, PEM): checked before anything is sent (names, CA, key usage, key, dates)'
+            cand --peer-key 'The private key of --peer-cert (the new member''s --peer-key-file, PEM)'
+            cand --peer-trusted-ca 'The CA the members trust on their peer ports (their --peer-trusted-ca-file, PEM) [default: the issuer of the certificates the members present]'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -307,7 +317,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --demote 'Demote a voter to learner (repeatable)'
             cand --remove 'Remove a member (repeatable)'
             cand --timeout 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'

@@ -1,11 +1,14 @@
 //! The client half's domain types (workflow, client, printer, command, local
 //! cluster): member IDs, members, member lists, per-member status,
-//! configurations and progress, and what a member's HTTP face reports
-//! ([`ServerMetrics`], [`ServerVersion`]). The engine keeps its own (`engine::node`).
+//! configurations and progress, what a member's HTTP face reports
+//! ([`ServerMetrics`], [`ServerVersion`]) and peer certificates ([`cert`]).
+//! The engine keeps its own (`engine::node`).
 
 use std::fmt;
 use std::str::FromStr;
 
+pub mod cert;
+mod der;
 mod server;
 
 pub use server::{mib, Histogram, ServerMetrics, ServerVersion, SnapshotTransfers};

@@ -119,6 +119,17 @@ pub struct CheckArgs {
     /// What the catch-up check is told.
     #[command(flatten)]
     pub catch_up: CatchUpArgs,
+    /// The new member's peer URLs, for the peer-tls check of --peer-cert (comma-separated)
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "URL[,URL...]",
+        requires = "peer_cert"
+    )]
+    pub peer_urls: Vec<String>,
+    /// What the peer-tls check is told.
+    #[command(flatten)]
+    pub peer_tls: PeerTlsArgs,
 }
 
 /// The change `member check --for` checks for.
@@ -143,7 +154,7 @@ pub enum CheckFor {
 /// Pre-flight checks to pass knowingly.
 #[derive(Debug, Clone, Args)]
 pub struct SkipCheckArgs {
-    /// Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, upgrade
+    /// Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade
     #[arg(long = "skip-check", value_name = "CHECK", value_parser = parse_check)]
     pub skip_check: Vec<CheckName>,
 }
@@ -157,6 +168,20 @@ pub struct CatchUpArgs {
     /// The members' --snapshot-count, for the catch-up check [default: the server version's: 100000 before 3.6, 10000 from 3.6; the engine reports its own]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub snapshot_count: Option<u64>,
+}
+
+/// The new member's peer TLS files, for the peer-tls check (changes that add a member).
+#[derive(Debug, Clone, Args)]
+pub struct PeerTlsArgs {
+    /// The peer certificate the new member will be started with (its --peer-cert-file, PEM): checked before anything is sent (names, CA, key usage, key, dates)
+    #[arg(long, value_name = "FILE", requires = "peer_key")]
+    pub peer_cert: Option<std::path::PathBuf>,
+    /// The private key of --peer-cert (the new member's --peer-key-file, PEM)
+    #[arg(long, value_name = "FILE", requires = "peer_cert")]
+    pub peer_key: Option<std::path::PathBuf>,
+    /// The CA the members trust on their peer ports (their --peer-trusted-ca-file, PEM) [default: the issuer of the certificates the members present]
+    #[arg(long, value_name = "FILE", requires = "peer_cert")]
+    pub peer_trusted_ca: Option<std::path::PathBuf>,
 }
 
 fn parse_link_bandwidth(s: &str) -> Result<u64, String> {
@@ -194,6 +219,9 @@ pub struct AddArgs {
     /// What the catch-up check is told.
     #[command(flatten)]
     pub catch_up: CatchUpArgs,
+    /// What the peer-tls check is told.
+    #[command(flatten)]
+    pub peer_tls: PeerTlsArgs,
 }
 
 /// Arguments of `member promote`.
@@ -298,6 +326,9 @@ pub struct ReplaceArgs {
     /// What the catch-up check is told.
     #[command(flatten)]
     pub catch_up: CatchUpArgs,
+    /// What the peer-tls check is told.
+    #[command(flatten)]
+    pub peer_tls: PeerTlsArgs,
 }
 
 /// Arguments of `member apply`.

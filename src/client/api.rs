@@ -1,6 +1,7 @@
 //! The [`MembershipApi`] implementation: each domain call as one etcd (or memberctl.v1) request, converted both ways.
 
 use super::{convert, metrics, Client};
+use crate::model::cert::PeerCertificate;
 use crate::model::{
     Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus,
     ProgressReport, ServerMetrics, ServerVersion,
@@ -183,6 +184,12 @@ impl MembershipApi for Client {
     async fn server_metrics(&self, member: &Member) -> Result<ServerMetrics, ApiError> {
         let text = self.http_get(member, "/metrics").await?;
         Ok(metrics::parse_metrics(&text))
+    }
+
+    async fn peer_certificates(&self, url: &str) -> Result<Vec<PeerCertificate>, ApiError> {
+        super::peer_tls::read_chain(url, super::peer_tls::HANDSHAKE_TIMEOUT)
+            .await
+            .map_err(super::unavailable)
     }
 
     async fn server_version(&self, member: &Member) -> Result<ServerVersion, ApiError> {

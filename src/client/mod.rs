@@ -2,7 +2,9 @@
 //! and the token), [`tls`] (the TLS files, read once), [`endpoint`]
 //! (normalisation), `channels` (connections and failover), `api` (the
 //! [`MembershipApi`](crate::workflow::MembershipApi) implementation) and
-//! `convert` (protobuf ↔ domain, the one place protobuf types end).
+//! `convert` (protobuf ↔ domain, the one place protobuf types end);
+//! [`peer_tls`] reads peer certificates (the new member's files, and what a
+//! member presents on its peer URL) for the `peer-tls` check.
 
 mod api;
 pub mod auth;
@@ -13,6 +15,7 @@ mod gather;
 mod http;
 mod insecure;
 pub(crate) mod metrics;
+pub mod peer_tls;
 mod snapshot;
 pub mod tls;
 

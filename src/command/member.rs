@@ -9,7 +9,9 @@ use crate::printer::Report;
 use crate::workflow::add::{self, AddOutcome};
 use crate::workflow::apply::{self, ApplyOutcome, ApplyRequest};
 use crate::workflow::joint::{self, JointOutcome};
-use crate::workflow::preflight::{self, Bandwidth, BandwidthSource, CatchUpInputs, Planned};
+use crate::workflow::preflight::{
+    self, Bandwidth, BandwidthSource, CatchUpInputs, CheckOptions, Planned,
+};
 use crate::workflow::remove::{self, RemoveOutcome};
 use crate::workflow::replace::{self, ReplaceOutcome};
 use crate::workflow::start::{self, StartMember, Starting};
@@ -67,16 +69,20 @@ pub(super) async fn member<A: MembershipApi>(
         }
         MemberCommand::Check(c) => {
             let planned = Planned::try_from(c)?;
-            let mut told = CatchUpInputs::from(&c.catch_up);
-            told.bandwidth = told.bandwidth.or_else(link);
+            let mut options = CheckOptions {
+                catch_up: CatchUpInputs::from(&c.catch_up),
+                peer_tls: super::requests::peer_tls(&c.peer_tls, &c.peer_urls)?,
+                ..CheckOptions::default()
+            };
+            options.catch_up.bandwidth = options.catch_up.bandwidth.or_else(link);
             Report::Checks(
-                preflight::check(api, &planned, &told)
+                preflight::check(api, &planned, &options)
                     .await
                     .context("member check")?,
             )
         }
         MemberCommand::Add(a) => match add::add(&cx, &{
-            let mut req: add::AddRequest = a.into();
+            let mut req = add::AddRequest::try_from(a)?;
             req.preflight = req.preflight.or_bandwidth(link());
             req
         })
@@ -124,7 +130,7 @@ pub(super) async fn member<A: MembershipApi>(
                 .with_context(|| format!("member update {}", shortened(&u.target.member)))?,
         ),
         MemberCommand::Replace(r) => {
-            let mut req: replace::ReplaceRequest = r.into();
+            let mut req = replace::ReplaceRequest::try_from(r)?;
             req.preflight = req.preflight.or_bandwidth(link());
             let done = if r.start_local {
                 replace::run(&cx, &req, &local).await

@@ -3,15 +3,16 @@
 
 use crate::cli::{
     AddArgs, ApplyArgs, CatchUpArgs, CheckArgs, CheckFor, JointEnterArgs, MoveLeaderArgs,
-    PromoteArgs, RemoveArgs, ReplaceArgs, SkipCheckArgs, UpdateArgs,
+    PeerTlsArgs, PromoteArgs, RemoveArgs, ReplaceArgs, SkipCheckArgs, UpdateArgs,
 };
+use crate::client::peer_tls::PeerTlsFiles;
 use crate::error::Error;
 use crate::workflow::add::AddRequest;
 use crate::workflow::apply::ApplyRequest;
 use crate::workflow::joint::JointRequest;
 use crate::workflow::leader::MoveRequest;
 use crate::workflow::preflight::{
-    Bandwidth, BandwidthSource, CatchUpInputs, CheckOptions, Planned, Preflight,
+    Bandwidth, BandwidthSource, CatchUpInputs, CheckOptions, PeerTlsInputs, Planned, Preflight,
 };
 use crate::workflow::promote::PromoteRequest;
 use crate::workflow::remove::RemoveRequest;
@@ -22,7 +23,7 @@ impl From<&SkipCheckArgs> for Preflight {
     fn from(a: &SkipCheckArgs) -> Self {
         Preflight::Run(CheckOptions {
             skip: a.skip_check.clone(),
-            catch_up: CatchUpInputs::default(),
+            ..CheckOptions::default()
         })
     }
 }
@@ -44,18 +45,58 @@ fn adding(skip: &SkipCheckArgs, catch_up: &CatchUpArgs) -> Preflight {
     Preflight::Run(CheckOptions {
         skip: skip.skip_check.clone(),
         catch_up: catch_up.into(),
+        ..CheckOptions::default()
     })
 }
 
-impl From<&AddArgs> for AddRequest {
-    fn from(a: &AddArgs) -> Self {
-        AddRequest {
+/// What the peer-tls check is told about a new member with `peer_urls`:
+/// its `--peer-cert`/`--peer-key`/`--peer-trusted-ca`, read here once (a
+/// file that cannot be read is a usage error naming its flag).
+pub(super) fn peer_tls(a: &PeerTlsArgs, peer_urls: &[String]) -> Result<PeerTlsInputs, Error> {
+    let new_member = match (&a.peer_cert, &a.peer_key) {
+        (Some(cert), Some(key)) => Some(Box::new(
+            PeerTlsFiles {
+                cert: cert.clone(),
+                key: key.clone(),
+                trusted_ca: a.peer_trusted_ca.clone(),
+            }
+            .load()?,
+        )),
+        (None, None) => None,
+        _ => return Err(Error::usage("--peer-cert and --peer-key go together")),
+    };
+    Ok(PeerTlsInputs {
+        peer_urls: peer_urls.to_vec(),
+        new_member,
+    })
+}
+
+/// The checks of a change that adds the member `peer_urls` name.
+fn adding_member(
+    skip: &SkipCheckArgs,
+    catch_up: &CatchUpArgs,
+    tls: &PeerTlsArgs,
+    peer_urls: &[String],
+) -> Result<Preflight, Error> {
+    Ok(Preflight::Run(CheckOptions {
+        skip: skip.skip_check.clone(),
+        catch_up: catch_up.into(),
+        peer_tls: peer_tls(tls, peer_urls)?,
+    }))
+}
+
+impl TryFrom<&AddArgs> for AddRequest {
+    type Error = Error;
+
+    /// Reads the peer TLS files, when given.
+    fn try_from(a: &AddArgs) -> Result<Self, Error> {
+        Ok(AddRequest {
             name: a.name.clone(),
             peer_urls: a.peer_urls.clone(),
             learner: a.learner,
             dry_run: a.dry_run,
-            preflight: adding(&a.checks, &a.catch_up),
-        }
+            preflight: adding_member(&a.checks, &a.catch_up, &a.peer_tls, &a.peer_urls)?,
+        })
     }
 }
 
@@ -102,17 +143,20 @@ impl From<&UpdateArgs> for UpdateRequest {
     }
 }
 
-impl From<&ReplaceArgs> for ReplaceRequest {
-    fn from(a: &ReplaceArgs) -> Self {
-        ReplaceRequest {
+impl TryFrom<&ReplaceArgs> for ReplaceRequest {
+    type Error = Error;
+
+    /// Reads the peer TLS files, when given.
+    fn try_from(a: &ReplaceArgs) -> Result<Self, Error> {
+        Ok(ReplaceRequest {
             old: a.old.clone(),
             name: a.name.clone(),
             peer_urls: a.peer_urls.clone(),
             dry_run: a.dry_run,
             timeout: a.wait.timeout,
             poll_interval: a.wait.poll_interval,
-            preflight: adding(&a.checks, &a.catch_up),
-        }
+            preflight: adding_member(&a.checks, &a.catch_up, &a.peer_tls, &a.peer_urls)?,
+        })
     }
 }
 

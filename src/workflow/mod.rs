@@ -27,6 +27,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::error::{Error, ErrorKind};
+use crate::model::cert::PeerCertificate;
 use crate::model::{
     Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus,
     ProgressReport, ServerMetrics, ServerVersion,
@@ -109,6 +110,15 @@ pub trait MembershipApi {
         Err(ApiError::new(
             ApiErrorKind::Unimplemented,
             format!("no /version for {}", member.label()),
+        ))
+    }
+    /// The certificate chain (the member's own first) presented on the https
+    /// peer URL `url`, read with a TLS handshake that accepts any
+    /// certificate: only to read it, nothing is sent (the `peer-tls` check).
+    async fn peer_certificates(&self, url: &str) -> Result<Vec<PeerCertificate>, ApiError> {
+        Err(ApiError::new(
+            ApiErrorKind::Unimplemented,
+            format!("no peer certificate read at {url}"),
         ))
     }
     /// The endpoints requests go to (none for a server without them): `member

@@ -44,6 +44,8 @@ mod metrics_catch_up;
 mod offline;
 /// Partitions on the engine (--fault-injection): a minority leader, a cut-off learner.
 mod partition;
+/// The peer-tls check against etcd 3.4 with TLS peers: bad new-member certificates refused, a good one joins, a near expiry warns.
+mod peer_tls;
 /// Pre-flight checks: `member check`, a full etcd database and a second learner refused before anything is sent.
 mod preflight;
 /// Quorum loss on the engine: `--force-new-cluster` on a survivor.
@@ -92,6 +94,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         metrics_catch_up::cases(),
         offline::cases(),
         partition::cases(),
+        peer_tls::cases(),
         preflight::cases(),
         quorum_loss::cases(),
         removed::cases(),

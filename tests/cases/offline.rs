@@ -69,6 +69,30 @@ fn malformed_endpoint_and_unreadable_tls_files_are_usage_errors() {
         "{}",
         r.stderr
     );
+    // The new member's peer TLS files are read before anything is asked.
+    for cmd in [
+        &["member", "add", "n4", "--learner"][..],
+        &["member", "replace", "n1", "--name", "n4"][..],
+    ] {
+        let mut args = vec!["--endpoints", "127.0.0.1:1"];
+        args.extend_from_slice(cmd);
+        args.extend([
+            "--peer-urls",
+            "https://127.0.0.1:2390",
+            "--peer-cert",
+            "peer.pem",
+            "--peer-key",
+            "peer-key.pem",
+        ]);
+        let r = memberctl(&args).expect(2);
+        assert!(
+            r.stderr.contains("cannot read --peer-cert peer.pem"),
+            "{}",
+            r.stderr
+        );
+    }
+    // --peer-cert needs --peer-key.
+    memberctl(&["member", "check", "--for", "add", "--peer-cert", "peer.pem"]).expect(2);
 }
 
 /// The subcommands a `--help` page lists under `Commands:` (without `help`).

@@ -50,11 +50,19 @@ fn a_full_database_refuses_an_add_until_space_is_freed() {
             "disk",
             "network",
             "stability",
-            "catch-up"
+            "catch-up",
+            "peer-tls"
         ]
     );
     // The figures of /metrics and /version are read from every member.
-    for name in ["versions", "db", "network", "stability", "catch-up"] {
+    for name in [
+        "versions",
+        "db",
+        "network",
+        "stability",
+        "catch-up",
+        "peer-tls",
+    ] {
         assert_eq!(check(&healthy, name)["result"], "ok", "{name}: {healthy}");
     }
     // The disk's figures depend on this machine's disk (and a fresh member
@@ -133,7 +141,7 @@ fn a_full_database_refuses_an_add_until_space_is_freed() {
     // The change's report carries the checks it passed.
     assert!(added["member"]["id"].is_string(), "{added}");
     assert_eq!(check(&added, "alarms")["result"], "ok", "{added}");
-    assert_eq!(added["checks"].as_array().unwrap().len(), 10, "{added}");
+    assert_eq!(added["checks"].as_array().unwrap().len(), 11, "{added}");
 }
 
 /// The engine: `member check` reads every check; a second learner is refused
@@ -227,7 +235,7 @@ fn a_second_learner_is_refused_by_the_learners_check() {
     let learners = check(&plan, "learners");
     assert_eq!(learners["skipped"], true, "{plan}");
     assert_eq!(learners["result"], "fail", "{plan}");
-    assert_eq!(plan["checks"].as_array().unwrap().len(), 10, "{plan}");
+    assert_eq!(plan["checks"].as_array().unwrap().len(), 11, "{plan}");
 
     // A check name that does not exist is a usage error.
     let r = local.ctl(&[

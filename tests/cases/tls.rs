@@ -230,6 +230,12 @@ fn tls_on_the_engine() {
             assert_eq!(c["result"], "ok", "{c}");
         }
     }
+    // The peer-tls check reads each member's certificate from its peer port
+    // (which asks for a client certificate).
+    let peer_tls = util::check_named(&checked, "peer-tls");
+    assert_eq!(peer_tls["result"], "ok", "{peer_tls}");
+    let days = peer_tls["figures"]["days_left"].as_object().unwrap();
+    assert_eq!(days.len(), 3, "{peer_tls}");
     // A change sent to a follower is forwarded to the leader over peer TLS.
     let leader = status["leader"].as_str().unwrap();
     let follower = status["members"]

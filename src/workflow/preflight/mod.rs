@@ -1,12 +1,13 @@
 //! Pre-flight checks: whether the cluster can take a change now (quorum,
 //! alarms, learners, versions, database, apply lag, disk, network, leader
-//! stability), each
+//! stability, catch-up, peer certificates), each
 //! a named result with the figures it read and what to do. [`gather`] reads
 //! what the checks need, [`evaluate`] (pure: `checks` and `server`) judges it,
 //! [`enforce`] refuses a change when one fails.
 
 mod catch_up;
 mod checks;
+mod peer_tls;
 mod result;
 mod server;
 pub mod upgrade;
@@ -24,6 +25,7 @@ use crate::model::{
     Alarm, Member, MemberId, MemberStatus, ProgressReport, ServerMetrics, ServerVersion,
 };
 pub use catch_up::{Bandwidth, BandwidthSource, CatchUpEstimate, CatchUpInputs, CatchUpPath};
+pub use peer_tls::{PeerRead, PeerTlsFacts, PeerTlsInputs, PEER_CERT_WARN_DAYS};
 pub use result::{Check, CheckName, Figure, Figures, Verdict};
 
 /// Apply lag (committed − applied entries) that fails the check: etcd
@@ -148,6 +150,9 @@ pub struct Facts {
     pub progress: Option<ProgressReport>,
     /// What the operator told the catch-up check.
     pub told: CatchUpInputs,
+    /// The peer certificates read, and what the operator told the
+    /// `peer-tls` check.
+    pub peer_tls: PeerTlsFacts,
 }
 
 /// Reads, concurrently, the alarms, every answering member's metrics and
@@ -155,14 +160,29 @@ pub struct Facts {
 /// progress); then the leader's status and metrics a second time (the
 /// stability check compares the two readings; for a change that adds a
 /// member, at least half a second later: the catch-up check reads the write
-/// rate from them).
+/// rate from them). The members' peer certificates are read at the same
+/// time, each with a TLS handshake to its https peer URL.
 pub async fn gather<A: MembershipApi>(
     api: &A,
     health: Health,
     steps: &[Change],
-    told: &CatchUpInputs,
+    options: &CheckOptions,
 ) -> Facts {
     let started = Instant::now();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let peers = join_all(peer_tls::to_read(&health.list.members).into_iter().map(
+        |(member, label, url)| async move {
+            let chain = api.peer_certificates(&url).await;
+            PeerRead {
+                member,
+                label,
+                url,
+                chain,
+            }
+        },
+    ));
     let leader: Option<Member> = health.leader().and_then(|id| health.list.get(id).cloned());
     let metrics = join_all(health.list.members.iter().zip(&health.statuses).map(
         |(m, s)| async move {
@@ -187,8 +207,8 @@ pub async fn gather<A: MembershipApi>(
             None => None,
         }
     };
-    let ((alarms, metrics, version), progress) =
-        join(join3(api.alarms(), metrics, version), progress).await;
+    let ((alarms, metrics, version), (progress, peers)) =
+        join(join3(api.alarms(), metrics, version), join(progress, peers)).await;
     if Change::catches_up(steps) {
         let least = Duration::from_secs_f64(catch_up::RATE_INTERVAL_SECONDS);
         tokio::time::sleep(least.saturating_sub(started.elapsed())).await;
@@ -208,7 +228,6 @@ pub async fn gather<A: MembershipApi>(
         None => (None, None),
     };
     Facts {
-        health,
         alarms,
         leader_again,
         metrics,
@@ -216,7 +235,14 @@ pub async fn gather<A: MembershipApi>(
         version,
         metrics_interval: again_at.duration_since(started),
         progress,
-        told: told.clone(),
+        told: options.catch_up.clone(),
+        peer_tls: PeerTlsFacts {
+            told: options.peer_tls.clone(),
+            https: peer_tls::uses_tls(&health.list.members),
+            read: peers,
+            now,
+        },
+        health,
     }
 }
 
@@ -280,6 +306,8 @@ pub struct CheckOptions {
     pub skip: Vec<CheckName>,
     /// `--link-bandwidth`, `--snapshot-count`, or the local cluster's link.
     pub catch_up: CatchUpInputs,
+    /// The new member's peer URLs and `--peer-cert`/`--peer-key`/`--peer-trusted-ca`.
+    pub peer_tls: PeerTlsInputs,
 }
 
 /// Whether a change runs the pre-flight checks itself (by default it does,
@@ -321,7 +349,7 @@ impl Preflight {
     ) -> Result<Vec<Check>, Error> {
         match self {
             Preflight::Run(options) => {
-                let facts = gather(api, health.clone(), steps, &options.catch_up).await;
+                let facts = gather(api, health.clone(), steps, options).await;
                 let checks = enforce(evaluate(&facts, steps), &options.skip, observer)?;
                 observer.checked(&checks);
                 Ok(checks)
@@ -353,11 +381,12 @@ pub enum Planned {
     Upgrade(String),
 }
 
-/// Runs `member check`: every check for `planned`, nothing enforced.
+/// Runs `member check`: every check for `planned` (told what `options`
+/// say; its skips are not used), nothing enforced.
 pub async fn check<A: MembershipApi>(
     api: &A,
     planned: &Planned,
-    told: &CatchUpInputs,
+    options: &CheckOptions,
 ) -> Result<Vec<Check>, Error> {
     let list = api.member_list().await?;
     let steps = match planned {
@@ -380,7 +409,7 @@ pub async fn check<A: MembershipApi>(
         }
     };
     let health = Health::gather(api, list).await;
-    let facts = gather(api, health, &steps, told).await;
+    let facts = gather(api, health, &steps, options).await;
     Ok(evaluate(&facts, &steps))
 }
 
@@ -400,7 +429,8 @@ pub fn replacing(old: MemberId, added: Option<(MemberId, bool)>) -> Vec<Change> 
 }
 
 /// Evaluates every check for the change made of `steps` (in order): the
-/// membership's (`checks`), then the servers' figures (`server`).
+/// membership's (`checks`), then the servers' figures (`server`), the
+/// catch-up estimate and the peer certificates.
 pub fn evaluate(facts: &Facts, steps: &[Change]) -> Vec<Check> {
     let mut checks = vec![
         checks::quorum(facts, steps),
@@ -413,6 +443,7 @@ pub fn evaluate(facts: &Facts, steps: &[Change]) -> Vec<Check> {
         server::network(facts),
         server::stability(facts),
         catch_up::check(facts, steps),
+        peer_tls::judge(&facts.peer_tls),
     ];
     for step in steps {
         if let Change::Upgrade { to } = step {

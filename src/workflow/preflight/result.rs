@@ -28,6 +28,9 @@ pub enum CheckName {
     /// Whether a new member can catch up before the leader compacts its log
     /// past the snapshot it receives, and how long it will take.
     CatchUp,
+    /// Peer certificates: the members' (expiry) and the new member's
+    /// (names, CA, key usage, key, validity).
+    PeerTls,
     /// Whether the cluster may move to a minor version (`member check --for
     /// upgrade`): one at a time, every member first on the minimum patch release.
     Upgrade,
@@ -35,7 +38,7 @@ pub enum CheckName {
 
 impl CheckName {
     /// Every check, in the order they are reported.
-    pub const ALL: [CheckName; 11] = [
+    pub const ALL: [CheckName; 12] = [
         CheckName::Quorum,
         CheckName::Alarms,
         CheckName::Learners,
@@ -46,6 +49,7 @@ impl CheckName {
         CheckName::Network,
         CheckName::Stability,
         CheckName::CatchUp,
+        CheckName::PeerTls,
         CheckName::Upgrade,
     ];
 
@@ -62,6 +66,7 @@ impl CheckName {
             CheckName::Network => "network",
             CheckName::Stability => "stability",
             CheckName::CatchUp => "catch-up",
+            CheckName::PeerTls => "peer-tls",
             CheckName::Upgrade => "upgrade",
         }
     }

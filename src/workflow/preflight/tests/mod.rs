@@ -12,6 +12,7 @@ use crate::workflow::ApiErrorKind;
 
 mod catch_up;
 mod changes;
+mod peer_tls;
 mod server;
 
 /// A three-member etcd 3.4.23's `/metrics`, as scraped.
@@ -104,6 +105,7 @@ fn facts() -> Facts {
         metrics_interval: Duration::from_secs(1),
         progress: None,
         told: CatchUpInputs::default(),
+        peer_tls: PeerTlsFacts::default(),
     }
 }
 
