@@ -17,8 +17,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 pub use cluster::{ClusterCommand, DirArg, LinkArgs, RecoverArgs, StartNodeArgs, UpArgs};
 pub use member::{
     AddArgs, ApplyArgs, CatchUpArgs, CheckArgs, CheckFor, JointCommand, JointEnterArgs,
-    MemberCommand, MoveLeaderArgs, PromoteArgs, RemoveArgs, ReplaceArgs, SkipCheckArgs, TargetArg,
-    UpdateArgs,
+    MemberCommand, MoveLeaderArgs, PromoteArgs, PruneArgs, RemoveArgs, ReplaceArgs, SkipCheckArgs,
+    TargetArg, UpdateArgs,
 };
 pub use node::{ClusterState, NodeCommand, RunArgs};
 pub use parse::parse;

@@ -46,6 +46,8 @@ mod offline;
 mod partition;
 /// Pre-flight checks: `member check`, a full etcd database and a second learner refused before anything is sent.
 mod preflight;
+/// `member prune` (a learner that never started removed, a caught-up one kept, dead voters and the minimum) and `promote --stable-for` on the engine.
+mod prune;
 /// Quorum loss on the engine: `--force-new-cluster` on a survivor.
 mod quorum_loss;
 /// A removed member always stops (etcd's "permanently removed") on the engine.
@@ -91,6 +93,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         offline::cases(),
         partition::cases(),
         preflight::cases(),
+        prune::cases(),
         quorum_loss::cases(),
         removed::cases(),
         replace::cases(),
