@@ -64,6 +64,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add a member, after checking its peer URLs (prefer --learner)')
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a learner to a voter once it has caught up with the leader')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a member, unless the rest could not form a quorum')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Remove learners that never started or stand still (and, with --dead-voters, dead voters), one at a time')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a member''s peer URLs, after checking them')
             [CompletionResult]::new('replace', 'replace', [CompletionResultType]::ParameterValue, 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in')
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume')
@@ -120,6 +121,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;member;promote' {
+            [CompletionResult]::new('--stable-for', '--stable-for', [CompletionResultType]::ParameterName, 'Promote only once the learner has met the readiness rule without a break for this long (a sample that is not ready starts it again)')
             [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade')
             [CompletionResult]::new('--link-bandwidth', '--link-bandwidth', [CompletionResultType]::ParameterName, 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]')
             [CompletionResult]::new('--snapshot-count', '--snapshot-count', [CompletionResultType]::ParameterName, 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]')
@@ -158,6 +160,31 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything and print the plan; change nothing')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Remove even if the remaining reachable voters could not form a quorum')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Encrypt but do not verify the servers'' certificates (test clusters only)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'memberctl;member;prune' {
+            [CompletionResult]::new('--stalled-for', '--stalled-for', [CompletionResultType]::ParameterName, 'Watch the members this long first: a started learner whose index stands still behind the leader''s all along goes (0s: only learners that never started go, at once)')
+            [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'How often to look at every member while watching')
+            [CompletionResult]::new('--min-voters', '--min-voters', [CompletionResultType]::ParameterName, 'The fewest voters to leave when removing dead voters (at least 3, which can still lose one)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)')
+            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade')
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS, for servers that require one (with --key)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (with --cert)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication')
+            [CompletionResult]::new('--dead-voters', '--dead-voters', [CompletionResultType]::ParameterName, 'Also remove voters that answer nothing for --stalled-for while the leader has lost them too')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'List what would be removed and why; change nothing')
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Encrypt but do not verify the servers'' certificates (test clusters only)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -415,6 +442,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add a member, after checking its peer URLs (prefer --learner)')
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a learner to a voter once it has caught up with the leader')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a member, unless the rest could not form a quorum')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Remove learners that never started or stand still (and, with --dead-voters, dead voters), one at a time')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a member''s peer URLs, after checking them')
             [CompletionResult]::new('replace', 'replace', [CompletionResultType]::ParameterValue, 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in')
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume')
@@ -435,6 +463,9 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;member;help;remove' {
+            break
+        }
+        'memberctl;member;help;prune' {
             break
         }
         'memberctl;member;help;update' {
@@ -894,6 +925,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add a member, after checking its peer URLs (prefer --learner)')
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a learner to a voter once it has caught up with the leader')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a member, unless the rest could not form a quorum')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Remove learners that never started or stand still (and, with --dead-voters, dead voters), one at a time')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a member''s peer URLs, after checking them')
             [CompletionResult]::new('replace', 'replace', [CompletionResultType]::ParameterValue, 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in')
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume')
@@ -913,6 +945,9 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;help;member;remove' {
+            break
+        }
+        'memberctl;help;member;prune' {
             break
         }
         'memberctl;help;member;update' {

@@ -142,6 +142,9 @@ _memberctl() {
             memberctl__subcmd__help__subcmd__member,promote)
                 cmd="memberctl__subcmd__help__subcmd__member__subcmd__promote"
                 ;;
+            memberctl__subcmd__help__subcmd__member,prune)
+                cmd="memberctl__subcmd__help__subcmd__member__subcmd__prune"
+                ;;
             memberctl__subcmd__help__subcmd__member,remove)
                 cmd="memberctl__subcmd__help__subcmd__member__subcmd__remove"
                 ;;
@@ -199,6 +202,9 @@ _memberctl() {
             memberctl__subcmd__member,promote)
                 cmd="memberctl__subcmd__member__subcmd__promote"
                 ;;
+            memberctl__subcmd__member,prune)
+                cmd="memberctl__subcmd__member__subcmd__prune"
+                ;;
             memberctl__subcmd__member,remove)
                 cmd="memberctl__subcmd__member__subcmd__remove"
                 ;;
@@ -234,6 +240,9 @@ _memberctl() {
                 ;;
             memberctl__subcmd__member__subcmd__help,promote)
                 cmd="memberctl__subcmd__member__subcmd__help__subcmd__promote"
+                ;;
+            memberctl__subcmd__member__subcmd__help,prune)
+                cmd="memberctl__subcmd__member__subcmd__help__subcmd__prune"
                 ;;
             memberctl__subcmd__member__subcmd__help,remove)
                 cmd="memberctl__subcmd__member__subcmd__help__subcmd__remove"
@@ -1227,7 +1236,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__member)
-            opts="list add promote remove update replace apply status check move-leader joint"
+            opts="list add promote remove prune update replace apply status check move-leader joint"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1367,6 +1376,20 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__member__subcmd__promote)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__help__subcmd__member__subcmd__prune)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1521,7 +1544,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member)
-            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version list add promote remove update replace apply status check move-leader joint help"
+            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version list add promote remove prune update replace apply status check move-leader joint help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1821,7 +1844,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__help)
-            opts="list add promote remove update replace apply status check move-leader joint help"
+            opts="list add promote remove prune update replace apply status check move-leader joint help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1975,6 +1998,20 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__help__subcmd__promote)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__member__subcmd__help__subcmd__prune)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2475,12 +2512,16 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__promote)
-            opts="-w -h -V --no-wait --skip-check --link-bandwidth --snapshot-count --timeout --poll-interval --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --no-wait --stable-for --skip-check --link-bandwidth --snapshot-count --timeout --poll-interval --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --stable-for)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --skip-check)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2498,6 +2539,80 @@ _memberctl() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoints)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dial-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-out)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                -w)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                --cacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__member__subcmd__prune)
+            opts="-w -h -V --stalled-for --poll-interval --dead-voters --min-voters --dry-run --timeout --skip-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --stalled-for)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-voters)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skip-check)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

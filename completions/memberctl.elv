@@ -60,6 +60,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand add 'Add a member, after checking its peer URLs (prefer --learner)'
             cand promote 'Promote a learner to a voter once it has caught up with the leader'
             cand remove 'Remove a member, unless the rest could not form a quorum'
+            cand prune 'Remove learners that never started or stand still (and, with --dead-voters, dead voters), one at a time'
             cand update 'Change a member''s peer URLs, after checking them'
             cand replace 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in'
             cand apply 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume'
@@ -113,6 +114,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --version 'Print version'
         }
         &'memberctl;member;promote'= {
+            cand --stable-for 'Promote only once the learner has met the readiness rule without a break for this long (a sample that is not ready starts it again)'
             cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
@@ -150,6 +152,30 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --password 'Password for authentication'
             cand --dry-run 'Check everything and print the plan; change nothing'
             cand --force 'Remove even if the remaining reachable voters could not form a quorum'
+            cand --insecure-skip-tls-verify 'Encrypt but do not verify the servers'' certificates (test clusters only)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'memberctl;member;prune'= {
+            cand --stalled-for 'Watch the members this long first: a started learner whose index stands still behind the leader''s all along goes (0s: only learners that never started go, at once)'
+            cand --poll-interval 'How often to look at every member while watching'
+            cand --min-voters 'The fewest voters to leave when removing dead voters (at least 3, which can still lose one)'
+            cand --timeout 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)'
+            cand --cert 'Client certificate for TLS, for servers that require one (with --key)'
+            cand --key 'Client key for TLS (with --cert)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)'
+            cand --password 'Password for authentication'
+            cand --dead-voters 'Also remove voters that answer nothing for --stalled-for while the leader has lost them too'
+            cand --dry-run 'List what would be removed and why; change nothing'
             cand --insecure-skip-tls-verify 'Encrypt but do not verify the servers'' certificates (test clusters only)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -391,6 +417,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand add 'Add a member, after checking its peer URLs (prefer --learner)'
             cand promote 'Promote a learner to a voter once it has caught up with the leader'
             cand remove 'Remove a member, unless the rest could not form a quorum'
+            cand prune 'Remove learners that never started or stand still (and, with --dead-voters, dead voters), one at a time'
             cand update 'Change a member''s peer URLs, after checking them'
             cand replace 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in'
             cand apply 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume'
@@ -407,6 +434,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;member;help;promote'= {
         }
         &'memberctl;member;help;remove'= {
+        }
+        &'memberctl;member;help;prune'= {
         }
         &'memberctl;member;help;update'= {
         }
@@ -821,6 +850,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand add 'Add a member, after checking its peer URLs (prefer --learner)'
             cand promote 'Promote a learner to a voter once it has caught up with the leader'
             cand remove 'Remove a member, unless the rest could not form a quorum'
+            cand prune 'Remove learners that never started or stand still (and, with --dead-voters, dead voters), one at a time'
             cand update 'Change a member''s peer URLs, after checking them'
             cand replace 'Replace a member: add the new one as a learner, wait until it has caught up, swap it in'
             cand apply 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume'
@@ -836,6 +866,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;help;member;promote'= {
         }
         &'memberctl;help;member;remove'= {
+        }
+        &'memberctl;help;member;prune'= {
         }
         &'memberctl;help;member;update'= {
         }

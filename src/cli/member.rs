@@ -19,6 +19,8 @@ pub enum MemberCommand {
     Promote(PromoteArgs),
     /// Remove a member, unless the rest could not form a quorum.
     Remove(RemoveArgs),
+    /// Remove learners that never started or stand still (and, with --dead-voters, dead voters), one at a time.
+    Prune(PruneArgs),
     /// Change a member's peer URLs, after checking them.
     Update(UpdateArgs),
     /// Replace a member: add the new one as a learner, wait until it has caught up, swap it in.
@@ -190,6 +192,26 @@ fn parse_link_bandwidth(s: &str) -> Result<u64, String> {
     })
 }
 
+/// A duration as [`parse_duration`] reads it, zero allowed (`0s`: no wait).
+fn parse_duration_or_zero(s: &str) -> Result<Duration, String> {
+    match humantime::parse_duration(s.trim()) {
+        Ok(d) if d.is_zero() => Ok(d),
+        _ => parse_duration(s),
+    }
+}
+
+/// `--min-voters`: a whole number, at least [`MIN_VOTERS`](crate::workflow::prune::MIN_VOTERS).
+fn parse_min_voters(s: &str) -> Result<usize, String> {
+    let min = crate::workflow::prune::MIN_VOTERS;
+    match s.trim().parse::<usize>() {
+        Ok(n) if n >= min => Ok(n),
+        _ => Err(format!(
+            "{s:?} is not a number of voters of at least {min}: prune never leaves fewer \
+             than {min} voters, which can still lose one"
+        )),
+    }
+}
+
 fn parse_check(s: &str) -> Result<CheckName, String> {
     s.parse()
 }
@@ -231,8 +253,11 @@ pub struct PromoteArgs {
     #[command(flatten)]
     pub target: TargetArg,
     /// Promote at once instead of waiting for the learner to catch up
-    #[arg(long)]
+    #[arg(long, conflicts_with = "stable_for")]
     pub no_wait: bool,
+    /// Promote only once the learner has met the readiness rule without a break for this long (a sample that is not ready starts it again)
+    #[arg(long, default_value = "0s", value_parser = parse_duration_or_zero, value_name = "DURATION")]
+    pub stable_for: Duration,
     /// Pre-flight checks to pass knowingly.
     #[command(flatten)]
     pub checks: SkipCheckArgs,
@@ -268,6 +293,32 @@ pub struct RemoveArgs {
     #[arg(long)]
     pub force: bool,
     /// How long to wait for leadership to move (and for a named learner to start).
+    #[command(flatten)]
+    pub wait: StartWaitArgs,
+    /// Pre-flight checks to pass knowingly.
+    #[command(flatten)]
+    pub checks: SkipCheckArgs,
+}
+
+/// Arguments of `member prune`.
+#[derive(Debug, Clone, Args)]
+pub struct PruneArgs {
+    /// Watch the members this long first: a started learner whose index stands still behind the leader's all along goes (0s: only learners that never started go, at once)
+    #[arg(long, default_value = "1m", value_parser = parse_duration_or_zero, value_name = "DURATION")]
+    pub stalled_for: Duration,
+    /// How often to look at every member while watching
+    #[arg(long, default_value = "1s", value_parser = parse_duration, value_name = "DURATION")]
+    pub poll_interval: Duration,
+    /// Also remove voters that answer nothing for --stalled-for while the leader has lost them too
+    #[arg(long)]
+    pub dead_voters: bool,
+    /// The fewest voters to leave when removing dead voters (at least 3, which can still lose one)
+    #[arg(long, default_value_t = 3, value_parser = parse_min_voters, value_name = "N", requires = "dead_voters")]
+    pub min_voters: usize,
+    /// List what would be removed and why; change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// How long each removal may wait for leadership to move.
     #[command(flatten)]
     pub wait: StartWaitArgs,
     /// Pre-flight checks to pass knowingly.

@@ -17,7 +17,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 pub use cluster::{ClusterCommand, DirArg, LinkArgs, RecoverArgs, StartNodeArgs, UpArgs};
 pub use member::{
     AddArgs, ApplyArgs, CatchUpArgs, CheckArgs, CheckFor, JointCommand, JointEnterArgs,
-    MemberCommand, MoveLeaderArgs, PeerTlsArgs, PromoteArgs, RemoveArgs, ReplaceArgs,
+    MemberCommand, MoveLeaderArgs, PeerTlsArgs, PromoteArgs, PruneArgs, RemoveArgs, ReplaceArgs,
     SkipCheckArgs, TargetArg, UpdateArgs,
 };
 pub use node::{ClusterState, NodeCommand, RunArgs};

@@ -14,8 +14,8 @@ use clap::{Args, FromArgMatches, Parser};
 
 use super::cluster::{DirArg, RecoverArgs, StartNodeArgs, UpArgs};
 use super::member::{
-    AddArgs, ApplyArgs, CheckArgs, JointEnterArgs, MoveLeaderArgs, PromoteArgs, RemoveArgs,
-    ReplaceArgs, UpdateArgs,
+    AddArgs, ApplyArgs, CheckArgs, JointEnterArgs, MoveLeaderArgs, PromoteArgs, PruneArgs,
+    RemoveArgs, ReplaceArgs, UpdateArgs,
 };
 use super::node::RunArgs;
 use super::snapshot::RestoreArgs;
@@ -39,6 +39,7 @@ const PATHS: &[(&[&str], Augment)] = &[
     (&["member", "add"], AddArgs::augment_args),
     (&["member", "promote"], PromoteArgs::augment_args),
     (&["member", "remove"], RemoveArgs::augment_args),
+    (&["member", "prune"], PruneArgs::augment_args),
     (&["member", "update"], UpdateArgs::augment_args),
     (&["member", "replace"], ReplaceArgs::augment_args),
     (&["member", "apply"], ApplyArgs::augment_args),

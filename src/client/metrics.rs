@@ -18,6 +18,7 @@ const SNAPSHOT_APPLYING: &str = "etcd_server_snapshot_apply_in_progress_total";
 const COMMITTED: &str = "etcd_server_proposals_committed_total";
 const HEARTBEAT_FAILURES: &str = "etcd_server_heartbeat_send_failures_total";
 const SLOW_APPLIES: &str = "etcd_server_slow_apply_total";
+const ACTIVE_PEERS: &str = "etcd_network_active_peers";
 
 /// One sample line: `name{label="value",…} value [timestamp]`.
 struct Sample<'a> {
@@ -162,6 +163,7 @@ pub(crate) fn parse_metrics(text: &str) -> ServerMetrics {
     let (mut fsync, mut commit) = (None::<Parts>, None::<Parts>);
     let mut rtt: BTreeMap<MemberId, Parts> = BTreeMap::new();
     let (mut sent, mut received) = (BTreeMap::new(), BTreeMap::new());
+    let mut active = BTreeMap::new();
     let mut sends: BTreeMap<MemberId, Transfers> = BTreeMap::new();
     let mut receives: BTreeMap<MemberId, Transfers> = BTreeMap::new();
     for line in text.lines() {
@@ -181,6 +183,10 @@ pub(crate) fn parse_metrics(text: &str) -> ServerMetrics {
             out.heartbeat_send_failures = Some(s.value);
         } else if s.name == SLOW_APPLIES {
             out.slow_applies = Some(s.value);
+        } else if s.name == ACTIVE_PEERS {
+            if let Some(remote) = peer(&s, "Remote") {
+                active.insert(remote, s.value);
+            }
         } else if s.name == SENT_BYTES {
             if let Some(to) = peer(&s, "To") {
                 sent.insert(to, s.value);
@@ -212,6 +218,7 @@ pub(crate) fn parse_metrics(text: &str) -> ServerMetrics {
     out.peer_round_trip = rtt.into_iter().map(|(to, p)| (to, p.done())).collect();
     out.peer_sent_bytes = sent.into_iter().collect();
     out.peer_received_bytes = received.into_iter().collect();
+    out.active_peers = active.into_iter().collect();
     out.snapshot_sends = sends.into_iter().map(|(to, t)| (to, t.done())).collect();
     out.snapshot_receives = receives
         .into_iter()
@@ -260,6 +267,18 @@ mod tests {
             "54944d8e6137cb1d".parse::<MemberId>().unwrap()
         );
         assert!(m.peer_round_trip.iter().all(|(_, h)| h.count > 0.0));
+    }
+
+    #[test]
+    fn active_peers_are_read_by_remote() {
+        let m = parse_metrics(include_str!(
+            "../../tests/fixtures/metrics/etcd-3.4.23-leader-after-snapshot.txt"
+        ));
+        let remote = MemberId(0x1570_d261_d7b1_be72);
+        assert!(m.peer_active(remote));
+        assert!(!m.peer_active(MemberId(0x1234)));
+        let down = "etcd_network_active_peers{Local=\"1\",Remote=\"00000000000000ff\"} 0\n";
+        assert!(!parse_metrics(down).peer_active(MemberId(0xff)));
     }
 
     #[test]

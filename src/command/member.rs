@@ -16,7 +16,7 @@ use crate::workflow::remove::{self, RemoveOutcome};
 use crate::workflow::replace::{self, ReplaceOutcome};
 use crate::workflow::start::{self, StartMember, Starting};
 use crate::workflow::validate::system_resolver;
-use crate::workflow::{leader, promote, status, update, Ctx, MembershipApi, Observer};
+use crate::workflow::{leader, promote, prune, status, update, Ctx, MembershipApi, Observer};
 
 /// `--start-local` of `member replace` and `member apply` (and `cluster
 /// recover`): new members are started on the local test cluster in this
@@ -116,6 +116,9 @@ pub(super) async fn member<A: MembershipApi>(
             },
             RemoveOutcome::Plan(plan) => Report::Plan(plan),
         },
+        MemberCommand::Prune(p) => {
+            Report::Pruned(prune::prune(&cx, &p.into()).await.context("member prune")?)
+        }
         MemberCommand::MoveLeader(m) => {
             Report::MovedLeader(leader::move_leader(&cx, &m.into()).await.with_context(|| {
                 match &m.target {

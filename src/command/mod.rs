@@ -109,6 +109,7 @@ fn changes(cmd: &MemberCommand) -> bool {
     match cmd {
         MemberCommand::Add(a) => !a.dry_run,
         MemberCommand::Remove(r) => !r.dry_run,
+        MemberCommand::Prune(p) => !p.dry_run,
         MemberCommand::Replace(r) => !r.dry_run,
         MemberCommand::Apply(a) => !a.dry_run,
         MemberCommand::Joint(JointCommand::Enter(j)) => !j.dry_run,

@@ -3,7 +3,7 @@
 
 use crate::cli::{
     AddArgs, ApplyArgs, CatchUpArgs, CheckArgs, CheckFor, JointEnterArgs, MoveLeaderArgs,
-    PeerTlsArgs, PromoteArgs, RemoveArgs, ReplaceArgs, SkipCheckArgs, UpdateArgs,
+    PeerTlsArgs, PromoteArgs, PruneArgs, RemoveArgs, ReplaceArgs, SkipCheckArgs, UpdateArgs,
 };
 use crate::client::peer_tls::PeerTlsFiles;
 use crate::error::Error;
@@ -15,6 +15,7 @@ use crate::workflow::preflight::{
     Bandwidth, BandwidthSource, CatchUpInputs, CheckOptions, PeerTlsInputs, Planned, Preflight,
 };
 use crate::workflow::promote::PromoteRequest;
+use crate::workflow::prune::PruneRequest;
 use crate::workflow::remove::RemoveRequest;
 use crate::workflow::replace::ReplaceRequest;
 use crate::workflow::update::UpdateRequest;
@@ -107,6 +108,7 @@ impl From<&PromoteArgs> for PromoteRequest {
             wait: !a.no_wait,
             timeout: a.wait.timeout,
             poll_interval: a.wait.poll_interval,
+            stable_for: a.stable_for,
             preflight: adding(&a.checks, &a.catch_up),
         }
     }
@@ -118,6 +120,20 @@ impl From<&RemoveArgs> for RemoveRequest {
             target: a.target.member.clone(),
             dry_run: a.dry_run,
             force: a.force,
+            timeout: a.wait.timeout,
+            preflight: (&a.checks).into(),
+        }
+    }
+}
+
+impl From<&PruneArgs> for PruneRequest {
+    fn from(a: &PruneArgs) -> Self {
+        PruneRequest {
+            stalled_for: a.stalled_for,
+            poll_interval: a.poll_interval,
+            dead_voters: a.dead_voters,
+            min_voters: a.min_voters,
+            dry_run: a.dry_run,
             timeout: a.wait.timeout,
             preflight: (&a.checks).into(),
         }

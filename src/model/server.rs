@@ -86,6 +86,9 @@ pub struct ServerMetrics {
     pub heartbeat_send_failures: Option<f64>,
     /// `etcd_server_slow_apply_total`.
     pub slow_applies: Option<f64>,
+    /// `etcd_network_active_peers`, one per peer (`Remote`): 1 while the
+    /// member's connection to it is up, 0 (or absent) when it is not.
+    pub active_peers: Vec<(MemberId, f64)>,
 }
 
 impl ServerMetrics {
@@ -97,6 +100,14 @@ impl ServerMetrics {
     /// Snapshot receives under way (`_inflights_total`), from any peer.
     pub fn receiving_snapshot(&self) -> bool {
         self.snapshot_receives.iter().any(|(_, t)| t.inflight > 0.0)
+    }
+
+    /// Whether the member's connection to `peer` is up: `false` when the
+    /// series is 0 or absent (etcd drops a peer's series when it goes).
+    pub fn peer_active(&self, peer: MemberId) -> bool {
+        self.active_peers
+            .iter()
+            .any(|(p, v)| *p == peer && *v > 0.0)
     }
 
     /// Snapshots received whole, from any peer.

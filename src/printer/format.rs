@@ -14,6 +14,7 @@ use crate::workflow::cost::ChangeCost;
 use crate::workflow::leader::Moved;
 use crate::workflow::preflight::Check;
 use crate::workflow::promote::Promoted;
+use crate::workflow::prune::Pruned;
 use crate::workflow::quorum::PlanStep;
 use crate::workflow::replace::Replaced;
 use crate::workflow::status::ClusterStatus;
@@ -35,6 +36,8 @@ pub(super) trait Format {
         list: &MemberList,
         moved: Option<&Moved>,
     ) -> io::Result<()>;
+    /// `member prune`.
+    fn pruned(&self, out: &mut dyn Write, p: &Pruned) -> io::Result<()>;
     /// `member move-leader`.
     fn moved_leader(&self, out: &mut dyn Write, m: &Moved) -> io::Result<()>;
     /// `member update`.
@@ -91,6 +94,7 @@ pub(super) fn write<F: Format + ?Sized>(
             list,
             moved,
         } => format.removed(out, removed, list, moved.as_deref()),
+        Report::Pruned(p) => format.pruned(out, p),
         Report::MovedLeader(m) => format.moved_leader(out, m),
         Report::Updated(u) => format.updated(out, u),
         Report::Status(s) => format.status(out, s),

@@ -19,6 +19,7 @@ use crate::workflow::apply_plan::ApplyPlan;
 use crate::workflow::leader::Moved;
 use crate::workflow::preflight::{Check, Verdict};
 use crate::workflow::promote::Promoted;
+use crate::workflow::prune::{Pruned, PrunedMember};
 use crate::workflow::quorum::PlanStep;
 use crate::workflow::replace::Replaced;
 use crate::workflow::status::ClusterStatus;
@@ -44,6 +45,8 @@ pub enum Report {
         /// The leadership transfer done first, when the member led.
         moved: Option<Box<Moved>>,
     },
+    /// `member prune`: what was removed, kept and refused, and why.
+    Pruned(Pruned),
     /// `member move-leader`.
     MovedLeader(Moved),
     /// `member update`.
@@ -88,12 +91,13 @@ pub enum Report {
 }
 
 impl Report {
-    /// Whether the report itself is a refusal (a pre-flight check failed):
-    /// `main` exits with the refusal's code after printing it.
+    /// Whether the report itself is a refusal (a pre-flight check failed,
+    /// a member prune would remove was refused): `main` exits with the
+    /// refusal's code after printing it.
     pub fn refuses(&self) -> bool {
         match self {
             Report::Checks(checks) => any_failed(checks),
-            _ => false,
+            _ => matches!(self.inner(), Report::Pruned(p) if !p.refused.is_empty()),
         }
     }
 
@@ -359,6 +363,57 @@ fn promoted_headline(p: &Promoted) -> String {
         line.push_str(&format!("; {}", catch_up_line(c)));
     }
     line
+}
+
+/// What `member prune` did, in one line.
+fn pruned_headline(p: &Pruned) -> String {
+    let count = |n: usize| format!("{n} member{}", if n == 1 { "" } else { "s" });
+    let watched = p.watched.as_secs_f64();
+    let mut line = match (p.dry_run, p.removed.len()) {
+        (true, n) => format!(
+            "Dry run: would remove {} from cluster {} (watched {watched:.1}s); nothing was changed",
+            count(n),
+            p.list.cluster_id
+        ),
+        (false, 0) => format!(
+            "Nothing removed from cluster {} (watched {watched:.1}s)",
+            p.list.cluster_id
+        ),
+        (false, n) => format!(
+            "Removed {} from cluster {} (watched {watched:.1}s)",
+            count(n),
+            p.list.cluster_id
+        ),
+    };
+    if !p.refused.is_empty() {
+        line.push_str(&format!("; {} refused", count(p.refused.len())));
+    }
+    line
+}
+
+/// One row per member `member prune` judged: ID, name, role, what was
+/// done, the reason's name and its sentence.
+fn pruned_rows(p: &Pruned) -> Vec<[String; 6]> {
+    let done = if p.dry_run { "would remove" } else { "removed" };
+    let row = |m: &PrunedMember, action: &str| {
+        [
+            m.member.id.to_string(),
+            m.member.name.clone(),
+            if m.member.is_learner {
+                "learner"
+            } else {
+                "voter"
+            }
+            .to_string(),
+            action.to_string(),
+            m.reason.as_str().to_string(),
+            m.reason.to_string(),
+        ]
+    };
+    let removed = p.removed.iter().map(|m| row(m, done));
+    let refused = p.refused.iter().map(|m| row(m, "refused"));
+    let kept = p.kept.iter().map(|m| row(m, "kept"));
+    removed.chain(refused).chain(kept).collect()
 }
 
 /// What a change cost, in one line.

@@ -63,6 +63,8 @@ impl StderrObserver {
                 "leader_index": s.leader_index,
                 "lag": s.lag,
                 "elapsed_seconds": s.elapsed.as_secs_f64(),
+                "ready_seconds": s.ready_for.map(|(held, _)| held.as_secs_f64()),
+                "stable_for_seconds": s.ready_for.map(|(_, need)| need.as_secs_f64()),
             }
         });
         doc.to_string()
@@ -72,6 +74,13 @@ impl StderrObserver {
         let mut text = format!("{}: {}", s.label, s.phase.as_str());
         if s.state == CatchUpState::Unreachable {
             text.push_str(" (unreachable from the leader)");
+        }
+        if let Some((held, need)) = s.ready_for {
+            text.push_str(&format!(
+                " for {:.1} s of {:.1} s (--stable-for)",
+                held.as_secs_f64(),
+                need.as_secs_f64()
+            ));
         }
         if let Some(b) = s.bytes_received {
             text.push_str(&format!(", {} received", mib(b)));

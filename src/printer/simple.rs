@@ -17,6 +17,7 @@ use crate::workflow::apply_plan::ApplyPlan;
 use crate::workflow::leader::Moved;
 use crate::workflow::preflight::Check;
 use crate::workflow::promote::Promoted;
+use crate::workflow::prune::Pruned;
 use crate::workflow::quorum::PlanStep;
 use crate::workflow::replace::Replaced;
 use crate::workflow::status::ClusterStatus;
@@ -68,6 +69,11 @@ impl Format for Simple {
         moved: Option<&Moved>,
     ) -> io::Result<()> {
         super::write_lines(out, removed_lines(removed, list, moved))
+    }
+
+    fn pruned(&self, out: &mut dyn Write, p: &Pruned) -> io::Result<()> {
+        writeln!(out, "{}", super::pruned_headline(p))?;
+        super::write_lines(out, super::pruned_rows(p).iter().map(|r| r.join(", ")))
     }
 
     fn moved_leader(&self, out: &mut dyn Write, m: &Moved) -> io::Result<()> {

@@ -19,6 +19,7 @@ use crate::workflow::apply_plan::ApplyPlan;
 use crate::workflow::leader::Moved;
 use crate::workflow::preflight::Check;
 use crate::workflow::promote::Promoted;
+use crate::workflow::prune::Pruned;
 use crate::workflow::quorum::PlanStep;
 use crate::workflow::replace::Replaced;
 use crate::workflow::status::ClusterStatus;
@@ -120,6 +121,17 @@ impl Format for Tabular {
         super::write_lines(out, removed_lines(removed, list, moved))?;
         writeln!(out, "{}", members_table(&list.members))?;
         Ok(())
+    }
+
+    fn pruned(&self, out: &mut dyn Write, p: &Pruned) -> io::Result<()> {
+        writeln!(out, "{}", super::pruned_headline(p))?;
+        let mut t = table(&["ID", "NAME", "ROLE", "ACTION", "REASON", "DETAIL"]);
+        wrap_to_screen(&mut t, std::env::var("COLUMNS").ok().as_deref());
+        for row in super::pruned_rows(p) {
+            t.add_row(row.to_vec());
+        }
+        writeln!(out, "{t}")?;
+        writeln!(out, "{}", members_table(&p.list.members))
     }
 
     fn moved_leader(&self, out: &mut dyn Write, m: &Moved) -> io::Result<()> {

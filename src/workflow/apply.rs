@@ -388,7 +388,7 @@ async fn take<A: MembershipApi, S: StartMember>(
                     .await?;
             }
             let deadline = Instant::now() + req.timeout;
-            let timing = (req.timeout, req.poll_interval);
+            let timing = (req.timeout, req.poll_interval, Duration::ZERO);
             let promote = matches!(action, Action::Promote { .. });
             let waited = wait_ready(
                 api,

@@ -125,6 +125,9 @@ pub struct CatchUpSample {
     pub bytes_expected: Option<u64>,
     /// The time left, when it can be told from the rates.
     pub time_left: Option<Duration>,
+    /// How long it has been ready without a break, and how long it must be
+    /// before the promote (`--stable-for`; none without it).
+    pub ready_for: Option<(Duration, Duration)>,
 }
 
 /// Takes successive samples of one learner, remembering the last for the
@@ -255,6 +258,7 @@ impl CatchUp {
             byte_rate: None,
             bytes_expected: self.expected,
             time_left: None,
+            ready_for: None,
         };
         self.label = member.label();
         if !member.is_learner {
@@ -366,6 +370,49 @@ impl CatchUp {
         self.last = Some((now, own_index));
         sample.time_left = time_left(&sample);
         Ok((sample, list))
+    }
+}
+
+/// How long a learner has been ready without a break (`--stable-for`,
+/// Consul's stabilization time): a sample that is not ready starts the span
+/// again.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ReadySpan {
+    /// How long it must hold.
+    need: Duration,
+    /// The first ready sample of the current span.
+    since: Option<Instant>,
+}
+
+impl ReadySpan {
+    /// A span that must hold `need` (zero: the first ready sample is enough).
+    pub(crate) fn new(need: Duration) -> Self {
+        ReadySpan { need, since: None }
+    }
+
+    /// Notes `sample`, taken at `now`, and shows the span in it; returns the
+    /// state to act on: ready only once the span has held `need`, else
+    /// catching up.
+    pub(crate) fn note(&mut self, sample: &mut CatchUpSample, now: Instant) -> CatchUpState {
+        if sample.state != CatchUpState::Ready {
+            self.since = None;
+            return sample.state;
+        }
+        if self.need.is_zero() {
+            return CatchUpState::Ready;
+        }
+        let held = now.saturating_duration_since(*self.since.get_or_insert(now));
+        sample.ready_for = Some((held, self.need));
+        if held >= self.need {
+            CatchUpState::Ready
+        } else {
+            CatchUpState::CatchingUp
+        }
+    }
+
+    /// A sample could not be taken: the span is broken.
+    pub(crate) fn reset(&mut self) {
+        self.since = None;
     }
 }
 

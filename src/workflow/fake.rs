@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use super::{ApiError, ApiErrorKind, MembershipApi};
 use crate::model::{
     Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus,
-    ProgressReport,
+    PeerProgress, ProgressReport, ServerMetrics,
 };
 
 /// The fake cluster's state; tests set it up and inspect `calls`.
@@ -32,6 +32,11 @@ pub struct State {
     /// stopped`), and this many member lists read after it still show the
     /// member (answered by members that have not applied it yet).
     pub lost_removal: Option<usize>,
+    /// Answer GetProgress as the memberctl engine does (from `index`,
+    /// `leader_index` and `down`); else `Unimplemented`, as etcd.
+    pub progress: bool,
+    /// Each member's `/metrics`, when it serves them.
+    pub metrics: HashMap<MemberId, ServerMetrics>,
     /// The list stale readers see, while `lost_removal` counts down.
     stale_list: Option<MemberList>,
     next_id: u64,
@@ -248,10 +253,47 @@ impl MembershipApi for Fake {
     }
 
     async fn get_progress(&self) -> Result<ProgressReport, ApiError> {
-        Err(ApiError::new(
-            ApiErrorKind::Unimplemented,
-            "unknown service memberctl.v1.Membership",
-        ))
+        let s = self.state();
+        if !s.progress {
+            return Err(ApiError::new(
+                ApiErrorKind::Unimplemented,
+                "unknown service memberctl.v1.Membership",
+            ));
+        }
+        let peers = s
+            .list
+            .members
+            .iter()
+            .map(|m| PeerProgress {
+                id: m.id,
+                matched: match m.id == s.leader {
+                    true => s.leader_index,
+                    false => s.index.get(&m.id).copied().unwrap_or(0),
+                },
+                state: "replicate".into(),
+                is_learner: m.is_learner,
+                recent_active: m.started() && !s.down.contains(&m.id),
+                ..Default::default()
+            })
+            .collect();
+        Ok(ProgressReport {
+            leader: s.leader,
+            last_index: s.leader_index,
+            peers,
+            ..Default::default()
+        })
+    }
+
+    async fn server_metrics(&self, m: &Member) -> Result<ServerMetrics, ApiError> {
+        let s = self.state();
+        match s.metrics.get(&m.id) {
+            Some(_) if s.down.contains(&m.id) => Err(unavailable(m.id)),
+            Some(x) => Ok(x.clone()),
+            None => Err(ApiError::new(
+                ApiErrorKind::Unimplemented,
+                format!("no metrics for {}", m.label()),
+            )),
+        }
     }
 
     async fn joint_enter(&self, _: &[JointChange]) -> Result<Configuration, ApiError> {

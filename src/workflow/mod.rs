@@ -13,6 +13,7 @@ pub mod joint_calc;
 pub mod leader;
 pub mod preflight;
 pub mod promote;
+pub mod prune;
 pub mod quorum;
 pub mod remove;
 pub mod replace;

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::catch_up::{CatchUp, CatchUpSample, CatchUpState, CatchUpSummary};
+use super::catch_up::{CatchUp, CatchUpSample, CatchUpState, CatchUpSummary, ReadySpan};
 use super::health::Health;
 use super::preflight::upgrade::{self, Release};
 use super::preflight::{Change, Preflight};
@@ -25,6 +25,9 @@ pub struct PromoteRequest {
     pub timeout: Duration,
     /// Time between polls.
     pub poll_interval: Duration,
+    /// How long the learner must stay ready without a break before it is
+    /// promoted (`--stable-for`; zero: at the first ready sample).
+    pub stable_for: Duration,
     /// The pre-flight checks.
     pub preflight: Preflight,
 }
@@ -107,7 +110,7 @@ pub async fn promote<A: MembershipApi>(
     }
 
     let deadline = started + req.timeout;
-    let timing = (req.timeout, req.poll_interval);
+    let timing = (req.timeout, req.poll_interval, req.stable_for);
     let result = wait_ready(api, observer, &member, timing, deadline, true, predicted).await;
     observer.catch_up_done();
     result.map(|(list, summary)| finish(list, Some(summary)))
@@ -123,28 +126,31 @@ pub(crate) fn predicted_seconds(checks: &[super::preflight::Check]) -> Option<f6
 
 /// Waits until learner `member` has caught up (showing progress), then, when
 /// `promote` is set, promotes it (retrying the server's "not ready" with
-/// backoff). Returns the membership at the end and the catch-up as seen
-/// (with the check's `predicted` seconds). Gives up at `deadline`.
+/// backoff). `timing`: the whole wait's timeout, the time between polls and
+/// how long the learner must stay ready without a break first
+/// (`--stable-for`). Returns the membership at the end and the catch-up as
+/// seen (with the check's `predicted` seconds). Gives up at `deadline`.
 pub(crate) async fn wait_ready<A: MembershipApi>(
     api: &A,
     observer: &dyn Observer,
     member: &Member,
-    timing: (Duration, Duration),
+    timing: (Duration, Duration, Duration),
     deadline: Instant,
     promote: bool,
     predicted: Option<f64>,
 ) -> Result<(MemberList, CatchUpSummary), Error> {
-    let (timeout, poll_interval) = timing;
+    let (timeout, poll_interval, stable_for) = timing;
     let mut catch_up = CatchUp::new(member.id).predicted(predicted);
+    let mut ready = ReadySpan::new(stable_for);
     let mut last: Option<CatchUpSample> = None;
     let mut last_error: Option<ApiError> = None;
     let mut backoff = poll_interval;
     let mut versions_judged = false;
     loop {
         match catch_up.sample(api).await {
-            Ok((sample, list)) => {
+            Ok((mut sample, list)) => {
+                let state = ready.note(&mut sample, Instant::now());
                 observer.catch_up(&sample);
-                let state = sample.state;
                 last = Some(sample);
                 if state == CatchUpState::Promoted || (state == CatchUpState::Ready && !promote) {
                     return Ok((list, catch_up.summary()));
@@ -178,6 +184,7 @@ pub(crate) async fn wait_ready<A: MembershipApi>(
                 observer.notice(&format!(
                     "could not sample catch-up progress: {e}; retrying"
                 ));
+                ready.reset();
                 last_error = Some(e);
             }
         }
@@ -250,8 +257,13 @@ fn timed_out(
             "it has not started: start it with the ETCD_* settings `member add` printed".to_string()
         }
         Some(s) => format!(
-            "last seen {}: index {} of the leader's {}",
+            "last seen {}{}: index {} of the leader's {}",
             s.state.as_str(),
+            s.ready_for.map_or(String::new(), |(held, need)| format!(
+                " for {:.1} s of the {:.1} s --stable-for asks",
+                held.as_secs_f64(),
+                need.as_secs_f64()
+            )),
             s.learner_index.map_or("?".into(), |i| i.to_string()),
             s.leader_index.map_or("?".into(), |i| i.to_string()),
         ),

@@ -352,7 +352,7 @@ pub async fn finish<A: MembershipApi>(
     let new = &state.new.member;
     let old = &state.old;
     let deadline = Instant::now() + req.timeout;
-    let timing = (req.timeout, req.poll_interval);
+    let timing = (req.timeout, req.poll_interval, Duration::ZERO);
     let mut catch_up = None;
     let mut list = if state.engine {
         // One joint change promotes the new member and removes the old one.

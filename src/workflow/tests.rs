@@ -70,6 +70,7 @@ fn promote_req(target: &str, wait: bool, timeout: Duration) -> PromoteRequest {
         wait,
         timeout,
         poll_interval: Duration::from_millis(5),
+        stable_for: Duration::ZERO,
         preflight: Preflight::default(),
     }
 }
@@ -487,4 +488,71 @@ async fn a_name_no_started_member_has_is_refused_at_once_except_by_a_waiting_pro
         err.message
     );
     assert!(err.unstarted.is_empty());
+}
+
+#[test]
+fn a_ready_span_holds_only_without_a_break() {
+    use super::catch_up::{CatchUpPhase, CatchUpSample, CatchUpState, ReadySpan};
+    use tokio::time::Instant;
+    let sample = |state| CatchUpSample {
+        member: MemberId(9),
+        label: "m9".into(),
+        state,
+        learner_index: Some(100),
+        leader_index: Some(100),
+        lag: Some(0),
+        rate: None,
+        progress_state: None,
+        elapsed: Duration::ZERO,
+        phase: CatchUpPhase::Ready,
+        bytes_received: None,
+        byte_rate: None,
+        bytes_expected: None,
+        time_left: None,
+        ready_for: None,
+    };
+    let ms = Duration::from_millis;
+    let t0 = Instant::now();
+    let mut span = ReadySpan::new(ms(30));
+    let mut s = sample(CatchUpState::Ready);
+    assert_eq!(span.note(&mut s, t0), CatchUpState::CatchingUp);
+    assert_eq!(s.ready_for, Some((ms(0), ms(30))));
+    let mut s = sample(CatchUpState::Ready);
+    assert_eq!(span.note(&mut s, t0 + ms(20)), CatchUpState::CatchingUp);
+    assert_eq!(s.ready_for, Some((ms(20), ms(30))));
+    // A sample that is not ready breaks the span: it starts again.
+    let mut s = sample(CatchUpState::Unreachable);
+    assert_eq!(span.note(&mut s, t0 + ms(25)), CatchUpState::Unreachable);
+    assert_eq!(s.ready_for, None);
+    let mut s = sample(CatchUpState::Ready);
+    assert_eq!(span.note(&mut s, t0 + ms(40)), CatchUpState::CatchingUp);
+    let mut s = sample(CatchUpState::Ready);
+    assert_eq!(span.note(&mut s, t0 + ms(60)), CatchUpState::CatchingUp);
+    let mut s = sample(CatchUpState::Ready);
+    assert_eq!(span.note(&mut s, t0 + ms(70)), CatchUpState::Ready);
+    assert_eq!(s.ready_for, Some((ms(30), ms(30))));
+    // So does a sample that could not be taken.
+    span.reset();
+    let mut s = sample(CatchUpState::Ready);
+    assert_eq!(span.note(&mut s, t0 + ms(80)), CatchUpState::CatchingUp);
+    // Without --stable-for the first ready sample is enough, and not shown.
+    let mut none = ReadySpan::new(Duration::ZERO);
+    let mut s = sample(CatchUpState::Ready);
+    assert_eq!(none.note(&mut s, t0), CatchUpState::Ready);
+    assert_eq!(s.ready_for, None);
+}
+
+#[tokio::test]
+async fn promote_with_stable_for_waits_that_long_after_ready() {
+    let fake = Fake::three().with_learner(9, "m9", 100);
+    let mut req = promote_req("m9", true, T);
+    req.stable_for = Duration::from_millis(40);
+    let p = promote(&cx(&fake), &req).await.unwrap();
+    assert!(!p.member.is_learner);
+    assert!(p.waited >= Duration::from_millis(40), "{:?}", p.waited);
+    let phases = p.catch_up.unwrap().phases;
+    let (phase, secs) = phases.last().copied().unwrap();
+    assert_eq!(phase, super::catch_up::CatchUpPhase::Ready);
+    assert!(secs >= 0.04, "{phases:?}");
+    assert_eq!(fake.calls(), vec!["promote"]);
 }

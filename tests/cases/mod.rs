@@ -48,6 +48,8 @@ mod partition;
 mod peer_tls;
 /// Pre-flight checks: `member check`, a full etcd database and a second learner refused before anything is sent.
 mod preflight;
+/// `member prune` (a learner that never started removed, a caught-up one kept, dead voters and the minimum) and `promote --stable-for` on the engine.
+mod prune;
 /// Quorum loss on the engine: `--force-new-cluster` on a survivor.
 mod quorum_loss;
 /// A removed member always stops (etcd's "permanently removed") on the engine.
@@ -96,6 +98,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         partition::cases(),
         peer_tls::cases(),
         preflight::cases(),
+        prune::cases(),
         quorum_loss::cases(),
         removed::cases(),
         replace::cases(),

@@ -381,3 +381,33 @@ pub(super) fn check_docs(checks: &[Check]) -> Vec<CheckDoc<'_>> {
         })
         .collect()
 }
+
+/// `member prune`'s document.
+#[derive(Serialize)]
+pub(super) struct PruneDoc<'a> {
+    pub(super) cluster_id: String,
+    pub(super) dry_run: bool,
+    pub(super) watched_ms: u128,
+    pub(super) removed: Vec<PrunedDoc<'a>>,
+    pub(super) refused: Vec<PrunedDoc<'a>>,
+    pub(super) kept: Vec<PrunedDoc<'a>>,
+    pub(super) members: Vec<JsonMember<'a>>,
+}
+
+/// A member `member prune` judged, and why.
+#[derive(Serialize)]
+pub(super) struct PrunedDoc<'a> {
+    pub(super) member: JsonMember<'a>,
+    pub(super) reason: &'static str,
+    pub(super) detail: String,
+}
+
+pub(super) fn pruned_docs(ms: &[crate::workflow::prune::PrunedMember]) -> Vec<PrunedDoc<'_>> {
+    ms.iter()
+        .map(|m| PrunedDoc {
+            member: member(&m.member),
+            reason: m.reason.as_str(),
+            detail: m.reason.to_string(),
+        })
+        .collect()
+}

@@ -21,6 +21,7 @@ use crate::workflow::cost::ChangeCost;
 use crate::workflow::leader::Moved;
 use crate::workflow::preflight::Check;
 use crate::workflow::promote::Promoted;
+use crate::workflow::prune::Pruned;
 use crate::workflow::quorum::PlanStep;
 use crate::workflow::replace::Replaced;
 use crate::workflow::status::ClusterStatus;
@@ -85,6 +86,21 @@ impl Format for Json {
                 cluster_id: hex(list.cluster_id),
                 members: members(&list.members),
                 leader_moved: moved.map(moved_doc),
+            },
+        )
+    }
+
+    fn pruned(&self, out: &mut dyn Write, p: &Pruned) -> io::Result<()> {
+        write(
+            out,
+            &PruneDoc {
+                cluster_id: hex(p.list.cluster_id),
+                dry_run: p.dry_run,
+                watched_ms: p.watched.as_millis(),
+                removed: pruned_docs(&p.removed),
+                refused: pruned_docs(&p.refused),
+                kept: pruned_docs(&p.kept),
+                members: members(&p.list.members),
             },
         )
     }
