@@ -141,7 +141,11 @@ fn a_full_database_refuses_an_add_until_space_is_freed() {
     // The change's report carries the checks it passed.
     assert!(added["member"]["id"].is_string(), "{added}");
     assert_eq!(check(&added, "alarms")["result"], "ok", "{added}");
-    assert_eq!(added["checks"].as_array().unwrap().len(), 11, "{added}");
+    assert_eq!(
+        added["checks"].as_array().unwrap().len(),
+        util::CHANGE_CHECKS,
+        "{added}"
+    );
 }
 
 /// The engine: `member check` reads every check; a second learner is refused
@@ -235,7 +239,11 @@ fn a_second_learner_is_refused_by_the_learners_check() {
     let learners = check(&plan, "learners");
     assert_eq!(learners["skipped"], true, "{plan}");
     assert_eq!(learners["result"], "fail", "{plan}");
-    assert_eq!(plan["checks"].as_array().unwrap().len(), 11, "{plan}");
+    assert_eq!(
+        plan["checks"].as_array().unwrap().len(),
+        util::CHANGE_CHECKS,
+        "{plan}"
+    );
 
     // A check name that does not exist is a usage error.
     let r = local.ctl(&[

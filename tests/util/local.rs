@@ -214,7 +214,11 @@ impl Local {
                         let mut doc = r.json();
                         let checks = doc.as_object_mut().and_then(|o| o.remove("checks"));
                         let n = checks.as_ref().and_then(Value::as_array).map(Vec::len);
-                        assert_eq!(n, Some(10), "joint enter reports its checks: {checks:?}");
+                        assert_eq!(
+                            n,
+                            Some(super::CHANGE_CHECKS),
+                            "joint enter reports its checks: {checks:?}"
+                        );
                         let cost = doc.as_object_mut().and_then(|o| o.remove("cost"));
                         let counted = cost.as_ref().and_then(|c| c["members_read"].as_u64());
                         assert!(counted > Some(0), "joint enter reports its cost: {cost:?}");

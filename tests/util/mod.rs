@@ -206,6 +206,10 @@ pub fn run_r1(data: &std::path::Path, peer_url: &str, client_url: &str) -> Child
 
 static PORTS: Mutex<Option<HashSet<u16>>> = Mutex::new(None);
 
+/// How many pre-flight checks a change reports: every check but `upgrade`
+/// (only `member check --for upgrade`).
+pub const CHANGE_CHECKS: usize = 11;
+
 /// The check named `name` in a JSON document's `checks` array (`member
 /// check`, or a change's report).
 pub fn check_named<'a>(doc: &'a Value, name: &str) -> &'a Value {
