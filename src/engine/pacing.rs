@@ -76,7 +76,7 @@ impl RoundTrips {
     }
 
     /// The largest queueing delay the latest round trip of a peer other than
-    /// `except` shows (its excess over the lowest in [`BASE_WINDOW`]), with
+    /// `except` shows (its excess over the lowest in `BASE_WINDOW`), with
     /// the largest of those lowest round trips; None when no round trip is
     /// fresh.
     pub fn queueing(&self, now: Instant, except: u64) -> Option<Queueing> {
@@ -165,7 +165,7 @@ impl Pacer {
     }
 
     /// Changes the rate by the queueing seen at `now`, at most every two of
-    /// the links' round trips (within [`ADJUST_MIN`]..[`ADJUST_MAX`]):
+    /// the links' round trips (within `ADJUST_MIN`..`ADJUST_MAX`):
     /// doubled until the delay first reaches half of [`TARGET`], then up in
     /// proportion to how far the delay lies under [`TARGET`] (at most by
     /// 15 %), down in proportion to how far above (at most by 40 %); after

@@ -3,7 +3,7 @@
 //! with its keys in order, written once from a fixed source in two passes.
 //! [`plan`] sizes every page (which leaf each key falls in, the first key of
 //! each leaf for the branches above) so that the meta pages, written first,
-//! know the root and the high-water page; [`write`] then emits the pages in
+//! know the root and the high-water page; [`write()`] then emits the pages in
 //! page order followed by the SHA-256 trailer, in pieces, so nothing holds
 //! the whole file.
 //!
@@ -114,7 +114,7 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Bytes of the file [`write`] emits: the pages and the trailer.
+    /// Bytes of the file [`write()`] emits: the pages and the trailer.
     pub fn file_len(&self) -> u64 {
         self.high_water * PAGE_SIZE as u64 + TRAILER
     }

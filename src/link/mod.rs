@@ -4,9 +4,9 @@
 //! does to a membership change. [`Links`] is a TCP proxy that listens on the
 //! peer port each member *advertises* and forwards to the port it really
 //! listens on. Each accepted connection is attributed to the member that
-//! opened it ([`source`]: the process that owns the connecting socket, and
+//! opened it (`source`: the process that owns the connecting socket, and
 //! the member whose peer port that process listens on), so its bytes join
-//! the queue of their member pair and direction ([`shaper`]) — as on a real
+//! the queue of their member pair and direction (`shaper`) — as on a real
 //! path, a heartbeat waits behind a snapshot sent to the same member,
 //! whichever connection each travels on (etcd's leader, for one, sends its
 //! appends over a stream its follower opened). This kernel has no `netem`,

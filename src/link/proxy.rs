@@ -107,7 +107,7 @@ impl Links {
     }
 
     /// The delays (queue wait and one-way delay) small messages (chunks of
-    /// at most [`SMALL`] bytes) met since the last call, per direction
+    /// at most `SMALL` bytes) met since the last call, per direction
     /// (from, to); forgets them.
     pub fn take_delays(&self) -> HashMap<(String, String), Vec<Duration>> {
         std::mem::take(&mut *lock(&self.inner.delays))

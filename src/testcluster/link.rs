@@ -61,7 +61,7 @@ pub fn spawn(exe: &Path, dir: &Path) -> Result<u32, Error> {
 }
 
 /// Waits until the link listens on `node`'s advertised peer port (the
-/// link process adds it within [`RELOAD`] of its record being saved).
+/// link process adds it within `RELOAD` of its record being saved).
 pub fn wait_listening(node: &NodeRecord) -> Result<(), Error> {
     let Some(at) = addr(&node.peer_url) else {
         return Ok(());

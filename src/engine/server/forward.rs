@@ -241,7 +241,7 @@ impl Shared {
     /// [`Shared::at_leader`] for a unary request of an etcd client: refused
     /// on a learner, passed on to the leader with its caller (`pass_on`), or
     /// served here by `here` with the caller (after a read index when it
-    /// only reads: [`Answer::Served`]).
+    /// only reads: `Answer::Served`).
     pub async fn unary<Req, Resp, P, PFut, H, HFut>(
         &self,
         req: Request<Req>,

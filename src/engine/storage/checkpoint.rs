@@ -72,7 +72,7 @@ pub fn partial_path(layout: &Layout, index: u64, term: u64) -> PathBuf {
 }
 
 /// A file being written with its writeback started as it grows and held
-/// to [`WRITEBACK_AHEAD`] bytes ahead of the disk.
+/// to `WRITEBACK_AHEAD` bytes ahead of the disk.
 pub struct PacedFile {
     file: std::fs::File,
     written: u64,

@@ -38,7 +38,7 @@ const CHUNK: u8 = 2;
 const END: u8 = 3;
 /// The largest frame a reader accepts (a chunk is about 1 MiB).
 const MAX_FRAME: usize = 256 << 20;
-/// The file's hash: SHA-256, after padding to a multiple of [`ALIGN`].
+/// The file's hash: SHA-256, after padding to a multiple of `ALIGN`.
 pub const HASH_LEN: usize = 32;
 const ALIGN: u64 = 512;
 const PREFIX: usize = 12;
