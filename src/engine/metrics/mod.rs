@@ -12,7 +12,8 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 pub use grpc::MethodSeries;
-use grpc::{GRPC_CODES, GRPC_METHODS};
+use grpc::GRPC_CODES;
+pub(crate) use grpc::GRPC_METHODS;
 pub use network::{
     heartbeat_send_failure, peer, received_bytes, sent_bytes, slow_apply, ApplyingSnapshot,
     PeerStatus, SlowRead, SnapshotReceive, SnapshotSend, UNKNOWN_SNAPSHOT_SENDER,

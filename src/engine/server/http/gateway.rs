@@ -436,6 +436,59 @@ mod tests {
         assert!(route("/v3/kv/nope").is_none());
     }
 
+    /// The one list of what the engine serves is the compiled descriptors
+    /// of the services `serve.rs` adds: every method of each is metered
+    /// (`GRPC_METHODS`, with its kind) and has a gateway path (`ROUTES`),
+    /// and neither list names a method that is not served.
+    #[test]
+    fn every_served_method_is_metered_and_routed() {
+        use crate::engine::metrics::GRPC_METHODS;
+        use crate::proto::etcdserverpb as e;
+        let served = [
+            e::kv_server::SERVICE_NAME,
+            e::watch_server::SERVICE_NAME,
+            e::lease_server::SERVICE_NAME,
+            e::cluster_server::SERVICE_NAME,
+            e::maintenance_server::SERVICE_NAME,
+            e::auth_server::SERVICE_NAME,
+            crate::proto::v3lockpb::lock_server::SERVICE_NAME,
+            crate::proto::v3electionpb::election_server::SERVICE_NAME,
+        ];
+        let mut methods = 0;
+        for name in served {
+            let service = POOL
+                .get_service_by_name(name)
+                .unwrap_or_else(|| panic!("{name}: not among the compiled descriptors"));
+            for m in service.methods() {
+                methods += 1;
+                let kind = match (m.is_client_streaming(), m.is_server_streaming()) {
+                    (false, false) => "unary",
+                    (false, true) => "server_stream",
+                    (true, false) => "client_stream",
+                    (true, true) => "bidi_stream",
+                };
+                assert!(
+                    GRPC_METHODS.contains(&(name, m.name(), kind)),
+                    "{name}/{} ({kind}) is served but not in GRPC_METHODS",
+                    m.name()
+                );
+                assert!(
+                    ROUTES.iter().any(|(_, s, n)| *s == name && *n == m.name()),
+                    "{name}/{} is served but has no gateway path in ROUTES",
+                    m.name()
+                );
+            }
+        }
+        assert_eq!(
+            GRPC_METHODS.len(),
+            methods,
+            "GRPC_METHODS names a method not served"
+        );
+        for (path, service, _) in ROUTES {
+            assert!(served.contains(service), "{path}: {service} is not served");
+        }
+    }
+
     #[test]
     fn bodies_read_as_etcds_gateway_reads_them() {
         let put = route("/v3/kv/put").unwrap().input();
