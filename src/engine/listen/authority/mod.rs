@@ -437,5 +437,4 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Repaired<T> {
 }
 
 #[cfg(test)]
-#[path = "authority_tests.rs"]
 mod tests;

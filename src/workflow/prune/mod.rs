@@ -568,5 +568,4 @@ pub async fn prune<A: MembershipApi>(cx: &Ctx<'_, A>, req: &PruneRequest) -> Res
 }
 
 #[cfg(test)]
-#[path = "prune_tests.rs"]
 mod tests;

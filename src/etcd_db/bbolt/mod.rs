@@ -362,5 +362,4 @@ fn read_u64(b: &[u8], at: usize) -> Option<u64> {
 }
 
 #[cfg(test)]
-#[path = "bbolt_tests.rs"]
 mod tests;

@@ -504,5 +504,4 @@ fn branch_page(node: &Node, below: &[Node]) -> Vec<u8> {
 }
 
 #[cfg(test)]
-#[path = "writer_tests.rs"]
 mod tests;

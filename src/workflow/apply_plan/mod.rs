@@ -476,5 +476,4 @@ pub fn needs_unreachable(plan: &ApplyPlan) -> Option<&ApplyStep> {
 }
 
 #[cfg(test)]
-#[path = "apply_plan_tests.rs"]
 mod tests;
