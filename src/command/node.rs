@@ -86,5 +86,9 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
         fault_ack_before_fsync: a.fault_ack_before_fsync,
         force_new_cluster: a.force_new_cluster,
     };
-    startup::run(opts).await
+    // A removed member keeps its kind (exit code 7); the rest are the node's own failures.
+    startup::run(opts).await.map_err(|e| match e {
+        startup::StartupError::Removed(e) => anyhow::Error::new(e),
+        other => anyhow::Error::new(other),
+    })
 }

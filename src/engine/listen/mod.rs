@@ -16,7 +16,7 @@ use tokio_rustls::server::TlsStream;
 use tonic::transport::server::{Connected, TcpConnectInfo};
 
 pub use authority::{Repaired, MAX_BLOCK as MAX_HEADER_BLOCK};
-pub use tls::server_config;
+pub use tls::{server_config, TlsError};
 
 /// How long a TLS handshake may take before the connection is dropped.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);

@@ -4,11 +4,19 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use anyhow::{bail, Context};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::server::WebPkiClientVerifier;
 use rustls::RootCertStore;
+
+/// Why a listener's TLS files could not be used: the file and the cause.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct TlsError(String);
+
+fn fail(what: String) -> impl FnOnce(rustls::Error) -> TlsError {
+    move |e| TlsError(format!("{what}: {e}"))
+}
 
 /// The server side of a listener: `cert` and `key` served; with `ca`, client
 /// certificates signed by it are checked, and required when
@@ -18,18 +26,19 @@ pub fn server_config(
     key: &Path,
     ca: Option<&Path>,
     client_cert_auth: bool,
-) -> anyhow::Result<Arc<rustls::ServerConfig>> {
+) -> Result<Arc<rustls::ServerConfig>, TlsError> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let builder = rustls::ServerConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
-        .context("cannot set up TLS")?;
+        .map_err(fail("cannot set up TLS".into()))?;
     let builder = match ca {
         Some(ca) => {
             let mut roots = RootCertStore::empty();
             for c in certs(ca)? {
-                roots
-                    .add(c)
-                    .with_context(|| format!("cannot use {} as a CA certificate", ca.display()))?;
+                roots.add(c).map_err(fail(format!(
+                    "cannot use {} as a CA certificate",
+                    ca.display()
+                )))?;
             }
             let verifier = WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider);
             let verifier = if client_cert_auth {
@@ -40,31 +49,47 @@ pub fn server_config(
             builder.with_client_cert_verifier(
                 verifier
                     .build()
-                    .with_context(|| format!("cannot use {} as a CA", ca.display()))?,
+                    .map_err(|e| TlsError(format!("cannot use {} as a CA: {e}", ca.display())))?,
             )
         }
-        None if client_cert_auth => bail!(
-            "--client-cert-auth needs --trusted-ca-file (and --peer-client-cert-auth --peer-trusted-ca-file)"
-        ),
+        None if client_cert_auth => {
+            return Err(TlsError(
+                "--client-cert-auth needs --trusted-ca-file (and --peer-client-cert-auth \
+                 --peer-trusted-ca-file)"
+                    .into(),
+            ))
+        }
         None => builder.with_no_client_auth(),
     };
-    let key = PrivateKeyDer::from_pem_file(key)
-        .with_context(|| format!("cannot read a private key from {}", key.display()))?;
+    let key = PrivateKeyDer::from_pem_file(key).map_err(|e| {
+        TlsError(format!(
+            "cannot read a private key from {}: {e}",
+            key.display()
+        ))
+    })?;
     let mut config = builder
         .with_single_cert(certs(cert)?, key)
-        .with_context(|| format!("cannot use {} with its key", cert.display()))?;
+        .map_err(fail(format!("cannot use {} with its key", cert.display())))?;
     // gRPC over HTTP/2; HTTP/1.1 for the health checks, metrics and gateway.
     config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
     Ok(Arc::new(config))
 }
 
 /// The certificates of a PEM file.
-fn certs(path: &Path) -> anyhow::Result<Vec<CertificateDer<'static>>> {
+fn certs(path: &Path) -> Result<Vec<CertificateDer<'static>>, TlsError> {
     let certs = CertificateDer::pem_file_iter(path)
         .and_then(|i| i.collect::<Result<Vec<_>, _>>())
-        .with_context(|| format!("cannot read certificates from {}", path.display()))?;
+        .map_err(|e| {
+            TlsError(format!(
+                "cannot read certificates from {}: {e}",
+                path.display()
+            ))
+        })?;
     if certs.is_empty() {
-        bail!("no certificate in {}: give a PEM file", path.display());
+        return Err(TlsError(format!(
+            "no certificate in {}: give a PEM file",
+            path.display()
+        )));
     }
     Ok(certs)
 }

@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use anyhow::{anyhow, bail};
 use tonic::transport::ClientTlsConfig;
 
+use super::error::{because, StartupError};
 use super::NodeOptions;
 use crate::engine::storage::Store;
 use crate::proto::memberctl_store_v1 as spb;
@@ -59,7 +59,7 @@ pub fn new_cluster(
     initial_cluster: &[(String, String)],
     own_urls: &[String],
     token: &str,
-) -> anyhow::Result<(u64, u64, Vec<spb::MemberMeta>)> {
+) -> Result<(u64, u64, Vec<spb::MemberMeta>), StartupError> {
     let members = initial_members(initial_cluster);
     let mut own_sorted = own_urls.to_vec();
     own_sorted.sort();
@@ -73,14 +73,17 @@ pub fn new_cluster(
         .collect();
     metas.sort_by_key(|m| m.id);
     let (_, mine) = members.iter().find(|(n, _)| n == name).ok_or_else(|| {
-        anyhow!("--initial-cluster has no member named {name:?}; add {name}=<peer url>")
+        StartupError::Flags(format!(
+            "--initial-cluster has no member named {name:?}; add {name}=<peer url>"
+        ))
     })?;
     let mut mine_sorted = mine.clone();
     mine_sorted.sort();
     if mine_sorted != own_sorted {
-        bail!(
-            "--initial-cluster gives {name} the peer URLs {mine:?} but --initial-advertise-peer-urls is {own_urls:?}; they must match"
-        );
+        return Err(StartupError::Flags(format!(
+            "--initial-cluster gives {name} the peer URLs {mine:?} but \
+             --initial-advertise-peer-urls is {own_urls:?}; they must match"
+        )));
     }
     let id = initial_member_id(mine, token);
     let ids: Vec<Vec<u8>> = metas.iter().map(|m| m.id.to_be_bytes().to_vec()).collect();
@@ -94,7 +97,7 @@ pub(super) async fn prepare(
     opts: &NodeOptions,
     store: &Store,
     peer_tls: Option<&ClientTlsConfig>,
-) -> anyhow::Result<(u64, u64, Option<usize>)> {
+) -> Result<(u64, u64, Option<usize>), StartupError> {
     if let Some(id) = store.member_id() {
         return Ok((store.cluster_id(), id, None));
     }
@@ -108,7 +111,9 @@ pub(super) async fn prepare(
             &opts.initial_advertise_peer_urls,
             &opts.token,
         )?;
-        store.bootstrap(cluster_id, id, &metas)?;
+        store
+            .bootstrap(cluster_id, id, &metas)
+            .map_err(|e| StartupError::Store(because("cannot bootstrap the store", e)))?;
         let rank = metas.iter().position(|m| m.id == id);
         return Ok((cluster_id, id, rank));
     }
@@ -119,7 +124,9 @@ pub(super) async fn prepare(
         .flat_map(|(_, urls)| urls.clone())
         .collect();
     if others.is_empty() {
-        bail!("--initial-cluster-state existing needs the other members in --initial-cluster");
+        return Err(StartupError::Flags(
+            "--initial-cluster-state existing needs the other members in --initial-cluster".into(),
+        ));
     }
     let deadline = tokio::time::Instant::now() + JOIN_WAIT;
     let mut last_err = String::new();
@@ -133,15 +140,17 @@ pub(super) async fn prepare(
                         u == own_urls
                     });
                     let Some(me) = me else {
-                        bail!(
+                        return Err(StartupError::Join(format!(
                             "the cluster has no member with peer URLs {:?}: add it first with \
                              `memberctl member add {} --learner --peer-urls {}`",
                             opts.initial_advertise_peer_urls,
                             opts.name,
                             opts.initial_advertise_peer_urls.join(",")
-                        );
+                        )));
                     };
-                    store.join(resp.cluster_id, me.id, &resp.members)?;
+                    store
+                        .join(resp.cluster_id, me.id, &resp.members)
+                        .map_err(|e| StartupError::Store(because("cannot join the store", e)))?;
                     return Ok((resp.cluster_id, me.id, None));
                 }
                 Err(e) => last_err = format!("{url}: {e}"),
@@ -149,24 +158,31 @@ pub(super) async fn prepare(
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    bail!("cannot reach any member of the existing cluster to join it ({last_err})")
+    Err(StartupError::Join(format!(
+        "cannot reach any member of the existing cluster to join it ({last_err})"
+    )))
 }
 
+/// Asks the member at peer `url` for the membership; why not, in words.
 async fn ask_members(
     url: &str,
     tls: Option<&ClientTlsConfig>,
-) -> anyhow::Result<pb::MembersResponse> {
-    let mut ep = tonic::transport::Endpoint::from_shared(url.to_string())?
+) -> Result<pb::MembersResponse, String> {
+    const WAIT: Duration = Duration::from_secs(2);
+    let mut ep = tonic::transport::Endpoint::from_shared(url.to_string())
+        .map_err(|e| e.to_string())?
         .connect_timeout(Duration::from_secs(1));
     if let Some(tls) = tls.filter(|_| url.starts_with("https://")) {
-        ep = ep.tls_config(tls.clone())?;
+        ep = ep.tls_config(tls.clone()).map_err(|e| e.to_string())?;
     }
-    let ch = tokio::time::timeout(Duration::from_secs(2), ep.connect()).await??;
-    let resp = tokio::time::timeout(
-        Duration::from_secs(2),
-        RaftClient::new(ch).members(pb::MembersRequest {}),
-    )
-    .await??;
+    let ch = tokio::time::timeout(WAIT, ep.connect())
+        .await
+        .map_err(|_| "no connection within 2 s".to_string())?
+        .map_err(|e| e.to_string())?;
+    let resp = tokio::time::timeout(WAIT, RaftClient::new(ch).members(pb::MembersRequest {}))
+        .await
+        .map_err(|_| "no answer within 2 s".to_string())?
+        .map_err(|s| s.message().to_string())?;
     Ok(resp.into_inner())
 }
 

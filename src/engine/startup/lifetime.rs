@@ -6,10 +6,10 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{anyhow, bail, Context};
 use tokio::net::TcpListener;
 
 use super::bootstrap::prepare;
+use super::error::{because, StartupError};
 use super::{ListenerTls, NodeOptions};
 use crate::engine::log;
 use crate::engine::node::{self, NodeConfig, Stopped};
@@ -21,24 +21,24 @@ use crate::error::panic_message;
 /// How long a removed member keeps answering requests under way before it exits.
 const DRAIN: Duration = Duration::from_secs(5);
 
-fn socket_addr(url: &str) -> anyhow::Result<SocketAddr> {
-    let u = url::Url::parse(url).with_context(|| format!("{url:?} is not a URL"))?;
+/// The address a listen URL binds: `http(s)://IP:PORT` (or localhost).
+fn socket_addr(url: &str) -> Result<SocketAddr, StartupError> {
+    let flag = |why: String| StartupError::Flags(format!("{url:?}: {why}"));
+    let u = url::Url::parse(url).map_err(|e| flag(format!("not a URL ({e})")))?;
     if u.scheme() != "http" && u.scheme() != "https" {
-        bail!("{url:?}: listen on http:// or https:// (with --cert-file/--peer-cert-file)");
+        return Err(flag(
+            "listen on http:// or https:// (with --cert-file/--peer-cert-file)".into(),
+        ));
     }
-    let host = u.host_str().ok_or_else(|| anyhow!("{url:?} has no host"))?;
-    let port = u.port().ok_or_else(|| anyhow!("{url:?} has no port"))?;
+    let host = u.host_str().ok_or_else(|| flag("has no host".into()))?;
+    let port = u.port().ok_or_else(|| flag("has no port".into()))?;
     let host = host.trim_start_matches('[').trim_end_matches(']');
-    let ip = host
-        .parse()
-        .or_else(|_| {
-            if host == "localhost" {
-                Ok("127.0.0.1".parse()?)
-            } else {
-                Err(anyhow!(""))
-            }
-        })
-        .map_err(|_: anyhow::Error| anyhow!("{url:?}: listen on an IP address"))?;
+    let ip = match host {
+        "localhost" => std::net::IpAddr::from([127, 0, 0, 1]),
+        _ => host
+            .parse()
+            .map_err(|_| flag("listen on an IP address".into()))?,
+    };
     Ok(SocketAddr::new(ip, port))
 }
 
@@ -46,7 +46,7 @@ fn socket_addr(url: &str) -> anyhow::Result<SocketAddr> {
 /// overwritten, another format) are reported with the directory and what to
 /// do, never as a panic: the storage libraries assert on some damage instead
 /// of returning an error.
-fn open_store(opts: &NodeOptions) -> anyhow::Result<Store> {
+fn open_store(opts: &NodeOptions) -> Result<Store, StartupError> {
     let dir = &opts.data_dir;
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
@@ -60,28 +60,27 @@ fn open_store(opts: &NodeOptions) -> anyhow::Result<Store> {
             panic_message(panic.as_ref(), "the storage library panicked"),
         ),
     };
-    match kind {
-        StoreErrorKind::Format => bail!("cannot open member {}: {cause}", opts.name),
-        StoreErrorKind::Locked => bail!(
+    Err(StartupError::Store(match kind {
+        StoreErrorKind::Format => format!("cannot open member {}: {cause}", opts.name),
+        StoreErrorKind::Locked => format!(
             "cannot open {}: {cause}; another process has it open: is member {} already \
              running? stop it first (`memberctl cluster status` lists a local cluster's nodes)",
             dir.display(),
             opts.name
         ),
-        StoreErrorKind::Disk => bail!(
+        StoreErrorKind::Disk => format!(
             "cannot open {}: {cause}; check that {} is a writable directory with free space",
             dir.display(),
             dir.display()
         ),
         // What the store cannot read at start is damage.
-        StoreErrorKind::Damaged | StoreErrorKind::Log | StoreErrorKind::Other => {}
-    }
-    bail!(
-        "cannot open the data directory {}: {cause}; its files are damaged (truncated or \
-         overwritten) beyond what the store recovers from after a crash; {}",
-        dir.display(),
-        rebuild_advice(opts)
-    )
+        StoreErrorKind::Damaged | StoreErrorKind::Log | StoreErrorKind::Other => format!(
+            "cannot open the data directory {}: {cause}; its files are damaged (truncated or \
+             overwritten) beyond what the store recovers from after a crash; {}",
+            dir.display(),
+            rebuild_advice(opts)
+        ),
+    }))
 }
 
 /// What to do with a member whose data directory is damaged.
@@ -125,126 +124,106 @@ async fn stop_signal() {
     }
 }
 
-/// Runs the node until it is stopped or removed.
-pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
-    log::name(&opts.name);
-    quiet_panics();
+/// The sockets a node serves on, bound before anything else starts.
+struct Bound {
+    client: TcpListener,
+    peer: TcpListener,
+    metrics: Vec<TcpListener>,
+    client_addr: SocketAddr,
+    peer_addr: SocketAddr,
+}
+
+/// Raft's election timeout in heartbeats, refused below five.
+fn election_ticks(opts: &NodeOptions) -> Result<usize, StartupError> {
     let ticks = (opts.election_timeout.as_millis() / opts.heartbeat.as_millis().max(1)) as usize;
     if ticks < 5 {
-        bail!(
+        return Err(StartupError::Flags(
             "--election-timeout must be at least 5 times --heartbeat-interval (etcd recommends 10)"
-        );
+                .into(),
+        ));
     }
-    let client_addr = socket_addr(
-        opts.listen_client_urls
-            .first()
-            .ok_or_else(|| anyhow!("--listen-client-urls is required"))?,
-    )?;
-    let peer_addr = socket_addr(
-        opts.listen_peer_urls
-            .first()
-            .ok_or_else(|| anyhow!("--listen-peer-urls is required"))?,
-    )?;
-    super::removed::check(&opts.name, &opts.data_dir)?;
-    let store = open_store(&opts)?;
-    let client = TcpListener::bind(client_addr)
+    Ok(ticks)
+}
+
+/// The first URL of a listen flag, required.
+fn first_addr(urls: &[String], flag: &str) -> Result<SocketAddr, StartupError> {
+    socket_addr(
+        urls.first()
+            .ok_or_else(|| StartupError::Flags(format!("{flag} is required")))?,
+    )
+}
+
+/// Binds `addr`, saying for what when it cannot.
+async fn bind(what: &'static str, addr: SocketAddr) -> Result<TcpListener, StartupError> {
+    TcpListener::bind(addr)
         .await
-        .with_context(|| format!("cannot listen for clients on {client_addr}"))?;
-    let peer = TcpListener::bind(peer_addr)
-        .await
-        .with_context(|| format!("cannot listen for peers on {peer_addr}"))?;
+        .map_err(|source| StartupError::Listen { what, addr, source })
+}
+
+/// Binds the client, peer and metrics listeners.
+async fn bind_all(opts: &NodeOptions) -> Result<Bound, StartupError> {
+    let client_addr = first_addr(&opts.listen_client_urls, "--listen-client-urls")?;
+    let peer_addr = first_addr(&opts.listen_peer_urls, "--listen-peer-urls")?;
+    let client = bind("clients", client_addr).await?;
+    let peer = bind("peers", peer_addr).await?;
     let mut metrics = Vec::new();
     for url in &opts.listen_metrics_urls {
         if !url.starts_with("http://") {
-            bail!("--listen-metrics-urls {url}: metrics are served over plain http:// only");
+            return Err(StartupError::Flags(format!(
+                "--listen-metrics-urls {url}: metrics are served over plain http:// only"
+            )));
         }
-        let addr = socket_addr(url)?;
-        metrics.push(
-            TcpListener::bind(addr)
-                .await
-                .with_context(|| format!("cannot listen for metrics on {addr}"))?,
-        );
+        metrics.push(bind("metrics", socket_addr(url)?).await?);
     }
-    let need_tls = |urls: &[String], tls: &Option<ListenerTls>, flag: &str| -> anyhow::Result<()> {
+    Ok(Bound {
+        client,
+        peer,
+        metrics,
+        client_addr,
+        peer_addr,
+    })
+}
+
+/// The listeners' and the peer dialer's TLS, from the files given; https
+/// URLs need them.
+fn tls(opts: &NodeOptions) -> Result<server::ServeTls, StartupError> {
+    let need = |urls: &[String], tls: &Option<ListenerTls>, flag: &str| {
         if urls.iter().any(|u| u.starts_with("https://")) && tls.is_none() {
-            bail!("https URLs need {flag}");
+            return Err(StartupError::Flags(format!("https URLs need {flag}")));
         }
         Ok(())
     };
-    need_tls(
+    need(
         &opts.listen_client_urls,
         &opts.client_tls,
         "--cert-file and --key-file",
     )?;
-    need_tls(
+    need(
         &opts.listen_peer_urls,
         &opts.peer_tls,
         "--peer-cert-file and --peer-key-file",
     )?;
-    let client_server_tls = opts
-        .client_tls
-        .as_ref()
-        .map(ListenerTls::server)
-        .transpose()?;
-    let peer_server_tls = opts
-        .peer_tls
-        .as_ref()
-        .map(ListenerTls::server)
-        .transpose()?;
-    let peer_client_tls = opts
-        .peer_tls
-        .as_ref()
-        .map(ListenerTls::client)
-        .transpose()?;
-    let (cluster_id, id, fresh_rank) = prepare(&opts, &store, peer_client_tls.as_ref()).await?;
-    if opts.force_new_cluster {
-        force_new_cluster(&opts, &store, id, cluster_id)?;
-    }
-    let config = NodeConfig {
-        id,
-        name: opts.name.clone(),
-        data_dir: opts.data_dir.clone(),
-        client_urls: opts.advertise_client_urls.clone(),
-        heartbeat: opts.heartbeat,
-        election_ticks: ticks,
-        snapshot_count: opts.snapshot_count.max(1),
-        max_learners: opts.max_learners,
-        fresh_rank,
-    };
-    let partition = Arc::new(Partition::default());
-    let transport = Arc::new(Transport::new(
-        id,
-        peer_client_tls.clone(),
-        partition.clone(),
-    ));
-    // What this member had committed when it stopped: applied before it
-    // serves, so that it never answers from a state older than it had.
-    let replay_to = store.hard_state().commit.min(store.last_index());
-    let (node, mut driver) = node::start(config, store, transport.clone())?;
-    transport.attach(node.clone());
-    slog::info!(
-        log::logger(),
-        "member {id:016x} of cluster {cluster_id:016x}: clients on {client_addr}, peers on {peer_addr}"
-    );
-    let applied = node.view().applied;
-    if applied < replay_to {
-        slog::info!(
-            log::logger(),
-            "applying its raft log from index {} to {replay_to} before serving",
-            applied + 1
-        );
-        let started = std::time::Instant::now();
-        let mut watch = node.watch();
-        tokio::select! {
-            _ = watch.wait_for(|v| v.applied >= replay_to) => {}
-            r = &mut driver => return stopped(r, &opts, id, cluster_id),
-        }
-        slog::info!(
-            log::logger(),
-            "applied up to {replay_to} in {:.2}s",
-            started.elapsed().as_secs_f64()
-        );
-    }
+    Ok(server::ServeTls {
+        client: opts
+            .client_tls
+            .as_ref()
+            .map(ListenerTls::server)
+            .transpose()?,
+        peer: opts
+            .peer_tls
+            .as_ref()
+            .map(ListenerTls::server)
+            .transpose()?,
+        peer_client: opts
+            .peer_tls
+            .as_ref()
+            .map(ListenerTls::client)
+            .transpose()?,
+    })
+}
+
+/// Says which deliberate bugs and test-only switches are on.
+fn warn_faults(opts: &NodeOptions) {
     crate::engine::storage::faults::set_ack_before_fsync(opts.fault_ack_before_fsync);
     for (on, bug) in [
         (
@@ -270,6 +249,10 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
              its peers; for test clusters only"
         );
     }
+}
+
+/// Logs each change of leader and counts it (etcd's leader changes series).
+fn watch_leaders(node: &node::Node) {
     let mut watch = node.watch();
     tokio::spawn(async move {
         let mut leader = 0;
@@ -288,19 +271,81 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
             }
         }
     });
-    let (removed_tx, removed_rx) = tokio::sync::oneshot::channel::<()>();
-    let tls = server::ServeTls {
-        client: client_server_tls,
-        peer: peer_server_tls,
-        peer_client: peer_client_tls,
+}
+
+/// Runs the node until it is stopped or removed: checks its flags and its
+/// removal mark, opens its store, binds its listeners, prepares its identity,
+/// starts raft and the transport, replays what it had committed, then serves.
+pub async fn run(opts: NodeOptions) -> Result<(), StartupError> {
+    log::name(&opts.name);
+    quiet_panics();
+    let ticks = election_ticks(&opts)?;
+    super::removed::check(&opts.name, &opts.data_dir).map_err(StartupError::Removed)?;
+    let store = open_store(&opts)?;
+    let bound = bind_all(&opts).await?;
+    let tls = tls(&opts)?;
+    let (cluster_id, id, fresh_rank) = prepare(&opts, &store, tls.peer_client.as_ref()).await?;
+    if opts.force_new_cluster {
+        force_new_cluster(&opts, &store, id, cluster_id)?;
+    }
+    let config = NodeConfig {
+        id,
+        name: opts.name.clone(),
+        data_dir: opts.data_dir.clone(),
+        client_urls: opts.advertise_client_urls.clone(),
+        heartbeat: opts.heartbeat,
+        election_ticks: ticks,
+        snapshot_count: opts.snapshot_count.max(1),
+        max_learners: opts.max_learners,
+        fresh_rank,
     };
-    let server = tokio::spawn(server::serve(
+    let partition = Arc::new(Partition::default());
+    let transport = Arc::new(Transport::new(
+        id,
+        tls.peer_client.clone(),
+        partition.clone(),
+    ));
+    // What this member had committed when it stopped: applied before it
+    // serves, so that it never answers from a state older than it had.
+    let replay_to = store.hard_state().commit.min(store.last_index());
+    let (node, mut driver) = node::start(config, store, transport.clone())
+        .map_err(|e| StartupError::Store(because("cannot start raft", e)))?;
+    transport.attach(node.clone());
+    slog::info!(
+        log::logger(),
+        "member {id:016x} of cluster {cluster_id:016x}: clients on {}, peers on {}",
+        bound.client_addr,
+        bound.peer_addr
+    );
+    let applied = node.view().applied;
+    if applied < replay_to {
+        slog::info!(
+            log::logger(),
+            "applying its raft log from index {} to {replay_to} before serving",
+            applied + 1
+        );
+        let started = std::time::Instant::now();
+        let mut watch = node.watch();
+        tokio::select! {
+            _ = watch.wait_for(|v| v.applied >= replay_to) => {}
+            r = &mut driver => return stopped(r, &opts, id, cluster_id),
+        }
+        slog::info!(
+            log::logger(),
+            "applied up to {replay_to} in {:.2}s",
+            started.elapsed().as_secs_f64()
+        );
+    }
+    warn_faults(&opts);
+    watch_leaders(&node);
+    let (removed_tx, removed_rx) = tokio::sync::oneshot::channel::<()>();
+    let mut server = tokio::spawn(server::serve(
         node,
         cluster_id,
         server::Listeners {
-            client,
-            peer,
-            metrics,
+            client: bound.client,
+            peer: bound.peer,
+            metrics: bound.metrics,
         },
         tls,
         opts.fault_injection.then_some(server::Faults {
@@ -315,7 +360,6 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
             }
         },
     ));
-    let mut server = server;
     tokio::select! {
         r = driver => {
             // Stop serving, but let requests under way finish (a forwarded
@@ -325,8 +369,9 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
             stopped(r, &opts, id, cluster_id)
         }
         r = &mut server => {
-            r.context("the server panicked")?.context("the server failed")?;
-            slog::info!(log::logger(),"stopped");
+            r.map_err(|e| StartupError::Serve(because("the server panicked", e)))?
+                .map_err(|e| StartupError::Serve(because("the server failed", e)))?;
+            slog::info!(log::logger(), "stopped");
             Ok(())
         }
     }
@@ -339,17 +384,20 @@ fn force_new_cluster(
     store: &Store,
     id: u64,
     cluster_id: u64,
-) -> anyhow::Result<()> {
+) -> Result<(), StartupError> {
     if store.applied() == 0 && store.last_index() == 0 {
-        bail!(
+        return Err(StartupError::Flags(format!(
             "--force-new-cluster needs this member's data: {} holds none (start the survivor \
              of the lost cluster on its own data directory)",
             opts.data_dir.display()
-        );
+        )));
     }
-    let forced = store
-        .force_new_cluster(id)
-        .context("--force-new-cluster: cannot rewrite the configuration")?;
+    let forced = store.force_new_cluster(id).map_err(|e| {
+        StartupError::Store(because(
+            "--force-new-cluster: cannot rewrite the configuration",
+            e,
+        ))
+    })?;
     let removed: Vec<String> = forced.removed.iter().map(|r| format!("{r:016x}")).collect();
     slog::warn!(
         log::logger(),
@@ -375,22 +423,29 @@ fn stopped(
     opts: &NodeOptions,
     id: u64,
     cluster_id: u64,
-) -> anyhow::Result<()> {
-    let stopped = r.context("the raft driver failed")?;
-    let stopped = stopped.map_err(|e| match e.kind {
-        StoreErrorKind::Damaged => anyhow!("{e}; {}", rebuild_advice(opts)),
-        StoreErrorKind::Log | StoreErrorKind::Disk => anyhow!(
-            "{e}: this member stopped so that it acknowledges nothing it did not \
-             persist; make room on (or repair) the disk of {}, then start the member \
-             again",
-            opts.data_dir.display()
-        ),
-        StoreErrorKind::Format | StoreErrorKind::Locked | StoreErrorKind::Other => anyhow!(e),
+) -> Result<(), StartupError> {
+    let stopped = r.map_err(|e| StartupError::Serve(because("the raft driver failed", e)))?;
+    let stopped = stopped.map_err(|e| {
+        StartupError::Store(match e.kind {
+            StoreErrorKind::Damaged => format!("{e}; {}", rebuild_advice(opts)),
+            StoreErrorKind::Log | StoreErrorKind::Disk => format!(
+                "{e}: this member stopped so that it acknowledges nothing it did not \
+                 persist; make room on (or repair) the disk of {}, then start the member \
+                 again",
+                opts.data_dir.display()
+            ),
+            StoreErrorKind::Format | StoreErrorKind::Locked | StoreErrorKind::Other => {
+                e.to_string()
+            }
+        })
     })?;
     match stopped {
-        Stopped::Removed => {
-            Err(super::removed::mark(&opts.name, &opts.data_dir, id, cluster_id).into())
-        }
+        Stopped::Removed => Err(StartupError::Removed(super::removed::mark(
+            &opts.name,
+            &opts.data_dir,
+            id,
+            cluster_id,
+        ))),
         Stopped::Shutdown => Ok(()),
     }
 }

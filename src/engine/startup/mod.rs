@@ -4,11 +4,13 @@
 //! removed). Start-up, not a service: the services live in `engine::server`.
 
 mod bootstrap;
+mod error;
 mod lifetime;
 mod options;
 mod removed;
 pub mod restore;
 
 pub use bootstrap::{initial_member_id, new_cluster};
+pub use error::StartupError;
 pub use lifetime::run;
 pub use options::{ListenerTls, NodeOptions, DEFAULT_QUOTA_BYTES};

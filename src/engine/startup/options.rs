@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::Context;
 use tonic::transport::{Certificate, ClientTlsConfig, Identity};
+
+use super::error::{because, StartupError};
 
 /// How a node is started (etcd's flags).
 #[derive(Clone, Debug)]
@@ -71,22 +72,24 @@ pub struct ListenerTls {
 }
 
 impl ListenerTls {
-    fn read(path: &std::path::Path) -> anyhow::Result<Vec<u8>> {
-        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+    fn read(path: &std::path::Path) -> Result<Vec<u8>, StartupError> {
+        std::fs::read(path)
+            .map_err(|e| StartupError::Tls(because(format!("cannot read {}", path.display()), e)))
     }
 
     /// The server side.
-    pub fn server(&self) -> anyhow::Result<std::sync::Arc<rustls::ServerConfig>> {
+    pub fn server(&self) -> Result<std::sync::Arc<rustls::ServerConfig>, StartupError> {
         crate::engine::listen::server_config(
             &self.cert,
             &self.key,
             self.ca.as_deref(),
             self.client_cert_auth,
         )
+        .map_err(|e| StartupError::Tls(e.to_string()))
     }
 
     /// The client side, for dialling peers: the same certificate, the same CA.
-    pub fn client(&self) -> anyhow::Result<ClientTlsConfig> {
+    pub fn client(&self) -> Result<ClientTlsConfig, StartupError> {
         let mut cfg = ClientTlsConfig::new().identity(Identity::from_pem(
             Self::read(&self.cert)?,
             Self::read(&self.key)?,
