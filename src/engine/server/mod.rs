@@ -43,6 +43,9 @@ use crate::proto::memberctl_store_v1 as spb;
 
 pub use serve::{serve, Faults, Listeners, ServeTls};
 
+/// etcd's default space quota (`--quota-backend-bytes` 0): 2 GiB.
+pub const DEFAULT_QUOTA_BYTES: u64 = 2 << 30;
+
 /// How long a proposal may take to be applied before the client is told it timed out
 /// (etcd: 5 s plus two election timeouts).
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(7);

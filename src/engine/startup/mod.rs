@@ -10,7 +10,8 @@ mod options;
 mod removed;
 pub mod restore;
 
+pub use crate::engine::server::DEFAULT_QUOTA_BYTES;
 pub use bootstrap::{initial_member_id, new_cluster};
 pub use error::StartupError;
 pub use lifetime::run;
-pub use options::{ListenerTls, NodeOptions, DEFAULT_QUOTA_BYTES};
+pub use options::{ListenerTls, NodeOptions};

@@ -55,9 +55,6 @@ pub struct NodeOptions {
     pub force_new_cluster: bool,
 }
 
-/// etcd's default space quota: 2 GiB.
-pub const DEFAULT_QUOTA_BYTES: u64 = 2 << 30;
-
 /// A listener's TLS files (etcd's --cert-file, --key-file, --trusted-ca-file, --client-cert-auth).
 #[derive(Clone, Debug)]
 pub struct ListenerTls {

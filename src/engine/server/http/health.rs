@@ -222,7 +222,7 @@ pub fn scrape(s: &Arc<Shared>) -> Scrape {
         db_size: size(store.db_size()),
         db_size_in_use: size(store.db_size_in_use()),
         quota_bytes: if s.quota_bytes == 0 {
-            crate::engine::startup::DEFAULT_QUOTA_BYTES
+            crate::engine::server::DEFAULT_QUOTA_BYTES
         } else {
             s.quota_bytes
         },
