@@ -1,0 +1,374 @@
+//! `memberctl autopilot`: a long-running watch that keeps a cluster whole.
+//! Every `--interval` it looks at the cluster ([`observe`]), decides with a
+//! calculator ([`decide::decide`]) and, when it leads the autopilots of the
+//! cluster (etcd's Election API, the [`Election`] trait), acts through the
+//! existing workflows: `member replace` with a standby learner, `member
+//! remove` of a dead voter or a stuck learner, `member joint leave` to finish
+//! a replacement an earlier run left half-way. One action at a time; every
+//! decision, and every decision not to act, is reported.
+
+pub mod decide;
+
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+use super::joint;
+use super::preflight::Preflight;
+use super::prune;
+use super::remove::{self, RemoveRequest};
+use super::replace::{self, ReplaceRequest};
+use super::start::Manual;
+use super::{ApiError, ApiErrorKind, Ctx, MembershipApi};
+use crate::error::{Error, ErrorKind};
+use crate::model::MemberId;
+pub use decide::{decide, Action, Decision, Memory, Observation, Settings, Why};
+
+/// The prefix of autopilot's keys in the cluster's keyspace; the election
+/// is held on [`ELECTION`].
+pub const PREFIX: &str = "memberctl/autopilot/";
+
+/// The election's name (etcd's Election API): the autopilots' keys are
+/// `memberctl/autopilot/leader/<lease ID in hex>`.
+pub const ELECTION: &str = "memberctl/autopilot/leader";
+
+/// Leadership won in the election.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Leadership {
+    /// The election's name.
+    pub name: String,
+    /// The leader's key.
+    pub key: Vec<u8>,
+    /// The key's creation revision.
+    pub rev: i64,
+    /// The lease the key is attached to.
+    pub lease: i64,
+}
+
+/// The leader of an election, as etcd's Leader call answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ElectionLeader {
+    /// The value the leader proclaimed (an autopilot's name).
+    pub value: String,
+    /// The lease its key is attached to.
+    pub lease: i64,
+}
+
+/// etcd's Lease and Election APIs, in domain terms (the client implements
+/// them over gRPC; the memberctl engine and etcd serve both).
+#[allow(async_fn_in_trait)]
+pub trait Election {
+    /// Grants a lease of `ttl`; returns its ID.
+    async fn lease_grant(&self, ttl: Duration) -> Result<i64, ApiError>;
+    /// Renews `lease` once; `NotFound` when it has expired.
+    async fn lease_keep_alive(&self, lease: i64) -> Result<(), ApiError>;
+    /// Revokes `lease` (its keys go with it).
+    async fn lease_revoke(&self, lease: i64) -> Result<(), ApiError>;
+    /// Campaigns in `election` with `lease`, proclaiming `value`; returns
+    /// once this lease leads (or fails at the command timeout).
+    async fn campaign(
+        &self,
+        election: &str,
+        lease: i64,
+        value: &str,
+    ) -> Result<Leadership, ApiError>;
+    /// Who leads `election`, if anyone.
+    async fn election_leader(&self, election: &str) -> Result<Option<ElectionLeader>, ApiError>;
+    /// Gives leadership up.
+    async fn resign(&self, leadership: &Leadership) -> Result<(), ApiError>;
+}
+
+/// How `--start-standby` gets a new standby learner: adds it and starts it
+/// (the local test cluster).
+#[allow(async_fn_in_trait)]
+pub trait StandbyStarter {
+    /// Adds a learner and starts it; returns its name.
+    async fn start_standby<A: MembershipApi>(&self, cx: &Ctx<'_, A>) -> Result<String, Error>;
+}
+
+/// No `--start-standby`.
+pub struct NoStandbyStarter;
+
+impl StandbyStarter for NoStandbyStarter {
+    async fn start_standby<A: MembershipApi>(&self, _: &Ctx<'_, A>) -> Result<String, Error> {
+        Err(Error::new(
+            ErrorKind::Unsupported,
+            "--start-standby works only against the local test cluster",
+        ))
+    }
+}
+
+/// The autopilot's settings besides the decision thresholds.
+#[derive(Clone, Debug)]
+pub struct AutopilotRequest {
+    /// The thresholds.
+    pub settings: Settings,
+    /// Time between two looks (`--interval`).
+    pub interval: Duration,
+    /// This autopilot's name in the election (`--name`).
+    pub name: String,
+    /// The election lease's time to live (`--lease-ttl`): how soon another
+    /// autopilot takes over when this one dies.
+    pub lease_ttl: Duration,
+    /// Decide and report only.
+    pub dry_run: bool,
+    /// How long one action may wait (catch-up, leadership moves).
+    pub timeout: Duration,
+    /// Time between catch-up polls within an action.
+    pub poll_interval: Duration,
+    /// The pre-flight checks of each action.
+    pub preflight: Preflight,
+}
+
+/// Where a reported decision stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Phase {
+    /// Decided (and, for an action, about to be taken).
+    Decided,
+    /// `--dry-run`: would be taken.
+    DryRun,
+    /// This autopilot does not lead: only reported.
+    StandingBy,
+    /// The action was taken.
+    Done,
+    /// The action failed; the next look decides again.
+    Failed(String),
+}
+
+impl Phase {
+    /// The phase's name in JSON.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Phase::Decided => "decided",
+            Phase::DryRun => "dry_run",
+            Phase::StandingBy => "standing_by",
+            Phase::Done => "done",
+            Phase::Failed(_) => "failed",
+        }
+    }
+}
+
+/// One reported decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reported {
+    /// Time since autopilot began.
+    pub at: Duration,
+    /// This autopilot's name.
+    pub autopilot: String,
+    /// The cluster's leader at the look, when known.
+    pub leader: Option<MemberId>,
+    /// The decision.
+    pub decision: Decision,
+    /// Where it stands.
+    pub phase: Phase,
+}
+
+impl Reported {
+    /// The sentence a person reads (stderr).
+    pub fn sentence(&self) -> String {
+        let base = self.decision.sentence();
+        match &self.phase {
+            Phase::Decided | Phase::StandingBy => base,
+            Phase::DryRun => format!("{base} (--dry-run: nothing changed)"),
+            Phase::Done => format!("done: {base}"),
+            Phase::Failed(e) => format!("failed: {base}: {e}; deciding again at the next look"),
+        }
+    }
+}
+
+/// Receives every decision as it is made.
+pub trait Reporter {
+    /// One decision.
+    fn report(&self, r: &Reported);
+}
+
+/// Looks at the cluster once: the membership, every member (as `member
+/// prune` looks) and, on the memberctl engine, the raft configuration.
+pub async fn observe<A: MembershipApi>(api: &A, at: Duration) -> Result<Observation, ApiError> {
+    let list = api.member_list().await?;
+    let look = prune::look(api, at).await?;
+    let config = if list.unconfirmed {
+        None
+    } else {
+        match api.get_config().await {
+            Ok(c) => Some(c),
+            Err(e) if e.kind == ApiErrorKind::Unimplemented => None,
+            Err(e) => return Err(e),
+        }
+    };
+    Ok(Observation { list, look, config })
+}
+
+/// Whether this autopilot leads the election; else the leader's name.
+async fn lead<E: Election>(
+    election: &E,
+    lease: i64,
+    name: &str,
+) -> Result<Result<(), String>, ApiError> {
+    match election.election_leader(ELECTION).await? {
+        Some(l) if l.lease == lease => Ok(Ok(())),
+        Some(l) => Ok(Err(l.value)),
+        None => match election.campaign(ELECTION, lease, name).await {
+            Ok(_) => Ok(Ok(())),
+            Err(e) if e.kind == ApiErrorKind::DeadlineExceeded => {
+                Ok(Err("another autopilot".to_string()))
+            }
+            Err(e) => Err(e),
+        },
+    }
+}
+
+/// Takes `action` through the workflows.
+async fn act<A: MembershipApi, S: StandbyStarter>(
+    cx: &Ctx<'_, A>,
+    req: &AutopilotRequest,
+    starter: &S,
+    action: &Action,
+) -> Result<(), Error> {
+    let remove = |target: MemberId| RemoveRequest {
+        target: target.to_string(),
+        dry_run: false,
+        force: false,
+        timeout: req.timeout,
+        preflight: req.preflight.clone(),
+    };
+    match action {
+        Action::Replace { dead, standby } => {
+            let replace = ReplaceRequest {
+                old: dead.id.to_string(),
+                name: standby.name.clone(),
+                peer_urls: standby.peer_urls.clone(),
+                dry_run: false,
+                timeout: req.timeout,
+                poll_interval: req.poll_interval,
+                preflight: req.preflight.clone(),
+            };
+            replace::run(cx, &replace, &Manual).await.map(|_| ())
+        }
+        Action::RemoveDead { dead } => remove::remove(cx, &remove(dead.id)).await.map(|_| ()),
+        Action::Prune { learner } => remove::remove(cx, &remove(learner.id)).await.map(|_| ()),
+        Action::FinishReplace { .. } => joint::leave(cx).await.map(|_| ()),
+        Action::StartStandby => starter.start_standby(cx).await.map(|_| ()),
+        Action::None => Ok(()),
+    }
+}
+
+/// Sleeps `d` unless `stop` is set first; returns whether to stop.
+async fn pause(stop: &mut watch::Receiver<bool>, d: Duration) -> bool {
+    if *stop.borrow() {
+        return true;
+    }
+    tokio::select! {
+        _ = tokio::time::sleep(d) => *stop.borrow(),
+        _ = stop.changed() => true,
+    }
+}
+
+/// Renews `lease` every third of `ttl`; returns an error once it could not
+/// be renewed for a whole `ttl` (or has expired).
+async fn keep_alive<E: Election>(election: &E, lease: i64, ttl: Duration) -> Error {
+    let mut renewed = Instant::now();
+    loop {
+        tokio::time::sleep(ttl / 3).await;
+        match election.lease_keep_alive(lease).await {
+            Ok(()) => renewed = Instant::now(),
+            Err(e) if e.kind == ApiErrorKind::NotFound => {
+                return Error::new(
+                    ErrorKind::Unavailable,
+                    format!("autopilot's election lease expired ({e}); start it again"),
+                )
+            }
+            Err(e) if renewed.elapsed() >= ttl => return Error::new(
+                ErrorKind::Unavailable,
+                format!(
+                    "autopilot could not renew its election lease for {ttl:?}: {e}; start it again"
+                ),
+            ),
+            Err(_) => {}
+        }
+    }
+}
+
+/// Runs autopilot until `stop` is set (between actions) or its election
+/// lease is lost.
+pub async fn run<A: MembershipApi, E: Election, S: StandbyStarter>(
+    cx: &Ctx<'_, A>,
+    election: &E,
+    req: &AutopilotRequest,
+    starter: &S,
+    reporter: &dyn Reporter,
+    mut stop: watch::Receiver<bool>,
+) -> Result<(), Error> {
+    let lease = election
+        .lease_grant(req.lease_ttl)
+        .await
+        .map_err(|e| Error::from(e).context("autopilot cannot take an election lease"))?;
+    let watching = watch_loop(cx, election, req, starter, reporter, lease, &mut stop);
+    let outcome = tokio::select! {
+        r = watching => r,
+        e = keep_alive(election, lease, req.lease_ttl) => Err(e),
+    };
+    // Leaving: the lease's key goes with it, and another autopilot may lead at once.
+    let _ = election.lease_revoke(lease).await;
+    outcome
+}
+
+async fn watch_loop<A: MembershipApi, E: Election, S: StandbyStarter>(
+    cx: &Ctx<'_, A>,
+    election: &E,
+    req: &AutopilotRequest,
+    starter: &S,
+    reporter: &dyn Reporter,
+    lease: i64,
+    stop: &mut watch::Receiver<bool>,
+) -> Result<(), Error> {
+    let began = Instant::now();
+    let mut memory = Memory::default();
+    loop {
+        let at = began.elapsed();
+        let report = |decision: Decision, phase: Phase, leader: Option<MemberId>| {
+            reporter.report(&Reported {
+                at,
+                autopilot: req.name.clone(),
+                leader,
+                decision,
+                phase,
+            })
+        };
+        match observe(cx.api, at).await {
+            Err(e) => report(Decision::none(Why::NoLook(e.message)), Phase::Decided, None),
+            Ok(obs) => {
+                let leader = obs.look.leader;
+                let decision = decide(&obs, &req.settings, &memory);
+                memory.remember(&obs, &req.settings);
+                let leads = match lead(election, lease, &req.name).await {
+                    Ok(l) => l,
+                    Err(e) => Err(format!("unknown: the election could not be read: {e}")),
+                };
+                match leads {
+                    Err(other) => {
+                        let d = Decision::none(Why::StandingBy { leader: other });
+                        report(d, Phase::StandingBy, leader);
+                    }
+                    Ok(()) if !decision.acts() => report(decision, Phase::Decided, leader),
+                    Ok(()) if req.dry_run => report(decision, Phase::DryRun, leader),
+                    Ok(()) => {
+                        report(decision.clone(), Phase::Decided, leader);
+                        let phase = match act(cx, req, starter, &decision.action).await {
+                            Ok(()) => Phase::Done,
+                            Err(e) => Phase::Failed(e.message),
+                        };
+                        report(decision, phase, leader);
+                    }
+                }
+            }
+        }
+        if pause(stop, req.interval).await {
+            return Ok(());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
