@@ -102,7 +102,11 @@ pub(super) async fn autopilot(
         req.name,
         humantime::format_duration(req.interval),
         humantime::format_duration(req.settings.dead_after),
-        if req.dry_run { ", --dry-run: changing nothing" } else { "" }
+        if req.dry_run {
+            ", --dry-run: changing nothing"
+        } else {
+            ""
+        }
     ));
     if args.start_standby {
         let starter = super::member::LocalStandby {

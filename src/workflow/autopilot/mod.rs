@@ -254,44 +254,74 @@ async fn act<A: MembershipApi, S: StandbyStarter>(
     }
 }
 
-/// Sleeps `d` unless `stop` is set first; returns whether to stop.
-async fn pause(stop: &mut watch::Receiver<bool>, d: Duration) -> bool {
+/// Renews `lease` every third of `ttl`; returns once it could not be
+/// renewed for a whole `ttl` (or has expired): leadership is lost.
+async fn keep_alive<E: Election>(election: &E, lease: Option<i64>, ttl: Duration) -> ApiError {
+    let Some(lease) = lease else {
+        return std::future::pending().await;
+    };
+    let mut renewed = Instant::now();
+    loop {
+        tokio::time::sleep(ttl / 3).await;
+        match election.lease_keep_alive(lease).await {
+            Ok(()) => renewed = Instant::now(),
+            Err(e) if e.kind == ApiErrorKind::NotFound || renewed.elapsed() >= ttl => {
+                return ApiError::new(e.kind, format!("autopilot's election lease was lost: {e}"))
+            }
+            Err(_) => {}
+        }
+    }
+}
+
+/// This autopilot's place in the election: its lease, taken again when lost.
+struct Candidate<'a, E> {
+    election: &'a E,
+    name: &'a str,
+    ttl: Duration,
+    lease: Option<i64>,
+}
+
+impl<E: Election> Candidate<'_, E> {
+    /// Whether this autopilot leads; else the leader's name. Takes a lease
+    /// first when it has none (or lost it).
+    async fn lead(&mut self) -> Result<Result<(), String>, ApiError> {
+        let lease = match self.lease {
+            Some(l) => match self.election.lease_keep_alive(l).await {
+                Ok(()) => l,
+                Err(e) if e.kind == ApiErrorKind::NotFound => self.grant().await?,
+                Err(e) => return Err(e),
+            },
+            None => self.grant().await?,
+        };
+        lead(self.election, lease, self.name).await
+    }
+
+    async fn grant(&mut self) -> Result<i64, ApiError> {
+        self.lease = None;
+        let l = self.election.lease_grant(self.ttl).await?;
+        self.lease = Some(l);
+        Ok(l)
+    }
+}
+
+/// Sleeps `d` unless `stop` is set first (the lease kept alive meanwhile);
+/// returns whether to stop.
+async fn pause<E: Election>(
+    stop: &mut watch::Receiver<bool>,
+    d: Duration,
+    candidate: &Candidate<'_, E>,
+) -> bool {
     if *stop.borrow() {
         return true;
     }
     tokio::select! {
         _ = tokio::time::sleep(d) => *stop.borrow(),
         _ = stop.changed() => true,
+        _ = keep_alive(candidate.election, candidate.lease, candidate.ttl) => *stop.borrow(),
     }
 }
 
-/// Renews `lease` every third of `ttl`; returns an error once it could not
-/// be renewed for a whole `ttl` (or has expired).
-async fn keep_alive<E: Election>(election: &E, lease: i64, ttl: Duration) -> Error {
-    let mut renewed = Instant::now();
-    loop {
-        tokio::time::sleep(ttl / 3).await;
-        match election.lease_keep_alive(lease).await {
-            Ok(()) => renewed = Instant::now(),
-            Err(e) if e.kind == ApiErrorKind::NotFound => {
-                return Error::new(
-                    ErrorKind::Unavailable,
-                    format!("autopilot's election lease expired ({e}); start it again"),
-                )
-            }
-            Err(e) if renewed.elapsed() >= ttl => return Error::new(
-                ErrorKind::Unavailable,
-                format!(
-                    "autopilot could not renew its election lease for {ttl:?}: {e}; start it again"
-                ),
-            ),
-            Err(_) => {}
-        }
-    }
-}
-
-/// Runs autopilot until `stop` is set (between actions) or its election
-/// lease is lost.
+/// Runs autopilot until `stop` is set (checked between actions).
 pub async fn run<A: MembershipApi, E: Election, S: StandbyStarter>(
     cx: &Ctx<'_, A>,
     election: &E,
@@ -300,29 +330,12 @@ pub async fn run<A: MembershipApi, E: Election, S: StandbyStarter>(
     reporter: &dyn Reporter,
     mut stop: watch::Receiver<bool>,
 ) -> Result<(), Error> {
-    let lease = election
-        .lease_grant(req.lease_ttl)
-        .await
-        .map_err(|e| Error::from(e).context("autopilot cannot take an election lease"))?;
-    let watching = watch_loop(cx, election, req, starter, reporter, lease, &mut stop);
-    let outcome = tokio::select! {
-        r = watching => r,
-        e = keep_alive(election, lease, req.lease_ttl) => Err(e),
+    let mut candidate = Candidate {
+        election,
+        name: &req.name,
+        ttl: req.lease_ttl,
+        lease: None,
     };
-    // Leaving: the lease's key goes with it, and another autopilot may lead at once.
-    let _ = election.lease_revoke(lease).await;
-    outcome
-}
-
-async fn watch_loop<A: MembershipApi, E: Election, S: StandbyStarter>(
-    cx: &Ctx<'_, A>,
-    election: &E,
-    req: &AutopilotRequest,
-    starter: &S,
-    reporter: &dyn Reporter,
-    lease: i64,
-    stop: &mut watch::Receiver<bool>,
-) -> Result<(), Error> {
     let began = Instant::now();
     let mut memory = Memory::default();
     loop {
@@ -342,32 +355,50 @@ async fn watch_loop<A: MembershipApi, E: Election, S: StandbyStarter>(
                 let leader = obs.look.leader;
                 let decision = decide(&obs, &req.settings, &memory);
                 memory.remember(&obs, &req.settings);
-                let leads = match lead(election, lease, &req.name).await {
-                    Ok(l) => l,
-                    Err(e) => Err(format!("unknown: the election could not be read: {e}")),
-                };
-                match leads {
-                    Err(other) => {
-                        let d = Decision::none(Why::StandingBy { leader: other });
-                        report(d, Phase::StandingBy, leader);
-                    }
-                    Ok(()) if !decision.acts() => report(decision, Phase::Decided, leader),
-                    Ok(()) if req.dry_run => report(decision, Phase::DryRun, leader),
-                    Ok(()) => {
+                match candidate.lead().await {
+                    // The election could not be read (no quorum): say why not to act.
+                    Err(_) if !decision.acts() => report(decision, Phase::Decided, leader),
+                    Err(e) => report(
+                        Decision::none(Why::StandingBy {
+                            leader: format!("unknown: the election could not be read: {e}"),
+                        }),
+                        Phase::StandingBy,
+                        leader,
+                    ),
+                    Ok(Err(other)) => report(
+                        Decision::none(Why::StandingBy { leader: other }),
+                        Phase::StandingBy,
+                        leader,
+                    ),
+                    Ok(Ok(())) if !decision.acts() => report(decision, Phase::Decided, leader),
+                    Ok(Ok(())) if req.dry_run => report(decision, Phase::DryRun, leader),
+                    Ok(Ok(())) => {
                         report(decision.clone(), Phase::Decided, leader);
-                        let phase = match act(cx, req, starter, &decision.action).await {
-                            Ok(()) => Phase::Done,
-                            Err(e) => Phase::Failed(e.message),
+                        // Leadership must last the whole action: lost, the action stops
+                        // and the next leader resumes from what the cluster shows.
+                        let phase = tokio::select! {
+                            r = act(cx, req, starter, &decision.action) => match r {
+                                Ok(()) => Phase::Done,
+                                Err(e) => Phase::Failed(e.message),
+                            },
+                            e = keep_alive(election, candidate.lease, req.lease_ttl) => {
+                                Phase::Failed(e.message)
+                            }
                         };
                         report(decision, phase, leader);
                     }
                 }
             }
         }
-        if pause(stop, req.interval).await {
-            return Ok(());
+        if pause(&mut stop, req.interval, &candidate).await {
+            break;
         }
     }
+    // Leaving: the lease's key goes with it, and another autopilot may lead at once.
+    if let Some(lease) = candidate.lease {
+        let _ = election.lease_revoke(lease).await;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
