@@ -1,7 +1,8 @@
 //! `memberctl autopilot` on a local engine cluster of three voters and a
 //! started standby learner: `--dry-run` decides the replacement of a killed
 //! follower and changes nothing; two autopilots then run, exactly one
-//! replaces the dead voter with the standby and the other stands by; with
+//! replaces the dead voter with the standby (then, `--start-standby`, starts
+//! a new one) and the other stands by; with
 //! the quorum lost, autopilot reports it and changes nothing.
 
 use std::path::{Path, PathBuf};
@@ -149,8 +150,8 @@ fn autopilot_replaces_a_dead_voter_with_the_standby() {
     assert_eq!(member_named(&after, "s4")["is_learner"], true, "{after}");
 
     // Two autopilots: exactly one acts, the other stands by.
-    let one = Autopilot::start(&local, "ap1", &[]);
-    let two = Autopilot::start(&local, "ap2", &[]);
+    let one = Autopilot::start(&local, "ap1", &["--start-standby"]);
+    let two = Autopilot::start(&local, "ap2", &["--start-standby"]);
     wait_for(
         "the standby to be a voter and the dead member gone",
         Duration::from_secs(35),
@@ -168,6 +169,17 @@ fn autopilot_replaces_a_dead_voter_with_the_standby() {
                 .then_some(())
         },
     );
+
+    // --start-standby: a new standby learner added and started.
+    wait_for("a new standby", Duration::from_secs(20), || {
+        let l = list(&local);
+        l["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["is_learner"] == true && m["started"] == true)
+            .then_some(())
+    });
 
     // The quorum lost: autopilot says so and acts on nothing.
     let voters: Vec<String> = ["s4", "n1", "n2", "n3"]
@@ -194,8 +206,12 @@ fn autopilot_replaces_a_dead_voter_with_the_standby() {
     } else {
         (&two, &one)
     };
-    let done: Vec<&Value> = actor.iter().filter(|l| l["phase"] == "done").collect();
-    assert_eq!(done.len(), 1, "one action: {done:?}");
+    let done: Vec<&str> = actor
+        .iter()
+        .filter(|l| l["phase"] == "done")
+        .map(|l| l["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(done, ["replace", "start_standby"], "one action at a time");
     assert!(
         other.iter().any(
             |l| l["reason"] == "standing_by" && l["detail"].as_str().unwrap().contains("leads")
