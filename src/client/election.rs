@@ -1,10 +1,12 @@
 //! The [`Election`] implementation: etcd's Lease and Election (`v3electionpb`)
-//! calls that autopilot's leadership rests on, converted to domain values.
+//! calls that autopilot's leadership rests on, and the KV calls of its
+//! intent key, converted to domain values.
 
 use std::time::Duration;
 
 use super::Client;
 use crate::proto::etcdserverpb as pb;
+use crate::proto::etcdserverpb::kv_client::KvClient;
 use crate::proto::etcdserverpb::lease_client::LeaseClient;
 use crate::proto::v3electionpb as elpb;
 use crate::proto::v3electionpb::election_client::ElectionClient;
@@ -125,5 +127,52 @@ impl Election for Client {
             }
         })
         .await
+    }
+
+    async fn kv_get(&self, key: &str) -> Result<Option<String>, ApiError> {
+        let r = self
+            .call(true, |ch| async move {
+                KvClient::new(ch)
+                    .range(pb::RangeRequest {
+                        key: key.as_bytes().to_vec(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(|r| r.into_inner())
+            })
+            .await?;
+        Ok(r.kvs
+            .first()
+            .map(|kv| String::from_utf8_lossy(&kv.value).into_owned()))
+    }
+
+    async fn kv_put(&self, key: &str, value: Option<&str>) -> Result<(), ApiError> {
+        match value {
+            Some(value) => {
+                self.call(false, |ch| async move {
+                    KvClient::new(ch)
+                        .put(pb::PutRequest {
+                            key: key.as_bytes().to_vec(),
+                            value: value.as_bytes().to_vec(),
+                            ..Default::default()
+                        })
+                        .await
+                        .map(|_| ())
+                })
+                .await
+            }
+            None => {
+                self.call(false, |ch| async move {
+                    KvClient::new(ch)
+                        .delete_range(pb::DeleteRangeRequest {
+                            key: key.as_bytes().to_vec(),
+                            ..Default::default()
+                        })
+                        .await
+                        .map(|_| ())
+                })
+                .await
+            }
+        }
     }
 }

@@ -60,6 +60,9 @@ pub struct Observation {
     pub look: Look,
     /// The raft configuration (memberctl engine; `None` on etcd).
     pub config: Option<Configuration>,
+    /// The replacement an autopilot began and did not finish, as its intent
+    /// key tells: (dead voter, standby).
+    pub intent: Option<(MemberId, MemberId)>,
 }
 
 /// What autopilot remembers from one look to the next.
@@ -191,6 +194,9 @@ pub enum Why {
         /// How long autopilot has not reached it.
         for_: Duration,
     },
+    /// A replacement an earlier autopilot began: the standby is a voter,
+    /// the dead voter still listed and still lost by the leader.
+    Resume,
     /// A learner `member prune` would remove, and its reason.
     Pruned(Reason),
     /// No standby exists and `--start-standby` asks for one.
@@ -244,6 +250,7 @@ impl Why {
     pub fn as_str(&self) -> &'static str {
         match self {
             Why::Dead { .. } => "dead",
+            Why::Resume => "resume",
             Why::Pruned(_) => "prune",
             Why::NoStandbyKept => "no_standby_kept",
             Why::JointReplacing => "joint_replacing",
@@ -273,6 +280,10 @@ impl fmt::Display for Why {
                 f,
                 "unreachable for {:.1} s and the leader has lost it too",
                 secs(for_)
+            ),
+            Why::Resume => f.write_str(
+                "an earlier autopilot began this replacement (its intent is recorded) and the \
+                 standby is a voter already: only the dead voter's removal is left",
             ),
             Why::Pruned(r) => write!(f, "{r}"),
             Why::NoStandbyKept => f.write_str("no standby learner exists (--start-standby)"),
@@ -485,6 +496,9 @@ pub fn decide(obs: &Observation, settings: &Settings, memory: &Memory) -> Decisi
             None => Decision::none(Why::JointOpen),
         };
     }
+    if let Some(d) = resume(obs) {
+        return d;
+    }
     let at = obs.look.at;
     // Dead voters first: they cost fault tolerance.
     let mut waiting = None;
@@ -545,6 +559,26 @@ pub fn decide(obs: &Observation, settings: &Settings, memory: &Memory) -> Decisi
         };
     }
     Decision::none(Why::Healthy)
+}
+
+/// The replacement an intent records, half done: the standby a voter, the
+/// dead voter still listed, unreachable and lost by the leader.
+fn resume(obs: &Observation) -> Option<Decision> {
+    let (dead, standby) = obs.intent?;
+    let standby = obs.list.get(standby).filter(|m| m.is_voter())?;
+    let dead = obs.list.get(dead).filter(|m| m.is_voter())?;
+    let s = seen(obs, dead.id)?;
+    if s.answered || s.leader_hears != Some(false) {
+        return None;
+    }
+    Some(Decision {
+        action: Action::Replace {
+            dead: dead.clone(),
+            standby: standby.clone(),
+        },
+        why: Why::Resume,
+        about: None,
+    })
 }
 
 /// The first learner `member prune`'s judge would remove over the looks of

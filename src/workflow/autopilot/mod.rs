@@ -33,6 +33,28 @@ pub const PREFIX: &str = "memberctl/autopilot/";
 /// `memberctl/autopilot/leader/<lease ID in hex>`.
 pub const ELECTION: &str = "memberctl/autopilot/leader";
 
+/// The key where the acting autopilot writes the replacement it is doing
+/// (`replace DEAD STANDBY`, hex IDs) before it begins and deletes it once
+/// done: a later autopilot that finds the standby a voter and the dead
+/// voter still listed finishes the replacement (etcd's two steps).
+pub const INTENT: &str = "memberctl/autopilot/intent";
+
+/// The replacement an intent names: (dead voter, standby).
+pub fn parse_intent(value: &str) -> Option<(MemberId, MemberId)> {
+    let mut words = value.split_whitespace();
+    if words.next()? != "replace" {
+        return None;
+    }
+    let dead = words.next()?.parse().ok()?;
+    let standby = words.next()?.parse().ok()?;
+    Some((dead, standby))
+}
+
+/// The intent of replacing `dead` with `standby`.
+pub fn intent(dead: MemberId, standby: MemberId) -> String {
+    format!("replace {dead} {standby}")
+}
+
 /// Leadership won in the election.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Leadership {
@@ -77,6 +99,10 @@ pub trait Election {
     async fn election_leader(&self, election: &str) -> Result<Option<ElectionLeader>, ApiError>;
     /// Gives leadership up.
     async fn resign(&self, leadership: &Leadership) -> Result<(), ApiError>;
+    /// The value of `key`, if it exists.
+    async fn kv_get(&self, key: &str) -> Result<Option<String>, ApiError>;
+    /// Puts `value` at `key` (`None`: deletes it).
+    async fn kv_put(&self, key: &str, value: Option<&str>) -> Result<(), ApiError>;
 }
 
 /// How `--start-standby` gets a new standby learner: adds it and starts it
@@ -197,7 +223,12 @@ pub async fn observe<A: MembershipApi>(api: &A, at: Duration) -> Result<Observat
             Err(e) => return Err(e),
         }
     };
-    Ok(Observation { list, look, config })
+    Ok(Observation {
+        list,
+        look,
+        config,
+        intent: None,
+    })
 }
 
 /// Whether this autopilot leads the election; else the leader's name.
@@ -351,9 +382,19 @@ pub async fn run<A: MembershipApi, E: Election, S: StandbyStarter>(
         };
         match observe(cx.api, at).await {
             Err(e) => report(Decision::none(Why::NoLook(e.message)), Phase::Decided, None),
-            Ok(obs) => {
+            Ok(mut obs) => {
+                obs.intent = election
+                    .kv_get(INTENT)
+                    .await
+                    .ok()
+                    .flatten()
+                    .and_then(|v| parse_intent(&v));
                 let leader = obs.look.leader;
                 let decision = decide(&obs, &req.settings, &memory);
+                // An intent whose dead voter is gone is done.
+                let stale = obs
+                    .intent
+                    .is_some_and(|(dead, _)| obs.list.get(dead).is_none() && !obs.list.unconfirmed);
                 memory.remember(&obs, &req.settings);
                 match candidate.lead().await {
                     // The election could not be read (no quorum): say why not to act.
@@ -370,10 +411,26 @@ pub async fn run<A: MembershipApi, E: Election, S: StandbyStarter>(
                         Phase::StandingBy,
                         leader,
                     ),
-                    Ok(Ok(())) if !decision.acts() => report(decision, Phase::Decided, leader),
+                    Ok(Ok(())) if !decision.acts() => {
+                        if stale && !req.dry_run {
+                            let _ = election.kv_put(INTENT, None).await;
+                        }
+                        report(decision, Phase::Decided, leader)
+                    }
                     Ok(Ok(())) if req.dry_run => report(decision, Phase::DryRun, leader),
                     Ok(Ok(())) => {
                         report(decision.clone(), Phase::Decided, leader);
+                        if let Action::Replace { dead, standby } = &decision.action {
+                            let value = intent(dead.id, standby.id);
+                            if let Err(e) = election.kv_put(INTENT, Some(&value)).await {
+                                let why = format!("cannot write the intent {INTENT}: {e}");
+                                report(decision, Phase::Failed(why), leader);
+                                if pause(&mut stop, req.interval, &candidate).await {
+                                    break;
+                                }
+                                continue;
+                            }
+                        }
                         // Leadership must last the whole action: lost, the action stops
                         // and the next leader resumes from what the cluster shows.
                         let phase = tokio::select! {
@@ -385,6 +442,10 @@ pub async fn run<A: MembershipApi, E: Election, S: StandbyStarter>(
                                 Phase::Failed(e.message)
                             }
                         };
+                        if phase == Phase::Done && matches!(decision.action, Action::Replace { .. })
+                        {
+                            let _ = election.kv_put(INTENT, None).await;
+                        }
                         report(decision, phase, leader);
                     }
                 }

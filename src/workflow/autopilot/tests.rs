@@ -66,6 +66,7 @@ fn obs(secs: u64, seen: Vec<Seen>) -> Observation {
             learners: vec![MemberId(4)],
             ..Default::default()
         }),
+        intent: None,
     }
 }
 
@@ -314,6 +315,7 @@ struct FakeElection {
     other: Option<String>,
     won: RefCell<Option<i64>>,
     calls: RefCell<Vec<String>>,
+    kv: RefCell<std::collections::HashMap<String, String>>,
 }
 
 impl Election for FakeElection {
@@ -350,6 +352,18 @@ impl Election for FakeElection {
         }))
     }
     async fn resign(&self, _: &Leadership) -> Result<(), ApiError> {
+        Ok(())
+    }
+    async fn kv_get(&self, key: &str) -> Result<Option<String>, ApiError> {
+        Ok(self.kv.borrow().get(key).cloned())
+    }
+    async fn kv_put(&self, key: &str, value: Option<&str>) -> Result<(), ApiError> {
+        let mut kv = self.kv.borrow_mut();
+        self.calls.borrow_mut().push(format!("put {key} {value:?}"));
+        match value {
+            Some(v) => kv.insert(key.to_string(), v.to_string()),
+            None => kv.remove(key),
+        };
         Ok(())
     }
 }
@@ -413,6 +427,7 @@ async fn the_loop_removes_a_dead_voter_once_and_dry_run_changes_nothing() {
         other: None,
         won: RefCell::new(None),
         calls: RefCell::new(vec![]),
+        kv: Default::default(),
     };
     let reports = loop_on_fake(&fake, &election, false).await;
     let done: Vec<&Reported> = reports.iter().filter(|r| r.phase == Phase::Done).collect();
@@ -434,6 +449,7 @@ async fn the_loop_removes_a_dead_voter_once_and_dry_run_changes_nothing() {
         other: None,
         won: RefCell::new(None),
         calls: RefCell::new(vec![]),
+        kv: Default::default(),
     };
     let reports = loop_on_fake(&fake, &election, true).await;
     assert!(
@@ -451,6 +467,7 @@ async fn an_autopilot_that_does_not_lead_stands_by() {
         other: Some("ap0".into()),
         won: RefCell::new(None),
         calls: RefCell::new(vec![]),
+        kv: Default::default(),
     };
     let reports = loop_on_fake(&fake, &election, false).await;
     assert!(!reports.is_empty());
@@ -469,4 +486,39 @@ async fn an_autopilot_that_does_not_lead_stands_by() {
 
 fn r_sentence(r: &Reported) -> String {
     r.sentence()
+}
+
+#[test]
+fn a_replacement_left_half_done_on_etcd_is_finished_from_its_intent() {
+    // s4 already promoted, m3 dead and still listed: without the intent,
+    // nothing to replace it with; with it, the replacement goes on.
+    let promoted = |t| {
+        let mut o = three_dead(t, Some(false));
+        o.list.members[3].is_learner = false;
+        o.config = None;
+        o
+    };
+    let s = settings();
+    assert_eq!(run(&[promoted(0), promoted(5)], &s).why, Why::NoStandby);
+    let with_intent = |t| {
+        let mut o = promoted(t);
+        o.intent = parse_intent(&intent(MemberId(3), MemberId(4)));
+        o
+    };
+    let d = run(&[with_intent(0)], &s);
+    assert_eq!(d.why, Why::Resume);
+    let mut standby = member(4, "s4", false);
+    standby.is_learner = false;
+    assert_eq!(
+        d.action,
+        Action::Replace {
+            dead: member(3, "m3", false),
+            standby
+        }
+    );
+    // The dead voter answers again: left alone.
+    let mut back = with_intent(0);
+    back.look.members[2] = up(3);
+    assert_eq!(run(&[back], &s).why, Why::Healthy);
+    assert_eq!(parse_intent("replace 3"), None);
 }
