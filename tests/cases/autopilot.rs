@@ -3,7 +3,8 @@
 //! follower and changes nothing; two autopilots then run, exactly one
 //! replaces the dead voter with the standby (then, `--start-standby`, starts
 //! a new one) and the other stands by; with
-//! the quorum lost, autopilot reports it and changes nothing.
+//! the quorum lost, autopilot reports it and changes nothing. Against etcd
+//! 3.4 the same replacement, promote then remove.
 
 use std::path::{Path, PathBuf};
 use std::process::Child;
@@ -11,9 +12,10 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::util::etcd::require_etcd;
 use crate::util::local::Local;
-use crate::util::members::{add_and_start, ids, member_named};
-use crate::util::wait_for;
+use crate::util::members::{add_and_start, add_learner_at, ids, member_named};
+use crate::util::{free_port, memberctl_command, wait_for, Etcd};
 
 /// An autopilot running as a child process, its stdout in a file.
 struct Autopilot {
@@ -23,8 +25,18 @@ struct Autopilot {
 
 impl Autopilot {
     fn start(local: &Local, name: &str, extra: &[&str]) -> Autopilot {
-        let out = local.dir().join(format!("{name}.jsonl"));
-        let err = local.dir().join(format!("{name}.stderr"));
+        Self::spawn(local.dir(), name, extra, |args| local.command(args))
+    }
+
+    /// Runs `autopilot` through `command`, its output in `dir`.
+    fn spawn(
+        dir: &Path,
+        name: &str,
+        extra: &[&str],
+        command: impl Fn(&[&str]) -> std::process::Command,
+    ) -> Autopilot {
+        let out = dir.join(format!("{name}.jsonl"));
+        let err = dir.join(format!("{name}.stderr"));
         let mut args = vec![
             "autopilot",
             "--name",
@@ -43,8 +55,7 @@ impl Autopilot {
             "json",
         ];
         args.extend_from_slice(extra);
-        let child = local
-            .command(&args)
+        let child = command(&args)
             .stdout(std::fs::File::create(&out).unwrap())
             .stderr(std::fs::File::create(err).unwrap())
             .spawn()
@@ -236,6 +247,61 @@ fn autopilot_replaces_a_dead_voter_with_the_standby() {
     }
 }
 
+/// The same replacement against etcd 3.4 (promote, then remove), the
+/// leader's view read from its `/metrics`.
+fn autopilot_replaces_a_dead_voter_on_etcd() {
+    let mut etcd = Etcd::start(require_etcd(), 3);
+    let peer_port = free_port();
+    let peer = format!("http://127.0.0.1:{peer_port}");
+    let added = add_learner_at(|a| etcd.ctl(a), "m4", &peer);
+    let standby = added["member"]["id"].as_str().unwrap().to_string();
+    etcd.start_added("m4", peer_port, added["initial_cluster"].as_str().unwrap());
+    let status = etcd
+        .ctl(&["member", "status", "-w", "json"])
+        .expect(0)
+        .json();
+    let leader = status["leader"].as_str().unwrap().to_string();
+    let list = etcd.list();
+    let victim = (0..3)
+        .find(|i| member_named(&list, &etcd.members[*i].name)["id"] != leader.as_str())
+        .unwrap();
+    let dead = member_named(&list, &etcd.members[victim].name)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    etcd.kill(victim);
+    let dir = tempfile::tempdir().unwrap();
+    let endpoints = etcd.endpoints();
+    let ap = Autopilot::spawn(dir.path(), "ap", &[], |args| {
+        let mut all = vec!["--endpoints", &endpoints];
+        all.extend_from_slice(args);
+        memberctl_command(&all)
+    });
+    wait_for(
+        "the standby to be a voter and the dead member gone",
+        Duration::from_secs(40),
+        || {
+            let l = etcd.list();
+            let promoted =
+                ids(&l).contains(&standby) && member_named(&l, "m4")["is_learner"] == false;
+            (promoted && !ids(&l).contains(&dead)).then_some(())
+        },
+    );
+    wait_for("the report", Duration::from_secs(10), || {
+        has(&ap.lines(), "replace", "done").then_some(())
+    });
+    let lines = ap.stop();
+    let done = lines
+        .iter()
+        .find(|l| l["phase"] == "done")
+        .expect("a done line");
+    assert_eq!(done["member"]["id"], dead.as_str(), "{done}");
+    assert_eq!(done["standby"]["id"], standby.as_str(), "{done}");
+}
+
 pub(super) fn cases() -> Vec<crate::harness::Case> {
-    crate::harness::cases![autopilot_replaces_a_dead_voter_with_the_standby,]
+    crate::harness::cases![
+        autopilot_replaces_a_dead_voter_with_the_standby,
+        autopilot_replaces_a_dead_voter_on_etcd: [Etcd],
+    ]
 }
