@@ -256,6 +256,15 @@ fn autopilot_replaces_a_dead_voter_on_etcd() {
     let added = add_learner_at(|a| etcd.ctl(a), "m4", &peer);
     let standby = added["member"]["id"].as_str().unwrap().to_string();
     etcd.start_added("m4", peer_port, added["initial_cluster"].as_str().unwrap());
+    wait_for("m4 to start", Duration::from_secs(20), || {
+        let l = etcd.list();
+        let started = l["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["name"] == "m4");
+        started.then_some(())
+    });
     let status = etcd
         .ctl(&["member", "status", "-w", "json"])
         .expect(0)
