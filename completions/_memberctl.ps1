@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('member', 'member', [CompletionResultType]::ParameterValue, 'List, add, promote, remove, update members and show their status')
             [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Run a member of the bundled Raft engine (serves etcd''s API)')
             [CompletionResult]::new('cluster', 'cluster', [CompletionResultType]::ParameterValue, 'A local test cluster of bundled-engine nodes, to rehearse changes')
+            [CompletionResult]::new('autopilot', 'autopilot', [CompletionResultType]::ParameterValue, 'Keep watch on the cluster: replace dead voters with a standby learner, prune stuck learners; one autopilot acts per cluster')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Save, check and restore snapshots of a member''s state')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print the shell completion script for SHELL')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -792,6 +793,37 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
         'memberctl;cluster;help;help' {
             break
         }
+        'memberctl;autopilot' {
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Time between two looks at the cluster')
+            [CompletionResult]::new('--dead-after', '--dead-after', [CompletionResultType]::ParameterName, 'A voter unreachable this long, that the leader has lost too, is dead')
+            [CompletionResult]::new('--standby', '--standby', [CompletionResultType]::ParameterName, 'The learners kept as standbys, by name (repeatable) [default: any started learner]')
+            [CompletionResult]::new('--stable-for', '--stable-for', [CompletionResultType]::ParameterName, 'How long a standby must have been ready (caught up) without a break before it takes a dead voter''s place')
+            [CompletionResult]::new('--min-voters', '--min-voters', [CompletionResultType]::ParameterName, 'The fewest voters a removal may leave (at least 3, which can still lose one)')
+            [CompletionResult]::new('--stalled-for', '--stalled-for', [CompletionResultType]::ParameterName, 'A started learner whose index stands still behind the leader''s this long is pruned, as `member prune` does')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'This autopilot''s name in the election among autopilots (key prefix memberctl/autopilot/) [default: HOST-PID]')
+            [CompletionResult]::new('--lease-ttl', '--lease-ttl', [CompletionResultType]::ParameterName, 'The election lease''s time to live: how soon another autopilot takes over when this one dies')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long one action may wait (a standby''s catch-up, leadership moves)')
+            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade')
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS, for servers that require one (with --key)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (with --cert)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication')
+            [CompletionResult]::new('--cleanup-dead', '--cleanup-dead', [CompletionResultType]::ParameterName, 'Remove a dead voter even without a standby, while --min-voters remain')
+            [CompletionResult]::new('--start-standby', '--start-standby', [CompletionResultType]::ParameterName, 'On the local test cluster: when no learner exists, add one and start it (`member add --learner` + `cluster start-node`)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Decide and report every decision; change nothing')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Encrypt but do not verify the servers'' certificates (test clusters only)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'memberctl;snapshot' {
             [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
             [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
@@ -915,6 +947,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('member', 'member', [CompletionResultType]::ParameterValue, 'List, add, promote, remove, update members and show their status')
             [CompletionResult]::new('node', 'node', [CompletionResultType]::ParameterValue, 'Run a member of the bundled Raft engine (serves etcd''s API)')
             [CompletionResult]::new('cluster', 'cluster', [CompletionResultType]::ParameterValue, 'A local test cluster of bundled-engine nodes, to rehearse changes')
+            [CompletionResult]::new('autopilot', 'autopilot', [CompletionResultType]::ParameterValue, 'Keep watch on the cluster: replace dead voters with a standby learner, prune stuck learners; one autopilot acts per cluster')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Save, check and restore snapshots of a member''s state')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print the shell completion script for SHELL')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -1019,6 +1052,9 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;help;cluster;recover' {
+            break
+        }
+        'memberctl;help;autopilot' {
             break
         }
         'memberctl;help;snapshot' {

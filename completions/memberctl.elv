@@ -36,6 +36,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand member 'List, add, promote, remove, update members and show their status'
             cand node 'Run a member of the bundled Raft engine (serves etcd''s API)'
             cand cluster 'A local test cluster of bundled-engine nodes, to rehearse changes'
+            cand autopilot 'Keep watch on the cluster: replace dead voters with a standby learner, prune stuck learners; one autopilot acts per cluster'
             cand snapshot 'Save, check and restore snapshots of a member''s state'
             cand completion 'Print the shell completion script for SHELL'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -728,6 +729,36 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;cluster;help;help'= {
         }
+        &'memberctl;autopilot'= {
+            cand --interval 'Time between two looks at the cluster'
+            cand --dead-after 'A voter unreachable this long, that the leader has lost too, is dead'
+            cand --standby 'The learners kept as standbys, by name (repeatable) [default: any started learner]'
+            cand --stable-for 'How long a standby must have been ready (caught up) without a break before it takes a dead voter''s place'
+            cand --min-voters 'The fewest voters a removal may leave (at least 3, which can still lose one)'
+            cand --stalled-for 'A started learner whose index stands still behind the leader''s this long is pruned, as `member prune` does'
+            cand --name 'This autopilot''s name in the election among autopilots (key prefix memberctl/autopilot/) [default: HOST-PID]'
+            cand --lease-ttl 'The election lease''s time to live: how soon another autopilot takes over when this one dies'
+            cand --timeout 'How long one action may wait (a standby''s catch-up, leadership moves)'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)'
+            cand --cert 'Client certificate for TLS, for servers that require one (with --key)'
+            cand --key 'Client key for TLS (with --cert)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)'
+            cand --password 'Password for authentication'
+            cand --cleanup-dead 'Remove a dead voter even without a standby, while --min-voters remain'
+            cand --start-standby 'On the local test cluster: when no learner exists, add one and start it (`member add --learner` + `cluster start-node`)'
+            cand --dry-run 'Decide and report every decision; change nothing'
+            cand --insecure-skip-tls-verify 'Encrypt but do not verify the servers'' certificates (test clusters only)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'memberctl;snapshot'= {
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
@@ -841,6 +872,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand member 'List, add, promote, remove, update members and show their status'
             cand node 'Run a member of the bundled Raft engine (serves etcd''s API)'
             cand cluster 'A local test cluster of bundled-engine nodes, to rehearse changes'
+            cand autopilot 'Keep watch on the cluster: replace dead voters with a standby learner, prune stuck learners; one autopilot acts per cluster'
             cand snapshot 'Save, check and restore snapshots of a member''s state'
             cand completion 'Print the shell completion script for SHELL'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -919,6 +951,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;help;cluster;link-serve'= {
         }
         &'memberctl;help;cluster;recover'= {
+        }
+        &'memberctl;help;autopilot'= {
         }
         &'memberctl;help;snapshot'= {
             cand save 'Save a point-in-time copy of one member''s state to FILE (Maintenance.Snapshot; on etcd, etcd''s own format)'

@@ -41,6 +41,7 @@ complete -c memberctl -n "__fish_memberctl_needs_command" -s V -l version -d 'Pr
 complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "member" -d 'List, add, promote, remove, update members and show their status'
 complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "node" -d 'Run a member of the bundled Raft engine (serves etcd\'s API)'
 complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "cluster" -d 'A local test cluster of bundled-engine nodes, to rehearse changes'
+complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "autopilot" -d 'Keep watch on the cluster: replace dead voters with a standby learner, prune stuck learners; one autopilot acts per cluster'
 complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "snapshot" -d 'Save, check and restore snapshots of a member\'s state'
 complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "completion" -d 'Print the shell completion script for SHELL'
 complete -c memberctl -n "__fish_memberctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -534,6 +535,33 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from help" -f -a "link-serve" -d 'Run the link model between the local cluster\'s members (started by `cluster up --link`)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from help" -f -a "recover" -d 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l interval -d 'Time between two looks at the cluster' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l dead-after -d 'A voter unreachable this long, that the leader has lost too, is dead' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l standby -d 'The learners kept as standbys, by name (repeatable) [default: any started learner]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l stable-for -d 'How long a standby must have been ready (caught up) without a break before it takes a dead voter\'s place' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l min-voters -d 'The fewest voters a removal may leave (at least 3, which can still lose one)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l stalled-for -d 'A started learner whose index stands still behind the leader\'s this long is pruned, as `member prune` does' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l name -d 'This autopilot\'s name in the election among autopilots (key prefix memberctl/autopilot/) [default: HOST-PID]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l lease-ttl -d 'The election lease\'s time to live: how soon another autopilot takes over when this one dies' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l timeout -d 'How long one action may wait (a standby\'s catch-up, leadership moves)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -s w -l write-out -d 'Output format [default: table on a terminal, simple otherwise]' -r -f -a "table\t'A table for people'
+json\t'One JSON document with a stable schema, for scripts'
+simple\t'Plain lines, like etcdctl\'s default'"
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l cacert -d 'CA bundle to verify the servers\' certificates (endpoints without a scheme then use https)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l cert -d 'Client certificate for TLS, for servers that require one (with --key)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l key -d 'Client key for TLS (with --cert)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l password -d 'Password for authentication' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l cleanup-dead -d 'Remove a dead voter even without a standby, while --min-voters remain'
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l start-standby -d 'On the local test cluster: when no learner exists, add one and start it (`member add --learner` + `cluster start-node`)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l dry-run -d 'Decide and report every decision; change nothing'
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and not __fish_seen_subcommand_from save status restore help" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
@@ -618,12 +646,13 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l passw
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand completion" -s V -l version -d 'Print version'
-complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster snapshot completion help" -f -a "member" -d 'List, add, promote, remove, update members and show their status'
-complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster snapshot completion help" -f -a "node" -d 'Run a member of the bundled Raft engine (serves etcd\'s API)'
-complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster snapshot completion help" -f -a "cluster" -d 'A local test cluster of bundled-engine nodes, to rehearse changes'
-complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster snapshot completion help" -f -a "snapshot" -d 'Save, check and restore snapshots of a member\'s state'
-complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster snapshot completion help" -f -a "completion" -d 'Print the shell completion script for SHELL'
-complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster snapshot completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster autopilot snapshot completion help" -f -a "member" -d 'List, add, promote, remove, update members and show their status'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster autopilot snapshot completion help" -f -a "node" -d 'Run a member of the bundled Raft engine (serves etcd\'s API)'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster autopilot snapshot completion help" -f -a "cluster" -d 'A local test cluster of bundled-engine nodes, to rehearse changes'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster autopilot snapshot completion help" -f -a "autopilot" -d 'Keep watch on the cluster: replace dead voters with a standby learner, prune stuck learners; one autopilot acts per cluster'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster autopilot snapshot completion help" -f -a "snapshot" -d 'Save, check and restore snapshots of a member\'s state'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster autopilot snapshot completion help" -f -a "completion" -d 'Print the shell completion script for SHELL'
+complete -c memberctl -n "__fish_memberctl_using_subcommand help; and not __fish_seen_subcommand_from member node cluster autopilot snapshot completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from member" -f -a "list" -d 'List the members of the cluster'
 complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from member" -f -a "add" -d 'Add a member, after checking its peer URLs (prefer --learner)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand help; and __fish_seen_subcommand_from member" -f -a "promote" -d 'Promote a learner to a voter once it has caught up with the leader'

@@ -193,7 +193,7 @@ fn parse_link_bandwidth(s: &str) -> Result<u64, String> {
 }
 
 /// A duration as [`parse_duration`] reads it, zero allowed (`0s`: no wait).
-fn parse_duration_or_zero(s: &str) -> Result<Duration, String> {
+pub(super) fn parse_duration_or_zero(s: &str) -> Result<Duration, String> {
     match humantime::parse_duration(s.trim()) {
         Ok(d) if d.is_zero() => Ok(d),
         _ => parse_duration(s),
@@ -201,7 +201,7 @@ fn parse_duration_or_zero(s: &str) -> Result<Duration, String> {
 }
 
 /// `--min-voters`: a whole number, at least [`MIN_VOTERS`](crate::workflow::prune::MIN_VOTERS).
-fn parse_min_voters(s: &str) -> Result<usize, String> {
+pub(super) fn parse_min_voters(s: &str) -> Result<usize, String> {
     let min = crate::workflow::prune::MIN_VOTERS;
     match s.trim().parse::<usize>() {
         Ok(n) if n >= min => Ok(n),

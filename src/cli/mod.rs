@@ -2,6 +2,7 @@
 //! their value parsers; [`generate`] makes completions and man pages from them.
 //! No work is done here.
 
+mod autopilot;
 mod cluster;
 pub mod generate;
 mod member;
@@ -14,6 +15,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+pub use autopilot::AutopilotArgs;
 pub use cluster::{ClusterCommand, DirArg, LinkArgs, RecoverArgs, StartNodeArgs, UpArgs};
 pub use member::{
     AddArgs, ApplyArgs, CatchUpArgs, CheckArgs, CheckFor, JointCommand, JointEnterArgs,
@@ -172,6 +174,8 @@ pub enum Command {
     /// A local test cluster of bundled-engine nodes, to rehearse changes.
     #[command(subcommand)]
     Cluster(ClusterCommand),
+    /// Keep watch on the cluster: replace dead voters with a standby learner, prune stuck learners; one autopilot acts per cluster.
+    Autopilot(AutopilotArgs),
     /// Save, check and restore snapshots of a member's state.
     #[command(subcommand)]
     Snapshot(SnapshotCommand),

@@ -12,6 +12,7 @@ use std::ffi::OsString;
 
 use clap::{Args, FromArgMatches, Parser};
 
+use super::autopilot::AutopilotArgs;
 use super::cluster::{DirArg, RecoverArgs, StartNodeArgs, UpArgs};
 use super::member::{
     AddArgs, ApplyArgs, CheckArgs, JointEnterArgs, MoveLeaderArgs, PromoteArgs, PruneArgs,
@@ -48,6 +49,7 @@ const PATHS: &[(&[&str], Augment)] = &[
     (&["member", "joint", "enter"], JointEnterArgs::augment_args),
     (&["member", "joint", "leave"], no_args),
     (&["member", "joint", "status"], no_args),
+    (&["autopilot"], AutopilotArgs::augment_args),
     (&["cluster", "up"], UpArgs::augment_args),
     (&["cluster", "start-node"], StartNodeArgs::augment_args),
     (&["cluster", "status"], DirArg::augment_args),

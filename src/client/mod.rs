@@ -10,6 +10,7 @@ mod api;
 pub mod auth;
 mod channels;
 mod convert;
+mod election;
 pub mod endpoint;
 mod gather;
 mod http;

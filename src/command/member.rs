@@ -208,3 +208,36 @@ async fn list<A: MembershipApi>(cx: &Ctx<'_, A>) -> anyhow::Result<Report> {
     }
     Ok(Report::MemberList(list))
 }
+
+/// `autopilot --start-standby`: a new standby learner added (`member add
+/// --learner`, with autopilot's pre-flight checks) and started on the local
+/// test cluster (`cluster start-node`).
+pub(super) struct LocalStandby {
+    /// The pre-flight checks of the add.
+    pub(super) preflight: crate::workflow::preflight::Preflight,
+}
+
+impl crate::workflow::autopilot::StandbyStarter for LocalStandby {
+    async fn start_standby<A: MembershipApi>(&self, cx: &Ctx<'_, A>) -> Result<String, Error> {
+        let dir = crate::testcluster::cluster_dir(None);
+        // A name no member and no earlier node of the local cluster has had.
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis());
+        let name = format!("standby-{:x}", stamp & 0xff_ffff);
+        let url = format!(
+            "http://127.0.0.1:{}",
+            crate::testcluster::process::free_port()?
+        );
+        let req = add::AddRequest {
+            name: name.clone(),
+            peer_urls: vec![url.clone()],
+            learner: true,
+            dry_run: false,
+            preflight: self.preflight.clone(),
+        };
+        add::add(cx, &req).await?;
+        crate::testcluster::start_node(&dir, &name, Some(&url)).await?;
+        Ok(name)
+    }
+}

@@ -2,6 +2,7 @@
 //! builds the client and dispatches to one file per command group (`member`,
 //! `cluster`, [`node`]); each returns a report for the printer.
 
+mod autopilot;
 mod cluster;
 mod member;
 pub mod node;
@@ -189,6 +190,10 @@ pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Re
             }))
         }
         Command::Snapshot(cmd) => snapshot::snapshot(&client, cmd).await.map(Some),
+        Command::Autopilot(a) => autopilot::autopilot(&client, a, &cli.global, observer)
+            .await
+            .map(|()| None)
+            .map_err(|e| e.context("autopilot")),
         Command::Node(_) | Command::Cluster(_) | Command::Completion { .. } => Ok(None),
     }
 }

@@ -10,6 +10,7 @@ use crate::testcluster::LocalCluster;
 use crate::workflow::add::AddedMember;
 use crate::workflow::apply::Applied;
 use crate::workflow::apply_plan::ApplyPlan;
+use crate::workflow::autopilot::Reported;
 use crate::workflow::cost::ChangeCost;
 use crate::workflow::leader::Moved;
 use crate::workflow::preflight::Check;
@@ -38,6 +39,8 @@ pub(super) trait Format {
     ) -> io::Result<()>;
     /// `member prune`.
     fn pruned(&self, out: &mut dyn Write, p: &Pruned) -> io::Result<()>;
+    /// `autopilot`: one decision.
+    fn decision(&self, out: &mut dyn Write, r: &Reported) -> io::Result<()>;
     /// `member move-leader`.
     fn moved_leader(&self, out: &mut dyn Write, m: &Moved) -> io::Result<()>;
     /// `member update`.
@@ -95,6 +98,7 @@ pub(super) fn write<F: Format + ?Sized>(
             moved,
         } => format.removed(out, removed, list, moved.as_deref()),
         Report::Pruned(p) => format.pruned(out, p),
+        Report::Decision(r) => format.decision(out, r),
         Report::MovedLeader(m) => format.moved_leader(out, m),
         Report::Updated(u) => format.updated(out, u),
         Report::Status(s) => format.status(out, s),

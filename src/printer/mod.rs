@@ -16,6 +16,7 @@ use crate::testcluster::LocalCluster;
 use crate::workflow::add::AddedMember;
 use crate::workflow::apply::Applied;
 use crate::workflow::apply_plan::ApplyPlan;
+use crate::workflow::autopilot::Reported;
 use crate::workflow::leader::Moved;
 use crate::workflow::preflight::{Check, Verdict};
 use crate::workflow::promote::Promoted;
@@ -47,6 +48,8 @@ pub enum Report {
     },
     /// `member prune`: what was removed, kept and refused, and why.
     Pruned(Pruned),
+    /// `autopilot`: one decision (JSON: one line per decision).
+    Decision(Reported),
     /// `member move-leader`.
     MovedLeader(Moved),
     /// `member update`.
@@ -263,6 +266,17 @@ fn ignore_broken_pipe(r: io::Result<()>) -> io::Result<()> {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         other => other,
     }
+}
+
+/// The line a person reads for one autopilot decision (table and simple):
+/// the time since autopilot began, its phase and the sentence.
+fn decision_line(r: &Reported) -> String {
+    format!(
+        "{:>9.1}s {} {}",
+        r.at.as_secs_f64(),
+        r.phase.as_str(),
+        r.sentence()
+    )
 }
 
 /// "started" or "unstarted", as etcdctl shows a member.

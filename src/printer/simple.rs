@@ -14,6 +14,7 @@ use crate::testcluster::LocalCluster;
 use crate::workflow::add::AddedMember;
 use crate::workflow::apply::Applied;
 use crate::workflow::apply_plan::ApplyPlan;
+use crate::workflow::autopilot::Reported;
 use crate::workflow::leader::Moved;
 use crate::workflow::preflight::Check;
 use crate::workflow::promote::Promoted;
@@ -74,6 +75,10 @@ impl Format for Simple {
     fn pruned(&self, out: &mut dyn Write, p: &Pruned) -> io::Result<()> {
         writeln!(out, "{}", super::pruned_headline(p))?;
         super::write_lines(out, super::pruned_rows(p).iter().map(|r| r.join(", ")))
+    }
+
+    fn decision(&self, out: &mut dyn Write, r: &Reported) -> io::Result<()> {
+        writeln!(out, "{}", super::decision_line(r))
     }
 
     fn moved_leader(&self, out: &mut dyn Write, m: &Moved) -> io::Result<()> {

@@ -16,6 +16,7 @@ use crate::testcluster::LocalCluster;
 use crate::workflow::add::AddedMember;
 use crate::workflow::apply::Applied;
 use crate::workflow::apply_plan::ApplyPlan;
+use crate::workflow::autopilot::Reported;
 use crate::workflow::leader::Moved;
 use crate::workflow::preflight::Check;
 use crate::workflow::promote::Promoted;
@@ -132,6 +133,10 @@ impl Format for Tabular {
         }
         writeln!(out, "{t}")?;
         writeln!(out, "{}", members_table(&p.list.members))
+    }
+
+    fn decision(&self, out: &mut dyn Write, r: &Reported) -> io::Result<()> {
+        writeln!(out, "{}", super::decision_line(r))
     }
 
     fn moved_leader(&self, out: &mut dyn Write, m: &Moved) -> io::Result<()> {

@@ -5,6 +5,7 @@
 pub mod add;
 pub mod apply;
 pub mod apply_plan;
+pub mod autopilot;
 pub mod catch_up;
 pub mod cost;
 pub mod health;
@@ -240,8 +241,8 @@ impl Observer for Silent {
 }
 
 #[cfg(test)]
-mod fake;
+pub(crate) mod fake;
 #[cfg(test)]
 mod props;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -21,7 +21,7 @@ const T: Duration = Duration::from_secs(2);
 
 /// The context the workflows run in here: silent, every host resolving, `T`
 /// per request.
-pub(super) fn cx<A>(api: &A) -> Ctx<'_, A> {
+pub(crate) fn cx<A>(api: &A) -> Ctx<'_, A> {
     Ctx {
         api,
         observer: &Silent,

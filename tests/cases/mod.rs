@@ -6,6 +6,8 @@ mod api;
 mod apply;
 /// Authentication: against etcd per version; the engine's Auth service with etcdctl (vs etcd 3.4) and memberctl's --user.
 mod auth;
+/// `autopilot` on the engine: a dead follower replaced by the standby, by exactly one of two autopilots; --dry-run; no action without a quorum.
+mod autopilot;
 /// Malformed and hostile arguments against etcd 3.4 and the engine; the member list stays byte-identical.
 mod bad_input;
 /// The catch-up check's prediction against the catch-up (engine, etcd 3.4 and 3.5, over the link model); progress; a catch-up that cannot finish refused.
@@ -75,6 +77,7 @@ mod watch;
 pub fn all() -> Vec<crate::harness::Case> {
     [
         api::cases(),
+        autopilot::cases(),
         apply::cases(),
         auth::cases(),
         bad_input::cases(),

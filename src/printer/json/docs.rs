@@ -411,3 +411,41 @@ pub(super) fn pruned_docs(ms: &[crate::workflow::prune::PrunedMember]) -> Vec<Pr
         })
         .collect()
 }
+
+/// One `autopilot` decision: a JSON line.
+#[derive(Serialize)]
+pub(super) struct DecisionDoc<'a> {
+    pub(super) at_ms: u128,
+    pub(super) autopilot: &'a str,
+    pub(super) leader: Option<String>,
+    pub(super) action: &'static str,
+    pub(super) reason: &'static str,
+    pub(super) phase: &'static str,
+    pub(super) member: Option<JsonMember<'a>>,
+    pub(super) standby: Option<JsonMember<'a>>,
+    pub(super) detail: String,
+    pub(super) error: Option<&'a str>,
+}
+
+pub(super) fn decision_doc(r: &crate::workflow::autopilot::Reported) -> DecisionDoc<'_> {
+    use crate::workflow::autopilot::{Action, Phase};
+    let d = &r.decision;
+    DecisionDoc {
+        at_ms: r.at.as_millis(),
+        autopilot: &r.autopilot,
+        leader: r.leader.map(|l| l.to_string()),
+        action: d.action.as_str(),
+        reason: d.why.as_str(),
+        phase: r.phase.as_str(),
+        member: d.about.as_ref().or(d.action.member()).map(member),
+        standby: match &d.action {
+            Action::Replace { standby, .. } => Some(member(standby)),
+            _ => None,
+        },
+        detail: r.sentence(),
+        error: match &r.phase {
+            Phase::Failed(e) => Some(e),
+            _ => None,
+        },
+    }
+}

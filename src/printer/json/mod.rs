@@ -17,6 +17,7 @@ use crate::testcluster::LocalCluster;
 use crate::workflow::add::AddedMember;
 use crate::workflow::apply::Applied;
 use crate::workflow::apply_plan::ApplyPlan;
+use crate::workflow::autopilot::Reported;
 use crate::workflow::cost::ChangeCost;
 use crate::workflow::leader::Moved;
 use crate::workflow::preflight::Check;
@@ -103,6 +104,12 @@ impl Format for Json {
                 members: members(&p.list.members),
             },
         )
+    }
+
+    fn decision(&self, out: &mut dyn Write, r: &Reported) -> io::Result<()> {
+        // One line per decision: a stream a script reads line by line.
+        serde_json::to_writer(&mut *out, &decision_doc(r)).map_err(io::Error::other)?;
+        writeln!(out)
     }
 
     fn moved_leader(&self, out: &mut dyn Write, m: &Moved) -> io::Result<()> {

@@ -1,0 +1,466 @@
+//! `memberctl autopilot`: a long-running watch that keeps a cluster whole.
+//! Every `--interval` it looks at the cluster ([`observe`]), decides with a
+//! calculator ([`decide::decide`]) and, when it leads the autopilots of the
+//! cluster (etcd's Election API, the [`Election`] trait), acts through the
+//! existing workflows: `member replace` with a standby learner, `member
+//! remove` of a dead voter or a stuck learner, `member joint leave` to finish
+//! a replacement an earlier run left half-way. One action at a time; every
+//! decision, and every decision not to act, is reported.
+
+pub mod decide;
+
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+use super::joint;
+use super::preflight::Preflight;
+use super::prune;
+use super::remove::{self, RemoveRequest};
+use super::replace::{self, ReplaceRequest};
+use super::start::Manual;
+use super::{ApiError, ApiErrorKind, Ctx, MembershipApi};
+use crate::error::{Error, ErrorKind};
+use crate::model::MemberId;
+pub use decide::{decide, Action, Decision, Memory, Observation, Settings, Why};
+
+/// The prefix of autopilot's keys in the cluster's keyspace; the election
+/// is held on [`ELECTION`].
+pub const PREFIX: &str = "memberctl/autopilot/";
+
+/// The election's name (etcd's Election API): the autopilots' keys are
+/// `memberctl/autopilot/leader/<lease ID in hex>`.
+pub const ELECTION: &str = "memberctl/autopilot/leader";
+
+/// The key where the acting autopilot writes the replacement it is doing
+/// (`replace DEAD STANDBY`, hex IDs) before it begins and deletes it once
+/// done: a later autopilot that finds the standby a voter and the dead
+/// voter still listed finishes the replacement (etcd's two steps).
+pub const INTENT: &str = "memberctl/autopilot/intent";
+
+/// The replacement an intent names: (dead voter, standby).
+pub fn parse_intent(value: &str) -> Option<(MemberId, MemberId)> {
+    let mut words = value.split_whitespace();
+    if words.next()? != "replace" {
+        return None;
+    }
+    let dead = words.next()?.parse().ok()?;
+    let standby = words.next()?.parse().ok()?;
+    Some((dead, standby))
+}
+
+/// The intent of replacing `dead` with `standby`.
+pub fn intent(dead: MemberId, standby: MemberId) -> String {
+    format!("replace {dead} {standby}")
+}
+
+/// Leadership won in the election.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Leadership {
+    /// The election's name.
+    pub name: String,
+    /// The leader's key.
+    pub key: Vec<u8>,
+    /// The key's creation revision.
+    pub rev: i64,
+    /// The lease the key is attached to.
+    pub lease: i64,
+}
+
+/// The leader of an election, as etcd's Leader call answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ElectionLeader {
+    /// The value the leader proclaimed (an autopilot's name).
+    pub value: String,
+    /// The lease its key is attached to.
+    pub lease: i64,
+}
+
+/// etcd's Lease and Election APIs, in domain terms (the client implements
+/// them over gRPC; the memberctl engine and etcd serve both).
+#[allow(async_fn_in_trait)]
+pub trait Election {
+    /// Grants a lease of `ttl`; returns its ID.
+    async fn lease_grant(&self, ttl: Duration) -> Result<i64, ApiError>;
+    /// Renews `lease` once; `NotFound` when it has expired.
+    async fn lease_keep_alive(&self, lease: i64) -> Result<(), ApiError>;
+    /// Revokes `lease` (its keys go with it).
+    async fn lease_revoke(&self, lease: i64) -> Result<(), ApiError>;
+    /// Campaigns in `election` with `lease`, proclaiming `value`; returns
+    /// once this lease leads (or fails at the command timeout).
+    async fn campaign(
+        &self,
+        election: &str,
+        lease: i64,
+        value: &str,
+    ) -> Result<Leadership, ApiError>;
+    /// Who leads `election`, if anyone.
+    async fn election_leader(&self, election: &str) -> Result<Option<ElectionLeader>, ApiError>;
+    /// Gives leadership up.
+    async fn resign(&self, leadership: &Leadership) -> Result<(), ApiError>;
+    /// The value of `key`, if it exists.
+    async fn kv_get(&self, key: &str) -> Result<Option<String>, ApiError>;
+    /// Puts `value` at `key` (`None`: deletes it).
+    async fn kv_put(&self, key: &str, value: Option<&str>) -> Result<(), ApiError>;
+}
+
+/// How `--start-standby` gets a new standby learner: adds it and starts it
+/// (the local test cluster).
+#[allow(async_fn_in_trait)]
+pub trait StandbyStarter {
+    /// Adds a learner and starts it; returns its name.
+    async fn start_standby<A: MembershipApi>(&self, cx: &Ctx<'_, A>) -> Result<String, Error>;
+}
+
+/// No `--start-standby`.
+pub struct NoStandbyStarter;
+
+impl StandbyStarter for NoStandbyStarter {
+    async fn start_standby<A: MembershipApi>(&self, _: &Ctx<'_, A>) -> Result<String, Error> {
+        Err(Error::new(
+            ErrorKind::Unsupported,
+            "--start-standby works only against the local test cluster",
+        ))
+    }
+}
+
+/// The autopilot's settings besides the decision thresholds.
+#[derive(Clone, Debug)]
+pub struct AutopilotRequest {
+    /// The thresholds.
+    pub settings: Settings,
+    /// Time between two looks (`--interval`).
+    pub interval: Duration,
+    /// This autopilot's name in the election (`--name`).
+    pub name: String,
+    /// The election lease's time to live (`--lease-ttl`): how soon another
+    /// autopilot takes over when this one dies.
+    pub lease_ttl: Duration,
+    /// Decide and report only.
+    pub dry_run: bool,
+    /// How long one action may wait (catch-up, leadership moves).
+    pub timeout: Duration,
+    /// Time between catch-up polls within an action.
+    pub poll_interval: Duration,
+    /// The pre-flight checks of each action.
+    pub preflight: Preflight,
+}
+
+/// Where a reported decision stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Phase {
+    /// Decided (and, for an action, about to be taken).
+    Decided,
+    /// `--dry-run`: would be taken.
+    DryRun,
+    /// This autopilot does not lead: only reported.
+    StandingBy,
+    /// The action was taken.
+    Done,
+    /// The action failed; the next look decides again.
+    Failed(String),
+}
+
+impl Phase {
+    /// The phase's name in JSON.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Phase::Decided => "decided",
+            Phase::DryRun => "dry_run",
+            Phase::StandingBy => "standing_by",
+            Phase::Done => "done",
+            Phase::Failed(_) => "failed",
+        }
+    }
+}
+
+/// One reported decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reported {
+    /// Time since autopilot began.
+    pub at: Duration,
+    /// This autopilot's name.
+    pub autopilot: String,
+    /// The cluster's leader at the look, when known.
+    pub leader: Option<MemberId>,
+    /// The decision.
+    pub decision: Decision,
+    /// Where it stands.
+    pub phase: Phase,
+}
+
+impl Reported {
+    /// The sentence a person reads (stderr).
+    pub fn sentence(&self) -> String {
+        let base = self.decision.sentence();
+        match &self.phase {
+            Phase::Decided | Phase::StandingBy => base,
+            Phase::DryRun => format!("{base} (--dry-run: nothing changed)"),
+            Phase::Done => format!("done: {base}"),
+            Phase::Failed(e) => format!("failed: {base}: {e}; deciding again at the next look"),
+        }
+    }
+}
+
+/// Receives every decision as it is made.
+pub trait Reporter {
+    /// One decision.
+    fn report(&self, r: &Reported);
+}
+
+/// Looks at the cluster once: the membership, every member (as `member
+/// prune` looks) and, on the memberctl engine, the raft configuration.
+pub async fn observe<A: MembershipApi>(api: &A, at: Duration) -> Result<Observation, ApiError> {
+    let list = api.member_list().await?;
+    let look = prune::look(api, at).await?;
+    let config = if list.unconfirmed {
+        None
+    } else {
+        match api.get_config().await {
+            Ok(c) => Some(c),
+            Err(e) if e.kind == ApiErrorKind::Unimplemented => None,
+            Err(e) => return Err(e),
+        }
+    };
+    Ok(Observation {
+        list,
+        look,
+        config,
+        intent: None,
+    })
+}
+
+/// Whether this autopilot leads the election; else the leader's name.
+async fn lead<E: Election>(
+    election: &E,
+    lease: i64,
+    name: &str,
+) -> Result<Result<(), String>, ApiError> {
+    match election.election_leader(ELECTION).await? {
+        Some(l) if l.lease == lease => Ok(Ok(())),
+        Some(l) => Ok(Err(l.value)),
+        None => match election.campaign(ELECTION, lease, name).await {
+            Ok(_) => Ok(Ok(())),
+            Err(e) if e.kind == ApiErrorKind::DeadlineExceeded => {
+                Ok(Err("another autopilot".to_string()))
+            }
+            Err(e) => Err(e),
+        },
+    }
+}
+
+/// Takes `action` through the workflows.
+async fn act<A: MembershipApi, S: StandbyStarter>(
+    cx: &Ctx<'_, A>,
+    req: &AutopilotRequest,
+    starter: &S,
+    action: &Action,
+) -> Result<(), Error> {
+    let remove = |target: MemberId| RemoveRequest {
+        target: target.to_string(),
+        dry_run: false,
+        force: false,
+        timeout: req.timeout,
+        preflight: req.preflight.clone(),
+    };
+    match action {
+        Action::Replace { dead, standby } => {
+            let replace = ReplaceRequest {
+                old: dead.id.to_string(),
+                name: standby.name.clone(),
+                peer_urls: standby.peer_urls.clone(),
+                dry_run: false,
+                timeout: req.timeout,
+                poll_interval: req.poll_interval,
+                preflight: req.preflight.clone(),
+            };
+            replace::run(cx, &replace, &Manual).await.map(|_| ())
+        }
+        Action::RemoveDead { dead } => remove::remove(cx, &remove(dead.id)).await.map(|_| ()),
+        Action::Prune { learner } => remove::remove(cx, &remove(learner.id)).await.map(|_| ()),
+        Action::FinishReplace { .. } => joint::leave(cx).await.map(|_| ()),
+        Action::StartStandby => starter.start_standby(cx).await.map(|_| ()),
+        Action::None => Ok(()),
+    }
+}
+
+/// Renews `lease` every third of `ttl`; returns once it could not be
+/// renewed for a whole `ttl` (or has expired): leadership is lost.
+async fn keep_alive<E: Election>(election: &E, lease: Option<i64>, ttl: Duration) -> ApiError {
+    let Some(lease) = lease else {
+        return std::future::pending().await;
+    };
+    let mut renewed = Instant::now();
+    loop {
+        tokio::time::sleep(ttl / 3).await;
+        match election.lease_keep_alive(lease).await {
+            Ok(()) => renewed = Instant::now(),
+            Err(e) if e.kind == ApiErrorKind::NotFound || renewed.elapsed() >= ttl => {
+                return ApiError::new(e.kind, format!("autopilot's election lease was lost: {e}"))
+            }
+            Err(_) => {}
+        }
+    }
+}
+
+/// This autopilot's place in the election: its lease, taken again when lost.
+struct Candidate<'a, E> {
+    election: &'a E,
+    name: &'a str,
+    ttl: Duration,
+    lease: Option<i64>,
+}
+
+impl<E: Election> Candidate<'_, E> {
+    /// Whether this autopilot leads; else the leader's name. Takes a lease
+    /// first when it has none (or lost it).
+    async fn lead(&mut self) -> Result<Result<(), String>, ApiError> {
+        let lease = match self.lease {
+            Some(l) => match self.election.lease_keep_alive(l).await {
+                Ok(()) => l,
+                Err(e) if e.kind == ApiErrorKind::NotFound => self.grant().await?,
+                Err(e) => return Err(e),
+            },
+            None => self.grant().await?,
+        };
+        lead(self.election, lease, self.name).await
+    }
+
+    async fn grant(&mut self) -> Result<i64, ApiError> {
+        self.lease = None;
+        let l = self.election.lease_grant(self.ttl).await?;
+        self.lease = Some(l);
+        Ok(l)
+    }
+}
+
+/// Sleeps `d` unless `stop` is set first (the lease kept alive meanwhile);
+/// returns whether to stop.
+async fn pause<E: Election>(
+    stop: &mut watch::Receiver<bool>,
+    d: Duration,
+    candidate: &Candidate<'_, E>,
+) -> bool {
+    if *stop.borrow() {
+        return true;
+    }
+    tokio::select! {
+        _ = tokio::time::sleep(d) => *stop.borrow(),
+        _ = stop.changed() => true,
+        _ = keep_alive(candidate.election, candidate.lease, candidate.ttl) => *stop.borrow(),
+    }
+}
+
+/// Runs autopilot until `stop` is set (checked between actions).
+pub async fn run<A: MembershipApi, E: Election, S: StandbyStarter>(
+    cx: &Ctx<'_, A>,
+    election: &E,
+    req: &AutopilotRequest,
+    starter: &S,
+    reporter: &dyn Reporter,
+    mut stop: watch::Receiver<bool>,
+) -> Result<(), Error> {
+    let mut candidate = Candidate {
+        election,
+        name: &req.name,
+        ttl: req.lease_ttl,
+        lease: None,
+    };
+    let began = Instant::now();
+    let mut memory = Memory::default();
+    loop {
+        let at = began.elapsed();
+        let report = |decision: Decision, phase: Phase, leader: Option<MemberId>| {
+            reporter.report(&Reported {
+                at,
+                autopilot: req.name.clone(),
+                leader,
+                decision,
+                phase,
+            })
+        };
+        match observe(cx.api, at).await {
+            Err(e) => report(Decision::none(Why::NoLook(e.message)), Phase::Decided, None),
+            Ok(mut obs) => {
+                obs.intent = election
+                    .kv_get(INTENT)
+                    .await
+                    .ok()
+                    .flatten()
+                    .and_then(|v| parse_intent(&v));
+                let leader = obs.look.leader;
+                let decision = decide(&obs, &req.settings, &memory);
+                // An intent whose dead voter is gone is done.
+                let stale = obs
+                    .intent
+                    .is_some_and(|(dead, _)| obs.list.get(dead).is_none() && !obs.list.unconfirmed);
+                memory.remember(&obs, &req.settings);
+                match candidate.lead().await {
+                    // The election could not be read (no quorum): say why not to act.
+                    Err(_) if !decision.acts() => report(decision, Phase::Decided, leader),
+                    Err(e) => report(
+                        Decision::none(Why::StandingBy {
+                            leader: format!("unknown: the election could not be read: {e}"),
+                        }),
+                        Phase::StandingBy,
+                        leader,
+                    ),
+                    Ok(Err(other)) => report(
+                        Decision::none(Why::StandingBy { leader: other }),
+                        Phase::StandingBy,
+                        leader,
+                    ),
+                    Ok(Ok(())) if !decision.acts() => {
+                        if stale && !req.dry_run {
+                            let _ = election.kv_put(INTENT, None).await;
+                        }
+                        report(decision, Phase::Decided, leader)
+                    }
+                    Ok(Ok(())) if req.dry_run => report(decision, Phase::DryRun, leader),
+                    Ok(Ok(())) => {
+                        report(decision.clone(), Phase::Decided, leader);
+                        if let Action::Replace { dead, standby } = &decision.action {
+                            let value = intent(dead.id, standby.id);
+                            if let Err(e) = election.kv_put(INTENT, Some(&value)).await {
+                                let why = format!("cannot write the intent {INTENT}: {e}");
+                                report(decision, Phase::Failed(why), leader);
+                                if pause(&mut stop, req.interval, &candidate).await {
+                                    break;
+                                }
+                                continue;
+                            }
+                        }
+                        // Leadership must last the whole action: lost, the action stops
+                        // and the next leader resumes from what the cluster shows.
+                        let phase = tokio::select! {
+                            r = act(cx, req, starter, &decision.action) => match r {
+                                Ok(()) => Phase::Done,
+                                Err(e) => Phase::Failed(e.message),
+                            },
+                            e = keep_alive(election, candidate.lease, req.lease_ttl) => {
+                                Phase::Failed(e.message)
+                            }
+                        };
+                        if phase == Phase::Done && matches!(decision.action, Action::Replace { .. })
+                        {
+                            let _ = election.kv_put(INTENT, None).await;
+                        }
+                        report(decision, phase, leader);
+                    }
+                }
+            }
+        }
+        if pause(&mut stop, req.interval, &candidate).await {
+            break;
+        }
+    }
+    // Leaving: the lease's key goes with it, and another autopilot may lead at once.
+    if let Some(lease) = candidate.lease {
+        let _ = election.lease_revoke(lease).await;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,524 @@
+//! Unit tests of autopilot: `decide` over observations made by hand, and the
+//! loop against the fake cluster with a fake election.
+
+use std::cell::RefCell;
+use std::time::Duration;
+
+use super::decide::*;
+use super::*;
+use crate::model::{Configuration, Member, MemberId, MemberList};
+use crate::workflow::fake::Fake;
+use crate::workflow::prune::{Look, Seen};
+use crate::workflow::tests::cx;
+
+const S: Duration = Duration::from_secs(1);
+
+fn member(id: u64, name: &str, learner: bool) -> Member {
+    Member {
+        id: MemberId(id),
+        name: name.into(),
+        peer_urls: vec![format!("http://10.0.0.{id}:2380")],
+        client_urls: vec![format!("http://10.0.0.{id}:2379")],
+        is_learner: learner,
+    }
+}
+
+fn up(id: u64) -> Seen {
+    Seen {
+        id: MemberId(id),
+        answered: true,
+        applied: Some(100),
+        leader_hears: Some(true),
+        ..Default::default()
+    }
+}
+
+fn down(id: u64, leader_hears: Option<bool>) -> Seen {
+    Seen {
+        id: MemberId(id),
+        leader_hears,
+        ..Default::default()
+    }
+}
+
+/// Voters 1 (leader), 2, 3 and learner 4 ("s4"), seen as `seen` at `secs`.
+fn obs(secs: u64, seen: Vec<Seen>) -> Observation {
+    let list = MemberList::new(
+        MemberId(0xc1),
+        vec![
+            member(1, "m1", false),
+            member(2, "m2", false),
+            member(3, "m3", false),
+            member(4, "s4", true),
+        ],
+    );
+    Observation {
+        list,
+        look: Look {
+            at: S * secs as u32,
+            leader: Some(MemberId(1)),
+            leader_applied: Some(100),
+            leader_last: Some(100),
+            members: seen,
+        },
+        config: Some(Configuration {
+            voters: vec![MemberId(1), MemberId(2), MemberId(3)],
+            learners: vec![MemberId(4)],
+            ..Default::default()
+        }),
+        intent: None,
+    }
+}
+
+fn settings() -> Settings {
+    Settings {
+        dead_after: 3 * S,
+        stable_for: 2 * S,
+        stalled_for: 10 * S,
+        ..Settings::default()
+    }
+}
+
+/// Runs `decide` over each observation in turn; returns the last decision.
+fn run(looks: &[Observation], settings: &Settings) -> Decision {
+    let mut memory = Memory::default();
+    let mut last = None;
+    for o in looks {
+        last = Some(decide(o, settings, &memory));
+        memory.remember(o, settings);
+    }
+    last.unwrap()
+}
+
+fn all_up(secs: u64) -> Observation {
+    obs(secs, vec![up(1), up(2), up(3), up(4)])
+}
+
+fn three_dead(secs: u64, hears: Option<bool>) -> Observation {
+    obs(secs, vec![up(1), up(2), down(3, hears), up(4)])
+}
+
+#[test]
+fn a_healthy_cluster_needs_nothing() {
+    let d = run(&[all_up(0), all_up(1)], &settings());
+    assert_eq!(d, Decision::none(Why::Healthy));
+    assert!(d.sentence().starts_with("no action: every member answers"));
+}
+
+#[test]
+fn a_dead_voter_is_replaced_by_the_ready_standby_after_dead_after() {
+    let s = settings();
+    let waiting = run(
+        &[
+            all_up(0),
+            three_dead(1, Some(false)),
+            three_dead(2, Some(false)),
+        ],
+        &s,
+    );
+    assert_eq!(waiting.action, Action::None);
+    assert!(matches!(waiting.why, Why::Waiting { .. }), "{waiting:?}");
+    assert_eq!(waiting.about.as_ref().map(|m| m.id), Some(MemberId(3)));
+    let d = run(
+        &[
+            all_up(0),
+            three_dead(1, Some(false)),
+            three_dead(2, Some(false)),
+            three_dead(4, Some(false)),
+        ],
+        &s,
+    );
+    assert_eq!(
+        d.action,
+        Action::Replace {
+            dead: member(3, "m3", false),
+            standby: member(4, "s4", true)
+        }
+    );
+    assert_eq!(d.why, Why::Dead { for_: 3 * S });
+    assert!(d.sentence().starts_with("replacing m3"), "{}", d.sentence());
+}
+
+#[test]
+fn a_voter_the_leader_still_hears_is_never_touched_and_autopilot_says_why() {
+    let s = Settings {
+        cleanup_dead: true,
+        ..settings()
+    };
+    for (hears, why) in [(Some(true), Why::LeaderHearsIt), (None, Why::LeaderUnknown)] {
+        let looks: Vec<Observation> = (0..10).map(|t| three_dead(t, hears)).collect();
+        let d = run(&looks, &s);
+        assert_eq!(d.action, Action::None);
+        assert_eq!(d.why, why);
+        assert_eq!(d.about.map(|m| m.id), Some(MemberId(3)));
+    }
+}
+
+#[test]
+fn a_standby_must_be_ready_for_stable_for_and_named_when_standby_is_given() {
+    // Ready only since the dead voter died: 1 s < --stable-for 2 s... at first.
+    let lagging = |t| {
+        let mut o = three_dead(t, Some(false));
+        o.look.members[3].applied = Some(10);
+        o
+    };
+    let s = settings();
+    let d = run(&[lagging(0), lagging(1), three_dead(4, Some(false))], &s);
+    assert_eq!(d.why, Why::NoStandby, "ready 0 s: {d:?}");
+    let d = run(
+        &[
+            lagging(0),
+            three_dead(1, Some(false)),
+            three_dead(4, Some(false)),
+        ],
+        &s,
+    );
+    assert!(matches!(d.action, Action::Replace { .. }), "{d:?}");
+    let named = Settings {
+        standby: vec!["other".into()],
+        ..settings()
+    };
+    let d = run(
+        &[three_dead(0, Some(false)), three_dead(4, Some(false))],
+        &named,
+    );
+    assert_eq!(d.why, Why::NoStandby);
+}
+
+#[test]
+fn without_a_standby_a_dead_voter_goes_only_with_cleanup_dead_and_above_the_minimum() {
+    let no_learner = |t| {
+        let mut o = three_dead(t, Some(false));
+        o.list.members.retain(|m| m.id != MemberId(4));
+        o.look.members.retain(|m| m.id != MemberId(4));
+        o
+    };
+    let looks = [no_learner(0), no_learner(5)];
+    assert_eq!(run(&looks, &settings()).why, Why::NoStandby);
+    let cleanup = Settings {
+        cleanup_dead: true,
+        ..settings()
+    };
+    assert_eq!(
+        run(&looks, &cleanup).why,
+        Why::BelowMinimum {
+            voters_after: 2,
+            min: 3
+        }
+    );
+    // A fourth voter: three remain.
+    let four = |t| {
+        let mut o = no_learner(t);
+        o.list.members.push(member(5, "m5", false));
+        o.look.members.push(up(5));
+        o
+    };
+    let d = run(&[four(0), four(5)], &cleanup);
+    assert_eq!(
+        d.action,
+        Action::RemoveDead {
+            dead: member(3, "m3", false)
+        }
+    );
+}
+
+#[test]
+fn no_action_without_quorum_during_an_election_or_in_a_joint_configuration() {
+    let s = Settings {
+        cleanup_dead: true,
+        ..settings()
+    };
+    let mut lost = obs(5, vec![up(1), down(2, None), down(3, None), up(4)]);
+    lost.list.unconfirmed = true;
+    assert_eq!(run(&[lost.clone()], &s).why, Why::NoQuorum);
+    lost.list.unconfirmed = false;
+    lost.look.leader = None;
+    assert_eq!(run(&[lost], &s).why, Why::NoQuorum);
+
+    let mut moved = three_dead(5, Some(false));
+    moved.look.leader = Some(MemberId(2));
+    let d = run(&[three_dead(0, Some(false)), moved], &s);
+    assert_eq!(
+        d.why,
+        Why::Election {
+            from: Some(MemberId(1)),
+            to: Some(MemberId(2))
+        }
+    );
+
+    let mut joint = three_dead(5, Some(true));
+    joint.config.as_mut().unwrap().voters_outgoing = vec![MemberId(1), MemberId(2), MemberId(3)];
+    joint.config.as_mut().unwrap().voters = vec![MemberId(1), MemberId(2), MemberId(4)];
+    assert_eq!(
+        run(&[three_dead(0, Some(true)), joint.clone()], &s).why,
+        Why::JointOpen,
+        "the dropped voter is alive: not autopilot's"
+    );
+    // The same joint configuration with the dropped voter dead: an earlier
+    // replacement's, finished.
+    let mut resumed = joint;
+    resumed.look.members[2].leader_hears = Some(false);
+    let d = run(&[three_dead(0, Some(false)), resumed], &s);
+    assert_eq!(
+        d.action,
+        Action::FinishReplace {
+            dead: vec![member(3, "m3", false)]
+        }
+    );
+}
+
+#[test]
+fn a_stalled_learner_is_pruned_once_watched_for_stalled_for() {
+    let behind = |t| {
+        let mut o = all_up(t);
+        o.look.leader_applied = Some(100 + t * 10);
+        o.look.members[3].applied = Some(50);
+        o
+    };
+    let s = settings();
+    assert_eq!(run(&[behind(0), behind(5)], &s).why, Why::Healthy);
+    let d = run(&[behind(0), behind(5), behind(10)], &s);
+    assert_eq!(
+        d.action,
+        Action::Prune {
+            learner: member(4, "s4", true)
+        }
+    );
+    assert_eq!(d.why.as_str(), "prune");
+    // A moving learner stays.
+    let moving = |t: u64| {
+        let mut o = behind(t);
+        o.look.members[3].applied = Some(50 + t);
+        o
+    };
+    assert_eq!(
+        run(&[moving(0), moving(5), moving(10)], &s).why,
+        Why::Healthy
+    );
+}
+
+#[test]
+fn start_standby_asks_for_a_learner_when_there_is_none() {
+    let s = Settings {
+        start_standby: true,
+        ..settings()
+    };
+    assert_eq!(run(&[all_up(0)], &s).why, Why::Healthy, "one exists");
+    let mut none = all_up(0);
+    none.list.members.retain(|m| !m.is_learner);
+    none.look.members.retain(|m| m.id != MemberId(4));
+    assert_eq!(run(&[none], &s).action, Action::StartStandby);
+}
+
+/// An election nobody else campaigns in, or one `other` leads.
+struct FakeElection {
+    other: Option<String>,
+    won: RefCell<Option<i64>>,
+    calls: RefCell<Vec<String>>,
+    kv: RefCell<std::collections::HashMap<String, String>>,
+}
+
+impl Election for FakeElection {
+    async fn lease_grant(&self, _: Duration) -> Result<i64, ApiError> {
+        self.calls.borrow_mut().push("grant".into());
+        Ok(7)
+    }
+    async fn lease_keep_alive(&self, _: i64) -> Result<(), ApiError> {
+        Ok(())
+    }
+    async fn lease_revoke(&self, _: i64) -> Result<(), ApiError> {
+        self.calls.borrow_mut().push("revoke".into());
+        Ok(())
+    }
+    async fn campaign(&self, name: &str, lease: i64, _: &str) -> Result<Leadership, ApiError> {
+        self.calls.borrow_mut().push("campaign".into());
+        *self.won.borrow_mut() = Some(lease);
+        Ok(Leadership {
+            name: name.into(),
+            key: vec![],
+            rev: 1,
+            lease,
+        })
+    }
+    async fn election_leader(&self, _: &str) -> Result<Option<ElectionLeader>, ApiError> {
+        let won = self.won.borrow().map(|lease| ElectionLeader {
+            value: "ap1".into(),
+            lease,
+        });
+        Ok(won.or_else(|| {
+            self.other
+                .clone()
+                .map(|value| ElectionLeader { value, lease: 99 })
+        }))
+    }
+    async fn resign(&self, _: &Leadership) -> Result<(), ApiError> {
+        Ok(())
+    }
+    async fn kv_get(&self, key: &str) -> Result<Option<String>, ApiError> {
+        Ok(self.kv.borrow().get(key).cloned())
+    }
+    async fn kv_put(&self, key: &str, value: Option<&str>) -> Result<(), ApiError> {
+        let mut kv = self.kv.borrow_mut();
+        self.calls.borrow_mut().push(format!("put {key} {value:?}"));
+        match value {
+            Some(v) => kv.insert(key.to_string(), v.to_string()),
+            None => kv.remove(key),
+        };
+        Ok(())
+    }
+}
+
+struct Collect(RefCell<Vec<Reported>>);
+
+impl Reporter for Collect {
+    fn report(&self, r: &Reported) {
+        self.0.borrow_mut().push(r.clone());
+    }
+}
+
+fn request(dry_run: bool) -> AutopilotRequest {
+    AutopilotRequest {
+        settings: Settings {
+            dead_after: Duration::from_millis(30),
+            stalled_for: Duration::from_secs(60),
+            cleanup_dead: true,
+            ..Settings::default()
+        },
+        interval: Duration::from_millis(10),
+        name: "ap1".into(),
+        lease_ttl: Duration::from_secs(10),
+        dry_run,
+        timeout: Duration::from_secs(1),
+        poll_interval: Duration::from_millis(5),
+        preflight: Preflight::ByCaller,
+    }
+}
+
+/// Four voters on the fake, the progress of the engine, m4 down: runs the
+/// loop for a while with `election`; returns the reports.
+async fn loop_on_fake(fake: &Fake, election: &FakeElection, dry_run: bool) -> Vec<Reported> {
+    {
+        let mut s = fake.state();
+        s.progress = true;
+        s.list.members.push(member(4, "m4", false));
+        s.index.insert(MemberId(4), 100);
+        s.down.insert(MemberId(4));
+    }
+    let collect = Collect(RefCell::new(Vec::new()));
+    let (tx, rx) = watch::channel(false);
+    let req = request(dry_run);
+    let c = cx(fake);
+    let stopper = async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        tx.send(true).unwrap();
+    };
+    let (r, ()) = tokio::join!(
+        super::run(&c, election, &req, &NoStandbyStarter, &collect, rx),
+        stopper
+    );
+    r.unwrap();
+    collect.0.into_inner()
+}
+
+#[tokio::test]
+async fn the_loop_removes_a_dead_voter_once_and_dry_run_changes_nothing() {
+    let fake = Fake::three();
+    let election = FakeElection {
+        other: None,
+        won: RefCell::new(None),
+        calls: RefCell::new(vec![]),
+        kv: Default::default(),
+    };
+    let reports = loop_on_fake(&fake, &election, false).await;
+    let done: Vec<&Reported> = reports.iter().filter(|r| r.phase == Phase::Done).collect();
+    assert_eq!(done.len(), 1, "{reports:#?}");
+    assert_eq!(done[0].decision.action.as_str(), "remove_dead");
+    assert!(fake.state().list.get(MemberId(4)).is_none());
+    assert!(
+        fake.calls().iter().any(|c| c.starts_with("remove")),
+        "{:?}",
+        fake.calls()
+    );
+    assert_eq!(
+        election.calls.borrow().as_slice(),
+        ["grant", "campaign", "revoke"]
+    );
+
+    let fake = Fake::three();
+    let election = FakeElection {
+        other: None,
+        won: RefCell::new(None),
+        calls: RefCell::new(vec![]),
+        kv: Default::default(),
+    };
+    let reports = loop_on_fake(&fake, &election, true).await;
+    assert!(
+        reports.iter().any(|r| r.phase == Phase::DryRun),
+        "{reports:#?}"
+    );
+    assert!(fake.state().list.get(MemberId(4)).is_some());
+    assert!(!fake.calls().iter().any(|c| c.starts_with("remove")));
+}
+
+#[tokio::test]
+async fn an_autopilot_that_does_not_lead_stands_by() {
+    let fake = Fake::three();
+    let election = FakeElection {
+        other: Some("ap0".into()),
+        won: RefCell::new(None),
+        calls: RefCell::new(vec![]),
+        kv: Default::default(),
+    };
+    let reports = loop_on_fake(&fake, &election, false).await;
+    assert!(!reports.is_empty());
+    for r in &reports {
+        assert_eq!(r.phase, Phase::StandingBy);
+        assert_eq!(
+            r.decision.why,
+            Why::StandingBy {
+                leader: "ap0".into()
+            }
+        );
+    }
+    assert!(r_sentence(&reports[0]).contains("standing by (ap0 leads"));
+    assert!(fake.state().list.get(MemberId(4)).is_some());
+}
+
+fn r_sentence(r: &Reported) -> String {
+    r.sentence()
+}
+
+#[test]
+fn a_replacement_left_half_done_on_etcd_is_finished_from_its_intent() {
+    // s4 already promoted, m3 dead and still listed: without the intent,
+    // nothing to replace it with; with it, the replacement goes on.
+    let promoted = |t| {
+        let mut o = three_dead(t, Some(false));
+        o.list.members[3].is_learner = false;
+        o.config = None;
+        o
+    };
+    let s = settings();
+    assert_eq!(run(&[promoted(0), promoted(5)], &s).why, Why::NoStandby);
+    let with_intent = |t| {
+        let mut o = promoted(t);
+        o.intent = parse_intent(&intent(MemberId(3), MemberId(4)));
+        o
+    };
+    let d = run(&[with_intent(0)], &s);
+    assert_eq!(d.why, Why::Resume);
+    let mut standby = member(4, "s4", false);
+    standby.is_learner = false;
+    assert_eq!(
+        d.action,
+        Action::Replace {
+            dead: member(3, "m3", false),
+            standby
+        }
+    );
+    // The dead voter answers again: left alone.
+    let mut back = with_intent(0);
+    back.look.members[2] = up(3);
+    assert_eq!(run(&[back], &s).why, Why::Healthy);
+    assert_eq!(parse_intent("replace 3"), None);
+}

@@ -1,0 +1,316 @@
+//! `memberctl autopilot` on a local engine cluster of three voters and a
+//! started standby learner: `--dry-run` decides the replacement of a killed
+//! follower and changes nothing; two autopilots then run, exactly one
+//! replaces the dead voter with the standby (then, `--start-standby`, starts
+//! a new one) and the other stands by; with
+//! the quorum lost, autopilot reports it and changes nothing. Against etcd
+//! 3.4 the same replacement, promote then remove.
+
+use std::path::{Path, PathBuf};
+use std::process::Child;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::util::etcd::require_etcd;
+use crate::util::local::Local;
+use crate::util::members::{add_and_start, add_learner_at, ids, member_named};
+use crate::util::{free_port, memberctl_command, wait_for, Etcd};
+
+/// An autopilot running as a child process, its stdout in a file.
+struct Autopilot {
+    child: Child,
+    out: PathBuf,
+}
+
+impl Autopilot {
+    fn start(local: &Local, name: &str, extra: &[&str]) -> Autopilot {
+        Self::spawn(local.dir(), name, extra, |args| local.command(args))
+    }
+
+    /// Runs `autopilot` through `command`, its output in `dir`.
+    fn spawn(
+        dir: &Path,
+        name: &str,
+        extra: &[&str],
+        command: impl Fn(&[&str]) -> std::process::Command,
+    ) -> Autopilot {
+        let out = dir.join(format!("{name}.jsonl"));
+        let err = dir.join(format!("{name}.stderr"));
+        let mut args = vec![
+            "autopilot",
+            "--name",
+            name,
+            "--interval",
+            "500ms",
+            "--dead-after",
+            "3s",
+            "--stable-for",
+            "1s",
+            "--lease-ttl",
+            "3s",
+            "--command-timeout",
+            "2s",
+            "-w",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        let child = command(&args)
+            .stdout(std::fs::File::create(&out).unwrap())
+            .stderr(std::fs::File::create(err).unwrap())
+            .spawn()
+            .expect("autopilot starts");
+        Autopilot { child, out }
+    }
+
+    /// Every decision printed so far.
+    fn lines(&self) -> Vec<Value> {
+        read_lines(&self.out)
+    }
+
+    /// Stops it with SIGTERM; it must exit 0.
+    fn stop(mut self) -> Vec<Value> {
+        // SAFETY: a signal to a child this test started.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
+        let code = wait_for("autopilot to stop", Duration::from_secs(15), || {
+            self.child.try_wait().unwrap()
+        });
+        assert_eq!(code.code(), Some(0), "{:?}", self.lines());
+        self.lines()
+    }
+}
+
+impl Drop for Autopilot {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn read_lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+fn has(lines: &[Value], action: &str, phase: &str) -> bool {
+    lines
+        .iter()
+        .any(|l| l["action"] == action && l["phase"] == phase)
+}
+
+fn list(local: &Local) -> Value {
+    local
+        .ctl(&["member", "list", "-w", "json"])
+        .expect(0)
+        .json()
+}
+
+fn kill(local: &Local, name: &str) {
+    let pid = local
+        .pids()
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, p)| p)
+        .unwrap_or_else(|| panic!("{name} is not running"));
+    local.kill9(pid);
+}
+
+/// The name of a voter that does not lead.
+fn follower(local: &Local) -> String {
+    let status = local.status();
+    status["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["is_leader"] == false && n["is_learner"] == false && n["running"] == true)
+        .map(|n| n["name"].as_str().unwrap().to_string())
+        .unwrap_or_else(|| panic!("no follower in {status}"))
+}
+
+fn autopilot_replaces_a_dead_voter_with_the_standby() {
+    let local = Local::up(&[]);
+    let (standby, _) = add_and_start(&local, "s4");
+    let dead_name = follower(&local);
+    let dead = member_named(&list(&local), &dead_name)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    kill(&local, &dead_name);
+
+    // --dry-run: the replacement decided, nothing changed.
+    let dry = Autopilot::start(&local, "dry", &["--dry-run"]);
+    wait_for(
+        "the dry run to decide the replacement",
+        Duration::from_secs(20),
+        || has(&dry.lines(), "replace", "dry_run").then_some(()),
+    );
+    let lines = dry.stop();
+    let decided = lines
+        .iter()
+        .find(|l| l["action"] == "replace")
+        .expect("a replace line");
+    assert_eq!(decided["reason"], "dead", "{decided}");
+    assert_eq!(decided["member"]["id"], dead.as_str(), "{decided}");
+    assert_eq!(decided["standby"]["id"], standby.as_str(), "{decided}");
+    assert!(lines.iter().all(|l| l["phase"] != "done"), "{lines:?}");
+    let after = list(&local);
+    assert!(ids(&after).contains(&dead), "{after}");
+    assert_eq!(member_named(&after, "s4")["is_learner"], true, "{after}");
+
+    // Two autopilots: exactly one acts, the other stands by.
+    let one = Autopilot::start(&local, "ap1", &["--start-standby"]);
+    let two = Autopilot::start(&local, "ap2", &["--start-standby"]);
+    wait_for(
+        "the standby to be a voter and the dead member gone",
+        Duration::from_secs(35),
+        || {
+            let l = list(&local);
+            let s4 = member_named(&l, "s4")["is_learner"] == false;
+            (s4 && !ids(&l).contains(&dead)).then_some(())
+        },
+    );
+    wait_for(
+        "the acting autopilot's report",
+        Duration::from_secs(10),
+        || {
+            (has(&one.lines(), "replace", "done") || has(&two.lines(), "replace", "done"))
+                .then_some(())
+        },
+    );
+
+    // --start-standby: a new standby learner added and started.
+    wait_for("a new standby", Duration::from_secs(20), || {
+        let l = list(&local);
+        l["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["is_learner"] == true && m["started"] == true)
+            .then_some(())
+    });
+
+    // The quorum lost: autopilot says so and acts on nothing.
+    let voters: Vec<String> = ["s4", "n1", "n2", "n3"]
+        .into_iter()
+        .filter(|n| *n != dead_name)
+        .take(2)
+        .map(String::from)
+        .collect();
+    for v in &voters {
+        kill(&local, v);
+    }
+    let seen = |a: &Autopilot| a.lines().iter().any(|l| l["reason"] == "no_quorum");
+    wait_for("a no-quorum decision", Duration::from_secs(20), || {
+        (seen(&one) || seen(&two)).then_some(())
+    });
+    let (one, two) = (one.stop(), two.stop());
+    let acted = |lines: &[Value]| has(lines, "replace", "done");
+    assert!(
+        acted(&one) != acted(&two),
+        "exactly one acts:\n{one:?}\n{two:?}"
+    );
+    let (actor, other) = if acted(&one) {
+        (&one, &two)
+    } else {
+        (&two, &one)
+    };
+    let done: Vec<&str> = actor
+        .iter()
+        .filter(|l| l["phase"] == "done")
+        .map(|l| l["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(done, ["replace", "start_standby"], "one action at a time");
+    assert!(
+        other.iter().any(
+            |l| l["reason"] == "standing_by" && l["detail"].as_str().unwrap().contains("leads")
+        ),
+        "{other:?}"
+    );
+    assert!(
+        other
+            .iter()
+            .all(|l| l["phase"] != "done" && l["phase"] != "failed"),
+        "{other:?}"
+    );
+    // After the quorum was lost, no action was taken.
+    for lines in [&one, &two] {
+        let lost = lines.iter().position(|l| l["reason"] == "no_quorum");
+        if let Some(i) = lost {
+            assert!(
+                lines[i..].iter().all(|l| l["action"] == "none"),
+                "{lines:?}"
+            );
+        }
+    }
+}
+
+/// The same replacement against etcd 3.4 (promote, then remove), the
+/// leader's view read from its `/metrics`.
+fn autopilot_replaces_a_dead_voter_on_etcd() {
+    let mut etcd = Etcd::start(require_etcd(), 3);
+    let peer_port = free_port();
+    let peer = format!("http://127.0.0.1:{peer_port}");
+    let added = add_learner_at(|a| etcd.ctl(a), "m4", &peer);
+    let standby = added["member"]["id"].as_str().unwrap().to_string();
+    etcd.start_added("m4", peer_port, added["initial_cluster"].as_str().unwrap());
+    wait_for("m4 to start", Duration::from_secs(20), || {
+        let l = etcd.list();
+        let started = l["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["name"] == "m4");
+        started.then_some(())
+    });
+    let status = etcd
+        .ctl(&["member", "status", "-w", "json"])
+        .expect(0)
+        .json();
+    let leader = status["leader"].as_str().unwrap().to_string();
+    let list = etcd.list();
+    let victim = (0..3)
+        .find(|i| member_named(&list, &etcd.members[*i].name)["id"] != leader.as_str())
+        .unwrap();
+    let dead = member_named(&list, &etcd.members[victim].name)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    etcd.kill(victim);
+    let dir = tempfile::tempdir().unwrap();
+    let endpoints = etcd.endpoints();
+    let ap = Autopilot::spawn(dir.path(), "ap", &[], |args| {
+        let mut all = vec!["--endpoints", &endpoints];
+        all.extend_from_slice(args);
+        memberctl_command(&all)
+    });
+    wait_for(
+        "the standby to be a voter and the dead member gone",
+        Duration::from_secs(40),
+        || {
+            let l = etcd.list();
+            let promoted =
+                ids(&l).contains(&standby) && member_named(&l, "m4")["is_learner"] == false;
+            (promoted && !ids(&l).contains(&dead)).then_some(())
+        },
+    );
+    wait_for("the report", Duration::from_secs(10), || {
+        has(&ap.lines(), "replace", "done").then_some(())
+    });
+    let lines = ap.stop();
+    let done = lines
+        .iter()
+        .find(|l| l["phase"] == "done")
+        .expect("a done line");
+    assert_eq!(done["member"]["id"], dead.as_str(), "{done}");
+    assert_eq!(done["standby"]["id"], standby.as_str(), "{done}");
+}
+
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        autopilot_replaces_a_dead_voter_with_the_standby,
+        autopilot_replaces_a_dead_voter_on_etcd: [Etcd],
+    ]
+}
