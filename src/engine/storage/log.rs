@@ -62,7 +62,7 @@ impl From<raft_engine::Error> for StoreError {
             raft_engine::Error::Corruption(_) | raft_engine::Error::Codec(_) => {
                 StoreErrorKind::Damaged
             }
-            raft_engine::Error::Io(io) => match super::io_kind(io) {
+            raft_engine::Error::Io(io) => match super::error::io_kind(io) {
                 StoreErrorKind::Other => StoreErrorKind::Log,
                 kind => kind,
             },
