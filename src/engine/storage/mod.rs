@@ -18,13 +18,10 @@
 mod error;
 pub mod auth;
 pub mod backup;
-pub mod cache;
 pub mod checkpoint;
 pub mod faults;
-pub mod fetch;
 pub mod force;
 pub mod from_etcd;
-pub mod guard;
 pub mod layout;
 pub mod log;
 pub mod maintenance;
@@ -73,7 +70,7 @@ struct Inner {
     /// The thread purging old log files, if one was started.
     purging: Mutex<Option<std::thread::JoinHandle<()>>>,
     /// Reads of old entries for lagging followers, off the raft thread.
-    fetcher: fetch::Fetcher,
+    fetcher: log::Fetcher,
 }
 
 /// The node's durable store; cheap to clone.
@@ -96,7 +93,7 @@ impl Store {
         let log = RaftLog::open(&layout.raft_dir())?;
         let identity = layout.identity()?;
         checkpoint::clear_partial(&layout)?;
-        let fetcher = fetch::Fetcher::new(log.engine());
+        let fetcher = log::Fetcher::new(log.engine());
         let store = Store {
             inner: Arc::new(Inner {
                 layout,
@@ -397,7 +394,7 @@ impl Store {
 
     /// Sets what raft is told when old entries it asked for were read off
     /// its thread; until then they are read on it.
-    pub fn set_fetch_notify(&self, notify: fetch::Notify) {
+    pub fn set_fetch_notify(&self, notify: log::Notify) {
         self.inner.fetcher.set_notify(notify);
     }
 
