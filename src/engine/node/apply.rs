@@ -20,7 +20,7 @@ use super::tokens::{TokenEvent, Tokens};
 use super::Request;
 use crate::engine::metrics::ApplyingSnapshot;
 use crate::engine::storage::faults;
-use crate::engine::storage::state::State;
+use crate::engine::storage::State;
 use crate::engine::storage::Store;
 
 /// Entries applied in one batch at most (then the state is published).

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use super::Request;
-use crate::engine::storage::state::State;
+use crate::engine::storage::State;
 use crate::engine::storage::{faults, Store};
 
 /// The apply stage's handle on the checkpointer.

@@ -12,10 +12,10 @@ use raft::eraftpb::{ConfState, Entry, EntryType};
 use super::conf::conf_view;
 use super::tokens::TokenEvent;
 use super::Applied;
-use crate::engine::storage::maintenance::adds_data;
-use crate::engine::storage::mvcc::{Change, Refusal};
-use crate::engine::storage::state::{conf_members, State};
-use crate::engine::storage::writes::Apply;
+use crate::engine::storage::adds_data;
+use crate::engine::storage::Apply;
+use crate::engine::storage::{conf_members, State};
+use crate::engine::storage::{Change, Refusal};
 use crate::engine::storage::{Result, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 

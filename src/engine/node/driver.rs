@@ -681,7 +681,7 @@ impl Driver {
     fn note_removal(&mut self, index: u64) {
         let cs = &self.conf;
         let me = self.config.id;
-        let member = crate::engine::storage::state::conf_members(cs).contains(&me);
+        let member = crate::engine::storage::conf_members(cs).contains(&me);
         if !member && self.store.member_id() == Some(me) && index > 1 && !cs.voters.is_empty() {
             self.removed_at.get_or_insert(index);
         }

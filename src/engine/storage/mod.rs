@@ -15,25 +15,19 @@
 //! log is compacted only up to the newest checkpoint. After a crash the
 //! member loads its newest checkpoint and raft applies the log from there.
 
-mod error;
-pub mod auth;
 pub mod backup;
 pub mod checkpoint;
+mod error;
 pub mod faults;
 pub mod force;
 pub mod from_etcd;
 pub mod layout;
 pub mod log;
-pub mod maintenance;
-pub mod mvcc;
 pub mod raft_storage;
-pub mod reads;
 pub mod snapfile;
 pub mod snapshot;
-pub mod state;
+mod state;
 pub mod to_etcd;
-pub mod txn;
-pub mod writes;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
@@ -44,10 +38,19 @@ use raft::eraftpb::{ConfState, HardState};
 use self::layout::{Identity, Layout};
 use self::log::RaftLog;
 use self::snapshot::{Outgoing, Staged};
-use self::state::State;
 use crate::proto::memberctl_store_v1 as spb;
 
 pub use self::error::{Result, StoreError, StoreErrorKind};
+pub use self::state::{
+    adds_data, bounds, conf_members, AlarmRecord, Apply, AuthRefusal, Change, KvHash, LeaseInfo,
+    OpResult, RangeResult, Refusal, State, TxnResult, NOSPACE,
+};
+/// etcd's auth store, as the services read it: users and roles by name,
+/// the root's name and the permission types.
+pub use self::state::{
+    role as auth_role, user as auth_user, READ as PERM_READ, READWRITE as PERM_READWRITE,
+    ROOT as AUTH_ROOT, WRITE as PERM_WRITE,
+};
 
 struct Inner {
     layout: Layout,
@@ -392,6 +395,37 @@ impl Store {
         self.write_checkpoint(&state)
     }
 
+    /// The size etcd reports as its database's (dbSize): the most the
+    /// state has held since the member started or was last defragmented
+    /// (a database file does not shrink when history is compacted).
+    pub fn db_size(&self) -> i64 {
+        let in_use = self.db_size_in_use();
+        self.inner
+            .high_water
+            .fetch_max(in_use, std::sync::atomic::Ordering::AcqRel)
+            .max(in_use)
+    }
+
+    /// The size of what the state holds (etcd's dbSizeInUse): its key
+    /// history as a snapshot file holds it.
+    pub fn db_size_in_use(&self) -> i64 {
+        self.state().bytes()
+    }
+
+    /// etcd's Defragment: a new checkpoint of the state as it is now (only
+    /// what is live) replaces the last one, and the reported size comes down
+    /// to what is in use. Returns the size before and after.
+    pub fn defragment(&self) -> Result<(u64, u64)> {
+        let before = self.db_size() as u64;
+        let state = self.state();
+        self.write_checkpoint(&state)?;
+        let after = state.bytes();
+        self.inner
+            .high_water
+            .store(after, std::sync::atomic::Ordering::Release);
+        Ok((before, after as u64))
+    }
+
     /// Sets what raft is told when old entries it asked for were read off
     /// its thread; until then they are read on it.
     pub fn set_fetch_notify(&self, notify: log::Notify) {
@@ -418,14 +452,17 @@ impl Drop for Inner {
 /// Applies `f` to the published state as the apply stage would, records
 /// `applied` (term 2) and publishes the result (for the storage tests).
 #[cfg(test)]
-fn apply_published<T>(s: &Store, applied: u64, f: impl FnOnce(&mut writes::Apply<'_>) -> T) -> T {
+fn apply_published<T>(s: &Store, applied: u64, f: impl FnOnce(&mut Apply<'_>) -> T) -> T {
     let mut state = (*s.state()).clone();
-    let mut a = writes::Apply::begin(&mut state);
+    let mut a = Apply::begin(&mut state);
     let out = f(&mut a);
     a.finish(applied, 2, None);
     s.publish(Arc::new(state));
     out
 }
 
+#[cfg(test)]
+#[path = "maintenance_tests.rs"]
+mod maintenance_tests;
 #[cfg(test)]
 mod tests;
