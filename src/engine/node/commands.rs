@@ -154,7 +154,7 @@ fn reconcile_members(a: &mut Apply<'_>, ctx: &spb::ConfContext, cs: &ConfState) 
 
 /// The context a configuration change entry carries.
 fn conf_context(e: &Entry) -> Result<spb::ConfContext> {
-    let cc = crate::engine::storage::log::conf_change(e)?;
+    let cc = crate::engine::storage::conf_change(e)?;
     Ok(spb::ConfContext::decode(cc.get_context()).unwrap_or_default())
 }
 

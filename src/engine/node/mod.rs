@@ -22,8 +22,8 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot, watch};
 
-use crate::engine::storage::snapshot::SnapshotStaging;
 use crate::engine::storage::Refusal;
+use crate::engine::storage::SnapshotStaging;
 use crate::engine::storage::TxnResult;
 use crate::engine::storage::{Store, StoreError};
 use crate::proto::memberctl_store_v1 as spb;

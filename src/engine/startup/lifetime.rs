@@ -245,7 +245,7 @@ pub async fn run(opts: NodeOptions) -> anyhow::Result<()> {
             started.elapsed().as_secs_f64()
         );
     }
-    crate::engine::storage::faults::set_ack_before_fsync(opts.fault_ack_before_fsync);
+    crate::engine::storage::set_ack_before_fsync(opts.fault_ack_before_fsync);
     for (on, bug) in [
         (
             opts.fault_stale_reads,

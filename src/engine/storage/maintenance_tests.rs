@@ -1,6 +1,7 @@
 //! Unit tests of hashes, alarms, defragmentation and snapshot files.
 
 use super::*;
+use crate::engine::storage::files::snapfile;
 
 fn write(s: &Store, applied: u64, puts: &[(&str, &str)], alarm: Option<bool>) {
     apply_published(s, applied, |a| {
@@ -160,7 +161,7 @@ fn an_etcd_snapshot_of_the_store_restores_under_new_ids() {
     let status = crate::etcd_db::status(&file).unwrap();
     assert_eq!(status.revision, s.state().revision());
     let data = d2.path().join("r");
-    let content = from_etcd::restore(&file, false, &data, 9, 5, &[member(5), member(6)]).unwrap();
+    let content = restore_etcd(&file, false, &data, 9, 5, &[member(5), member(6)]).unwrap();
     assert_eq!(content.changes, 3);
     let t = Store::open(&data).unwrap();
     assert_eq!(
@@ -195,10 +196,11 @@ fn an_older_memberctl_snapshot_file_still_restores() {
     assert_eq!(bytes.len() % 512, 32);
     let file = files.path().join("s.snap");
     std::fs::write(&file, &bytes).unwrap();
-    let info = backup::check(&file).unwrap();
+    let info = check_backup(&file).unwrap();
     assert_eq!((info.revision, info.records), (s.state().revision(), 3));
     let t = Store::open(d2.path()).unwrap();
-    backup::restore(&file, &t, 9, 5, &[member(5), member(6)]).unwrap();
+    t.restore_backup(&file, 9, 5, &[member(5), member(6)])
+        .unwrap();
     assert_eq!(
         t.state().hash_kv(0).unwrap().hash,
         s.state().hash_kv(0).unwrap().hash
@@ -209,7 +211,7 @@ fn an_older_memberctl_snapshot_file_still_restores() {
     assert_eq!(t.state().auth(), s.state().auth());
     // A cut-short file is refused.
     std::fs::write(&file, &bytes[..bytes.len() - 512]).unwrap();
-    assert!(backup::check(&file).is_err());
+    assert!(check_backup(&file).is_err());
 }
 
 /// etcd's auth store rules, applied in the state machine.

@@ -15,19 +15,14 @@
 //! log is compacted only up to the newest checkpoint. After a crash the
 //! member loads its newest checkpoint and raft applies the log from there.
 
-pub mod backup;
-pub mod checkpoint;
 mod error;
-pub mod faults;
-pub mod force;
-pub mod from_etcd;
-pub mod layout;
-pub mod log;
-pub mod raft_storage;
-pub mod snapfile;
-pub mod snapshot;
+mod faults;
+mod files;
+mod layout;
+mod log;
+mod raft_storage;
+mod snapshot_face;
 mod state;
-pub mod to_etcd;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
@@ -35,12 +30,25 @@ use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
 use raft::eraftpb::{ConfState, HardState};
 
+use self::files::checkpoint;
+use self::files::snapshot::{self, Outgoing, StagedSlot};
 use self::layout::{Identity, Layout};
 use self::log::RaftLog;
-use self::snapshot::{Outgoing, Staged};
 use crate::proto::memberctl_store_v1 as spb;
 
 pub use self::error::{Result, StoreError, StoreErrorKind};
+/// The fault switches of test clusters (`--fault-injection`).
+pub use self::faults::{
+    apply_paused, checkpoint_sync_failed, set_ack_before_fsync, set_apply_paused,
+    set_disk as set_disk_fault, set_snapshot_chunk_delay, snapshot_chunk_delay,
+    sync_failed as log_sync_failed, DiskFault, MAX_SNAPSHOT_CHUNK_DELAY,
+};
+pub use self::files::backup::{check as check_backup, BackupInfo, MAGIC as MEMBERCTL_MAGIC};
+pub use self::files::force::Forced;
+pub use self::files::from_etcd::RestoreError;
+pub use self::files::snapshot::{SnapshotSource, SnapshotStaging};
+pub use self::log::{conf_change, Notify};
+pub use self::snapshot_face::restore_etcd;
 pub use self::state::{
     adds_data, bounds, conf_members, AlarmRecord, Apply, AuthRefusal, Change, KvHash, LeaseInfo,
     OpResult, RangeResult, Refusal, State, TxnResult, NOSPACE,
@@ -69,7 +77,7 @@ struct Inner {
     /// The snapshot last prepared for a follower, with the state it streams.
     outgoing: Mutex<Option<Outgoing>>,
     /// A snapshot received from the leader, waiting for raft to install it.
-    staged: Mutex<Option<Staged>>,
+    staged: StagedSlot,
     /// The thread purging old log files, if one was started.
     purging: Mutex<Option<std::thread::JoinHandle<()>>>,
     /// Reads of old entries for lagging followers, off the raft thread.
@@ -107,7 +115,7 @@ impl Store {
                 high_water: AtomicI64::new(0),
                 checkpointing: Mutex::new(()),
                 outgoing: Mutex::new(None),
-                staged: Mutex::new(None),
+                staged: StagedSlot::default(),
                 purging: Mutex::new(None),
                 fetcher,
             }),
@@ -244,7 +252,7 @@ impl Store {
     /// (its data; `members` become its membership, every one a voter): a
     /// checkpoint of it at index 1 (term 1), a log that starts after it.
     /// Refused on a store that already holds a member.
-    pub(super) fn bootstrap_with(
+    fn bootstrap_with(
         &self,
         mut state: State,
         member_id: u64,
@@ -428,8 +436,14 @@ impl Store {
 
     /// Sets what raft is told when old entries it asked for were read off
     /// its thread; until then they are read on it.
-    pub fn set_fetch_notify(&self, notify: log::Notify) {
+    pub fn set_fetch_notify(&self, notify: Notify) {
         self.inner.fetcher.set_notify(notify);
+    }
+
+    /// etcd's `--force-new-cluster`: rewrites the log so that member `me`
+    /// is the cluster's only member (see [`files::force`]).
+    pub fn force_new_cluster(&self, me: u64) -> Result<Forced> {
+        files::force::force_new_cluster(&mut self.log(), &self.state(), me)
     }
 
     /// Writes what the log holds back (`--fault-ack-before-fsync`; nothing

@@ -6,6 +6,7 @@ use raft::eraftpb::{Entry, HardState};
 use raft::{GetEntriesContext, Storage};
 
 use super::*;
+use crate::engine::storage::files::snapfile;
 
 fn entry(index: u64, term: u64, size: usize) -> Entry {
     Entry {
