@@ -1,19 +1,34 @@
-//! Durable storage of the embedded node: the raft log (entries, hard state,
-//! truncation point) in an append-only segmented log ([`log`], raft-engine)
-//! with an in-memory tail ([`cache`]), a torn-tail guard ([`guard`]) and
-//! reads for lagging followers off the raft thread ([`fetch`]); the state
-//! machine in memory ([`state`]: the MVCC keyspace with its history,
-//! leases, members, auth) with its reads ([`mvcc`]), writes ([`writes`],
-//! [`txn`], [`auth`], [`maintenance`]) and checkpoints ([`checkpoint`]) in
-//! snapshot files ([`snapfile`]), the same files that snapshots stream to
-//! followers ([`snapshot`]) and backups hold ([`backup`]); the directory's
-//! layout and format ([`layout`]); and raft-rs's [`raft::Storage`] over
-//! them ([`raft_storage`]).
+//! Durable storage of the embedded node, in three rooms behind one door.
 //!
-//! The two are kept consistent by index: every entry is fsync'd to the log
-//! before it is applied, a checkpoint records the index it holds, and the
-//! log is compacted only up to the newest checkpoint. After a crash the
-//! member loads its newest checkpoint and raft applies the log from there.
+//! - [`Store`] (this file) is the door: open, load and bootstrap, persist
+//!   and compact the log (old files purged off the raft thread), publish
+//!   the state the apply stage reached, checkpoints, the database's size and
+//!   defragmentation; its snapshot face is in `snapshot_face.rs` and raft-rs's
+//!   `raft::Storage` over it in `raft_storage.rs`. Beside it: `error.rs`
+//!   (`StoreError` and its kinds, which startup branches on), `layout.rs`
+//!   (the directory's layout and format), `faults.rs` (test clusters' fault
+//!   switches).
+//! - `log/`: the raft log (entries, hard state, truncation point) in
+//!   raft-engine's segment files, its in-memory tail, old entries read off
+//!   the raft thread, torn tails told from damage.
+//! - `state/`: the state machine, a value in persistent maps (the MVCC
+//!   keyspace with its history, leases, members, alarms, auth): its reads,
+//!   writes, transactions, auth and maintenance.
+//! - `files/`: snapshot files, checkpoints, raft snapshots streamed out and
+//!   staged in, memberctl's older snapshot files, etcd's snapshot files both
+//!   ways, `--force-new-cluster`.
+//!
+//! The rules of the house: `state/` does no I/O and knows no `Store` (nor
+//! `log/` or `files/`); `log/` knows nothing of the state machine; `files/`
+//! never holds a `Store` (it takes a `Layout`, a `State` or the log);
+//! nothing outside `storage/` names a module in here: every name it uses is
+//! in the `pub use` list below.
+//!
+//! The log and the state are kept consistent by index: every entry is
+//! fsync'd to the log before it is applied, a checkpoint records the index
+//! it holds, and the log is compacted only up to the newest checkpoint.
+//! After a crash the member loads its newest checkpoint and raft applies the
+//! log from there.
 
 mod error;
 mod faults;

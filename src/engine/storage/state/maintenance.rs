@@ -97,8 +97,7 @@ impl State {
     /// real consistency check across members. etcd's errors for a revision
     /// in the future or below the compacted one.
     pub fn hash_kv(&self, revision: i64) -> std::result::Result<KvHash, Refusal> {
-        let state = self;
-        let (current, compacted) = (state.revision(), state.compacted());
+        let (current, compacted) = (self.revision(), self.compacted());
         let upto = if revision <= 0 { current } else { revision };
         if upto > current {
             return Err(Refusal::FutureRevision);
@@ -108,7 +107,7 @@ impl State {
         }
         let mut crc = Crc32c::new();
         crc.update(b"revs");
-        hash_history(&state, upto, &mut crc);
+        hash_history(self, upto, &mut crc);
         Ok(KvHash {
             hash: crc.finish(),
             compact_revision: compacted,
@@ -119,19 +118,18 @@ impl State {
     /// etcd's Hash: a hash of the whole replicated state (key history,
     /// revisions, leases, alarms, members).
     pub fn hash(&self) -> u32 {
-        let state = self;
         let mut crc = Crc32c::new();
-        crc.update(&state.revision().to_be_bytes());
-        crc.update(&state.compacted().to_be_bytes());
-        hash_history(&state, state.revision(), &mut crc);
-        for lease in state.leases.values() {
+        crc.update(&self.revision().to_be_bytes());
+        crc.update(&self.compacted().to_be_bytes());
+        hash_history(self, self.revision(), &mut crc);
+        for lease in self.leases.values() {
             crc.update(&lease.encode_to_vec());
         }
-        for (member, alarm) in state.alarms.iter() {
+        for (member, alarm) in self.alarms.iter() {
             crc.update(&member.to_be_bytes());
             crc.update(&alarm.to_be_bytes());
         }
-        for m in state.members.values() {
+        for m in self.members.values() {
             crc.update(&m.id.to_be_bytes());
             for u in &m.peer_urls {
                 crc.update(u.as_bytes());
