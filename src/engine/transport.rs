@@ -21,7 +21,7 @@ use crate::engine::metrics::{self, PeerStatus, SnapshotSend};
 use crate::engine::node::{Node, Outbox, Outgoing};
 use crate::engine::pacing::{round_trips, Pacer};
 use crate::engine::prober::{Probe, Prober, PROBE_INTERVAL};
-use crate::engine::storage::snapshot::SnapshotSource;
+use crate::engine::storage::SnapshotSource;
 use crate::proto::memberctl_v1::raft_client::RaftClient;
 use crate::proto::memberctl_v1::{RaftBatch, SnapshotPart};
 
@@ -474,7 +474,7 @@ async fn send_snapshot(
         let mut pacer = Pacer::new(started);
         let (mut sent, mut lowest, mut highest) = (0usize, f64::MAX, 0f64);
         let read = source.read(|chunk| {
-            let delay = crate::engine::storage::faults::snapshot_chunk_delay();
+            let delay = crate::engine::storage::snapshot_chunk_delay();
             if !delay.is_zero() {
                 std::thread::sleep(delay);
             }

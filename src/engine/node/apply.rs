@@ -19,8 +19,7 @@ use super::pending::{Pending, ReadReply, Reply};
 use super::tokens::{TokenEvent, Tokens};
 use super::Request;
 use crate::engine::metrics::ApplyingSnapshot;
-use crate::engine::storage::faults;
-use crate::engine::storage::state::State;
+use crate::engine::storage::State;
 use crate::engine::storage::Store;
 
 /// Entries applied in one batch at most (then the state is published).
@@ -245,7 +244,7 @@ fn applied_index(state: &State) -> u64 {
 
 /// Waits while fault injection pauses the apply stage (at most [`MAX_PAUSE`]).
 fn wait_while_paused() {
-    if !faults::apply_paused() {
+    if !crate::engine::storage::apply_paused() {
         return;
     }
     slog::info!(
@@ -253,7 +252,7 @@ fn wait_while_paused() {
         "fault injection: the apply stage is paused"
     );
     let start = Instant::now();
-    while faults::apply_paused() && start.elapsed() < MAX_PAUSE {
+    while crate::engine::storage::apply_paused() && start.elapsed() < MAX_PAUSE {
         std::thread::sleep(Duration::from_millis(5));
     }
     slog::info!(crate::engine::log::logger(), "the apply stage goes on");

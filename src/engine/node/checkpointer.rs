@@ -10,8 +10,8 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use super::Request;
-use crate::engine::storage::state::State;
-use crate::engine::storage::{faults, Store};
+use crate::engine::storage::State;
+use crate::engine::storage::{checkpoint_sync_failed, Store};
 
 /// The apply stage's handle on the checkpointer.
 pub struct Checkpointer {
@@ -64,7 +64,7 @@ impl Checkpointer {
 /// What the member says when a checkpoint could not be written.
 fn failure(store: &Store, index: u64, what: &str) -> String {
     let dir = store.layout().snap_dir();
-    if faults::checkpoint_sync_failed() {
+    if checkpoint_sync_failed() {
         return format!(
             "checkpoint at index {index}: fsync failed in {} ({what}): this member stopped so \
              that its log is never compacted past what is not on disk; its raft log holds \

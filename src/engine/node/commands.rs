@@ -12,10 +12,10 @@ use raft::eraftpb::{ConfState, Entry, EntryType};
 use super::conf::conf_view;
 use super::tokens::TokenEvent;
 use super::Applied;
-use crate::engine::storage::maintenance::adds_data;
-use crate::engine::storage::mvcc::{Change, Refusal};
-use crate::engine::storage::state::{conf_members, State};
-use crate::engine::storage::writes::Apply;
+use crate::engine::storage::adds_data;
+use crate::engine::storage::Apply;
+use crate::engine::storage::{conf_members, State};
+use crate::engine::storage::{Change, Refusal};
 use crate::engine::storage::{Result, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
@@ -154,7 +154,7 @@ fn reconcile_members(a: &mut Apply<'_>, ctx: &spb::ConfContext, cs: &ConfState) 
 
 /// The context a configuration change entry carries.
 fn conf_context(e: &Entry) -> Result<spb::ConfContext> {
-    let cc = crate::engine::storage::log::conf_change(e)?;
+    let cc = crate::engine::storage::conf_change(e)?;
     Ok(spb::ConfContext::decode(cc.get_context()).unwrap_or_default())
 }
 

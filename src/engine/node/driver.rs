@@ -176,7 +176,7 @@ fn run_on_own_thread(
             }));
             let _ = done_tx.send(run.unwrap_or_else(|panic| {
                 let what = crate::error::panic_message(panic.as_ref(), "an internal error");
-                if crate::engine::storage::faults::sync_failed() {
+                if crate::engine::storage::log_sync_failed() {
                     return Err(StoreError::other(format!(
                         "raft log: fsync failed in {} ({what}): this member stopped so that it \
                          acknowledges nothing it did not persist; check the disk, then start \
@@ -660,7 +660,7 @@ impl Driver {
             let conf = match entry.get_entry_type() {
                 EntryType::EntryNormal => None,
                 EntryType::EntryConfChange | EntryType::EntryConfChangeV2 => {
-                    let cc = crate::engine::storage::log::conf_change(&entry)?;
+                    let cc = crate::engine::storage::conf_change(&entry)?;
                     let cs = self
                         .raw
                         .apply_conf_change(&cc)
@@ -681,7 +681,7 @@ impl Driver {
     fn note_removal(&mut self, index: u64) {
         let cs = &self.conf;
         let me = self.config.id;
-        let member = crate::engine::storage::state::conf_members(cs).contains(&me);
+        let member = crate::engine::storage::conf_members(cs).contains(&me);
         if !member && self.store.member_id() == Some(me) && index > 1 && !cs.voters.is_empty() {
             self.removed_at.get_or_insert(index);
         }

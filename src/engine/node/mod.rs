@@ -22,9 +22,9 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot, watch};
 
-use crate::engine::storage::mvcc::Refusal;
-use crate::engine::storage::snapshot::SnapshotStaging;
-use crate::engine::storage::txn::TxnResult;
+use crate::engine::storage::Refusal;
+use crate::engine::storage::SnapshotStaging;
+use crate::engine::storage::TxnResult;
 use crate::engine::storage::{Store, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
@@ -188,9 +188,9 @@ pub enum Applied {
     /// A configuration change: the configuration after it.
     Conf(ConfView),
     /// An alarm raised or cleared (None: clearing one that was not raised).
-    Alarm(Option<crate::engine::storage::maintenance::AlarmRecord>),
+    Alarm(Option<crate::engine::storage::AlarmRecord>),
     /// An auth change: the auth revision after it, or why it was refused.
-    Auth(Result<u64, crate::engine::storage::auth::AuthRefusal>),
+    Auth(Result<u64, crate::engine::storage::AuthRefusal>),
     /// Anything else (member metadata).
     Done,
 }

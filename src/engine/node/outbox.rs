@@ -4,7 +4,7 @@
 use protobuf::Message as _;
 use raft::eraftpb::{Message, MessageType};
 
-use crate::engine::storage::snapshot::SnapshotSource;
+use crate::engine::storage::SnapshotSource;
 use crate::engine::storage::Store;
 use crate::proto::memberctl_store_v1 as spb;
 

@@ -9,7 +9,9 @@ use tonic::metadata::{MetadataMap, MetadataValue};
 use tonic::{Request, Status};
 
 use super::{errors, Shared};
-use crate::engine::storage::auth::{self, READ, READWRITE, ROOT, WRITE};
+use crate::engine::storage::{
+    auth_role, auth_user, AuthRefusal, AUTH_ROOT, PERM_READ, PERM_READWRITE, PERM_WRITE,
+};
 use crate::proto::etcdserverpb as epb;
 use crate::proto::memberctl_store_v1 as spb;
 
@@ -98,7 +100,7 @@ fn from_token(s: &Shared, md: &MetadataMap) -> Resolved {
     let Some(token) = token else {
         return Resolved::Known(Caller(None));
     };
-    if !s.node.store().auth().enabled {
+    if !s.node.store().state().auth().enabled {
         return Resolved::Known(Caller(None));
     }
     match s.node.tokens().user(token) {
@@ -130,14 +132,14 @@ impl Caller {
     /// Refuses unless authentication is off or the caller has the root role
     /// (etcd's admin check: membership, maintenance and auth changes).
     pub fn admin(&self, s: &Shared) -> Result<(), Status> {
-        admin(&s.node.store().auth(), self.0.as_deref())
+        admin(&s.node.store().state().auth(), self.0.as_deref())
     }
 
     /// Refuses unless authentication is off or the caller may `need` the
     /// key (empty `range_end`) or `[key, range_end)` (`"\0"`: to the end).
     pub fn may(&self, s: &Shared, need: Need, key: &[u8], range_end: &[u8]) -> Result<(), Status> {
         permitted(
-            &s.node.store().auth(),
+            &s.node.store().state().auth(),
             self.0.as_deref(),
             need,
             key,
@@ -154,10 +156,10 @@ pub fn admin(state: &spb::AuthState, user: Option<&str>) -> Result<(), Status> {
     let Some(name) = user.filter(|u| !u.is_empty()) else {
         return Err(errors::user_empty());
     };
-    let Some(u) = auth::user(state, name) else {
-        return Err(errors::from_auth_refusal(auth::AuthRefusal::UserNotFound));
+    let Some(u) = auth_user(state, name) else {
+        return Err(errors::from_auth_refusal(AuthRefusal::UserNotFound));
     };
-    if u.roles.iter().any(|r| r == ROOT) {
+    if u.roles.iter().any(|r| r == AUTH_ROOT) {
         Ok(())
     } else {
         Err(errors::permission_denied())
@@ -178,22 +180,22 @@ pub fn permitted(
     let Some(name) = user.filter(|u| !u.is_empty()) else {
         return Err(errors::user_empty());
     };
-    let Some(u) = auth::user(state, name) else {
+    let Some(u) = auth_user(state, name) else {
         return Err(errors::permission_denied());
     };
-    if u.roles.iter().any(|r| r == ROOT) {
+    if u.roles.iter().any(|r| r == AUTH_ROOT) {
         return Ok(());
     }
     let wanted = match need {
-        Need::Read => READ,
-        Need::Write => WRITE,
+        Need::Read => PERM_READ,
+        Need::Write => PERM_WRITE,
     };
     // The user's ranges for `need`: [start, end) with None for the end of
     // the keyspace; a single key is [key, key + "\0").
     let mut ranges: Vec<(&[u8], Option<Vec<u8>>)> = Vec::new();
-    for role in u.roles.iter().filter_map(|r| auth::role(state, r)) {
+    for role in u.roles.iter().filter_map(|r| auth_role(state, r)) {
         for p in &role.permissions {
-            if p.perm_type != wanted && p.perm_type != READWRITE {
+            if p.perm_type != wanted && p.perm_type != PERM_READWRITE {
                 continue;
             }
             let end = match p.range_end.as_slice() {
@@ -277,7 +279,7 @@ impl Caller {
     /// A transaction reads what it compares, and does what its operations
     /// do on both branches.
     pub fn may_txn(&self, s: &Shared, t: &epb::TxnRequest) -> Result<(), Status> {
-        if !s.node.store().auth().enabled {
+        if !s.node.store().state().auth().enabled {
             return Ok(());
         }
         for c in &t.compare {
@@ -299,7 +301,7 @@ impl Caller {
     /// Unless root: `need` on every key attached to `lease` (etcd's check of
     /// lease revokes, renewals, puts and time-to-live reads).
     pub fn may_lease_keys(&self, s: &Shared, lease: i64, need: Need) -> Result<(), Status> {
-        let state = s.node.store().auth();
+        let state = s.node.store().state().auth();
         if !state.enabled || admin(&state, self.0.as_deref()).is_ok() {
             return Ok(());
         }
@@ -309,6 +311,7 @@ impl Caller {
         let keys = s
             .node
             .store()
+            .state()
             .lease(lease, true)
             .map(|l| l.keys)
             .unwrap_or_default();
@@ -347,11 +350,11 @@ mod tests {
             roles: vec![spb::AuthRole {
                 name: "app".into(),
                 permissions: vec![
-                    perm(READWRITE, "a/", b"a0"),
-                    perm(READ, "b", b""),
-                    perm(WRITE, "c/", b"c/m"),
-                    perm(READ, "c/m", b"c0"),
-                    perm(READ, "z", &[0]),
+                    perm(PERM_READWRITE, "a/", b"a0"),
+                    perm(PERM_READ, "b", b""),
+                    perm(PERM_WRITE, "c/", b"c/m"),
+                    perm(PERM_READ, "c/m", b"c0"),
+                    perm(PERM_READ, "z", &[0]),
                 ],
             }],
         }
@@ -374,7 +377,7 @@ mod tests {
         // Adjacent ranges of two permissions cover their union.
         let mut st = s.clone();
         st.roles[0].permissions.push(spb::AuthPermission {
-            perm_type: WRITE,
+            perm_type: PERM_WRITE,
             key: b"c/m".to_vec(),
             range_end: b"d".to_vec(),
         });

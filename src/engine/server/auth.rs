@@ -14,7 +14,7 @@ use super::errors::{internal, unexpected};
 use super::forward::{Answer, Answered};
 use super::{errors, password, Shared};
 use crate::engine::node::Applied;
-use crate::engine::storage::auth as store_auth;
+use crate::engine::storage::{auth_role, auth_user, AuthRefusal};
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::auth_client::AuthClient;
 use crate::proto::etcdserverpb::auth_server::Auth;
@@ -158,7 +158,7 @@ impl Auth for AuthService {
             Answer::Served,
             |mut c, r| async move { c.auth_status(r).await },
             |_, _| async move {
-                let state = s.node.store().auth();
+                let state = s.node.store().state().auth();
                 Ok(epb::AuthStatusResponse {
                     header: s.header(s.revision()),
                     enabled: state.enabled,
@@ -180,11 +180,11 @@ impl Auth for AuthService {
             Answer::Applied,
             |mut c, r| async move { c.authenticate(r).await },
             |_, r| async move {
-                let state = s.node.store().auth();
+                let state = s.node.store().state().auth();
                 if !state.enabled {
                     return Err(errors::auth_not_enabled());
                 }
-                let stored = match store_auth::user(&state, &r.name) {
+                let stored = match auth_user(&state, &r.name) {
                     Some(u) if !u.no_password => u.password_hash.clone(),
                     _ => return Err(errors::auth_failed()),
                 };
@@ -223,9 +223,7 @@ impl Auth for AuthService {
             |caller, r| async move {
                 caller.admin(s)?;
                 if r.name.is_empty() {
-                    return Err(errors::from_auth_refusal(
-                        store_auth::AuthRefusal::UserEmpty,
-                    ));
+                    return Err(errors::from_auth_refusal(AuthRefusal::UserEmpty));
                 }
                 let no_password = r.options.is_some_and(|o| o.no_password);
                 let password_hash = if no_password {
@@ -261,10 +259,9 @@ impl Auth for AuthService {
                 if caller.0.as_deref() != Some(r.name.as_str()) {
                     caller.admin(s)?;
                 }
-                let state = s.node.store().auth();
-                let user = store_auth::user(&state, &r.name).ok_or_else(|| {
-                    errors::from_auth_refusal(store_auth::AuthRefusal::UserNotFound)
-                })?;
+                let state = s.node.store().state().auth();
+                let user = auth_user(&state, &r.name)
+                    .ok_or_else(|| errors::from_auth_refusal(AuthRefusal::UserNotFound))?;
                 Ok(epb::AuthUserGetResponse {
                     header: s.header(s.revision()),
                     roles: user.roles.clone(),
@@ -286,7 +283,7 @@ impl Auth for AuthService {
             |mut c, r| async move { c.user_list(r).await },
             |caller, _| async move {
                 caller.admin(s)?;
-                let state = s.node.store().auth();
+                let state = s.node.store().state().auth();
                 Ok(epb::AuthUserListResponse {
                     header: s.header(s.revision()),
                     users: state.users.iter().map(|u| u.name.clone()).collect(),
@@ -397,19 +394,18 @@ impl Auth for AuthService {
             Answer::Served,
             |mut c, r| async move { c.role_get(r).await },
             |caller, r| async move {
-                let state = s.node.store().auth();
+                let state = s.node.store().state().auth();
                 // etcd: root, or a user asking about a role it has.
                 let has_role = caller
                     .0
                     .as_deref()
-                    .and_then(|u| store_auth::user(&state, u))
+                    .and_then(|u| auth_user(&state, u))
                     .is_some_and(|u| u.roles.contains(&r.role));
                 if !has_role {
                     caller.admin(s)?;
                 }
-                let role = store_auth::role(&state, &r.role).ok_or_else(|| {
-                    errors::from_auth_refusal(store_auth::AuthRefusal::RoleNotFound)
-                })?;
+                let role = auth_role(&state, &r.role)
+                    .ok_or_else(|| errors::from_auth_refusal(AuthRefusal::RoleNotFound))?;
                 // etcd 3.4 lists the root role's stored permissions (none);
                 // root may do anything regardless.
                 let perm = role.permissions.iter().map(to_etcd).collect();
@@ -434,7 +430,7 @@ impl Auth for AuthService {
             |mut c, r| async move { c.role_list(r).await },
             |caller, _| async move {
                 caller.admin(s)?;
-                let state = s.node.store().auth();
+                let state = s.node.store().state().auth();
                 Ok(epb::AuthRoleListResponse {
                     header: s.header(s.revision()),
                     roles: state.roles.iter().map(|r| r.name.clone()).collect(),

@@ -1,8 +1,8 @@
 //! etcd's KV wire types to the engine's stored commands, and the state
 //! machine's results back to etcd's responses.
 
-use crate::engine::storage::mvcc::{Change, RangeResult};
-use crate::engine::storage::txn::{OpResult, TxnResult};
+use crate::engine::storage::{Change, RangeResult};
+use crate::engine::storage::{OpResult, TxnResult};
 use crate::proto::etcdserverpb as epb;
 use crate::proto::memberctl_store_v1 as spb;
 use crate::proto::mvccpb;

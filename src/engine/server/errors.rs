@@ -5,8 +5,8 @@
 use tonic::{Code, Status};
 
 use crate::engine::node::NodeError;
-use crate::engine::storage::auth::AuthRefusal;
-use crate::engine::storage::mvcc::Refusal;
+use crate::engine::storage::AuthRefusal;
+use crate::engine::storage::Refusal;
 
 fn status(code: Code, msg: &str) -> Status {
     Status::new(code, msg)

@@ -27,7 +27,7 @@ pub async fn run(shared: Arc<Shared>) {
             shared.lessor.stop();
             continue;
         }
-        let leases = shared.node.store().leases();
+        let leases = shared.node.store().state().leases();
         let expired = shared.lessor.expired(
             view.term,
             leases.iter().map(|l| (l.id, l.ttl)),

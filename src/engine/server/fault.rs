@@ -67,7 +67,7 @@ impl Fault for FaultService {
     }
 
     async fn disk(&self, req: Request<pb::DiskFault>) -> Result<Response<pb::DiskFault>, Status> {
-        use crate::engine::storage::faults::{self, DiskFault};
+        use crate::engine::storage::{set_disk_fault, DiskFault};
         let kind = req.into_inner().kind();
         let (fault, what) = match kind {
             pb::disk_fault::Kind::None => (DiskFault::None, "the raft log's disk works again"),
@@ -84,7 +84,7 @@ impl Fault for FaultService {
                 "fsync of checkpoints fails from now on",
             ),
         };
-        faults::set_disk(fault);
+        set_disk_fault(fault);
         slog::info!(crate::engine::log::logger(), "fault injection: {what}");
         Ok(Response::new(pb::DiskFault { kind: kind as i32 }))
     }
@@ -94,7 +94,7 @@ impl Fault for FaultService {
         req: Request<pb::ApplyFault>,
     ) -> Result<Response<pb::ApplyFault>, Status> {
         let paused = req.into_inner().paused;
-        crate::engine::storage::faults::set_apply_paused(paused);
+        crate::engine::storage::set_apply_paused(paused);
         slog::info!(
             crate::engine::log::logger(),
             "fault injection: the apply stage is {} from now on",
@@ -108,13 +108,13 @@ impl Fault for FaultService {
         req: Request<pb::SnapshotFault>,
     ) -> Result<Response<pb::SnapshotFault>, Status> {
         let asked = std::time::Duration::from_millis(u64::from(req.into_inner().chunk_delay_ms));
-        let faults = crate::engine::storage::faults::MAX_SNAPSHOT_CHUNK_DELAY;
+        let faults = crate::engine::storage::MAX_SNAPSHOT_CHUNK_DELAY;
         if asked > faults {
             return Err(Status::invalid_argument(format!(
                 "a snapshot chunk delay of {asked:?} is longer than the {faults:?} allowed; ask for less"
             )));
         }
-        crate::engine::storage::faults::set_snapshot_chunk_delay(asked);
+        crate::engine::storage::set_snapshot_chunk_delay(asked);
         slog::info!(
             crate::engine::log::logger(),
             "fault injection: snapshots sent wait {} ms before each piece from now on",

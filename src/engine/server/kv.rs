@@ -10,7 +10,7 @@ use super::errors::{internal, unexpected};
 use super::forward::Answer;
 use super::{convert, errors, validate, Shared};
 use crate::engine::node::Applied;
-use crate::engine::storage::txn::{OpResult, TxnResult};
+use crate::engine::storage::{OpResult, TxnResult};
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::kv_client::KvClient;
 use crate::proto::etcdserverpb::kv_server::Kv;
@@ -53,6 +53,7 @@ impl Kv for KvService {
             let found = s
                 .node
                 .store()
+                .state()
                 .range(&convert::range(&r))
                 .map_err(|e| errors::from_refusal(&e))?;
             let header = s.header(found.revision);
@@ -157,6 +158,7 @@ impl Kv for KvService {
             let r = s
                 .node
                 .store()
+                .state()
                 .read_txn(&convert::txn(t))
                 .map_err(internal)?
                 .map_err(|e| errors::from_refusal(&e))?;

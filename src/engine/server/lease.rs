@@ -46,7 +46,7 @@ impl Shared {
 
     /// Renews a lease at the leader: its TTL, or 0 when it does not exist.
     fn renew(&self, id: i64) -> Result<i64, Status> {
-        match self.node.store().lease(id, false) {
+        match self.node.store().state().lease(id, false) {
             Some(l) => {
                 self.lessor.renew(id, l.ttl);
                 Ok(l.ttl)
@@ -246,7 +246,7 @@ impl Lease for LeaseService {
             |caller, r| async move {
                 caller.may_lease_keys(s, r.id, Need::Read)?;
                 let header = s.header(s.revision());
-                let found = s.node.store().lease(r.id, r.keys);
+                let found = s.node.store().state().lease(r.id, r.keys);
                 Ok(match found {
                     Some(l) => epb::LeaseTimeToLiveResponse {
                         header,
@@ -274,7 +274,7 @@ impl Lease for LeaseService {
     ) -> Result<Response<epb::LeaseLeasesResponse>, Status> {
         let s = &self.0;
         s.refuse_learner()?;
-        let leases = s.node.store().leases();
+        let leases = s.node.store().state().leases();
         let caller = s.caller(&req).await?;
         for l in &leases {
             caller.may_lease_keys(s, l.id, Need::Read)?;

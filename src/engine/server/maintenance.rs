@@ -60,6 +60,7 @@ impl Maintenance for MaintenanceService {
         let store = s.node.store();
         let db_size = store.db_size();
         let errors = store
+            .state()
             .alarms()
             .into_iter()
             .map(|(member, alarm)| format!("memberID:{member} alarm:{} ", alarm_name(alarm)))
@@ -114,7 +115,7 @@ impl Maintenance for MaintenanceService {
         let s = &self.0;
         let caller = s.caller(&req).await?;
         caller.admin(s).map_err(errors::raw_auth)?;
-        let hash = on_store(s, |store| Ok(store.hash())).await?;
+        let hash = on_store(s, |store| Ok(store.state().hash())).await?;
         Ok(Response::new(epb::HashResponse {
             header: s.header(s.revision()),
             hash,
@@ -131,7 +132,7 @@ impl Maintenance for MaintenanceService {
         let caller = s.caller(&req).await?;
         caller.admin(s).map_err(errors::raw_auth)?;
         let revision = req.into_inner().revision;
-        let h = on_store(s, move |store| Ok(store.hash_kv(revision)))
+        let h = on_store(s, move |store| Ok(store.state().hash_kv(revision)))
             .await?
             .map_err(|r| errors::from_refusal(&r))?;
         Ok(Response::new(epb::HashKvResponse {
@@ -247,6 +248,7 @@ async fn alarm_here(
         AlarmAction::Get => s
             .node
             .store()
+            .state()
             .alarms()
             .into_iter()
             .filter(|(m, a)| {

@@ -36,7 +36,7 @@ use std::time::Duration;
 use tonic::Status;
 
 use crate::engine::node::{Applied, Node, NodeError, View};
-use crate::engine::storage::maintenance::{adds_data, NOSPACE};
+use crate::engine::storage::{adds_data, NOSPACE};
 use crate::engine::transport::Partition;
 use crate::proto::etcdserverpb as epb;
 use crate::proto::memberctl_store_v1 as spb;
@@ -84,7 +84,7 @@ impl Shared {
 
     /// The store's revision now.
     pub fn revision(&self) -> i64 {
-        self.node.store().revision()
+        self.node.store().state().revision()
     }
 
     /// Waits for a proposal's outcome, at most [`REQUEST_TIMEOUT`].
@@ -140,7 +140,7 @@ impl Shared {
         if store.db_size() as u64 + op.encoded_len() as u64 <= self.quota_bytes {
             return Ok(());
         }
-        if !store.no_space() {
+        if !store.state().no_space() {
             let raise = spb::command::Op::Alarm(spb::Alarm {
                 activate: true,
                 member_id: self.node.view().id,

@@ -18,7 +18,7 @@ use tonic::{Request, Response, Status, Streaming};
 use super::access::{Caller, Need};
 use super::{convert, Shared};
 use crate::engine::node::EventBatch;
-use crate::engine::storage::mvcc::{bounds, Change, Refusal};
+use crate::engine::storage::{bounds, Change, Refusal};
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::watch_server::Watch;
 use tokio_stream::wrappers::ReceiverStream;
@@ -127,9 +127,9 @@ impl Watcher {
             let store = self.shared.node.store().clone();
             let prev = self.spec.prev_kv;
             let read = tokio::task::spawn_blocking(move || -> Result<_, String> {
-                match store.changes_since(from, CATCH_UP_PAGE, prev) {
+                match store.state().changes_since(from, CATCH_UP_PAGE, prev) {
                     Ok(found) => Ok(Ok(found)),
-                    Err(Refusal::Compacted) => Ok(Err(store.revisions().1)),
+                    Err(Refusal::Compacted) => Ok(Err(store.state().revisions().1)),
                     Err(other) => Err(other.to_string()),
                 }
             })

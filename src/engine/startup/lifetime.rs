@@ -224,7 +224,7 @@ fn tls(opts: &NodeOptions) -> Result<server::ServeTls, StartupError> {
 
 /// Says which deliberate bugs and test-only switches are on.
 fn warn_faults(opts: &NodeOptions) {
-    crate::engine::storage::faults::set_ack_before_fsync(opts.fault_ack_before_fsync);
+    crate::engine::storage::set_ack_before_fsync(opts.fault_ack_before_fsync);
     for (on, bug) in [
         (
             opts.fault_stale_reads,

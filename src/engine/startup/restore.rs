@@ -5,15 +5,16 @@
 
 use std::path::Path;
 
-use crate::engine::storage::{backup, Store, StoreError};
+use crate::engine::storage::{check_backup, Store, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
-pub use crate::engine::storage::backup::{BackupInfo, MAGIC as MEMBERCTL_MAGIC};
-pub use crate::engine::storage::from_etcd::{restore as from_etcd, RestoreError};
+pub use crate::engine::storage::{
+    restore_etcd as from_etcd, BackupInfo, RestoreError, MEMBERCTL_MAGIC,
+};
 
 /// Reads a memberctl snapshot file whole and checks it (nothing is written).
 pub fn check_memberctl(file: &Path) -> Result<BackupInfo, StoreError> {
-    backup::check(file)
+    check_backup(file)
 }
 
 /// Restores the memberctl snapshot `file` into a new data directory `dir`
@@ -25,6 +26,5 @@ pub fn from_memberctl(
     member_id: u64,
     members: &[spb::MemberMeta],
 ) -> Result<BackupInfo, StoreError> {
-    let store = Store::open(dir)?;
-    backup::restore(file, &store, cluster_id, member_id, members)
+    Store::open(dir)?.restore_backup(file, cluster_id, member_id, members)
 }

@@ -65,7 +65,7 @@ impl Layout {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => {
                 return Err(StoreError::new(
-                    super::io_kind(&e),
+                    super::error::io_kind(&e),
                     format!("{}: {e}", path.display()),
                 ))
             }
@@ -111,7 +111,7 @@ impl Layout {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => {
                 return Err(StoreError::new(
-                    super::io_kind(&e),
+                    super::error::io_kind(&e),
                     format!("{}: {e}", version_file.display()),
                 ))
             }

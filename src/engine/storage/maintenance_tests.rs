@@ -1,8 +1,7 @@
 //! Unit tests of hashes, alarms, defragmentation and snapshot files.
 
 use super::*;
-use crate::engine::storage::apply_published;
-use crate::engine::storage::{backup, checkpoint, from_etcd, snapfile};
+use crate::engine::storage::files::snapfile;
 
 fn write(s: &Store, applied: u64, puts: &[(&str, &str)], alarm: Option<bool>) {
     apply_published(s, applied, |a| {
@@ -39,15 +38,18 @@ fn hashes_agree_on_equal_keyspaces_and_differ_otherwise() {
     b.bootstrap(1, 1, &[member(1)]).unwrap();
     write(&a, 2, &[("k", "v1"), ("j", "x")], None);
     write(&b, 2, &[("k", "v1"), ("j", "x")], None);
-    assert_eq!(a.hash_kv(0).unwrap(), b.hash_kv(0).unwrap());
-    assert_eq!(a.hash(), b.hash());
+    assert_eq!(a.state().hash_kv(0).unwrap(), b.state().hash_kv(0).unwrap());
+    assert_eq!(a.state().hash(), b.state().hash());
     write(&a, 3, &[("k", "v2")], None);
     write(&b, 3, &[("k", "v3")], None);
-    let (ha, hb) = (a.hash_kv(0).unwrap(), b.hash_kv(0).unwrap());
+    let (ha, hb) = (a.state().hash_kv(0).unwrap(), b.state().hash_kv(0).unwrap());
     assert_ne!(ha.hash, hb.hash);
     // At the revision before the difference they agree again.
-    assert_eq!(a.hash_kv(3).unwrap().hash, b.hash_kv(3).unwrap().hash);
-    assert_eq!(a.hash_kv(99), Err(Refusal::FutureRevision));
+    assert_eq!(
+        a.state().hash_kv(3).unwrap().hash,
+        b.state().hash_kv(3).unwrap().hash
+    );
+    assert_eq!(a.state().hash_kv(99), Err(Refusal::FutureRevision));
 }
 
 #[test]
@@ -57,8 +59,8 @@ fn alarms_are_raised_once_cleared_and_refuse_writes_that_add_data() {
     s.bootstrap(1, 1, &[member(1)]).unwrap();
     write(&s, 2, &[], Some(true));
     write(&s, 3, &[], Some(true));
-    assert_eq!(s.alarms(), vec![(7, NOSPACE)]);
-    assert!(s.no_space());
+    assert_eq!(s.state().alarms(), vec![(7, NOSPACE)]);
+    assert!(s.state().no_space());
     let put = spb::command::Op::Txn(spb::Txn {
         success: vec![spb::Op {
             op: Some(spb::op::Op::Put(spb::Put::default())),
@@ -74,7 +76,7 @@ fn alarms_are_raised_once_cleared_and_refuse_writes_that_add_data() {
     assert!(adds_data(&put));
     assert!(!adds_data(&delete));
     write(&s, 4, &[], Some(false));
-    assert!(s.alarms().is_empty());
+    assert!(s.state().alarms().is_empty());
 }
 
 #[test]
@@ -96,14 +98,14 @@ fn defragmentation_keeps_everything_and_gives_space_back() {
         s.db_size_in_use()
     );
     assert!(s.db_size() >= in_use);
-    let before = (s.hash(), s.hash_kv(0).unwrap());
+    let before = (s.state().hash(), s.state().hash_kv(0).unwrap());
     let (size_before, size_after) = s.defragment().unwrap();
     assert!(
         size_after < size_before / 10,
         "{size_before} -> {size_after}"
     );
     assert_eq!(s.db_size() as u64, size_after);
-    assert_eq!((s.hash(), s.hash_kv(0).unwrap()), before);
+    assert_eq!((s.state().hash(), s.state().hash_kv(0).unwrap()), before);
     assert_eq!(s.applied(), 50);
     // The newest checkpoint is the one defragmentation wrote.
     let (_, state) = checkpoint::load_newest(s.layout()).unwrap().unwrap();
@@ -123,7 +125,7 @@ fn filled(dir: &std::path::Path) -> Store {
         a.auth(&spb::AuthChange { change: Some(add) })
             .expect("a new role is added");
     });
-    assert_eq!(s.auth().roles.len(), 1);
+    assert_eq!(s.state().auth().roles.len(), 1);
     s
 }
 
@@ -157,17 +159,20 @@ fn an_etcd_snapshot_of_the_store_restores_under_new_ids() {
     let file = files.path().join("s.db");
     std::fs::write(&file, &bytes).unwrap();
     let status = crate::etcd_db::status(&file).unwrap();
-    assert_eq!(status.revision, s.revision());
+    assert_eq!(status.revision, s.state().revision());
     let data = d2.path().join("r");
-    let content = from_etcd::restore(&file, false, &data, 9, 5, &[member(5), member(6)]).unwrap();
+    let content = restore_etcd(&file, false, &data, 9, 5, &[member(5), member(6)]).unwrap();
     assert_eq!(content.changes, 3);
     let t = Store::open(&data).unwrap();
-    assert_eq!(t.hash_kv(0).unwrap().hash, s.hash_kv(0).unwrap().hash);
-    assert_eq!(t.revision(), s.revision());
+    assert_eq!(
+        t.state().hash_kv(0).unwrap().hash,
+        s.state().hash_kv(0).unwrap().hash
+    );
+    assert_eq!(t.state().revision(), s.state().revision());
     assert_eq!((t.cluster_id(), t.member_id()), (9, Some(5)));
     assert_eq!(t.conf_state().voters, vec![5, 6]);
-    assert!(t.alarms().is_empty());
-    assert_eq!(t.auth(), s.auth());
+    assert!(t.state().alarms().is_empty());
+    assert_eq!(t.state().auth(), s.state().auth());
 }
 
 /// A file in memberctl's own snapshot format (what `snapshot save` wrote
@@ -191,24 +196,28 @@ fn an_older_memberctl_snapshot_file_still_restores() {
     assert_eq!(bytes.len() % 512, 32);
     let file = files.path().join("s.snap");
     std::fs::write(&file, &bytes).unwrap();
-    let info = backup::check(&file).unwrap();
-    assert_eq!((info.revision, info.records), (s.revision(), 3));
+    let info = check_backup(&file).unwrap();
+    assert_eq!((info.revision, info.records), (s.state().revision(), 3));
     let t = Store::open(d2.path()).unwrap();
-    backup::restore(&file, &t, 9, 5, &[member(5), member(6)]).unwrap();
-    assert_eq!(t.hash_kv(0).unwrap().hash, s.hash_kv(0).unwrap().hash);
+    t.restore_backup(&file, 9, 5, &[member(5), member(6)])
+        .unwrap();
+    assert_eq!(
+        t.state().hash_kv(0).unwrap().hash,
+        s.state().hash_kv(0).unwrap().hash
+    );
     assert_eq!((t.cluster_id(), t.member_id()), (9, Some(5)));
     assert_eq!(t.conf_state().voters, vec![5, 6]);
-    assert!(t.alarms().is_empty());
-    assert_eq!(t.auth(), s.auth());
+    assert!(t.state().alarms().is_empty());
+    assert_eq!(t.state().auth(), s.state().auth());
     // A cut-short file is refused.
     std::fs::write(&file, &bytes[..bytes.len() - 512]).unwrap();
-    assert!(backup::check(&file).is_err());
+    assert!(check_backup(&file).is_err());
 }
 
 /// etcd's auth store rules, applied in the state machine.
 #[test]
 fn auth_changes_follow_etcds_rules() {
-    use crate::engine::storage::auth::AuthRefusal as R;
+    use crate::engine::storage::AuthRefusal as R;
     use spb::auth_change::Change as C;
     let d = tempfile::tempdir().unwrap();
     let s = Store::open(d.path()).unwrap();
@@ -270,7 +279,7 @@ fn auth_changes_follow_etcds_rules() {
         });
         assert_eq!(got, want, "step {i}: {change:?}");
     }
-    let state = s.auth();
+    let state = s.state().auth();
     assert!(!state.enabled);
     assert!(state.users.is_empty());
     assert_eq!(state.roles.len(), 1);

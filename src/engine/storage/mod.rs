@@ -1,41 +1,43 @@
-//! Durable storage of the embedded node: the raft log (entries, hard state,
-//! truncation point) in an append-only segmented log ([`log`], raft-engine)
-//! with an in-memory tail ([`cache`]), a torn-tail guard ([`guard`]) and
-//! reads for lagging followers off the raft thread ([`fetch`]); the state
-//! machine in memory ([`state`]: the MVCC keyspace with its history,
-//! leases, members, auth) with its reads ([`mvcc`]), writes ([`writes`],
-//! [`txn`], [`auth`], [`maintenance`]) and checkpoints ([`checkpoint`]) in
-//! snapshot files ([`snapfile`]), the same files that snapshots stream to
-//! followers ([`snapshot`]) and backups hold ([`backup`]); the directory's
-//! layout and format ([`layout`]); and raft-rs's [`raft::Storage`] over
-//! them ([`raft_storage`]).
+//! Durable storage of the embedded node, in three rooms behind one door.
 //!
-//! The two are kept consistent by index: every entry is fsync'd to the log
-//! before it is applied, a checkpoint records the index it holds, and the
-//! log is compacted only up to the newest checkpoint. After a crash the
-//! member loads its newest checkpoint and raft applies the log from there.
+//! - [`Store`] (this file) is the door: open, load and bootstrap, persist
+//!   and compact the log (old files purged off the raft thread), publish
+//!   the state the apply stage reached, checkpoints, the database's size and
+//!   defragmentation; its snapshot face is in `snapshot_face.rs` and raft-rs's
+//!   `raft::Storage` over it in `raft_storage.rs`. Beside it: `error.rs`
+//!   (`StoreError` and its kinds, which startup branches on), `layout.rs`
+//!   (the directory's layout and format), `faults.rs` (test clusters' fault
+//!   switches).
+//! - `log/`: the raft log (entries, hard state, truncation point) in
+//!   raft-engine's segment files, its in-memory tail, old entries read off
+//!   the raft thread, torn tails told from damage.
+//! - `state/`: the state machine, a value in persistent maps (the MVCC
+//!   keyspace with its history, leases, members, alarms, auth): its reads,
+//!   writes, transactions, auth and maintenance.
+//! - `files/`: snapshot files, checkpoints, raft snapshots streamed out and
+//!   staged in, memberctl's older snapshot files, etcd's snapshot files both
+//!   ways, `--force-new-cluster`.
+//!
+//! The rules of the house: `state/` does no I/O and knows no `Store` (nor
+//! `log/` or `files/`); `log/` knows nothing of the state machine; `files/`
+//! never holds a `Store` (it takes a `Layout`, a `State` or the log);
+//! nothing outside `storage/` names a module in here: every name it uses is
+//! in the `pub use` list below.
+//!
+//! The log and the state are kept consistent by index: every entry is
+//! fsync'd to the log before it is applied, a checkpoint records the index
+//! it holds, and the log is compacted only up to the newest checkpoint.
+//! After a crash the member loads its newest checkpoint and raft applies the
+//! log from there.
 
-pub mod auth;
-pub mod backup;
-pub mod cache;
-pub mod checkpoint;
-pub mod faults;
-pub mod fetch;
-pub mod force;
-pub mod from_etcd;
-pub mod guard;
-pub mod layout;
-pub mod log;
-pub mod maintenance;
-pub mod mvcc;
-pub mod raft_storage;
-pub mod reads;
-pub mod snapfile;
-pub mod snapshot;
-pub mod state;
-pub mod to_etcd;
-pub mod txn;
-pub mod writes;
+mod error;
+mod faults;
+mod files;
+mod layout;
+mod log;
+mod raft_storage;
+mod snapshot_face;
+mod state;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
@@ -43,95 +45,35 @@ use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
 use raft::eraftpb::{ConfState, HardState};
 
+use self::files::checkpoint;
+use self::files::snapshot::{self, Outgoing, StagedSlot};
 use self::layout::{Identity, Layout};
 use self::log::RaftLog;
-use self::snapshot::{Outgoing, Staged};
-use self::state::State;
 use crate::proto::memberctl_store_v1 as spb;
 
-/// What kind of storage failure it is: what the member, and its operator,
-/// do about it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StoreErrorKind {
-    /// The directory is in another storage format (an older or newer memberctl).
-    Format,
-    /// Another process holds the directory (a member already running).
-    Locked,
-    /// The disk refused: permission, read-only, full, not a directory.
-    Disk,
-    /// Files are damaged beyond what recovery after a crash repairs.
-    Damaged,
-    /// The raft log could not be written or read back: the member stops
-    /// rather than acknowledge what it did not persist.
-    Log,
-    /// Anything else; the message says all there is to say.
-    Other,
-}
-
-/// A storage failure; the node cannot go on safely after one.
-#[derive(Debug, thiserror::Error)]
-#[error("storage: {message}")]
-pub struct StoreError {
-    /// What kind of failure it is.
-    pub kind: StoreErrorKind,
-    /// What failed, for the operator.
-    pub message: String,
-}
-
-impl StoreError {
-    /// A failure of `kind`.
-    pub fn new(kind: StoreErrorKind, message: impl Into<String>) -> Self {
-        StoreError {
-            kind,
-            message: message.into(),
-        }
-    }
-
-    /// A failure whose message says all there is to say.
-    pub fn other(message: impl Into<String>) -> Self {
-        StoreError::new(StoreErrorKind::Other, message)
-    }
-
-    /// Damaged files.
-    pub fn damaged(message: impl Into<String>) -> Self {
-        StoreError::new(StoreErrorKind::Damaged, message)
-    }
-}
-
-/// The kind of an I/O failure: the disk's refusals, damaged data, or other.
-fn io_kind(e: &std::io::Error) -> StoreErrorKind {
-    use std::io::ErrorKind as K;
-    match e.kind() {
-        K::PermissionDenied
-        | K::ReadOnlyFilesystem
-        | K::StorageFull
-        | K::QuotaExceeded
-        | K::NotADirectory => StoreErrorKind::Disk,
-        K::InvalidData | K::UnexpectedEof => StoreErrorKind::Damaged,
-        _ => StoreErrorKind::Other,
-    }
-}
-
-impl From<std::io::Error> for StoreError {
-    fn from(e: std::io::Error) -> Self {
-        StoreError::new(io_kind(&e), e.to_string())
-    }
-}
-
-impl From<protobuf::ProtobufError> for StoreError {
-    fn from(e: protobuf::ProtobufError) -> Self {
-        StoreError::other(e.to_string())
-    }
-}
-
-impl From<prost::DecodeError> for StoreError {
-    fn from(e: prost::DecodeError) -> Self {
-        StoreError::other(e.to_string())
-    }
-}
-
-/// Result of storage operations.
-pub type Result<T> = std::result::Result<T, StoreError>;
+pub use self::error::{Result, StoreError, StoreErrorKind};
+/// The fault switches of test clusters (`--fault-injection`).
+pub use self::faults::{
+    apply_paused, checkpoint_sync_failed, set_ack_before_fsync, set_apply_paused,
+    set_disk as set_disk_fault, set_snapshot_chunk_delay, snapshot_chunk_delay,
+    sync_failed as log_sync_failed, DiskFault, MAX_SNAPSHOT_CHUNK_DELAY,
+};
+pub use self::files::backup::{check as check_backup, BackupInfo, MAGIC as MEMBERCTL_MAGIC};
+pub use self::files::force::Forced;
+pub use self::files::from_etcd::RestoreError;
+pub use self::files::snapshot::{SnapshotSource, SnapshotStaging};
+pub use self::log::{conf_change, Notify};
+pub use self::snapshot_face::restore_etcd;
+pub use self::state::{
+    adds_data, bounds, conf_members, AlarmRecord, Apply, AuthRefusal, Change, KvHash, LeaseInfo,
+    OpResult, RangeResult, Refusal, State, TxnResult, NOSPACE,
+};
+/// etcd's auth store, as the services read it: users and roles by name,
+/// the root's name and the permission types.
+pub use self::state::{
+    role as auth_role, user as auth_user, READ as PERM_READ, READWRITE as PERM_READWRITE,
+    ROOT as AUTH_ROOT, WRITE as PERM_WRITE,
+};
 
 struct Inner {
     layout: Layout,
@@ -150,11 +92,11 @@ struct Inner {
     /// The snapshot last prepared for a follower, with the state it streams.
     outgoing: Mutex<Option<Outgoing>>,
     /// A snapshot received from the leader, waiting for raft to install it.
-    staged: Mutex<Option<Staged>>,
+    staged: StagedSlot,
     /// The thread purging old log files, if one was started.
     purging: Mutex<Option<std::thread::JoinHandle<()>>>,
     /// Reads of old entries for lagging followers, off the raft thread.
-    fetcher: fetch::Fetcher,
+    fetcher: log::Fetcher,
 }
 
 /// The node's durable store; cheap to clone.
@@ -177,7 +119,7 @@ impl Store {
         let log = RaftLog::open(&layout.raft_dir())?;
         let identity = layout.identity()?;
         checkpoint::clear_partial(&layout)?;
-        let fetcher = fetch::Fetcher::new(log.engine());
+        let fetcher = log::Fetcher::new(log.engine());
         let store = Store {
             inner: Arc::new(Inner {
                 layout,
@@ -188,7 +130,7 @@ impl Store {
                 high_water: AtomicI64::new(0),
                 checkpointing: Mutex::new(()),
                 outgoing: Mutex::new(None),
-                staged: Mutex::new(None),
+                staged: StagedSlot::default(),
                 purging: Mutex::new(None),
                 fetcher,
             }),
@@ -325,7 +267,7 @@ impl Store {
     /// (its data; `members` become its membership, every one a voter): a
     /// checkpoint of it at index 1 (term 1), a log that starts after it.
     /// Refused on a store that already holds a member.
-    pub(super) fn bootstrap_with(
+    fn bootstrap_with(
         &self,
         mut state: State,
         member_id: u64,
@@ -476,10 +418,47 @@ impl Store {
         self.write_checkpoint(&state)
     }
 
+    /// The size etcd reports as its database's (dbSize): the most the
+    /// state has held since the member started or was last defragmented
+    /// (a database file does not shrink when history is compacted).
+    pub fn db_size(&self) -> i64 {
+        let in_use = self.db_size_in_use();
+        self.inner
+            .high_water
+            .fetch_max(in_use, std::sync::atomic::Ordering::AcqRel)
+            .max(in_use)
+    }
+
+    /// The size of what the state holds (etcd's dbSizeInUse): its key
+    /// history as a snapshot file holds it.
+    pub fn db_size_in_use(&self) -> i64 {
+        self.state().bytes()
+    }
+
+    /// etcd's Defragment: a new checkpoint of the state as it is now (only
+    /// what is live) replaces the last one, and the reported size comes down
+    /// to what is in use. Returns the size before and after.
+    pub fn defragment(&self) -> Result<(u64, u64)> {
+        let before = self.db_size() as u64;
+        let state = self.state();
+        self.write_checkpoint(&state)?;
+        let after = state.bytes();
+        self.inner
+            .high_water
+            .store(after, std::sync::atomic::Ordering::Release);
+        Ok((before, after as u64))
+    }
+
     /// Sets what raft is told when old entries it asked for were read off
     /// its thread; until then they are read on it.
-    pub fn set_fetch_notify(&self, notify: fetch::Notify) {
+    pub fn set_fetch_notify(&self, notify: Notify) {
         self.inner.fetcher.set_notify(notify);
+    }
+
+    /// etcd's `--force-new-cluster`: rewrites the log so that member `me`
+    /// is the cluster's only member (see `files::force`).
+    pub fn force_new_cluster(&self, me: u64) -> Result<Forced> {
+        files::force::force_new_cluster(&mut self.log(), &self.state(), me)
     }
 
     /// Writes what the log holds back (`--fault-ack-before-fsync`; nothing
@@ -502,14 +481,17 @@ impl Drop for Inner {
 /// Applies `f` to the published state as the apply stage would, records
 /// `applied` (term 2) and publishes the result (for the storage tests).
 #[cfg(test)]
-fn apply_published<T>(s: &Store, applied: u64, f: impl FnOnce(&mut writes::Apply<'_>) -> T) -> T {
+fn apply_published<T>(s: &Store, applied: u64, f: impl FnOnce(&mut Apply<'_>) -> T) -> T {
     let mut state = (*s.state()).clone();
-    let mut a = writes::Apply::begin(&mut state);
+    let mut a = Apply::begin(&mut state);
     let out = f(&mut a);
     a.finish(applied, 2, None);
     s.publish(Arc::new(state));
     out
 }
 
+#[cfg(test)]
+#[path = "maintenance_tests.rs"]
+mod maintenance_tests;
 #[cfg(test)]
 mod tests;

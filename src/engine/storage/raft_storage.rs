@@ -1,6 +1,6 @@
 //! raft-rs's [`raft::Storage`] over the store: the log's bounds and entries
 //! (the in-memory tail first; older ones read off the raft thread, see
-//! [`super::fetch`]), the initial state, and snapshots prepared without
+//! [`super::log::Fetcher`]), the initial state, and snapshots prepared without
 //! copying the state (see [`super::snapshot`]).
 
 use raft::eraftpb::{Entry, Snapshot};

@@ -6,6 +6,7 @@ use raft::eraftpb::{Entry, HardState};
 use raft::{GetEntriesContext, Storage};
 
 use super::*;
+use crate::engine::storage::files::snapfile;
 
 fn entry(index: u64, term: u64, size: usize) -> Entry {
     Entry {
@@ -28,7 +29,7 @@ fn member(id: u64) -> spb::MemberMeta {
     }
 }
 
-fn rng(s: &Store, key: &[u8], end: &[u8], limit: i64, count_only: bool) -> mvcc::RangeResult {
+fn rng(s: &Store, key: &[u8], end: &[u8], limit: i64, count_only: bool) -> RangeResult {
     let r = spb::Range {
         key: key.to_vec(),
         range_end: end.to_vec(),
@@ -36,7 +37,7 @@ fn rng(s: &Store, key: &[u8], end: &[u8], limit: i64, count_only: bool) -> mvcc:
         count_only,
         ..Default::default()
     };
-    s.range(&r).unwrap()
+    s.state().range(&r).unwrap()
 }
 
 /// Hands a received piece to a staging snapshot (as the raft service does).
@@ -297,7 +298,7 @@ fn snapshot_streams_in_chunks_and_installs() {
         revision: r.kvs[0].mod_revision - 1,
         ..Default::default()
     };
-    assert_eq!(t.range(&past).unwrap().kvs[0].value, b"1");
+    assert_eq!(t.state().range(&past).unwrap().kvs[0].value, b"1");
     assert_eq!(r.kvs[0].version, 2);
     assert_eq!(r.revision, 3003);
     assert!(rng(&t, b"b", b"", 0, false).kvs.is_empty());
@@ -377,7 +378,7 @@ fn ranges_follow_etcd_conventions() {
         (limited.kvs.len(), limited.more, limited.count),
         (2, true, 4)
     );
-    assert_eq!(s.revision(), 5);
+    assert_eq!(s.state().revision(), 5);
 }
 
 fn txn_of(
@@ -415,7 +416,7 @@ fn history_compaction_transactions_and_leases() {
             revision: rev,
             ..Default::default()
         };
-        s.range(&r)
+        s.state().range(&r)
     };
     // Revisions 2..=5: a=1, a=2, b=1, delete a.
     apply_published(&s, 2, |a| {
@@ -427,8 +428,8 @@ fn history_compaction_transactions_and_leases() {
     assert_eq!(at(2, "a").unwrap().kvs[0].value, b"1");
     assert_eq!(at(3, "a").unwrap().kvs[0].version, 2);
     assert!(at(5, "a").unwrap().kvs.is_empty());
-    assert_eq!(at(6, "a"), Err(mvcc::Refusal::FutureRevision));
-    let changes = s.changes_since(2, 100, true).unwrap();
+    assert_eq!(at(6, "a"), Err(Refusal::FutureRevision));
+    let changes = s.state().changes_since(2, 100, true).unwrap();
     assert_eq!(changes.1, 5);
     let revs: Vec<i64> = changes.0.iter().map(|c| c.revision()).collect();
     assert_eq!(revs, vec![2, 3, 4, 5]);
@@ -438,9 +439,9 @@ fn history_compaction_transactions_and_leases() {
     // A transaction: compare, put with a lease, one revision for all of it.
     let outcome = apply_published(&s, 3, |a| {
         assert_eq!(a.grant(7, 10), Ok(()));
-        assert_eq!(a.grant(7, 10), Err(mvcc::Refusal::LeaseExists));
+        assert_eq!(a.grant(7, 10), Err(Refusal::LeaseExists));
         let unknown = txn_of(vec![], vec![put_op("c", "x", 8)], vec![]);
-        assert_eq!(a.txn(&unknown), Err(mvcc::Refusal::LeaseNotFound));
+        assert_eq!(a.txn(&unknown), Err(Refusal::LeaseNotFound));
         let cas = txn_of(
             vec![spb::Compare {
                 result: Cmp::Equal as i32,
@@ -457,23 +458,24 @@ fn history_compaction_transactions_and_leases() {
     .unwrap();
     assert!(outcome.succeeded);
     assert_eq!(outcome.revision, 6);
-    assert_eq!(s.lease(7, true).unwrap().keys.len(), 2);
+    assert_eq!(s.state().lease(7, true).unwrap().keys.len(), 2);
 
     // Compaction at 4 keeps each key's newest record there (a's at 3, b's
     // at 4) and drops the older ones.
     apply_published(&s, 4, |a| {
         assert_eq!(a.compact(4), Ok(()));
-        assert_eq!(a.compact(4), Err(mvcc::Refusal::Compacted));
+        assert_eq!(a.compact(4), Err(Refusal::Compacted));
         assert_eq!(a.revoke(7), Ok(()));
     });
-    assert_eq!(at(3, "a"), Err(mvcc::Refusal::Compacted));
+    assert_eq!(at(3, "a"), Err(Refusal::Compacted));
     assert_eq!(at(4, "b").unwrap().kvs[0].value, b"1");
     assert_eq!(at(4, "a").unwrap().kvs[0].value, b"2");
     assert_eq!(
-        s.changes_since(3, 100, false),
-        Err(mvcc::Refusal::Compacted)
+        s.state().changes_since(3, 100, false),
+        Err(Refusal::Compacted)
     );
     let after: Vec<i64> = s
+        .state()
         .changes_since(4, 100, false)
         .unwrap()
         .0
@@ -482,14 +484,14 @@ fn history_compaction_transactions_and_leases() {
         .collect();
     // b at 4 (kept), a's deletion at 5, b and c at 6, their revoke at 7.
     assert_eq!(after, vec![4, 5, 6, 6, 7, 7]);
-    assert!(s.lease(7, false).is_none());
+    assert!(s.state().lease(7, false).is_none());
     assert!(at(0, "b").unwrap().kvs.is_empty());
-    assert_eq!(s.revisions(), (7, 4));
+    assert_eq!(s.state().revisions(), (7, 4));
     // The compacted history is what a checkpoint holds (this store has no
     // log to reopen with: read the checkpoint).
     s.flush().unwrap();
     let layout = s.layout().clone();
-    let before = s.hash_kv(0).unwrap();
+    let before = s.state().hash_kv(0).unwrap();
     drop(s);
     let (_, state) = checkpoint::load_newest(&layout).unwrap().unwrap();
     assert_eq!((state.revision(), state.compacted()), (7, 4));
@@ -497,7 +499,7 @@ fn history_compaction_transactions_and_leases() {
     let other = tempfile::tempdir().unwrap();
     let t = Store::open(other.path()).unwrap();
     t.publish(std::sync::Arc::new(state));
-    assert_eq!(t.hash_kv(0).unwrap(), before);
+    assert_eq!(t.state().hash_kv(0).unwrap(), before);
 }
 
 /// `--force-new-cluster`: entries past the commit index are dropped; a

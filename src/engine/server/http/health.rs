@@ -66,7 +66,7 @@ pub async fn health(s: &Arc<Shared>, query: &str) -> Response<Body> {
 
 /// etcd's order: alarms not excluded, a leader (unless serializable), a read.
 async fn check_health(s: &Arc<Shared>, q: &Query) -> Result<(), String> {
-    for (_, alarm) in s.node.store().alarms() {
+    for (_, alarm) in s.node.store().state().alarms() {
         let name = alarm_name(alarm);
         if !q.exclude.iter().any(|e| e == name) {
             return Err(format!("ALARM {name}"));
@@ -120,6 +120,7 @@ impl Check {
             Check::DataCorruption => !s
                 .node
                 .store()
+                .state()
                 .alarms()
                 .iter()
                 .any(|(_, a)| alarm_name(*a) == "CORRUPT"),

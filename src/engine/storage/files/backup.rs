@@ -6,8 +6,7 @@
 use std::path::Path;
 
 use super::snapfile::{self, Decoder};
-use super::{Result, Store, StoreError};
-use crate::proto::memberctl_store_v1 as spb;
+use crate::engine::storage::{Result, State, StoreError};
 
 pub use super::snapfile::MAGIC;
 
@@ -58,23 +57,14 @@ pub fn check(path: &Path) -> Result<BackupInfo> {
     })
 }
 
-/// Restores a snapshot file into `store` (a fresh data directory) as a
-/// member of a new cluster: the keys, their history, the revision, the
-/// leases and auth are the snapshot's; the cluster ID, the member's ID and
-/// the membership are the new ones (as etcd's `snapshot restore`); alarms
-/// are not carried over. The file is checked whole before anything is
-/// written.
-pub fn restore(
-    path: &Path,
-    store: &Store,
-    cluster_id: u64,
-    member_id: u64,
-    members: &[spb::MemberMeta],
-) -> Result<BackupInfo> {
+/// Reads a snapshot file, checked whole first, as the state of a member of
+/// a new cluster `cluster_id`: the keys, their history, the revision, the
+/// leases and auth are the snapshot's (the store's restore gives it the new
+/// membership, as etcd's `snapshot restore`); alarms are not carried over.
+pub fn read(path: &Path, cluster_id: u64) -> Result<(BackupInfo, State)> {
     let info = check(path)?;
     let (_, mut state) = snapfile::read(open(path)?).map_err(|e| named(path, e))?;
     state.cluster_id = cluster_id;
     state.alarms = Default::default();
-    store.bootstrap_with(state, member_id, members)?;
-    Ok(info)
+    Ok((info, state))
 }

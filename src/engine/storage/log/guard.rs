@@ -6,7 +6,7 @@
 //! entries). The guard lets a cut happen only when what it removes is a torn
 //! tail: one batch cut short by the end of the written data (or the zeros a
 //! file is preallocated with). Otherwise the open fails and the file is left
-//! as it was. Injected disk faults ([`super::faults`]) fail its writes and
+//! as it was. Injected disk faults ([`crate::engine::storage::faults`]) fail its writes and
 //! fsyncs.
 
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use raft_engine::env::{DefaultFileSystem, FileSystem, Handle, Permission, WriteExt};
 
-use super::faults;
+use crate::engine::storage::faults;
 
 /// Bytes of a batch header in raft-engine's log files: the batch length
 /// shifted left by 8 with the compression type in the low byte, then the

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use raft::eraftpb::ConfState;
 
 use super::mvcc::{self, Change, RangeResult, Refusal};
-use super::state::{Key, State};
+use super::{Key, State};
 use crate::proto::memberctl_store_v1 as spb;
 
 /// Changes to the state machine within one batch of entries.

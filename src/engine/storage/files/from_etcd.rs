@@ -8,8 +8,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::state::State;
-use super::{Store, StoreError};
+use crate::engine::storage::{State, StoreError};
 use crate::etcd_db::content::{self, Content};
 use crate::etcd_db::DbError;
 use crate::proto::memberctl_store_v1 as spb;
@@ -25,17 +24,14 @@ pub enum RestoreError {
     Store(#[from] StoreError),
 }
 
-/// Restores the etcd database at `path` into a new data directory `dir`.
-/// The file is read whole (its trailer checked unless `skip_hash_check`)
-/// before the directory is created.
-pub fn restore(
+/// Reads the etcd database at `path` whole (its trailer checked unless
+/// `skip_hash_check`) into the state of a new cluster `cluster_id` (no
+/// members yet: the store's restore gives it its membership).
+pub fn read(
     path: &Path,
     skip_hash_check: bool,
-    dir: &Path,
     cluster_id: u64,
-    member_id: u64,
-    members: &[spb::MemberMeta],
-) -> std::result::Result<Content, RestoreError> {
+) -> std::result::Result<(Content, State), DbError> {
     let mut state = State::new(cluster_id);
     let content = content::read(path, skip_hash_check, &mut |c| {
         let key = state.key(&c.kv.key);
@@ -72,8 +68,7 @@ pub fn restore(
         .map(|&(id, ttl)| (id, spb::LeaseRecord { id, ttl }))
         .collect();
     state.auth = Arc::new(auth(&content));
-    Store::open(dir)?.bootstrap_with(state, member_id, members)?;
-    Ok(content)
+    Ok((content, state))
 }
 
 /// etcd's users and roles as the engine keeps them (sorted; passwords stay

@@ -7,52 +7,53 @@
 //! rename), and the state read from it replaces the state machine.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, Mutex, Weak};
 
-use prost::Message as _;
 use raft::eraftpb::{ConfState, Snapshot};
 use tokio::sync::mpsc;
 
 use super::checkpoint::{self, PacedFile};
-use super::layout::{sync_dir, Layout};
 use super::snapfile::{self, Decoder};
-use super::state::State;
-use super::{lock, Result, Store, StoreError};
-use crate::proto::memberctl_store_v1 as spb;
+use crate::engine::storage::layout::{sync_dir, Layout};
+use crate::engine::storage::{Result, State, StoreError};
 
 /// A snapshot prepared for followers: its raft message and the state it
 /// streams. The state is held here only until a stream takes it; then only
 /// the streams hold it (an old state kept alive keeps the memory of
 /// everything written since it from being shared).
-pub(super) struct Outgoing {
-    snapshot: Snapshot,
-    state: Option<Arc<State>>,
-    streaming: Weak<State>,
+pub(in crate::engine::storage) struct Outgoing {
+    pub(in crate::engine::storage) snapshot: Snapshot,
+    pub(in crate::engine::storage) state: Option<Arc<State>>,
+    pub(in crate::engine::storage) streaming: Weak<State>,
 }
 
 impl Outgoing {
     /// The state, while it is held here or by a stream.
-    fn state(&self) -> Option<Arc<State>> {
+    pub(in crate::engine::storage) fn state(&self) -> Option<Arc<State>> {
         self.state.clone().or_else(|| self.streaming.upgrade())
     }
 }
 
 /// A snapshot received whole and made durable, until raft installs it.
-pub(super) struct Staged {
-    index: u64,
-    term: u64,
+pub(in crate::engine::storage) struct Staged {
+    pub(in crate::engine::storage) index: u64,
+    pub(in crate::engine::storage) term: u64,
     /// The file, complete and fsync'd (named `….received`).
-    path: PathBuf,
-    state: State,
+    pub(in crate::engine::storage) path: PathBuf,
+    pub(in crate::engine::storage) state: State,
 }
+
+/// Where a snapshot received whole waits for raft to install it (the
+/// store's; a staging fills it).
+pub(in crate::engine::storage) type StagedSlot = Arc<Mutex<Option<Staged>>>;
 
 /// Where a snapshot being sent comes from.
 pub struct SnapshotSource {
-    state: Arc<State>,
+    pub(in crate::engine::storage) state: Arc<State>,
 }
 
 impl SnapshotSource {
-    /// Writes the snapshot file in pieces of about [`snapfile::CHUNK_BYTES`],
+    /// Writes the snapshot file in pieces of about `snapfile::CHUNK_BYTES`,
     /// handing each to `emit`; returns how many records went, or None when
     /// `emit` returned false (the receiver went away) and it stopped.
     pub fn read(&self, emit: impl FnMut(Vec<u8>) -> bool) -> Option<u64> {
@@ -61,7 +62,7 @@ impl SnapshotSource {
     }
 }
 
-fn holds(cs: &ConfState, id: u64) -> bool {
+pub(in crate::engine::storage) fn holds(cs: &ConfState, id: u64) -> bool {
     cs.voters.contains(&id) || cs.learners.contains(&id) || cs.learners_next.contains(&id)
 }
 
@@ -69,10 +70,15 @@ fn received_name(index: u64, term: u64) -> String {
     format!("{}.received", checkpoint::file_name(index, term))
 }
 
-/// After a crash between the two steps of [`Store::apply_snapshot`]: when
+/// After a crash between the two steps of installing a snapshot (the log
+/// reset, then the file made the newest checkpoint): when
 /// the snapshot the log was reset for was received whole, makes it the
 /// newest checkpoint. Returns whether it did.
-pub(super) fn resume_install(layout: &Layout, index: u64, term: u64) -> Result<bool> {
+pub(in crate::engine::storage) fn resume_install(
+    layout: &Layout,
+    index: u64,
+    term: u64,
+) -> Result<bool> {
     let received = layout.snap_dir().join(received_name(index, term));
     if !received.is_file() {
         return Ok(false);
@@ -82,7 +88,7 @@ pub(super) fn resume_install(layout: &Layout, index: u64, term: u64) -> Result<b
 }
 
 /// Removes snapshots received but never installed (the leader sends again).
-pub(super) fn clear_received(layout: &Layout) -> Result<()> {
+pub(in crate::engine::storage) fn clear_received(layout: &Layout) -> Result<()> {
     for e in std::fs::read_dir(layout.snap_dir())? {
         let e = e?;
         if e.file_name().to_string_lossy().ends_with(".received") {
@@ -90,119 +96,6 @@ pub(super) fn clear_received(layout: &Layout) -> Result<()> {
         }
     }
     Ok(())
-}
-
-impl Store {
-    /// A snapshot at the published state's index for `to`, or None while
-    /// that state is behind `request_index` or the log's start, or its
-    /// configuration lacks `to` (raft asks again on the peer's next answer).
-    /// A recent one is reused (several learners share it).
-    pub(super) fn prepare_snapshot(&self, request_index: u64, to: u64) -> Result<Option<Snapshot>> {
-        let trunc = self.log().state().trunc_index;
-        let mut outgoing = lock(&self.inner.outgoing);
-        if let Some(o) = outgoing.as_mut() {
-            let md = o.snapshot.get_metadata();
-            let fits = md.index >= request_index && md.index >= trunc;
-            if fits && holds(md.get_conf_state(), to) {
-                if let Some(state) = o.state() {
-                    o.state = Some(state);
-                    return Ok(Some(o.snapshot.clone()));
-                }
-            }
-        }
-        let state = self.state();
-        let (applied, term) = state.applied();
-        if applied == 0
-            || applied < request_index
-            || applied < trunc
-            || !holds(state.conf_state(), to)
-        {
-            return Ok(None);
-        }
-        let mut snap = Snapshot::default();
-        // The data says what follows on the snapshot's own stream.
-        let head = spb::SnapshotHeader {
-            format: snapfile::FORMAT,
-            cluster_id: state.cluster_id(),
-            revision: state.revision(),
-            ..Default::default()
-        };
-        snap.set_data(head.encode_to_vec().into());
-        let md = snap.mut_metadata();
-        md.index = applied;
-        md.term = term;
-        md.set_conf_state(state.conf_state().clone());
-        *outgoing = Some(Outgoing {
-            snapshot: snap.clone(),
-            streaming: Arc::downgrade(&state),
-            state: Some(state),
-        });
-        Ok(Some(snap))
-    }
-
-    /// The source of the snapshot at `index` (`term`) prepared last, if it
-    /// is that one.
-    pub fn snapshot_source(&self, index: u64, term: u64) -> Option<SnapshotSource> {
-        let mut outgoing = lock(&self.inner.outgoing);
-        let o = outgoing.as_mut()?;
-        let md = o.snapshot.get_metadata();
-        if md.index != index || md.term != term {
-            return None;
-        }
-        let state = o.state.take().or_else(|| o.streaming.upgrade())?;
-        Some(SnapshotSource { state })
-    }
-
-    /// Starts receiving `snap` (from raft's snapshot message) into a file
-    /// of its own; [`SnapshotStaging::write`] adds the pieces of its stream.
-    pub fn stage_snapshot(&self, snap: &Snapshot) -> Result<SnapshotStaging> {
-        let head = spb::SnapshotHeader::decode(snap.get_data())?;
-        if head.format != snapfile::FORMAT {
-            return Err(StoreError::other(format!(
-                "snapshot in format {} refused: this member reads format {}; run the same \
-                 memberctl on every member",
-                head.format,
-                snapfile::FORMAT
-            )));
-        }
-        let cluster_id = self.cluster_id();
-        if cluster_id != 0 && head.cluster_id != cluster_id {
-            return Err(StoreError::other(format!(
-                "snapshot of cluster {:x} refused: this member belongs to cluster {cluster_id:x}",
-                head.cluster_id
-            )));
-        }
-        let md = snap.get_metadata();
-        std::fs::create_dir_all(self.layout().snap_dir())?;
-        let partial = checkpoint::partial_path(self.layout(), md.index, md.term);
-        SnapshotStaging::start(self, partial, md.index, md.term)
-    }
-
-    /// Installs the snapshot raft accepted: the log starts after it, then
-    /// its file becomes the newest checkpoint (a crash in between is
-    /// finished at the next open). Returns the state it holds, for the
-    /// apply stage.
-    pub fn apply_snapshot(&self, snap: &Snapshot) -> Result<State> {
-        let md = snap.get_metadata();
-        let staged = lock(&self.inner.staged)
-            .take()
-            .filter(|s| s.index == md.index && s.term == md.term)
-            .ok_or_else(|| {
-                StoreError::other(format!(
-                    "snapshot {} (term {}) was accepted by raft but not received whole",
-                    md.index, md.term
-                ))
-            })?;
-        let mut hs = self.hard_state();
-        hs.commit = hs.commit.max(md.index);
-        hs.term = hs.term.max(md.term);
-        self.log().reset(md.index, md.term, &hs)?;
-        checkpoint::install(self.layout(), &staged.path, md.index, md.term)?;
-        self.inner
-            .durable_applied
-            .store(md.index, std::sync::atomic::Ordering::Release);
-        Ok(staged.state)
-    }
 }
 
 /// Pieces of a snapshot's stream queued for each of the receiving threads.
@@ -219,7 +112,10 @@ pub struct SnapshotStaging {
     partial: PathBuf,
     index: u64,
     term: u64,
-    store: Store,
+    /// The snapshot directory the received file goes to.
+    dir: PathBuf,
+    /// Where the finished snapshot waits for raft.
+    slot: StagedSlot,
 }
 
 /// Writes the pieces to `file`, hashing all but the last [`snapfile::HASH_LEN`]
@@ -262,7 +158,15 @@ fn read_state(mut rx: mpsc::Receiver<Arc<Vec<u8>>>) -> Result<Decoder> {
 }
 
 impl SnapshotStaging {
-    fn start(store: &Store, partial: PathBuf, index: u64, term: u64) -> Result<SnapshotStaging> {
+    /// Starts receiving the snapshot at `index` (`term`) into `partial` (in
+    /// the layout's snapshot directory); once finished it waits in `slot`.
+    pub(in crate::engine::storage) fn start(
+        layout: &Layout,
+        slot: StagedSlot,
+        partial: PathBuf,
+        index: u64,
+        term: u64,
+    ) -> Result<SnapshotStaging> {
         let file = PacedFile::create(&partial)?;
         let (to_file, file_rx) = mpsc::channel(STAGING_QUEUE);
         let (to_state, state_rx) = mpsc::channel(STAGING_QUEUE);
@@ -277,7 +181,8 @@ impl SnapshotStaging {
             partial,
             index,
             term,
-            store: store.clone(),
+            dir: layout.snap_dir(),
+            slot,
         })
     }
 
@@ -338,11 +243,11 @@ impl SnapshotStaging {
             )));
         }
         file.sync()?;
-        let dir = self.store.layout().snap_dir();
+        let dir = &self.dir;
         let received = dir.join(received_name(self.index, self.term));
         std::fs::rename(&self.partial, &received)?;
-        sync_dir(&dir)?;
-        *lock(&self.store.inner.staged) = Some(Staged {
+        sync_dir(dir)?;
+        *self.slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(Staged {
             index: self.index,
             term: self.term,
             path: received,

@@ -1,14 +1,12 @@
 //! The state machine's maintenance: alarms (raised and cleared through
-//! raft), consistency hashes of the keyspace, its size as etcd reports a
-//! database's, and defragmentation (a new checkpoint holding only what is
-//! live, after which the size is what is in use).
+//! raft) and consistency hashes of the keyspace. Its size as etcd reports
+//! a database's, and defragmentation, are the store's (they write).
 
 use prost::Message as _;
 
 use super::mvcc::Refusal;
-use super::state::State;
 use super::writes::Apply;
-use super::{Result, Store};
+use super::State;
 use crate::etcd_db::Crc32c;
 use crate::proto::memberctl_store_v1 as spb;
 
@@ -39,7 +37,7 @@ impl Apply<'_> {
         if let Some(v) = self.no_space {
             return v;
         }
-        let v = has_no_space(self.state);
+        let v = self.state.no_space();
         self.no_space = Some(v);
         v
     }
@@ -82,10 +80,6 @@ pub fn adds_data(op: &spb::command::Op) -> bool {
     }
 }
 
-fn has_no_space(state: &State) -> bool {
-    state.alarms.iter().any(|(_, alarm)| *alarm == NOSPACE)
-}
-
 /// What HashKV answers: the hash, the compacted revision and the current revision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KvHash {
@@ -97,19 +91,13 @@ pub struct KvHash {
     pub revision: i64,
 }
 
-impl Store {
-    /// Every raised alarm, by member.
-    pub fn alarms(&self) -> Vec<AlarmRecord> {
-        self.state().alarms()
-    }
-
+impl State {
     /// etcd's HashKV: a hash of the key history up to `revision` (0: the
     /// current one): equal on members that applied the same entries, so a
     /// real consistency check across members. etcd's errors for a revision
     /// in the future or below the compacted one.
     pub fn hash_kv(&self, revision: i64) -> std::result::Result<KvHash, Refusal> {
-        let state = self.state();
-        let (current, compacted) = (state.revision(), state.compacted());
+        let (current, compacted) = (self.revision(), self.compacted());
         let upto = if revision <= 0 { current } else { revision };
         if upto > current {
             return Err(Refusal::FutureRevision);
@@ -119,7 +107,7 @@ impl Store {
         }
         let mut crc = Crc32c::new();
         crc.update(b"revs");
-        hash_history(&state, upto, &mut crc);
+        hash_history(self, upto, &mut crc);
         Ok(KvHash {
             hash: crc.finish(),
             compact_revision: compacted,
@@ -130,19 +118,18 @@ impl Store {
     /// etcd's Hash: a hash of the whole replicated state (key history,
     /// revisions, leases, alarms, members).
     pub fn hash(&self) -> u32 {
-        let state = self.state();
         let mut crc = Crc32c::new();
-        crc.update(&state.revision().to_be_bytes());
-        crc.update(&state.compacted().to_be_bytes());
-        hash_history(&state, state.revision(), &mut crc);
-        for lease in state.leases.values() {
+        crc.update(&self.revision().to_be_bytes());
+        crc.update(&self.compacted().to_be_bytes());
+        hash_history(self, self.revision(), &mut crc);
+        for lease in self.leases.values() {
             crc.update(&lease.encode_to_vec());
         }
-        for (member, alarm) in state.alarms.iter() {
+        for (member, alarm) in self.alarms.iter() {
             crc.update(&member.to_be_bytes());
             crc.update(&alarm.to_be_bytes());
         }
-        for m in state.members.values() {
+        for m in self.members.values() {
             crc.update(&m.id.to_be_bytes());
             for u in &m.peer_urls {
                 crc.update(u.as_bytes());
@@ -152,40 +139,9 @@ impl Store {
         crc.finish()
     }
 
-    /// The size etcd reports as its database's (dbSize): the most the
-    /// state has held since the member started or was last defragmented
-    /// (a database file does not shrink when history is compacted).
-    pub fn db_size(&self) -> i64 {
-        let in_use = self.db_size_in_use();
-        self.inner
-            .high_water
-            .fetch_max(in_use, std::sync::atomic::Ordering::AcqRel)
-            .max(in_use)
-    }
-
-    /// The size of what the state holds (etcd's dbSizeInUse): its key
-    /// history as a snapshot file holds it.
-    pub fn db_size_in_use(&self) -> i64 {
-        self.state().bytes()
-    }
-
-    /// etcd's Defragment: a new checkpoint of the state as it is now (only
-    /// what is live) replaces the last one, and the reported size comes down
-    /// to what is in use. Returns the size before and after.
-    pub fn defragment(&self) -> Result<(u64, u64)> {
-        let before = self.db_size() as u64;
-        let state = self.state();
-        self.write_checkpoint(&state)?;
-        let after = state.bytes();
-        self.inner
-            .high_water
-            .store(after, std::sync::atomic::Ordering::Release);
-        Ok((before, after as u64))
-    }
-
     /// Whether a NOSPACE alarm is raised.
     pub fn no_space(&self) -> bool {
-        has_no_space(&self.state())
+        self.alarms.iter().any(|(_, alarm)| *alarm == NOSPACE)
     }
 }
 
@@ -206,7 +162,3 @@ fn hash_history(state: &State, upto: i64, crc: &mut Crc32c) {
         crc.update(&buf);
     }
 }
-
-#[cfg(test)]
-#[path = "maintenance_tests.rs"]
-mod tests;

@@ -11,7 +11,7 @@ use std::sync::{mpsc, Arc, Mutex, OnceLock};
 use raft::eraftpb::Entry;
 use raft::GetEntriesContext;
 
-use super::log::{Engine, RaftLog};
+use super::{Engine, RaftLog};
 
 /// Fetched batches kept at most (one per lagging follower is the need).
 const KEEP: usize = 16;

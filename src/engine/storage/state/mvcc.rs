@@ -5,7 +5,7 @@
 use std::ops::Bound;
 use std::sync::Arc;
 
-use super::state::{Key, State};
+use super::{Key, State};
 use crate::proto::memberctl_store_v1 as spb;
 
 /// A request that is refused when it is applied, the same way on every

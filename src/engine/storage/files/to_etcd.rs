@@ -11,13 +11,10 @@
 //! JSON; `alarm` — `AlarmMember`s; `auth`, `authUsers`, `authRoles`;
 //! `cluster` — the cluster version; `members_removed` — removed IDs in hex.
 
-use std::sync::Arc;
-
 use prost::encoding::{encode_key, encode_varint, WireType};
 use prost::Message as _;
 
-use super::state::State;
-use super::Store;
+use crate::engine::storage::State;
 use crate::etcd_db::writer::{self, Listed, Source, WriteError};
 use crate::proto::etcdbackend as bpb;
 
@@ -238,23 +235,11 @@ fn listed(state: &State, cluster_version: &str) -> Vec<Listed> {
     ]
 }
 
-impl Store {
-    /// Writes the state machine as it is now as an etcd snapshot (etcd 3.4's
-    /// backend, `cluster_version` its cluster version, and the SHA-256
-    /// trailer), in pieces handed to `emit` with the bytes that remain after
-    /// each; stops when `emit` returns false. Returns whether it went to the end.
-    pub fn etcd_snapshot(
-        &self,
-        cluster_version: &str,
-        mut emit: impl FnMut(Vec<u8>, u64) -> bool,
-    ) -> Result<bool, WriteError> {
-        let state: Arc<State> = self.state();
-        write_etcd(&state, cluster_version, &mut emit)
-    }
-}
-
-/// [`Store::etcd_snapshot`] of a fixed state.
-pub(super) fn write_etcd(
+/// Writes `state` as an etcd snapshot (etcd 3.4's backend,
+/// `cluster_version` its cluster version, and the SHA-256 trailer), in
+/// pieces handed to `emit` with the bytes that remain after each; stops
+/// when `emit` returns false. Returns whether it went to the end.
+pub fn write_etcd(
     state: &State,
     cluster_version: &str,
     emit: &mut dyn FnMut(Vec<u8>, u64) -> bool,

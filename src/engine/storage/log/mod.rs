@@ -8,6 +8,11 @@
 //! own record is overwritten and never deleted (tikv/raft-engine#141), every
 //! write that must be durable asks for the sync itself (`Engine::sync` does
 //! nothing), and compaction is written with the record that says so.
+//!
+//! The room's parts: the in-memory tail ([`cache`]), old entries read for
+//! lagging followers off the raft thread ([`fetch`]), and torn tails told
+//! from damage ([`guard`]). The log knows nothing of the state machine:
+//! it holds entries, and the index a checkpoint reached is told to it.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -21,9 +26,15 @@ use raft_proto::ConfChangeI;
 /// The log engine over the guarded file system.
 pub type Engine = raft_engine::Engine<GuardedFs>;
 
-use super::cache::EntryCache;
+mod cache;
+mod fetch;
+mod guard;
+
+pub use self::fetch::{Fetcher, Notify};
+
+use self::cache::EntryCache;
+use self::guard::GuardedFs;
 use super::faults;
-use super::guard::GuardedFs;
 use super::{Result, StoreError, StoreErrorKind};
 use crate::proto::memberctl_store_v1 as spb;
 
@@ -62,7 +73,7 @@ impl From<raft_engine::Error> for StoreError {
             raft_engine::Error::Corruption(_) | raft_engine::Error::Codec(_) => {
                 StoreErrorKind::Damaged
             }
-            raft_engine::Error::Io(io) => match super::io_kind(io) {
+            raft_engine::Error::Io(io) => match super::error::io_kind(io) {
                 StoreErrorKind::Other => StoreErrorKind::Log,
                 kind => kind,
             },

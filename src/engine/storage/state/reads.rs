@@ -1,9 +1,10 @@
-//! The store's reads for the services: etcd's Range, the history a watch
-//! replays, leases and revisions, each from the state last published (a
-//! fixed state: a read never waits for a write, nor a write for a read).
+//! The state's reads for the services: etcd's Range, the history a watch
+//! replays, leases and revisions; the services read them from the state
+//! last published (a fixed state: a read never waits for a write, nor a
+//! write for a read).
 
 use super::mvcc::{self, Change, RangeResult, Refusal};
-use super::Store;
+use super::State;
 use crate::proto::memberctl_store_v1 as spb;
 
 /// A lease as stored, with the keys attached to it.
@@ -17,10 +18,10 @@ pub struct LeaseInfo {
     pub keys: Vec<Vec<u8>>,
 }
 
-impl Store {
+impl State {
     /// etcd's Range on the local state machine (at the request's revision).
     pub fn range(&self, r: &spb::Range) -> Result<RangeResult, Refusal> {
-        mvcc::range(&self.state(), r)
+        mvcc::range(self, r)
     }
 
     /// The changes from revision `from` on (about `max` of them, whole
@@ -32,29 +33,22 @@ impl Store {
         max: usize,
         prev: bool,
     ) -> Result<(Vec<Change>, i64), Refusal> {
-        mvcc::changes_since(&self.state(), from, max, prev)
+        mvcc::changes_since(self, from, max, prev)
     }
 
     /// The store's revision and compacted revision.
     pub fn revisions(&self) -> (i64, i64) {
-        let state = self.state();
-        (state.revision(), state.compacted())
-    }
-
-    /// The store's revision.
-    pub fn revision(&self) -> i64 {
-        self.state().revision()
+        (self.revision(), self.compacted())
     }
 
     /// A lease, with its keys when `keys`.
     pub fn lease(&self, id: i64, keys: bool) -> Option<LeaseInfo> {
-        let state = self.state();
-        let rec = state.leases.get(&id)?;
+        let rec = self.leases.get(&id)?;
         Some(LeaseInfo {
             id: rec.id,
             ttl: rec.ttl,
             keys: if keys {
-                mvcc::lease_keys(&state, id).map(|k| k.to_vec()).collect()
+                mvcc::lease_keys(self, id).map(|k| k.to_vec()).collect()
             } else {
                 Vec::new()
             },
@@ -63,8 +57,7 @@ impl Store {
 
     /// Every lease (without keys), by ID.
     pub fn leases(&self) -> Vec<LeaseInfo> {
-        self.state()
-            .leases
+        self.leases
             .values()
             .map(|rec| LeaseInfo {
                 id: rec.id,

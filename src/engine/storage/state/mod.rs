@@ -3,6 +3,26 @@
 //! in persistent (structurally shared) maps. A copy costs a few pointer
 //! copies, so the apply stage hands readers, snapshots and checkpoints a
 //! fixed state after every batch and goes on writing its own.
+//!
+//! The room's parts: reads at a revision ([`mvcc`]) and the services' reads
+//! ([`reads`]); what applying does ([`writes`] for one batch, [`txn`],
+//! [`auth`], [`maintenance`]: alarms and hashes). A `State` is a value: this
+//! room does no I/O and knows no `Store` (the store publishes a state, writes
+//! it to files and reads it back).
+
+mod auth;
+mod maintenance;
+mod mvcc;
+mod reads;
+mod txn;
+mod writes;
+
+pub use self::auth::{role, user, AuthRefusal, READ, READWRITE, ROOT, WRITE};
+pub use self::maintenance::{adds_data, AlarmRecord, KvHash, NOSPACE};
+pub use self::mvcc::{bounds, Change, RangeResult, Refusal};
+pub use self::reads::LeaseInfo;
+pub use self::txn::{OpResult, TxnResult};
+pub use self::writes::Apply;
 
 use std::sync::Arc;
 

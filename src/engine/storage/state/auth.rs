@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use super::writes::Apply;
-use super::Store;
 use crate::proto::memberctl_store_v1 as spb;
 
 /// etcd's root user and role.
@@ -233,11 +232,4 @@ fn role_at(state: &spb::AuthState, name: &str) -> std::result::Result<usize, Aut
         .roles
         .binary_search_by(|r| r.name.as_str().cmp(name))
         .map_err(|_| AuthRefusal::RoleNotFound)
-}
-
-impl Store {
-    /// The auth state as last applied.
-    pub fn auth(&self) -> Arc<spb::AuthState> {
-        self.state().auth()
-    }
 }

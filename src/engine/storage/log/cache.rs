@@ -36,7 +36,8 @@ impl EntryCache {
         self.entries.front().map(|e| e.index)
     }
 
-    /// Bytes held.
+    /// Bytes held (the tests' view).
+    #[cfg(test)]
     pub fn bytes(&self) -> usize {
         self.bytes
     }

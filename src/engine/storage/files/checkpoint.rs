@@ -8,10 +8,10 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::layout::{sync_dir, Layout};
 use super::snapfile;
-use super::state::State;
-use super::{faults, Result, StoreError};
+use crate::engine::storage::faults;
+use crate::engine::storage::layout::{sync_dir, Layout};
+use crate::engine::storage::{Result, State, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
 /// Bytes written between two starts of writeback: a checkpoint's data goes
@@ -107,11 +107,6 @@ impl PacedFile {
     /// Bytes written.
     pub fn len(&self) -> u64 {
         self.written
-    }
-
-    /// Whether nothing was written.
-    pub fn is_empty(&self) -> bool {
-        self.written == 0
     }
 
     /// Makes the file durable.

@@ -22,8 +22,8 @@ use prost::Message as _;
 use protobuf::Message as _;
 use raft::eraftpb::ConfState;
 
-use super::state::{Key, State};
-use super::{Result, StoreError};
+use crate::engine::storage::state::Key;
+use crate::engine::storage::{Result, State, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
 /// The first bytes of a snapshot file.
@@ -74,29 +74,6 @@ pub fn header(state: &State) -> spb::SnapshotHeader {
         conf_state: state.conf_state().write_to_bytes().unwrap_or_default(),
         removed_members: state.removed(),
     }
-}
-
-/// Bytes a record takes inside a chunk (field tag, length, record).
-fn in_chunk(len: usize) -> usize {
-    1 + prost::encoding::encoded_len_varint(len as u64) + len
-}
-
-/// The size of the file [`encode`] writes of `state` with `header`.
-pub fn encoded_size(state: &State, header: &spb::SnapshotHeader) -> u64 {
-    let mut total = (PREFIX + 5 + header.encoded_len()) as u64;
-    let mut chunk = 0usize;
-    for rec in state.revs.values() {
-        chunk += in_chunk(rec.encoded_len());
-        if chunk >= CHUNK_BYTES {
-            total += 5 + chunk as u64;
-            chunk = 0;
-        }
-    }
-    if chunk > 0 {
-        total += 5 + chunk as u64;
-    }
-    total += 5 + 8;
-    total + padding(total) as u64 + HASH_LEN as u64
 }
 
 /// Writes `state` as a snapshot file with `header`, handing it to `emit` in
@@ -258,19 +235,9 @@ impl Decoder {
             .map(|t| t.iter().map(|b| format!("{b:02x}")).collect())
     }
 
-    /// The header, once read.
-    pub fn header(&self) -> Option<&spb::SnapshotHeader> {
-        self.header.as_ref()
-    }
-
     /// Records read so far.
     pub fn records(&self) -> u64 {
         self.records
-    }
-
-    /// Bytes read so far.
-    pub fn bytes(&self) -> u64 {
-        self.offset + self.buf.len() as u64
     }
 
     /// Reads the next piece of the file.

@@ -4,8 +4,9 @@
 //! operations run, all writes at one revision.
 
 use super::mvcc::{self, RangeResult, Refusal};
-use super::state::State;
 use super::writes::{Apply, At};
+use super::State;
+use crate::engine::storage::StoreError;
 use crate::proto::memberctl_store_v1 as spb;
 
 /// What one operation of a transaction produced.
@@ -182,10 +183,10 @@ fn read_only(state: &State, t: &spb::Txn) -> Option<Outcome<TxnResult>> {
     Some(Ok(out))
 }
 
-impl super::Store {
-    /// Serves a transaction that only reads from the local state machine.
-    pub fn read_txn(&self, t: &spb::Txn) -> super::Result<Outcome<TxnResult>> {
-        read_only(&self.state(), t)
-            .ok_or_else(|| super::StoreError::other("a transaction served as a read holds a write"))
+impl State {
+    /// Serves a transaction that only reads from this state.
+    pub fn read_txn(&self, t: &spb::Txn) -> crate::engine::storage::Result<Outcome<TxnResult>> {
+        read_only(self, t)
+            .ok_or_else(|| StoreError::other("a transaction served as a read holds a write"))
     }
 }
