@@ -491,7 +491,4 @@ fn apply_published<T>(s: &Store, applied: u64, f: impl FnOnce(&mut Apply<'_>) ->
 }
 
 #[cfg(test)]
-#[path = "maintenance_tests.rs"]
-mod maintenance_tests;
-#[cfg(test)]
 mod tests;

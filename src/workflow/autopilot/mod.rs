@@ -8,6 +8,7 @@
 //! decision, and every decision not to act, is reported.
 
 pub mod decide;
+mod decision;
 
 use std::time::Duration;
 

@@ -11,6 +11,7 @@ mod peer_tls;
 mod result;
 mod server;
 pub mod upgrade;
+mod versions;
 
 use std::time::Duration;
 
@@ -436,7 +437,7 @@ pub fn evaluate(facts: &Facts, steps: &[Change]) -> Vec<Check> {
         checks::quorum(facts, steps),
         checks::alarms(facts, steps),
         checks::learners(facts, steps),
-        server::versions(facts, steps),
+        versions::versions(facts, steps),
         server::db(facts, steps),
         checks::apply(facts),
         server::disk(facts),
@@ -447,7 +448,7 @@ pub fn evaluate(facts: &Facts, steps: &[Change]) -> Vec<Check> {
     ];
     for step in steps {
         if let Change::Upgrade { to } = step {
-            checks.push(server::upgrade_check(facts, *to));
+            checks.push(versions::upgrade_check(facts, *to));
         }
     }
     checks
