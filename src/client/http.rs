@@ -31,7 +31,7 @@ pub(super) fn tls_config(
     let builder = if insecure {
         builder
             .dangerous()
-            .with_custom_certificate_verifier(Arc::new(super::insecure::AcceptAny(provider)))
+            .with_custom_certificate_verifier(Arc::new(super::insecure::AcceptAny::new(provider)))
     } else {
         let mut roots = rustls::RootCertStore::empty();
         for cert in CertificateDer::pem_slice_iter(ca.unwrap_or_default()) {

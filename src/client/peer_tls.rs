@@ -8,13 +8,11 @@
 //! before it asks, so its chain is read all the same.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
-use rustls::{DigitallySignedStruct, SignatureScheme};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
 
 use crate::error::Error;
 use crate::model::cert::{NewPeerTls, PeerCertificate};
@@ -122,67 +120,6 @@ fn keys_match(chain: &[PeerCertificate], key: PrivateKeyDer<'static>) -> Result<
     }
 }
 
-/// Accepts any server certificate and records the chain presented: the
-/// handshake is made only to read it. Signatures are still checked with the
-/// handshake's algorithms.
-#[derive(Debug)]
-struct Record {
-    provider: Arc<rustls::crypto::CryptoProvider>,
-    chain: Mutex<Option<Vec<CertificateDer<'static>>>>,
-}
-
-impl ServerCertVerifier for Record {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        _: &ServerName<'_>,
-        _: &[u8],
-        _: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        let chain = std::iter::once(end_entity)
-            .chain(intermediates)
-            .map(|c| c.clone().into_owned())
-            .collect();
-        *self.chain.lock().unwrap_or_else(|p| p.into_inner()) = Some(chain);
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(
-            message,
-            cert,
-            dss,
-            &self.provider.signature_verification_algorithms,
-        )
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(
-            message,
-            cert,
-            dss,
-            &self.provider.signature_verification_algorithms,
-        )
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.provider
-            .signature_verification_algorithms
-            .supported_schemes()
-    }
-}
-
 /// The certificate chain presented on the https peer URL `url` (the
 /// member's own first), read with a handshake bounded by `timeout`.
 pub async fn read_chain(url: &str, timeout: Duration) -> Result<Vec<PeerCertificate>, String> {
@@ -191,10 +128,7 @@ pub async fn read_chain(url: &str, timeout: Duration) -> Result<Vec<PeerCertific
         return Err(format!("{url} is not an https URL"));
     }
     let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let record = Arc::new(Record {
-        provider: provider.clone(),
-        chain: Mutex::new(None),
-    });
+    let record = Arc::new(super::insecure::AcceptAny::new(provider.clone()));
     let config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .map_err(|e| e.to_string())?
@@ -221,11 +155,7 @@ pub async fn read_chain(url: &str, timeout: Duration) -> Result<Vec<PeerCertific
     };
     // A handshake refused after the member presented its certificate (it
     // asked for a client certificate) still read the chain.
-    let seen = record
-        .chain
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .take();
+    let seen = record.presented();
     match (seen, outcome) {
         (Some(chain), _) if !chain.is_empty() => chain
             .iter()
