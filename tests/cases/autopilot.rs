@@ -248,9 +248,22 @@ fn autopilot_replaces_a_dead_voter_with_the_standby() {
 }
 
 /// The same replacement against etcd 3.4 (promote, then remove), the
-/// leader's view read from its `/metrics`.
-fn autopilot_replaces_a_dead_voter_on_etcd() {
-    let mut etcd = Etcd::start(require_etcd(), 3);
+/// leader's view read from its `/metrics`: a follower killed.
+fn autopilot_replaces_a_dead_follower_on_etcd_3_4() {
+    replaces_a_dead_voter_on_etcd(require_etcd(), false);
+}
+
+/// On etcd 3.6 the leader killed: after the election the new leader's view
+/// says the old one is gone, and the standby takes its place.
+fn autopilot_replaces_a_dead_leader_on_etcd_3_6() {
+    replaces_a_dead_voter_on_etcd(crate::util::versions::etcd_server("3.6"), true);
+}
+
+/// Three etcd members of `binary` and a started standby learner; a voter
+/// (the leader when `leader`, else a follower) killed with SIGKILL; one
+/// autopilot replaces it.
+fn replaces_a_dead_voter_on_etcd(binary: PathBuf, leader: bool) {
+    let mut etcd = Etcd::start(binary, 3);
     let peer_port = free_port();
     let peer = format!("http://127.0.0.1:{peer_port}");
     let added = add_learner_at(|a| etcd.ctl(a), "m4", &peer);
@@ -269,10 +282,13 @@ fn autopilot_replaces_a_dead_voter_on_etcd() {
         .ctl(&["member", "status", "-w", "json"])
         .expect(0)
         .json();
-    let leader = status["leader"].as_str().unwrap().to_string();
+    let leader_id = status["leader"].as_str().unwrap().to_string();
     let list = etcd.list();
     let victim = (0..3)
-        .find(|i| member_named(&list, &etcd.members[*i].name)["id"] != leader.as_str())
+        .find(|i| {
+            let is_leader = member_named(&list, &etcd.members[*i].name)["id"] == leader_id.as_str();
+            is_leader == leader
+        })
         .unwrap();
     let dead = member_named(&list, &etcd.members[victim].name)["id"]
         .as_str()
@@ -311,6 +327,7 @@ fn autopilot_replaces_a_dead_voter_on_etcd() {
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         autopilot_replaces_a_dead_voter_with_the_standby,
-        autopilot_replaces_a_dead_voter_on_etcd: [Etcd],
+        autopilot_replaces_a_dead_follower_on_etcd_3_4: [Etcd],
+        autopilot_replaces_a_dead_leader_on_etcd_3_6: [EtcdServer("3.6")],
     ]
 }
