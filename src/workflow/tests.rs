@@ -10,7 +10,7 @@ use super::promote::{promote, PromoteRequest};
 use super::remove::{remove, RemoveOutcome, RemoveRequest};
 use super::{update, ApiError, ApiErrorKind, Ctx, Silent};
 use crate::error::ErrorKind;
-use crate::model::MemberId;
+use crate::model::{Member, MemberId};
 
 /// A resolver under which every host resolves.
 pub(super) fn resolves(_: &str, _: u16) -> bool {
@@ -21,6 +21,17 @@ const T: Duration = Duration::from_secs(2);
 
 /// The context the workflows run in here: silent, every host resolving, `T`
 /// per request.
+/// A member `id` named `name` on 10.0.0.`id` (peer port 2380, client 2379).
+pub(crate) fn member(id: u64, name: &str, learner: bool) -> Member {
+    Member {
+        id: MemberId(id),
+        name: name.into(),
+        peer_urls: vec![format!("http://10.0.0.{id}:2380")],
+        client_urls: vec![format!("http://10.0.0.{id}:2379")],
+        is_learner: learner,
+    }
+}
+
 pub(crate) fn cx<A>(api: &A) -> Ctx<'_, A> {
     Ctx {
         api,

@@ -6,22 +6,12 @@ use std::time::Duration;
 
 use super::decide::*;
 use super::*;
-use crate::model::{Configuration, Member, MemberId, MemberList};
+use crate::model::{Configuration, MemberId, MemberList};
 use crate::workflow::fake::Fake;
 use crate::workflow::prune::{Look, Seen};
-use crate::workflow::tests::cx;
+use crate::workflow::tests::{cx, member};
 
 const S: Duration = Duration::from_secs(1);
-
-fn member(id: u64, name: &str, learner: bool) -> Member {
-    Member {
-        id: MemberId(id),
-        name: name.into(),
-        peer_urls: vec![format!("http://10.0.0.{id}:2380")],
-        client_urls: vec![format!("http://10.0.0.{id}:2379")],
-        is_learner: learner,
-    }
-}
 
 fn up(id: u64) -> Seen {
     Seen {

@@ -56,7 +56,8 @@ pub(super) fn versions(facts: &Facts, steps: &[Change]) -> Check {
         Ok(v) => format!("cluster version {v}"),
         Err(e) => e.clone(),
     };
-    if let Ok(at) = cluster_version(facts) {
+    let at = cluster_version(facts).ok();
+    if let Some(at) = at {
         for step in steps {
             let Change::Promote(id) = step else { continue };
             let learner = read(h).find(|(m, _)| m.id == *id);
@@ -72,10 +73,7 @@ pub(super) fn versions(facts: &Facts, steps: &[Change]) -> Check {
     }
     let mut under_way = None;
     if minors.len() > 1 {
-        match cluster_version(facts)
-            .ok()
-            .and_then(|at| upgrade::under_way(at, &releases(facts, true)).map(|r| (at, r)))
-        {
+        match at.and_then(|at| upgrade::under_way(at, &releases(facts, true)).map(|r| (at, r))) {
             Some((_, Err(b))) => return blocked(CheckName::Versions, b),
             Some((at, Ok(to))) => under_way = Some((at, to)),
             None => {

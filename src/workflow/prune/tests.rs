@@ -4,19 +4,9 @@
 use super::*;
 use crate::model::ServerMetrics;
 use crate::workflow::fake::Fake;
-use crate::workflow::tests::cx;
+use crate::workflow::tests::{cx, member};
 
 const MS: Duration = Duration::from_millis(1);
-
-fn member(id: u64, name: &str, learner: bool) -> Member {
-    Member {
-        id: MemberId(id),
-        name: name.into(),
-        peer_urls: vec![format!("http://10.0.0.{id}:2380")],
-        client_urls: vec![format!("http://10.0.0.{id}:2379")],
-        is_learner: learner,
-    }
-}
 
 /// A look at `ms` with the leader (1) at `leader_index` and `seen`.
 fn look_at(ms: u64, leader_index: u64, seen: Vec<Seen>) -> Look {
