@@ -2250,7 +2250,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__member__subcmd__joint__subcmd__enter)
-            opts="-w -h -V --add-learner --promote --demote --remove --dry-run --force --timeout --skip-check --link-bandwidth --snapshot-count --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --add-learner --promote --demote --remove --dry-run --force --no-wait --skip-check --link-bandwidth --snapshot-count --timeout --poll-interval --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2272,10 +2272,6 @@ _memberctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --skip-check)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2285,6 +2281,14 @@ _memberctl() {
                     return 0
                     ;;
                 --snapshot-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --poll-interval)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -70,15 +70,19 @@ pub struct JointEnterArgs {
     /// Promote learners even if they have not caught up
     #[arg(long)]
     pub force: bool,
-    /// How long to wait for leadership to move (and for a named learner to start).
-    #[command(flatten)]
-    pub wait: StartWaitArgs,
+    /// Refuse at once (rule 6) a learner to promote that has not caught up, instead of waiting for it
+    #[arg(long)]
+    pub no_wait: bool,
     /// Pre-flight checks to pass knowingly.
     #[command(flatten)]
     pub checks: SkipCheckArgs,
     /// What the catch-up check is told.
     #[command(flatten)]
     pub catch_up: CatchUpArgs,
+    /// How long and how often to wait for the learners to catch up (and for
+    /// leadership to move).
+    #[command(flatten)]
+    pub wait: WaitArgs,
 }
 
 /// How long a command waits for leadership to move away from a leader the

@@ -171,7 +171,7 @@ pub(super) async fn member<A: MembershipApi>(
                 .await
                 .context("member joint enter")?
             {
-                JointOutcome::Config(c) => Report::Config(c),
+                JointOutcome::Entered(e) => Report::JointEntered(e),
                 JointOutcome::Plan(plan) => Report::Plan(plan),
             }
         }

@@ -205,7 +205,9 @@ impl From<&JointEnterArgs> for JointRequest {
             remove: a.remove.clone(),
             dry_run: a.dry_run,
             force: a.force,
+            wait: !a.no_wait,
             timeout: a.wait.timeout,
+            poll_interval: a.wait.poll_interval,
             preflight: adding(&a.checks, &a.catch_up),
         }
     }

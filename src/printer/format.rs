@@ -12,6 +12,7 @@ use crate::workflow::apply::Applied;
 use crate::workflow::apply_plan::ApplyPlan;
 use crate::workflow::autopilot::Reported;
 use crate::workflow::cost::ChangeCost;
+use crate::workflow::joint::JointEntered;
 use crate::workflow::leader::Moved;
 use crate::workflow::preflight::Check;
 use crate::workflow::promote::Promoted;
@@ -59,6 +60,15 @@ pub(super) trait Format {
     fn replaced(&self, out: &mut dyn Write, r: &Replaced) -> io::Result<()>;
     /// `member joint status|enter|leave`.
     fn config(&self, out: &mut dyn Write, c: &Configuration) -> io::Result<()>;
+    /// `member joint enter`: the configuration, then a line per learner's
+    /// catch-up.
+    fn joint_entered(&self, out: &mut dyn Write, e: &JointEntered) -> io::Result<()> {
+        self.config(out, &e.config)?;
+        for c in &e.catch_up {
+            writeln!(out, "{}", super::catch_up_line(c))?;
+        }
+        Ok(())
+    }
     /// `member check`.
     fn checks(&self, out: &mut dyn Write, checks: &[Check]) -> io::Result<()>;
     /// `cluster up|start-node|status|down`.
@@ -105,6 +115,7 @@ pub(super) fn write<F: Format + ?Sized>(
         Report::Plan(steps) => format.plan(out, steps),
         Report::Cluster(c) => format.cluster(out, c),
         Report::Config(c) => format.config(out, c),
+        Report::JointEntered(e) => format.joint_entered(out, e),
         // A completion script or a man page: the same in every format.
         Report::Text(bytes) => out.write_all(bytes),
         Report::Replaced(r) => format.replaced(out, r),

@@ -8,6 +8,7 @@ mod table;
 
 use crate::workflow::catch_up::CatchUpSummary;
 use crate::workflow::cost::ChangeCost;
+use crate::workflow::joint::JointEntered;
 use std::io::{self, IsTerminal, Write};
 
 use crate::cli::OutputFormat;
@@ -60,8 +61,11 @@ pub enum Report {
     Plan(Vec<PlanStep>),
     /// `cluster up|start-node|status|down`.
     Cluster(LocalCluster),
-    /// `member joint status|enter|leave`: the raft configuration.
+    /// `member joint status|leave`: the raft configuration.
     Config(Configuration),
+    /// `member joint enter`: the configuration entered and the learners'
+    /// catch-up.
+    JointEntered(JointEntered),
     /// Text printed as it is in every format (a completion script).
     Text(Vec<u8>),
     /// `member replace`.

@@ -2,14 +2,16 @@
 //! explicit joint configuration change, with safety rules 5–7 checked first.
 
 use std::collections::{HashMap, HashSet};
+use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::catch_up::is_ready;
+use super::catch_up::{is_ready, CatchUpSummary};
 use super::health::{gather_with_leader, Health};
 use super::joint_calc::{self, RaftChange};
 use super::leader;
 use super::preflight::{Change, Preflight};
+use super::promote::wait_ready;
 use super::quorum::{fault_tolerance, quorum, PlanStep};
 use super::resolve::{list_naming, resolve, Purpose};
 use super::validate::{self, Resolver};
@@ -32,19 +34,35 @@ pub struct JointRequest {
     pub dry_run: bool,
     /// Promote learners that have not caught up.
     pub force: bool,
-    /// How long to wait for named members to start and for leadership to move.
+    /// Wait for the learners to promote to catch up (false: `--no-wait`,
+    /// rule 6 judged at once).
+    pub wait: bool,
+    /// How long to wait for named members to start, for the learners to
+    /// catch up and for leadership to move.
     pub timeout: std::time::Duration,
+    /// Time between catch-up polls.
+    pub poll_interval: std::time::Duration,
     /// The pre-flight checks (run by default).
     pub preflight: Preflight,
 }
 
 /// What `joint enter` did.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum JointOutcome {
-    /// The configuration after entering.
-    Config(Configuration),
+    /// The configuration after entering, and the learners' catch-up.
+    Entered(JointEntered),
     /// `--dry-run`: C_old, C_old∧C_new, C_new.
     Plan(Vec<PlanStep>),
+}
+
+/// A joint configuration entered.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JointEntered {
+    /// The configuration after entering (joint until `joint leave`).
+    pub config: Configuration,
+    /// Each promoted learner's catch-up as the wait saw it (empty with
+    /// `--no-wait`, `--force` or no learner to promote).
+    pub catch_up: Vec<CatchUpSummary>,
 }
 
 /// A server without the extension (etcd) gets a plain explanation.
@@ -381,7 +399,13 @@ pub async fn enter<A: MembershipApi>(
     let targets: Vec<&str> = req.promote.iter().map(String::as_str).collect();
     let list = list_naming(api, observer, &targets, started + req.timeout).await?;
     let named = Named::of(req, &list, resolver)?;
-    check_caught_up(api, observer, &named.promoted(), req.force).await?;
+    let promoted = named.promoted();
+    let (list, catch_up) = if req.wait && !req.force && !req.dry_run && !promoted.is_empty() {
+        wait_caught_up(api, observer, req, &list, &promoted, started).await?
+    } else {
+        check_caught_up(api, observer, &promoted, req.force).await?;
+        (list, Vec::new())
+    };
 
     let deadline = Instant::now() + command_timeout;
     let health = gather_with_leader(api, observer, list, deadline).await?;
@@ -395,8 +419,36 @@ pub async fn enter<A: MembershipApi>(
     }
     let transfer_deadline = (started + req.timeout).max(Instant::now() + command_timeout);
     leader::move_away(api, observer, &health, &named.leaving(), transfer_deadline).await?;
-    let result = api.joint_enter(&named.changes).await.map_err(unsupported)?;
-    Ok(JointOutcome::Config(result))
+    let config = api.joint_enter(&named.changes).await.map_err(unsupported)?;
+    Ok(JointOutcome::Entered(JointEntered { config, catch_up }))
+}
+
+/// Rule 6, waited for: each learner to promote is watched (with progress)
+/// until it has caught up, until `started` + the request's timeout. Returns
+/// the membership after the wait and each learner's catch-up.
+async fn wait_caught_up<A: MembershipApi>(
+    api: &A,
+    observer: &dyn Observer,
+    req: &JointRequest,
+    list: &MemberList,
+    promoted: &[MemberId],
+    started: Instant,
+) -> Result<(MemberList, Vec<CatchUpSummary>), Error> {
+    let deadline = started + req.timeout;
+    let timing = (req.timeout, req.poll_interval, Duration::ZERO);
+    let mut summaries = Vec::new();
+    let mut now = list.clone();
+    for id in promoted {
+        let Some(member) = now.get(*id).cloned() else {
+            continue;
+        };
+        let waited = wait_ready(api, observer, &member, timing, deadline, false, None).await;
+        observer.catch_up_done();
+        let (after, summary) = waited?;
+        summaries.push(summary);
+        now = after;
+    }
+    Ok((now, summaries))
 }
 
 /// The changes of one joint change as the pre-flight checks see them: taken

@@ -193,6 +193,7 @@ pub(crate) async fn wait_ready<A: MembershipApi>(
             return Err(timed_out(
                 timeout,
                 member,
+                promote,
                 last.as_ref(),
                 last_error.as_ref(),
             ));
@@ -249,6 +250,7 @@ async fn upgrade_gate<A: MembershipApi>(
 fn timed_out(
     timeout: Duration,
     member: &Member,
+    promote: bool,
     last: Option<&CatchUpSample>,
     last_error: Option<&ApiError>,
 ) -> Error {
@@ -270,11 +272,17 @@ fn timed_out(
         None => "its progress could not be read".to_string(),
     };
     let cause = last_error.map_or(String::new(), |e| format!("; last error: {e}"));
+    let (waiting, again) = if promote {
+        ("to promote member", "run promote again")
+    } else {
+        ("for member", "run the command again")
+    };
+    let caught_up = if promote { "" } else { " to catch up" };
     Error::new(
         ErrorKind::Timeout,
         format!(
-            "timed out after {} waiting to promote member {} ({where_}{cause}); it is still a \
-             learner: check its logs, then run promote again or raise --timeout",
+            "timed out after {} waiting {waiting} {}{caught_up} ({where_}{cause}); it is still a \
+             learner: check its logs, then {again} or raise --timeout",
             humantime::format_duration(timeout),
             member.label()
         ),

@@ -23,9 +23,28 @@ fn joint_consensus_seed_example() {
     let added = add_learner_at(|a| local.ctl(a), "n3", &peer3);
     let n3 = added["member"]["id"].as_str().unwrap().to_string();
     let r = local
-        .ctl(&["member", "joint", "enter", "--promote", &n3])
+        .ctl(&["member", "joint", "enter", "--promote", &n3, "--no-wait"])
         .expect(3);
     assert!(r.stderr.contains("rule 6"), "{}", r.stderr);
+    // Waited for, a learner that never starts times the command out; nothing changed.
+    let r = local
+        .ctl(&[
+            "member",
+            "joint",
+            "enter",
+            "--promote",
+            &n3,
+            "--timeout",
+            "2s",
+        ])
+        .expect(4);
+    assert!(
+        r.stderr.contains("waiting for member") && r.stderr.contains("to catch up"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("has not started"), "{}", r.stderr);
+    assert_eq!(local.joint_status()["joint"], false);
     local.ctl(&["cluster", "start-node", "n3"]).expect(0);
 
     let peer4 = format!("http://127.0.0.1:{}", free_port());

@@ -195,40 +195,44 @@ impl Local {
         r.json()
     }
 
-    /// `member joint enter ARGS -w json`, retried while rule 6 refuses (a
-    /// learner still catching up), boundedly; the new configuration.
-    /// The configuration it reports is returned without the pre-flight
-    /// checks the report carries (asserted here: one per check), so that it
-    /// compares with `joint status`.
+    /// `member joint enter ARGS -w json`, which must succeed: it waits for
+    /// the learners to promote to catch up. The configuration it reports is
+    /// returned without the pre-flight checks, the cost and the catch-up the
+    /// report carries (asserted here: one per check, one catch-up per
+    /// `--promote`, each ending ready), so that it compares with `joint status`.
     pub fn joint_enter(&self, args: &[&str]) -> Value {
         let mut all = vec!["member", "joint", "enter"];
         all.extend_from_slice(args);
         all.extend_from_slice(&["-w", "json"]);
-        super::wait_for(
-            "joint enter to be accepted",
-            Duration::from_secs(30),
-            || {
-                let r = self.ctl(&all);
-                match r.code {
-                    0 => {
-                        let mut doc = r.json();
-                        let checks = doc.as_object_mut().and_then(|o| o.remove("checks"));
-                        let n = checks.as_ref().and_then(Value::as_array).map(Vec::len);
-                        assert_eq!(
-                            n,
-                            Some(super::CHANGE_CHECKS),
-                            "joint enter reports its checks: {checks:?}"
-                        );
-                        let cost = doc.as_object_mut().and_then(|o| o.remove("cost"));
-                        let counted = cost.as_ref().and_then(|c| c["members_read"].as_u64());
-                        assert!(counted > Some(0), "joint enter reports its cost: {cost:?}");
-                        Some(doc)
-                    }
-                    3 if r.stderr.contains("rule 6") => None,
-                    _ => panic!("joint enter failed: {}\n{}", r.stderr, self.logs()),
-                }
-            },
-        )
+        let r = self.ctl(&all);
+        assert_eq!(r.code, 0, "joint enter: {}\n{}", r.stderr, self.logs());
+        let mut doc = r.json();
+        let fields = doc.as_object_mut().expect("a JSON object");
+        let checks = fields.remove("checks");
+        let n = checks.as_ref().and_then(Value::as_array).map(Vec::len);
+        assert_eq!(
+            n,
+            Some(super::CHANGE_CHECKS),
+            "joint enter reports its checks: {checks:?}"
+        );
+        let cost = fields.remove("cost");
+        let counted = cost.as_ref().and_then(|c| c["members_read"].as_u64());
+        assert!(counted > Some(0), "joint enter reports its cost: {cost:?}");
+        let catch_up = fields
+            .remove("catch_up")
+            .expect("joint enter reports the catch-up");
+        let promoted = args.iter().filter(|a| **a == "--promote").count();
+        let seen = catch_up.as_array().expect("a catch-up array");
+        assert_eq!(seen.len(), promoted, "one catch-up per learner: {catch_up}");
+        for c in seen {
+            let last = c["phases"].as_array().and_then(|p| p.last()).cloned();
+            assert_eq!(
+                last.map(|p| p["phase"].clone()),
+                Some("ready".into()),
+                "{c}"
+            );
+        }
+        doc
     }
 
     /// The last lines of every node's log.

@@ -19,6 +19,7 @@ use crate::workflow::apply::Applied;
 use crate::workflow::apply_plan::ApplyPlan;
 use crate::workflow::autopilot::Reported;
 use crate::workflow::cost::ChangeCost;
+use crate::workflow::joint::JointEntered;
 use crate::workflow::leader::Moved;
 use crate::workflow::preflight::Check;
 use crate::workflow::promote::Promoted;
@@ -276,6 +277,19 @@ impl Format for Json {
                 auto_leave: c.auto_leave,
             },
         )
+    }
+
+    /// The configuration's document with a `catch_up` array beside its fields.
+    fn joint_entered(&self, out: &mut dyn Write, e: &JointEntered) -> io::Result<()> {
+        let mut buf = Vec::new();
+        self.config(&mut buf, &e.config)?;
+        let mut doc: serde_json::Value = serde_json::from_slice(&buf).map_err(io::Error::other)?;
+        if let Some(fields) = doc.as_object_mut() {
+            let docs: Vec<CatchUpDoc> = e.catch_up.iter().map(catch_up_doc).collect();
+            let value = serde_json::to_value(docs).map_err(io::Error::other)?;
+            fields.insert("catch_up".into(), value);
+        }
+        write(out, &doc)
     }
 
     fn checks(&self, out: &mut dyn Write, checks: &[Check]) -> io::Result<()> {

@@ -99,7 +99,7 @@ pub(super) fn joint_cases(ctx: &Ctx) -> Vec<Case> {
         enter("remove the only voter", &["--remove", v], 3, "no voter"),
         enter(
             "promote a learner that has not caught up",
-            &["--promote", l],
+            &["--promote", l, "--no-wait"],
             3,
             "rule 6",
         ),
