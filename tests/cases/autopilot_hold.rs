@@ -1,9 +1,11 @@
 //! When `memberctl autopilot` must not act, on a local engine cluster: a
-//! voter autopilot cannot reach (its advertised client URL goes through a
-//! proxy the test cuts) while the leader still hears it is never removed,
-//! and each decision says so naming it — once it is really killed the same
-//! autopilot removes it; a dead voter inside an open joint configuration is
-//! left alone, decision after decision, until the configuration is left.
+//! voter autopilot cannot reach (its advertised client URL, also the first
+//! of autopilot's endpoints, goes through a proxy the test cuts) while the
+//! leader still hears it is never removed, and each decision says so naming
+//! it, autopilot looking through its other endpoints — once it is really
+//! killed the same autopilot removes it; a dead voter inside an open joint
+//! configuration is left alone, decision after decision, until the
+//! configuration is left.
 
 use std::net::SocketAddr;
 use std::process::{Child, Stdio};
@@ -88,13 +90,20 @@ fn autopilot_never_removes_a_voter_only_it_cannot_reach() {
         },
     );
 
-    // Autopilot's endpoints are the three others (the state file no longer
-    // counts the member as running); it reaches the member only through
-    // the proxy.
-    // Its requests time out after 1 s once the proxy is cut.
+    // Autopilot is given every member's advertised client URL, the proxy
+    // first (so that it prefers it until it stops answering); its requests
+    // time out after 1 s.
+    let mut endpoints = vec![proxy.url()];
+    let others = ["n1", "n2", "n3", "n4"].into_iter().filter(|n| *n != name);
+    endpoints.extend(others.map(|n| local.client_url(n)));
+    let endpoints = endpoints.join(",");
     let mut flags = FLAGS.to_vec();
     flags.extend(["--command-timeout", "1s"]);
-    let ap = Autopilot::start(&local, "ap", &flags);
+    let ap = Autopilot::spawn(local.dir(), "ap", &flags, |args| {
+        let mut all = vec!["--endpoints", &endpoints];
+        all.extend_from_slice(args);
+        local.command(&all)
+    });
     ap.wait_line(
         "a look that reaches every member",
         0,
@@ -112,11 +121,19 @@ fn autopilot_never_removes_a_voter_only_it_cannot_reach() {
     // Cut off from autopilot only: never touched, and each decision says why.
     let hears = |l: &Value| l["reason"] == "leader_hears_it" && l["member"]["id"] == id.as_str();
     let first = ap.wait_line(
-        "autopilot to find the member unreachable and heard by the leader",
+        "a decision about the member, or an action",
         cut,
         Duration::from_secs(20),
-        hears,
+        |l| l["member"]["id"] == id.as_str() || l["action"] != "none",
     );
+    let line = &ap.lines()[first];
+    assert!(hears(line), "autopilot holds back, naming why: {line}");
+    // It still looks at the cluster through the other endpoints.
+    let blind = ap.lines()[cut..]
+        .iter()
+        .find(|l| l["reason"] == "no_look")
+        .cloned();
+    assert!(blind.is_none(), "{blind:?}");
     let seen = decisions_past_dead_after(&ap, first);
     assert!(seen.len() >= 2, "{seen:?}");
     for l in &seen {
@@ -182,11 +199,13 @@ fn autopilot_does_not_act_while_a_joint_configuration_is_open() {
     let ap = Autopilot::start(&local, "ap", &FLAGS);
     let joint = |l: &Value| l["reason"] == "joint_open";
     let first = ap.wait_line(
-        "autopilot to see the joint configuration",
+        "autopilot to see the joint configuration, or act",
         0,
         Duration::from_secs(20),
-        joint,
+        |l| joint(l) || l["action"] != "none",
     );
+    let line = &ap.lines()[first];
+    assert!(joint(line), "autopilot holds back, naming why: {line}");
     let seen = decisions_past_dead_after(&ap, first);
     for l in &seen {
         assert!(joint(l) && l["action"] == "none", "{l}");

@@ -79,12 +79,6 @@ fn autopilot_killed_mid_replacement_is_finished_by_the_other() {
         },
     );
     let lines = ap2.stop();
-    for l in &lines {
-        eprintln!(
-            "AP2 {} {} {} {}",
-            l["at_ms"], l["action"], l["reason"], l["phase"]
-        );
-    }
     let stood_by = lines
         .iter()
         .position(|l| l["reason"] == "standing_by")
