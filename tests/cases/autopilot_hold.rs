@@ -14,6 +14,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::util::autopilot::{follower, has, kill, list, Autopilot};
+use crate::util::faults::progress_of;
 use crate::util::local::Local;
 use crate::util::members::{add_and_start, ids, member_named};
 use crate::util::proxy::Proxy;
@@ -32,6 +33,16 @@ impl Drop for ByHand {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
+/// A running voter other than `name`.
+fn another_member(local: &Local, name: &str) -> String {
+    local
+        .pids()
+        .into_iter()
+        .map(|(n, _)| n)
+        .find(|n| n != name)
+        .expect("another running member")
 }
 
 fn at_ms(line: &Value) -> u64 {
@@ -152,6 +163,10 @@ fn autopilot_never_removes_a_voter_only_it_cannot_reach() {
         "{}",
         ap.stderr()
     );
+    // The premise: the leader does hear it (its peer traffic is untouched).
+    let via = local.client_url(&another_member(&local, &name));
+    let peer = progress_of(&via, u64::from_str_radix(&id, 16).unwrap()).unwrap();
+    assert!(peer.recent_active, "the leader hears the member: {peer:?}");
     let still = list(&local);
     assert_eq!(ids(&still).len(), 4, "{still}");
     assert_eq!(member_named(&still, &name)["is_learner"], false, "{still}");
