@@ -132,8 +132,10 @@ impl Client {
 
     /// Runs one request against `url` within the command timeout. The flag
     /// with an error says whether another endpoint may be tried: always when
-    /// the connection failed or a learner refused; for other unavailability
-    /// only when the request is `idempotent` (a write may have been applied).
+    /// the connection failed or a learner refused; for other unavailability,
+    /// and for no answer within the command timeout (an endpoint whose
+    /// packets are dropped), only when the request is `idempotent` (a write
+    /// may have been applied).
     pub(super) async fn once<T, F, Fut>(
         &self,
         url: &str,
@@ -166,7 +168,7 @@ impl Client {
                         humantime::format_duration(self.command_timeout)
                     ),
                 ),
-                false,
+                idempotent,
             )),
         }
     }

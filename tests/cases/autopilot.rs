@@ -6,129 +6,16 @@
 //! the quorum lost, autopilot reports it and changes nothing. Against etcd
 //! 3.4 the same replacement, promote then remove.
 
-use std::path::{Path, PathBuf};
-use std::process::Child;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::util::autopilot::{follower, has, kill, list, Autopilot};
 use crate::util::etcd::require_etcd;
 use crate::util::local::Local;
 use crate::util::members::{add_and_start, add_learner_at, ids, member_named};
 use crate::util::{free_port, memberctl_command, wait_for, Etcd};
-
-/// An autopilot running as a child process, its stdout in a file.
-struct Autopilot {
-    child: Child,
-    out: PathBuf,
-}
-
-impl Autopilot {
-    fn start(local: &Local, name: &str, extra: &[&str]) -> Autopilot {
-        Self::spawn(local.dir(), name, extra, |args| local.command(args))
-    }
-
-    /// Runs `autopilot` through `command`, its output in `dir`.
-    fn spawn(
-        dir: &Path,
-        name: &str,
-        extra: &[&str],
-        command: impl Fn(&[&str]) -> std::process::Command,
-    ) -> Autopilot {
-        let out = dir.join(format!("{name}.jsonl"));
-        let err = dir.join(format!("{name}.stderr"));
-        let mut args = vec![
-            "autopilot",
-            "--name",
-            name,
-            "--interval",
-            "500ms",
-            "--dead-after",
-            "3s",
-            "--stable-for",
-            "1s",
-            "--lease-ttl",
-            "3s",
-            "--command-timeout",
-            "2s",
-            "-w",
-            "json",
-        ];
-        args.extend_from_slice(extra);
-        let child = command(&args)
-            .stdout(std::fs::File::create(&out).unwrap())
-            .stderr(std::fs::File::create(err).unwrap())
-            .spawn()
-            .expect("autopilot starts");
-        Autopilot { child, out }
-    }
-
-    /// Every decision printed so far.
-    fn lines(&self) -> Vec<Value> {
-        read_lines(&self.out)
-    }
-
-    /// Stops it with SIGTERM; it must exit 0.
-    fn stop(mut self) -> Vec<Value> {
-        // SAFETY: a signal to a child this test started.
-        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
-        let code = wait_for("autopilot to stop", Duration::from_secs(15), || {
-            self.child.try_wait().unwrap()
-        });
-        assert_eq!(code.code(), Some(0), "{:?}", self.lines());
-        self.lines()
-    }
-}
-
-impl Drop for Autopilot {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn read_lines(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect()
-}
-
-fn has(lines: &[Value], action: &str, phase: &str) -> bool {
-    lines
-        .iter()
-        .any(|l| l["action"] == action && l["phase"] == phase)
-}
-
-fn list(local: &Local) -> Value {
-    local
-        .ctl(&["member", "list", "-w", "json"])
-        .expect(0)
-        .json()
-}
-
-fn kill(local: &Local, name: &str) {
-    let pid = local
-        .pids()
-        .into_iter()
-        .find(|(n, _)| n == name)
-        .map(|(_, p)| p)
-        .unwrap_or_else(|| panic!("{name} is not running"));
-    local.kill9(pid);
-}
-
-/// The name of a voter that does not lead.
-fn follower(local: &Local) -> String {
-    let status = local.status();
-    status["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["is_leader"] == false && n["is_learner"] == false && n["running"] == true)
-        .map(|n| n["name"].as_str().unwrap().to_string())
-        .unwrap_or_else(|| panic!("no follower in {status}"))
-}
 
 fn autopilot_replaces_a_dead_voter_with_the_standby() {
     let local = Local::up(&[]);

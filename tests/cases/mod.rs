@@ -8,6 +8,12 @@ mod apply;
 mod auth;
 /// `autopilot` on the engine: a dead follower replaced by the standby, by exactly one of two autopilots; --dry-run; no action without a quorum.
 mod autopilot;
+/// `autopilot` holding back on the engine: a voter only autopilot cannot reach (the leader hears it) is never removed; nothing while a joint configuration is open.
+mod autopilot_hold;
+/// `autopilot` on the engine killed with kill -9 mid-replacement (its intent key seen): the other autopilot takes over and finishes it.
+mod autopilot_takeover;
+/// `autopilot --dead-after 10s` on the engine under a steady writer and the history recorder: a killed follower, then the killed leader, replaced in time; no write lost, linearizable.
+mod autopilot_writes;
 /// Malformed and hostile arguments against etcd 3.4 and the engine; the member list stays byte-identical.
 mod bad_input;
 /// The catch-up check's prediction against the catch-up (engine, etcd 3.4 and 3.5, over the link model); progress; a catch-up that cannot finish refused.
@@ -78,6 +84,9 @@ pub fn all() -> Vec<crate::harness::Case> {
     [
         api::cases(),
         autopilot::cases(),
+        autopilot_hold::cases(),
+        autopilot_takeover::cases(),
+        autopilot_writes::cases(),
         apply::cases(),
         auth::cases(),
         bad_input::cases(),

@@ -83,6 +83,19 @@ impl Local {
     /// directory, URLs, timing), with `extra` flags: for starting a node by
     /// hand, as an operator would (a removed node, `--force-new-cluster`).
     pub fn node_run(&self, name: &str, extra: &[&str]) -> std::process::Command {
+        let (node, _) = self.record(name);
+        let url = node["client_url"].as_str().unwrap().to_string();
+        self.node_run_advertising(name, &url, extra)
+    }
+
+    /// [`Local::node_run`], the node advertising `client_url` to the cluster
+    /// instead of the URL it listens on (a proxy in front of it).
+    pub fn node_run_advertising(
+        &self,
+        name: &str,
+        client_url: &str,
+        extra: &[&str],
+    ) -> std::process::Command {
         let (node, state) = self.record(name);
         let s = |v: &Value| v.as_str().unwrap().to_string();
         let num = |v: &Value| v.as_u64().unwrap().to_string();
@@ -96,7 +109,7 @@ impl Local {
             &s(&node["data_dir"]),
         ])
         .args(["--listen-client-urls", &s(&node["client_url"])])
-        .args(["--advertise-client-urls", &s(&node["client_url"])])
+        .args(["--advertise-client-urls", client_url])
         .args(["--listen-peer-urls", &s(&node["peer_url"])])
         .args(["--initial-advertise-peer-urls", &s(&node["peer_url"])])
         .args(["--initial-cluster", &s(&node["initial_cluster"])])

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod autopilot;
 pub mod catch_up;
 pub mod etcd;
 pub mod faults;
@@ -9,6 +10,7 @@ pub mod http;
 pub mod local;
 pub mod members;
 pub mod operator;
+pub mod proxy;
 pub mod recorder;
 pub mod robustness;
 pub mod streamed;
