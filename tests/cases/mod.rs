@@ -10,7 +10,7 @@ mod auth;
 mod autopilot;
 /// `autopilot` holding back on the engine: a voter only autopilot cannot reach (the leader hears it) is never removed; nothing while a joint configuration is open.
 mod autopilot_hold;
-/// `autopilot` on the engine killed with kill -9 mid-replacement (its intent key seen): the other autopilot takes over and finishes it.
+/// `autopilot` on the engine killed with kill -9 mid-replacement (its intent key seen; its joint configuration open): the other autopilot takes over and finishes it.
 mod autopilot_takeover;
 /// `autopilot --dead-after 10s` on the engine under a steady writer and the history recorder: a killed follower, then the killed leader, replaced in time; no write lost, linearizable.
 mod autopilot_writes;
