@@ -192,11 +192,26 @@ fn autopilot_killed_while_joint_is_finished_by_the_other() {
     let probe = ConfigProbe::to(&t.local.client_url(&voter(&t.local, true)));
     assert!(probe.config().is_some_and(|c| c.voters_outgoing.is_empty()));
 
+    let dead_url = t.local.client_url(&t.dead_name);
     kill(&t.local, &t.dead_name);
     let follower_killed = Instant::now();
+    // Once ap1 has begun (its intent written), the dead member's address
+    // stops answering instead of refusing, as a host that went dark: a
+    // listener no one serves. Each of ap1's looks at every member, `joint
+    // leave`'s among them, then waits its --command-timeout (2 s) there, which
+    // holds the joint configuration open long enough to be seen (with the
+    // address refusing at once it is open 20–120 ms).
+    wait_for_every(
+        "ap1's intent",
+        Duration::from_secs(30),
+        Duration::from_millis(2),
+        || intent(&t.endpoints).ok().flatten(),
+    );
+    let dark = std::net::TcpListener::bind(dead_url.trim_start_matches("http://"))
+        .expect("the dead member's client address");
     // ap1's replacement is one joint change (promote the standby, remove the
-    // dead voter), then `joint leave`, tens of milliseconds later: killed as
-    // soon as the configuration is joint, ap1 is between the two.
+    // dead voter), then `joint leave`: killed as soon as the configuration
+    // is joint, ap1 is between the two.
     let joint = wait_for_every(
         "ap1's joint configuration",
         Duration::from_secs(30),
@@ -236,6 +251,7 @@ fn autopilot_killed_while_joint_is_finished_by_the_other() {
     let done = t.finished_by_ap2(ap2);
     assert_eq!(done["action"], "finish_replace", "{done}");
     assert_eq!(done["reason"], "joint_replacing", "{done}");
+    drop(dark);
 }
 
 pub(super) fn cases() -> Vec<crate::harness::Case> {
