@@ -3,7 +3,7 @@
 use tokio::time::Instant;
 
 use super::health::gather_with_leader;
-use super::preflight::{Change, Preflight};
+use super::preflight::{Change, Check, Preflight};
 use super::quorum::{self, Config, PlanStep};
 use super::retry::send_change;
 use super::validate;
@@ -43,13 +43,24 @@ pub struct AddedMember {
     pub already_added: bool,
 }
 
-/// What `member add` did.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What `member add` did, with the pre-flight checks it passed (warnings
+/// and skips included; none when the caller ran them).
+#[derive(Clone, Debug, PartialEq)]
 pub enum AddOutcome {
     /// The member exists now.
-    Added(AddedMember),
+    Added {
+        /// The member and how to start it.
+        added: AddedMember,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
+    },
     /// `--dry-run`: the configurations before and after.
-    Plan(Vec<PlanStep>),
+    Plan {
+        /// Before, and after the add.
+        steps: Vec<PlanStep>,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
+    },
 }
 
 /// What the operator does next, for stderr: start the member, then (for a
@@ -138,8 +149,10 @@ pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<
             "member {} with these peer URLs was already added and has not started yet; nothing sent",
             m.id
         ));
-        let member = m.clone();
-        return Ok(AddOutcome::Added(added(member, list, &req.name, true)));
+        return Ok(AddOutcome::Added {
+            added: added(m.clone(), list, &req.name, true),
+            checks: Vec::new(),
+        });
     }
 
     validate::check_new_member(&req.name, &req.peer_urls, &list.members, resolver)?;
@@ -153,7 +166,7 @@ pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<
     let change = Change::Add {
         learner: req.learner,
     };
-    req.preflight.run(api, observer, &health, &[change]).await?;
+    let checks = req.preflight.run(api, observer, &health, &[change]).await?;
 
     let mut config = Config::of(&health.list, &reachable);
     let before = config.step("before");
@@ -169,7 +182,10 @@ pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<
         req.name
     ));
     if req.dry_run {
-        return Ok(AddOutcome::Plan(vec![before, after]));
+        return Ok(AddOutcome::Plan {
+            steps: vec![before, after],
+            checks,
+        });
     }
     if !req.learner {
         observer.notice(&format!(
@@ -193,7 +209,10 @@ pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<
     })
     .await;
     match result {
-        Ok(a) => Ok(AddOutcome::Added(added(a.member, a.list, &req.name, false))),
+        Ok(a) => Ok(AddOutcome::Added {
+            added: added(a.member, a.list, &req.name, false),
+            checks,
+        }),
         Err(e) => {
             // The answer may have been lost after the server applied the add.
             if e.kind == crate::ErrorKind::Unavailable {
@@ -203,8 +222,10 @@ pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<
                         .iter()
                         .find(|m| validate::same_urls(&m.peer_urls, &req.peer_urls))
                     {
-                        let member = m.clone();
-                        return Ok(AddOutcome::Added(added(member, list, &req.name, false)));
+                        return Ok(AddOutcome::Added {
+                            added: added(m.clone(), list, &req.name, false),
+                            checks,
+                        });
                     }
                 }
             }

@@ -9,7 +9,7 @@ use super::catch_up::is_ready;
 use super::health::{gather_with_leader, Health};
 use super::joint_calc::{self, RaftChange};
 use super::leader;
-use super::preflight::{Change, Preflight};
+use super::preflight::{Change, Check, Preflight};
 use super::quorum::{fault_tolerance, quorum, PlanStep};
 use super::resolve::{list_naming, resolve, Purpose};
 use super::validate::{self, Resolver};
@@ -38,13 +38,24 @@ pub struct JointRequest {
     pub preflight: Preflight,
 }
 
-/// What `joint enter` did.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What `joint enter` did, with the pre-flight checks it passed (warnings
+/// and skips included; none when the caller ran them).
+#[derive(Clone, Debug, PartialEq)]
 pub enum JointOutcome {
     /// The configuration after entering.
-    Config(Configuration),
+    Config {
+        /// The joint configuration.
+        config: Configuration,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
+    },
     /// `--dry-run`: C_old, C_old∧C_new, C_new.
-    Plan(Vec<PlanStep>),
+    Plan {
+        /// The configurations, step by step.
+        steps: Vec<PlanStep>,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
+    },
 }
 
 /// A server without the extension (etcd) gets a plain explanation.
@@ -386,17 +397,21 @@ pub async fn enter<A: MembershipApi>(
     let deadline = Instant::now() + command_timeout;
     let health = gather_with_leader(api, observer, list, deadline).await?;
     let (joint, after) = plan(&cfg, &named.raft, &health.reachable())?;
-    req.preflight
+    let checks = req
+        .preflight
         .run(api, observer, &health, &preflight_steps(&named.changes))
         .await?;
     if req.dry_run {
         let steps = dry_run_steps((&cfg, &joint, &after), &health, &named);
-        return Ok(JointOutcome::Plan(steps));
+        return Ok(JointOutcome::Plan { steps, checks });
     }
     let transfer_deadline = (started + req.timeout).max(Instant::now() + command_timeout);
     leader::move_away(api, observer, &health, &named.leaving(), transfer_deadline).await?;
     let result = api.joint_enter(&named.changes).await.map_err(unsupported)?;
-    Ok(JointOutcome::Config(result))
+    Ok(JointOutcome::Config {
+        config: result,
+        checks,
+    })
 }
 
 /// The changes of one joint change as the pre-flight checks see them: taken

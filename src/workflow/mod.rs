@@ -218,7 +218,9 @@ impl From<ApiError> for Error {
 }
 
 /// Receives what a workflow wants the operator to see while it runs (stderr):
-/// notices and catch-up progress. Nothing here goes to stdout.
+/// notices and catch-up progress, nothing else. Results (the pre-flight
+/// checks a change passed among them) come back by value in the workflow's
+/// outcome; nothing here goes to stdout.
 pub trait Observer {
     /// A one-line notice (a retry, a warning).
     fn notice(&self, message: &str);
@@ -226,9 +228,6 @@ pub trait Observer {
     fn catch_up(&self, sample: &CatchUpSample);
     /// The catch-up wait is over (ready, or given up).
     fn catch_up_done(&self);
-    /// The pre-flight checks a change passed, warnings and skips included:
-    /// the report of the change carries them.
-    fn checked(&self, _checks: &[preflight::Check]) {}
 }
 
 /// An observer that drops everything (tests, quiet runs).

@@ -4,7 +4,7 @@
 use tokio::time::Instant;
 
 use super::health::gather_with_leader;
-use super::preflight::{Change, Preflight};
+use super::preflight::{Change, Check, Preflight};
 use super::resolve::{resolve, Purpose};
 use super::retry::send_change;
 use super::validate;
@@ -13,7 +13,7 @@ use crate::error::Error;
 use crate::model::{Member, MemberList};
 
 /// The result of `member update`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Updated {
     /// The member with its new peer URLs.
     pub member: Member,
@@ -21,6 +21,9 @@ pub struct Updated {
     pub list: MemberList,
     /// True when the member already had exactly these URLs and nothing was sent.
     pub unchanged: bool,
+    /// The pre-flight checks it passed (warnings and skips included; none
+    /// when nothing was sent or the caller ran them).
+    pub checks: Vec<Check>,
 }
 
 /// What `member update` is asked.
@@ -57,13 +60,14 @@ pub async fn update<A: MembershipApi>(
             member,
             list,
             unchanged: true,
+            checks: Vec::new(),
         });
     }
     let problems = validate::check_peer_urls(peer_urls, &list.members, Some(member.id), resolver);
     validate::refuse_problems(problems)?;
     let deadline = Instant::now() + command_timeout;
     let health = gather_with_leader(api, observer, list, deadline).await?;
-    preflight
+    let checks = preflight
         .run(api, observer, &health, &[Change::Update(member.id)])
         .await?;
     let down: Vec<String> = health
@@ -83,5 +87,6 @@ pub async fn update<A: MembershipApi>(
         member,
         list,
         unchanged: false,
+        checks,
     })
 }

@@ -213,3 +213,31 @@ async fn apply_checks_the_whole_plan_once_before_its_first_step() {
     assert!(done.is_ok(), "{done:?}");
     assert_eq!(fake.calls(), vec!["remove"]);
 }
+
+/// The checks a change passed come back in its outcome, by value (the
+/// report is built from them): a skip marked, a warning kept.
+#[tokio::test]
+async fn the_checks_passed_come_back_in_the_outcome() {
+    let fake = Fake::three().with_alarm(2, AlarmKind::NoSpace);
+    let skip_alarms = Preflight::Run(CheckOptions {
+        skip: vec![CheckName::Alarms],
+        ..Default::default()
+    });
+    let prepared = replace::prepare(&cx(&fake), &replace_req("m3", skip_alarms)).await;
+    let Ok(Prepared::Started(state)) = prepared else {
+        panic!("{prepared:?}")
+    };
+    let alarms = state.checks.iter().find(|c| c.name == CheckName::Alarms);
+    assert!(alarms.is_some_and(|c| c.skipped), "{:?}", state.checks);
+
+    let fake = Fake::three().with_alarm(1, AlarmKind::NoSpace);
+    let done = apply::run(&cx(&fake), &apply_req(&[1, 2]), &Manual).await;
+    let Ok(apply::ApplyOutcome::Applied { checks, .. }) = done else {
+        panic!("{done:?}")
+    };
+    let alarms = checks.iter().find(|c| c.name == CheckName::Alarms);
+    assert!(
+        alarms.is_some_and(|c| c.verdict == Verdict::Warn && !c.skipped),
+        "{checks:?}"
+    );
+}
