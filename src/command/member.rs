@@ -5,6 +5,7 @@ use anyhow::Context;
 use super::shortened;
 use crate::cli::{GlobalArgs, JointCommand, MemberCommand};
 use crate::error::Error;
+use crate::model::PeerUrls;
 use crate::printer::Report;
 use crate::workflow::add::{self, AddOutcome};
 use crate::workflow::apply::{self, ApplyOutcome, ApplyRequest};
@@ -74,7 +75,7 @@ pub(super) async fn member<A: MembershipApi>(
             let planned = Planned::try_from(c)?;
             let mut options = CheckOptions {
                 catch_up: CatchUpInputs::from(&c.catch_up),
-                peer_tls: super::requests::peer_tls(&c.peer_tls, &c.peer_urls)?,
+                peer_tls: super::requests::peer_tls(&c.peer_tls, &c.peer_urls.urls())?,
                 ..CheckOptions::default()
             };
             options.catch_up.bandwidth = options.catch_up.bandwidth.or_else(link);
@@ -246,7 +247,7 @@ impl crate::workflow::autopilot::StandbyStarter for LocalStandby {
         );
         let req = add::AddRequest {
             name: name.clone(),
-            peer_urls: vec![url.clone()],
+            peer_urls: PeerUrls::read(&[&url]),
             learner: true,
             dry_run: false,
             preflight: self.preflight.clone(),

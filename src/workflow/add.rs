@@ -9,15 +9,15 @@ use super::retry::send_change;
 use super::validate;
 use super::{Ctx, MembershipApi};
 use crate::error::Error;
-use crate::model::{Member, MemberList};
+use crate::model::{Member, MemberList, PeerUrls};
 
 /// What to add.
 #[derive(Clone, Debug)]
 pub struct AddRequest {
     /// The name the new member will start with.
     pub name: String,
-    /// Its peer URLs.
-    pub peer_urls: Vec<String>,
+    /// Its peer URLs, read once.
+    pub peer_urls: PeerUrls,
     /// Add as a learner.
     pub learner: bool,
     /// Only print the plan.
@@ -118,11 +118,11 @@ pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<
 
     // Idempotency: the same peer URLs, added before and never started. The
     // request must still be well-formed (rule 1, the member's own URLs allowed):
-    // `same_urls` compares parsed endpoints, which ignore what rule 1 refuses.
+    // `same_as` compares parsed endpoints, which ignore what rule 1 refuses.
     if let Some(m) = list
         .members
         .iter()
-        .find(|m| !m.started() && validate::same_urls(&m.peer_urls, &req.peer_urls))
+        .find(|m| !m.started() && req.peer_urls.same_as(&m.peer_urls))
     {
         let mut problems = validate::check_name(&req.name, &list.members);
         problems.extend(validate::check_peer_urls(
@@ -220,7 +220,7 @@ pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<
                     if let Some(m) = list
                         .members
                         .iter()
-                        .find(|m| validate::same_urls(&m.peer_urls, &req.peer_urls))
+                        .find(|m| req.peer_urls.same_as(&m.peer_urls))
                     {
                         return Ok(AddOutcome::Added {
                             added: added(m.clone(), list, &req.name, false),

@@ -21,7 +21,7 @@ use super::update::UpdateRequest;
 use super::validate::{self, Resolver};
 use super::{ApiErrorKind, Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
-use crate::model::{Member, MemberList};
+use crate::model::{Member, MemberList, PeerUrls};
 
 /// How many lost answers a run looks past before it gives up.
 const MAX_LOST_ANSWERS: usize = 5;
@@ -108,10 +108,10 @@ fn check_target(req: &ApplyRequest, resolver: Resolver<'_>) -> Result<(), Error>
             ));
         }
     }
-    let all: Vec<String> = req
+    let all: PeerUrls = req
         .target
         .iter()
-        .flat_map(|t| t.peer_urls.clone())
+        .flat_map(|t| t.peer_urls.iter().cloned())
         .collect();
     problems.extend(validate::check_peer_urls(&all, &[], None, resolver));
     validate::refuse_problems(problems)

@@ -15,7 +15,7 @@ use super::resolve::{list_naming, resolve, Purpose};
 use super::validate::{self, Resolver};
 use super::{ApiError, ApiErrorKind, Ctx, MembershipApi, Observer};
 use crate::error::{Error, ErrorKind};
-use crate::model::{Configuration, JointChange, Member, MemberId, MemberList};
+use crate::model::{Configuration, JointChange, Member, MemberId, MemberList, PeerUrl, PeerUrls};
 
 /// What `joint enter` should change.
 #[derive(Clone, Debug, Default)]
@@ -204,7 +204,7 @@ impl Named {
                 )));
             };
             // Split as `member add --peer-urls` is, so that rule 1 judges both alike.
-            let urls: Vec<String> = urls.split(',').map(str::to_string).collect();
+            let urls: PeerUrls = urls.split(',').map(PeerUrl::read).collect();
             problems.extend(validate::check_name(name, &known));
             problems.extend(validate::check_peer_urls(&urls, &known, None, resolver));
             let placeholder = MemberId(u64::MAX - i as u64);
@@ -214,7 +214,7 @@ impl Named {
             known.push(Member {
                 id: placeholder,
                 name: name.to_string(),
-                peer_urls: urls.clone(),
+                peer_urls: urls.texts(),
                 ..Default::default()
             });
             self.changes.push(JointChange::AddLearner {

@@ -31,7 +31,7 @@ use std::time::Duration;
 use crate::error::{Error, ErrorKind};
 use crate::model::cert::PeerCertificate;
 use crate::model::{
-    Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus,
+    Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus, PeerUrls,
     ProgressReport, ServerMetrics, ServerVersion,
 };
 
@@ -67,14 +67,14 @@ pub trait MembershipApi {
     /// The current membership.
     async fn member_list(&self) -> Result<MemberList, ApiError>;
     /// Adds a member with these peer URLs, as a learner or a voter.
-    async fn member_add(&self, peer_urls: &[String], is_learner: bool) -> Result<Added, ApiError>;
+    async fn member_add(&self, peer_urls: &PeerUrls, is_learner: bool) -> Result<Added, ApiError>;
     /// Removes a member; returns the membership after.
     async fn member_remove(&self, id: MemberId) -> Result<MemberList, ApiError>;
     /// Replaces a member's peer URLs; returns the membership after.
     async fn member_update(
         &self,
         id: MemberId,
-        peer_urls: &[String],
+        peer_urls: &PeerUrls,
     ) -> Result<MemberList, ApiError>;
     /// Promotes a learner to a voter; returns the membership after.
     async fn member_promote(&self, id: MemberId) -> Result<MemberList, ApiError>;

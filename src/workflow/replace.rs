@@ -24,7 +24,7 @@ use super::start::{StartMember, Starting};
 use super::validate;
 use super::{ApiErrorKind, Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
-use crate::model::{Configuration, Member, MemberId, MemberList};
+use crate::model::{Configuration, Member, MemberId, MemberList, PeerUrls};
 
 /// What to replace with what.
 #[derive(Clone, Debug)]
@@ -33,8 +33,8 @@ pub struct ReplaceRequest {
     pub old: String,
     /// The new member's name.
     pub name: String,
-    /// The new member's peer URLs.
-    pub peer_urls: Vec<String>,
+    /// The new member's peer URLs, read once.
+    pub peer_urls: PeerUrls,
     /// Only print the plan.
     pub dry_run: bool,
     /// How long to wait for the new member to start and catch up.
@@ -174,10 +174,10 @@ pub async fn prepare<A: MembershipApi>(
     let existing = list
         .members
         .iter()
-        .find(|m| validate::same_urls(&m.peer_urls, &req.peer_urls))
+        .find(|m| req.peer_urls.same_as(&m.peer_urls))
         .cloned();
     if let Some(m) = &existing {
-        // `same_urls` compares parsed endpoints; the URLs as given must still pass rule 1.
+        // `same_as` compares parsed endpoints; the URLs as given must still pass rule 1.
         validate::refuse_problems(validate::check_peer_urls(
             &req.peer_urls,
             &list.members,
@@ -225,7 +225,7 @@ pub async fn prepare<A: MembershipApi>(
         return Err(Error::refused(format!(
             "peer URLs {} belong to member {}, which runs under another name than {}; give \
              the new member's own name and URLs",
-            req.peer_urls.join(","),
+            req.peer_urls,
             m.label(),
             validate::quoted(&req.name)
         )));

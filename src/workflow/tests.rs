@@ -10,7 +10,7 @@ use super::promote::{promote, PromoteRequest};
 use super::remove::{remove, RemoveOutcome, RemoveRequest};
 use super::{update, ApiError, ApiErrorKind, Ctx, Silent};
 use crate::error::ErrorKind;
-use crate::model::{Member, MemberId};
+use crate::model::{Member, MemberId, PeerUrls};
 
 /// A resolver under which every host resolves.
 pub(super) fn resolves(_: &str, _: u16) -> bool {
@@ -44,7 +44,7 @@ pub(crate) fn cx<A>(api: &A) -> Ctx<'_, A> {
 fn learner_add(name: &str, url: &str) -> AddRequest {
     AddRequest {
         name: name.into(),
-        peer_urls: vec![url.into()],
+        peer_urls: PeerUrls::read(&[url]),
         learner: true,
         dry_run: false,
         preflight: Preflight::default(),
@@ -70,7 +70,7 @@ fn rm(target: &str, dry_run: bool, force: bool, command_timeout: Duration) -> Re
 fn update_req(target: &str, peer_urls: &[String]) -> update::UpdateRequest {
     update::UpdateRequest {
         target: target.into(),
-        peer_urls: peer_urls.to_vec(),
+        peer_urls: PeerUrls::read(peer_urls),
         preflight: Preflight::default(),
     }
 }

@@ -10,7 +10,7 @@ use super::retry::send_change;
 use super::validate;
 use super::{Ctx, MembershipApi};
 use crate::error::Error;
-use crate::model::{Member, MemberList};
+use crate::model::{Member, MemberList, PeerUrls};
 
 /// The result of `member update`.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,8 +31,8 @@ pub struct Updated {
 pub struct UpdateRequest {
     /// The member: name or hex ID.
     pub target: String,
-    /// Its new peer URLs.
-    pub peer_urls: Vec<String>,
+    /// Its new peer URLs, read once.
+    pub peer_urls: PeerUrls,
     /// The pre-flight checks.
     pub preflight: Preflight,
 }
@@ -51,7 +51,7 @@ pub async fn update<A: MembershipApi>(
     } = req;
     let list = api.member_list().await?;
     let member = resolve(&list, target, Purpose::Update)?.clone();
-    if validate::same_urls(&member.peer_urls, peer_urls) {
+    if peer_urls.same_as(&member.peer_urls) {
         observer.notice(&format!(
             "member {} already has these peer URLs; nothing sent",
             member.label()
@@ -80,7 +80,7 @@ pub async fn update<A: MembershipApi>(
     })
     .await?;
     let member = list.get(member.id).cloned().unwrap_or(Member {
-        peer_urls: peer_urls.to_vec(),
+        peer_urls: peer_urls.texts(),
         ..member
     });
     Ok(Updated {

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::*;
-use crate::model::{AlarmKind, MemberList};
+use crate::model::{AlarmKind, MemberList, PeerUrls};
 use crate::workflow::apply::{self, ApplyRequest};
 use crate::workflow::apply_plan::TargetMember;
 use crate::workflow::fake::Fake;
@@ -147,7 +147,7 @@ fn replace_req(old: &str, preflight: Preflight) -> ReplaceRequest {
     ReplaceRequest {
         old: old.into(),
         name: "m4".into(),
-        peer_urls: vec!["http://127.0.0.1:2390".into()],
+        peer_urls: PeerUrls::read(&["http://127.0.0.1:2390"]),
         dry_run: false,
         timeout: Duration::from_secs(2),
         poll_interval: Duration::from_millis(5),
@@ -191,7 +191,7 @@ fn apply_req(names: &[u64]) -> ApplyRequest {
             .iter()
             .map(|&i| TargetMember {
                 name: format!("m{i}"),
-                peer_urls: vec![format!("http://127.0.0.1:{}", 2380 + i)],
+                peer_urls: PeerUrls::read(&[format!("http://127.0.0.1:{}", 2380 + i)]),
             })
             .collect(),
         dry_run: false,
