@@ -438,7 +438,7 @@ pub fn evaluate(facts: &Facts, steps: &[Change]) -> Vec<Check> {
         checks::learners(facts, steps),
         versions::versions(facts, steps),
         server::db(facts, steps),
-        checks::apply(facts),
+        checks::apply_lag(facts),
         server::disk(facts),
         server::network(facts),
         server::stability(facts),
