@@ -89,7 +89,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --version 'Print version'
         }
         &'memberctl;member;add'= {
-            cand --peer-urls 'Peer URLs of the new member, comma-separated (scheme://host:port)'
+            cand --peer-urls 'The peer URLs to give the member, comma-separated (scheme://host:port)'
             cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
@@ -184,7 +184,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --version 'Print version'
         }
         &'memberctl;member;update'= {
-            cand --peer-urls 'The member''s new peer URLs, comma-separated (scheme://host:port)'
+            cand --peer-urls 'The peer URLs to give the member, comma-separated (scheme://host:port)'
             cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
@@ -204,7 +204,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;member;replace'= {
             cand --name 'The new member''s name'
-            cand --peer-urls 'The new member''s peer URLs, comma-separated (scheme://host:port)'
+            cand --peer-urls 'The peer URLs to give the member, comma-separated (scheme://host:port)'
             cand --timeout 'How long to wait for the learner to start, catch up and be promoted'
             cand --poll-interval 'How often to poll the learner''s and the leader''s progress'
             cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
@@ -819,7 +819,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;snapshot;restore'= {
             cand --name 'The member''s name'
             cand --data-dir 'The new data directory (must not exist, or be empty)'
-            cand --initial-cluster 'The new cluster''s members, as name=peer-url pairs'
+            cand --initial-cluster 'The initial members, as name=peer-url pairs'
             cand --initial-advertise-peer-urls 'This member''s peer URLs'
             cand --initial-cluster-token 'Token that keeps IDs of different clusters apart'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'

@@ -86,7 +86,7 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l peer-urls -d 'Peer URLs of the new member, comma-separated (scheme://host:port)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l peer-urls -d 'The peer URLs to give the member, comma-separated (scheme://host:port)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l link-bandwidth -d 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster\'s --link, else measured from the leader\'s past snapshot sends, else 100 MB/s as etcd assumes]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l snapshot-count -d 'The members\' --snapshot-count, for the catch-up check [default: the server version\'s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]' -r
@@ -169,7 +169,7 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from prune" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from prune" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from prune" -s V -l version -d 'Print version'
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l peer-urls -d 'The member\'s new peer URLs, comma-separated (scheme://host:port)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l peer-urls -d 'The peer URLs to give the member, comma-separated (scheme://host:port)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
@@ -186,7 +186,7 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l name -d 'The new member\'s name' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l peer-urls -d 'The new member\'s peer URLs, comma-separated (scheme://host:port)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l peer-urls -d 'The peer URLs to give the member, comma-separated (scheme://host:port)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l timeout -d 'How long to wait for the learner to start, catch up and be promoted' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l poll-interval -d 'How often to poll the learner\'s and the leader\'s progress' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade' -r
@@ -610,7 +610,7 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish
 complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l name -d 'The member\'s name' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l data-dir -d 'The new data directory (must not exist, or be empty)' -r -F
-complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l initial-cluster -d 'The new cluster\'s members, as name=peer-url pairs' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l initial-cluster -d 'The initial members, as name=peer-url pairs' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l initial-advertise-peer-urls -d 'This member\'s peer URLs' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l initial-cluster-token -d 'Token that keeps IDs of different clusters apart' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r

@@ -1,7 +1,8 @@
 //! The client half's domain types (workflow, client, printer, command, local
 //! cluster): member IDs, members, member lists, per-member status,
 //! configurations and progress, what a member's HTTP face reports
-//! ([`ServerMetrics`], [`ServerVersion`]) and peer certificates ([`cert`]).
+//! ([`ServerMetrics`], [`ServerVersion`]), peer certificates ([`cert`]) and
+//! the peer URLs an operator gives ([`PeerUrls`], read once).
 //! The engine keeps its own (`engine::node`).
 
 use std::fmt;
@@ -9,8 +10,10 @@ use std::str::FromStr;
 
 pub mod cert;
 mod der;
+mod peer_urls;
 mod server;
 
+pub use peer_urls::{PeerUrl, PeerUrls};
 pub use server::{mib, Histogram, ServerMetrics, ServerVersion, SnapshotTransfers};
 
 /// A member (or cluster) ID: a u64, shown to people as 16 lower-case hex digits.
@@ -302,7 +305,7 @@ pub enum JointChange {
         /// Its name (it is published when the member starts).
         name: String,
         /// Its peer URLs.
-        peer_urls: Vec<String>,
+        peer_urls: PeerUrls,
     },
     /// Make a learner a voter.
     Promote(MemberId),

@@ -5,6 +5,7 @@ use std::time::Duration;
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::parse_duration;
+use crate::model::{PeerUrl, PeerUrls};
 use crate::workflow::preflight::CheckName;
 
 /// `memberctl member …` subcommands.
@@ -115,6 +116,7 @@ pub struct TargetArg {
 
 /// Arguments of `member check`.
 #[derive(Debug, Clone, Args)]
+#[command(mut_args(peer_urls_for_check))]
 pub struct CheckArgs {
     /// The change to check for (default: none in particular)
     #[arg(long = "for", value_enum, value_name = "CHANGE")]
@@ -125,17 +127,23 @@ pub struct CheckArgs {
     /// What the catch-up check is told.
     #[command(flatten)]
     pub catch_up: CatchUpArgs,
-    /// The new member's peer URLs, for the peer-tls check of --peer-cert (comma-separated)
-    #[arg(
-        long,
-        value_delimiter = ',',
-        value_name = "URL[,URL...]",
-        requires = "peer_cert"
-    )]
-    pub peer_urls: Vec<String>,
+    /// The new member's peer URLs (optional here: for the peer-tls check).
+    #[command(flatten)]
+    pub peer_urls: PeerUrlsArg,
     /// What the peer-tls check is told.
     #[command(flatten)]
     pub peer_tls: PeerTlsArgs,
+}
+
+/// `--peer-urls` as `member check` takes it: optional, and only for the
+/// peer-tls check of `--peer-cert` (every other arg as it is, in its place).
+fn peer_urls_for_check(arg: clap::Arg) -> clap::Arg {
+    if arg.get_id() != "peer_urls" {
+        return arg;
+    }
+    arg.required(false)
+        .requires("peer_cert")
+        .help("The new member's peer URLs, for the peer-tls check of --peer-cert (comma-separated)")
 }
 
 /// The change `member check --for` checks for.
@@ -220,19 +228,35 @@ fn parse_check(s: &str) -> Result<CheckName, String> {
     s.parse()
 }
 
-/// Arguments of `member add`.
+/// `--peer-urls`, declared once: a member's peer URLs, each read once as it
+/// is parsed ([`PeerUrl`]; rule 1 judges them all later, at once).
 #[derive(Debug, Clone, Args)]
-pub struct AddArgs {
-    /// Name of the new member (what it will be started with as --name)
-    pub name: String,
-    /// Peer URLs of the new member, comma-separated (scheme://host:port)
+pub struct PeerUrlsArg {
+    /// The peer URLs to give the member, comma-separated (scheme://host:port)
     #[arg(
         long,
         required = true,
         value_delimiter = ',',
         value_name = "URL[,URL...]"
     )]
-    pub peer_urls: Vec<String>,
+    pub peer_urls: Vec<PeerUrl>,
+}
+
+impl PeerUrlsArg {
+    /// The URLs given, as the workflows take them.
+    pub fn urls(&self) -> PeerUrls {
+        self.peer_urls.iter().cloned().collect()
+    }
+}
+
+/// Arguments of `member add`.
+#[derive(Debug, Clone, Args)]
+pub struct AddArgs {
+    /// Name of the new member (what it will be started with as --name)
+    pub name: String,
+    /// Its peer URLs.
+    #[command(flatten)]
+    pub peer_urls: PeerUrlsArg,
     /// Add as a non-voting learner (the safe way: promote it once caught up)
     #[arg(long)]
     pub learner: bool,
@@ -336,14 +360,9 @@ pub struct UpdateArgs {
     /// The member.
     #[command(flatten)]
     pub target: TargetArg,
-    /// The member's new peer URLs, comma-separated (scheme://host:port)
-    #[arg(
-        long,
-        required = true,
-        value_delimiter = ',',
-        value_name = "URL[,URL...]"
-    )]
-    pub peer_urls: Vec<String>,
+    /// Its new peer URLs.
+    #[command(flatten)]
+    pub peer_urls: PeerUrlsArg,
     /// Pre-flight checks to pass knowingly.
     #[command(flatten)]
     pub checks: SkipCheckArgs,
@@ -358,14 +377,9 @@ pub struct ReplaceArgs {
     /// The new member's name
     #[arg(long, value_name = "NEW")]
     pub name: String,
-    /// The new member's peer URLs, comma-separated (scheme://host:port)
-    #[arg(
-        long,
-        required = true,
-        value_delimiter = ',',
-        value_name = "URL[,URL...]"
-    )]
-    pub peer_urls: Vec<String>,
+    /// The new member's peer URLs.
+    #[command(flatten)]
+    pub peer_urls: PeerUrlsArg,
     /// Check everything and print the plan with quorum and fault tolerance per step; change nothing
     #[arg(long)]
     pub dry_run: bool,

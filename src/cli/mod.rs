@@ -22,7 +22,7 @@ pub use member::{
     MemberCommand, MoveLeaderArgs, PeerTlsArgs, PromoteArgs, PruneArgs, RemoveArgs, ReplaceArgs,
     SkipCheckArgs, TargetArg, UpdateArgs,
 };
-pub use node::{ClusterState, NodeCommand, RunArgs};
+pub use node::{ClusterState, InitialClusterArg, NodeCommand, RunArgs};
 pub use parse::parse;
 pub use snapshot::{RestoreArgs, SnapshotCommand};
 

@@ -20,6 +20,20 @@ pub enum ClusterState {
     Existing,
 }
 
+/// `--initial-cluster` (of `node run` and `snapshot restore`), declared once;
+/// read into the engine's `InitialCluster` by the command.
+#[derive(Debug, Clone, Args)]
+pub struct InitialClusterArg {
+    /// The initial members, as name=peer-url pairs
+    #[arg(
+        long,
+        value_delimiter = ',',
+        required = true,
+        value_name = "NAME=URL,..."
+    )]
+    pub initial_cluster: Vec<String>,
+}
+
 /// Arguments of `node run`.
 #[derive(Debug, Clone, Args)]
 pub struct RunArgs {
@@ -45,14 +59,9 @@ pub struct RunArgs {
     /// Peer URLs to advertise to the cluster
     #[arg(long, value_delimiter = ',', required = true, value_name = "URL")]
     pub initial_advertise_peer_urls: Vec<String>,
-    /// The initial members, as name=peer-url pairs
-    #[arg(
-        long,
-        value_delimiter = ',',
-        required = true,
-        value_name = "NAME=URL,..."
-    )]
-    pub initial_cluster: Vec<String>,
+    /// The initial members.
+    #[command(flatten)]
+    pub initial_cluster: InitialClusterArg,
     /// new to bootstrap a cluster, existing to join one
     #[arg(long, value_enum, default_value = "new")]
     pub initial_cluster_state: ClusterState,

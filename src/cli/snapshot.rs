@@ -32,14 +32,9 @@ pub struct RestoreArgs {
     /// The new data directory (must not exist, or be empty)
     #[arg(long, value_name = "DIR")]
     pub data_dir: PathBuf,
-    /// The new cluster's members, as name=peer-url pairs
-    #[arg(
-        long,
-        value_delimiter = ',',
-        required = true,
-        value_name = "NAME=URL,..."
-    )]
-    pub initial_cluster: Vec<String>,
+    /// The new cluster's members.
+    #[command(flatten)]
+    pub initial_cluster: super::InitialClusterArg,
     /// This member's peer URLs
     #[arg(long, value_delimiter = ',', required = true, value_name = "URL")]
     pub initial_advertise_peer_urls: Vec<String>,

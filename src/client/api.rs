@@ -3,7 +3,7 @@
 use super::{convert, metrics, Client};
 use crate::model::cert::PeerCertificate;
 use crate::model::{
-    Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus,
+    Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus, PeerUrls,
     ProgressReport, ServerMetrics, ServerVersion,
 };
 use crate::proto::etcdserverpb as pb;
@@ -66,11 +66,11 @@ impl MembershipApi for Client {
         Ok(list)
     }
 
-    async fn member_add(&self, peer_urls: &[String], is_learner: bool) -> Result<Added, ApiError> {
+    async fn member_add(&self, peer_urls: &PeerUrls, is_learner: bool) -> Result<Added, ApiError> {
         let r = self
             .call(false, |ch| async move {
                 let req = pb::MemberAddRequest {
-                    peer_ur_ls: peer_urls.to_vec(),
+                    peer_ur_ls: peer_urls.texts(),
                     is_learner,
                 };
                 ClusterClient::new(ch)
@@ -101,13 +101,13 @@ impl MembershipApi for Client {
     async fn member_update(
         &self,
         id: MemberId,
-        peer_urls: &[String],
+        peer_urls: &PeerUrls,
     ) -> Result<MemberList, ApiError> {
         let r = self
             .call(false, |ch| async move {
                 let req = pb::MemberUpdateRequest {
                     id: id.0,
-                    peer_ur_ls: peer_urls.to_vec(),
+                    peer_ur_ls: peer_urls.texts(),
                 };
                 ClusterClient::new(ch)
                     .member_update(req)

@@ -108,7 +108,7 @@ pub fn joint_change(c: &JointChange) -> mpb::JointChange {
     let change = match c {
         JointChange::AddLearner { name, peer_urls } => C::AddLearner(mpb::NewLearner {
             name: name.clone(),
-            peer_urls: peer_urls.clone(),
+            peer_urls: peer_urls.texts(),
         }),
         JointChange::Promote(id) => C::Promote(id.0),
         JointChange::Demote(id) => C::Demote(id.0),

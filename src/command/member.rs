@@ -5,12 +5,13 @@ use anyhow::Context;
 use super::shortened;
 use crate::cli::{GlobalArgs, JointCommand, MemberCommand};
 use crate::error::Error;
+use crate::model::PeerUrls;
 use crate::printer::Report;
 use crate::workflow::add::{self, AddOutcome};
 use crate::workflow::apply::{self, ApplyOutcome, ApplyRequest};
 use crate::workflow::joint::{self, JointOutcome};
 use crate::workflow::preflight::{
-    self, Bandwidth, BandwidthSource, CatchUpInputs, CheckOptions, Planned,
+    self, Bandwidth, BandwidthSource, CatchUpInputs, Check, CheckOptions, Planned,
 };
 use crate::workflow::remove::{self, RemoveOutcome};
 use crate::workflow::replace::{self, ReplaceOutcome};
@@ -40,13 +41,15 @@ impl StartMember for LocalStart {
     }
 }
 
-/// Runs `memberctl member …`.
+/// Runs `memberctl member …`: its report, and the pre-flight checks the
+/// change passed (none for a command that changes nothing), which the
+/// caller puts around the report.
 pub(super) async fn member<A: MembershipApi>(
     api: &A,
     cmd: &MemberCommand,
     global: &GlobalArgs,
     observer: &dyn Observer,
-) -> anyhow::Result<Report> {
+) -> anyhow::Result<(Report, Vec<Check>)> {
     let cx = Ctx {
         api,
         observer,
@@ -56,8 +59,9 @@ pub(super) async fn member<A: MembershipApi>(
     let local = LocalStart(None);
     // The local cluster's state file is read only by the commands that use it.
     let link = || local_link(api);
+    let unchecked = |report| (report, Vec::new());
     Ok(match cmd {
-        MemberCommand::List => list(&cx).await?,
+        MemberCommand::List => unchecked(list(&cx).await?),
         MemberCommand::Status => {
             let s = status::status(api)
                 .await
@@ -65,21 +69,21 @@ pub(super) async fn member<A: MembershipApi>(
             for line in s.quorum_lost.iter().flat_map(|q| q.advice()) {
                 observer.notice(&line);
             }
-            Report::Status(s)
+            unchecked(Report::Status(s))
         }
         MemberCommand::Check(c) => {
             let planned = Planned::try_from(c)?;
             let mut options = CheckOptions {
                 catch_up: CatchUpInputs::from(&c.catch_up),
-                peer_tls: super::requests::peer_tls(&c.peer_tls, &c.peer_urls)?,
+                peer_tls: super::requests::peer_tls(&c.peer_tls, &c.peer_urls.urls())?,
                 ..CheckOptions::default()
             };
             options.catch_up.bandwidth = options.catch_up.bandwidth.or_else(link);
-            Report::Checks(
+            unchecked(Report::Checks(
                 preflight::check(api, &planned, &options)
                     .await
                     .context("member check")?,
-            )
+            ))
         }
         MemberCommand::Add(a) => match add::add(&cx, &{
             let mut req = add::AddRequest::try_from(a)?;
@@ -89,18 +93,20 @@ pub(super) async fn member<A: MembershipApi>(
         .await
         .with_context(|| format!("member add {}", shortened(&a.name)))?
         {
-            AddOutcome::Added(added) => Report::Added(added),
-            AddOutcome::Plan(plan) => Report::Plan(plan),
+            AddOutcome::Added { added, checks } => (Report::Added(added), checks),
+            AddOutcome::Plan { steps, checks } => (Report::Plan(steps), checks),
         },
-        MemberCommand::Promote(p) => Report::Promoted(
-            promote::promote(&cx, &{
+        MemberCommand::Promote(p) => {
+            let mut promoted = promote::promote(&cx, &{
                 let mut req: promote::PromoteRequest = p.into();
                 req.preflight = req.preflight.or_bandwidth(link());
                 req
             })
             .await
-            .with_context(|| format!("member promote {}", shortened(&p.target.member)))?,
-        ),
+            .with_context(|| format!("member promote {}", shortened(&p.target.member)))?;
+            let checks = std::mem::take(&mut promoted.checks);
+            (Report::Promoted(promoted), checks)
+        }
         MemberCommand::Remove(r) => match remove::remove(&cx, &r.into())
             .await
             .with_context(|| format!("member remove {}", shortened(&r.target.member)))?
@@ -109,29 +115,37 @@ pub(super) async fn member<A: MembershipApi>(
                 removed,
                 list,
                 moved,
-            } => Report::Removed {
-                removed,
-                list,
-                moved,
-            },
-            RemoveOutcome::Plan(plan) => Report::Plan(plan),
+                checks,
+            } => (
+                Report::Removed {
+                    removed,
+                    list,
+                    moved,
+                },
+                checks,
+            ),
+            RemoveOutcome::Plan { steps, checks } => (Report::Plan(steps), checks),
         },
         MemberCommand::Prune(p) => {
-            Report::Pruned(prune::prune(&cx, &p.into()).await.context("member prune")?)
+            let mut pruned = prune::prune(&cx, &p.into()).await.context("member prune")?;
+            let checks = std::mem::take(&mut pruned.checks);
+            (Report::Pruned(pruned), checks)
         }
-        MemberCommand::MoveLeader(m) => {
-            Report::MovedLeader(leader::move_leader(&cx, &m.into()).await.with_context(|| {
-                match &m.target {
+        MemberCommand::MoveLeader(m) => unchecked(Report::MovedLeader(
+            leader::move_leader(&cx, &m.into())
+                .await
+                .with_context(|| match &m.target {
                     Some(t) => format!("member move-leader {}", shortened(t)),
                     None => "member move-leader".to_string(),
-                }
-            })?)
-        }
-        MemberCommand::Update(u) => Report::Updated(
-            update::update(&cx, &u.into())
+                })?,
+        )),
+        MemberCommand::Update(u) => {
+            let mut updated = update::update(&cx, &u.into())
                 .await
-                .with_context(|| format!("member update {}", shortened(&u.target.member)))?,
-        ),
+                .with_context(|| format!("member update {}", shortened(&u.target.member)))?;
+            let checks = std::mem::take(&mut updated.checks);
+            (Report::Updated(updated), checks)
+        }
         MemberCommand::Replace(r) => {
             let mut req = replace::ReplaceRequest::try_from(r)?;
             req.preflight = req.preflight.or_bandwidth(link());
@@ -141,8 +155,10 @@ pub(super) async fn member<A: MembershipApi>(
                 replace::run(&cx, &req, &start::Manual).await
             };
             match done.with_context(|| format!("member replace {}", shortened(&r.old)))? {
-                ReplaceOutcome::Plan(plan) => Report::Plan(plan),
-                ReplaceOutcome::Replaced(done) => Report::Replaced(*done),
+                ReplaceOutcome::Plan { steps, checks } => (Report::Plan(steps), checks),
+                ReplaceOutcome::Replaced { replaced, checks } => {
+                    (Report::Replaced(*replaced), checks)
+                }
             }
         }
         MemberCommand::Apply(a) => {
@@ -154,16 +170,16 @@ pub(super) async fn member<A: MembershipApi>(
                 apply::run(&cx, &req, &start::Manual).await
             };
             match done.context("member apply")? {
-                ApplyOutcome::Plan(p) => Report::ApplyPlan(p),
-                ApplyOutcome::Applied(a) => Report::Applied(a),
+                ApplyOutcome::Plan { plan, checks } => (Report::ApplyPlan(plan), checks),
+                ApplyOutcome::Applied { applied, checks } => (Report::Applied(applied), checks),
             }
         }
-        MemberCommand::Joint(JointCommand::Status) => {
-            Report::Config(joint::status(api).await.context("member joint status")?)
-        }
-        MemberCommand::Joint(JointCommand::Leave) => {
-            Report::Config(joint::leave(&cx).await.context("member joint leave")?)
-        }
+        MemberCommand::Joint(JointCommand::Status) => unchecked(Report::Config(
+            joint::status(api).await.context("member joint status")?,
+        )),
+        MemberCommand::Joint(JointCommand::Leave) => unchecked(Report::Config(
+            joint::leave(&cx).await.context("member joint leave")?,
+        )),
         MemberCommand::Joint(JointCommand::Enter(j)) => {
             let mut req: joint::JointRequest = j.into();
             req.preflight = req.preflight.or_bandwidth(link());
@@ -171,8 +187,10 @@ pub(super) async fn member<A: MembershipApi>(
                 .await
                 .context("member joint enter")?
             {
-                JointOutcome::Entered(e) => Report::JointEntered(e),
-                JointOutcome::Plan(plan) => Report::Plan(plan),
+                JointOutcome::Entered { entered, checks } => {
+                    (Report::JointEntered(entered), checks)
+                }
+                JointOutcome::Plan { steps, checks } => (Report::Plan(steps), checks),
             }
         }
     })
@@ -231,7 +249,7 @@ impl crate::workflow::autopilot::StandbyStarter for LocalStandby {
         );
         let req = add::AddRequest {
             name: name.clone(),
-            peer_urls: vec![url.clone()],
+            peer_urls: PeerUrls::read(&[&url]),
             learner: true,
             dry_run: false,
             preflight: self.preflight.clone(),

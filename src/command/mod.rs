@@ -79,32 +79,6 @@ fn tls_files(global: &GlobalArgs) -> ClientTlsFiles {
     }
 }
 
-/// Passes everything on to the command's observer and keeps the pre-flight
-/// checks a change passed, for its report.
-struct Recorder<'a> {
-    inner: &'a dyn Observer,
-    checks: std::sync::Mutex<Vec<crate::workflow::preflight::Check>>,
-}
-
-impl Observer for Recorder<'_> {
-    fn notice(&self, message: &str) {
-        self.inner.notice(message);
-    }
-
-    fn catch_up(&self, sample: &crate::workflow::CatchUpSample) {
-        self.inner.catch_up(sample);
-    }
-
-    fn catch_up_done(&self) {
-        self.inner.catch_up_done();
-    }
-
-    fn checked(&self, checks: &[crate::workflow::preflight::Check]) {
-        let mut kept = self.checks.lock().unwrap_or_else(|p| p.into_inner());
-        kept.extend_from_slice(checks);
-    }
-}
-
 /// Whether `cmd` changes the membership or the leader (its cost is counted).
 fn changes(cmd: &MemberCommand) -> bool {
     match cmd {
@@ -158,15 +132,11 @@ pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Re
     })?;
     match &cli.command {
         Command::Member(cmd) => {
-            let recorder = Recorder {
-                inner: observer,
-                checks: std::sync::Mutex::new(Vec::new()),
-            };
             let before = match changes(cmd) {
                 true => Some(cost::read(&client).await),
                 false => None,
             };
-            let mut report = member::member(&client, cmd, &cli.global, &recorder).await?;
+            let (mut report, checks) = member::member(&client, cmd, &cli.global, observer).await?;
             if let Some(before) = before.filter(|_| !report.is_plan()) {
                 let after = cost::read(&client).await;
                 if let Some(cost) = cost::cost(&before, &after) {
@@ -176,10 +146,6 @@ pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Re
                     };
                 }
             }
-            let checks = recorder
-                .checks
-                .into_inner()
-                .unwrap_or_else(|p| p.into_inner());
             Ok(Some(if checks.is_empty() {
                 report
             } else {

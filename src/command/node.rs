@@ -2,24 +2,13 @@
 
 use std::time::Duration;
 
-use crate::cli::{ClusterState, RunArgs};
-use crate::engine::startup::{self, ListenerTls, NodeOptions};
+use crate::cli::{ClusterState, InitialClusterArg, RunArgs};
+use crate::engine::startup::{self, InitialCluster, ListenerTls, NodeOptions};
 use crate::error::Error;
 
-/// Parses `--initial-cluster` (name=url,…).
-pub fn parse_initial_cluster(items: &[String]) -> Result<Vec<(String, String)>, Error> {
-    items
-        .iter()
-        .filter(|s| !s.is_empty())
-        .map(|item| {
-            item.split_once('=')
-                .filter(|(n, u)| !n.is_empty() && !u.is_empty())
-                .map(|(n, u)| (n.to_string(), u.to_string()))
-                .ok_or_else(|| {
-                    Error::usage(format!("--initial-cluster item {item:?} is not name=url"))
-                })
-        })
-        .collect()
+/// Reads `--initial-cluster` (name=url,…), once: a usage error when an item is not name=url.
+pub fn initial_cluster(arg: &InitialClusterArg) -> Result<InitialCluster, Error> {
+    InitialCluster::parse(&arg.initial_cluster).map_err(|e| Error::usage(e.to_string()))
 }
 
 /// One listener's TLS files from etcd-style flags (`prefix` is "" or "peer-").
@@ -55,7 +44,7 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
         advertise_client_urls: a.advertise_client_urls.clone(),
         listen_peer_urls: a.listen_peer_urls.clone(),
         initial_advertise_peer_urls: a.initial_advertise_peer_urls.clone(),
-        initial_cluster: parse_initial_cluster(&a.initial_cluster)?,
+        initial_cluster: initial_cluster(&a.initial_cluster)?,
         join_existing: a.initial_cluster_state == ClusterState::Existing,
         token: a.initial_cluster_token.clone(),
         heartbeat: Duration::from_millis(a.heartbeat_interval.max(1)),

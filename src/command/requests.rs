@@ -7,6 +7,7 @@ use crate::cli::{
 };
 use crate::client::peer_tls::PeerTlsFiles;
 use crate::error::Error;
+use crate::model::PeerUrls;
 use crate::workflow::add::AddRequest;
 use crate::workflow::apply::ApplyRequest;
 use crate::workflow::joint::JointRequest;
@@ -53,7 +54,7 @@ fn adding(skip: &SkipCheckArgs, catch_up: &CatchUpArgs) -> Preflight {
 /// What the peer-tls check is told about a new member with `peer_urls`:
 /// its `--peer-cert`/`--peer-key`/`--peer-trusted-ca`, read here once (a
 /// file that cannot be read is a usage error naming its flag).
-pub(super) fn peer_tls(a: &PeerTlsArgs, peer_urls: &[String]) -> Result<PeerTlsInputs, Error> {
+pub(super) fn peer_tls(a: &PeerTlsArgs, peer_urls: &PeerUrls) -> Result<PeerTlsInputs, Error> {
     let new_member = match (&a.peer_cert, &a.peer_key) {
         (Some(cert), Some(key)) => Some(Box::new(
             PeerTlsFiles {
@@ -67,7 +68,7 @@ pub(super) fn peer_tls(a: &PeerTlsArgs, peer_urls: &[String]) -> Result<PeerTlsI
         _ => return Err(Error::usage("--peer-cert and --peer-key go together")),
     };
     Ok(PeerTlsInputs {
-        peer_urls: peer_urls.to_vec(),
+        peer_urls: peer_urls.clone(),
         new_member,
     })
 }
@@ -77,7 +78,7 @@ fn adding_member(
     skip: &SkipCheckArgs,
     catch_up: &CatchUpArgs,
     tls: &PeerTlsArgs,
-    peer_urls: &[String],
+    peer_urls: &PeerUrls,
 ) -> Result<Preflight, Error> {
     Ok(Preflight::Run(CheckOptions {
         skip: skip.skip_check.clone(),
@@ -91,12 +92,13 @@ impl TryFrom<&AddArgs> for AddRequest {
 
     /// Reads the peer TLS files, when given.
     fn try_from(a: &AddArgs) -> Result<Self, Error> {
+        let peer_urls = a.peer_urls.urls();
         Ok(AddRequest {
             name: a.name.clone(),
-            peer_urls: a.peer_urls.clone(),
+            preflight: adding_member(&a.checks, &a.catch_up, &a.peer_tls, &peer_urls)?,
+            peer_urls,
             learner: a.learner,
             dry_run: a.dry_run,
-            preflight: adding_member(&a.checks, &a.catch_up, &a.peer_tls, &a.peer_urls)?,
         })
     }
 }
@@ -153,7 +155,7 @@ impl From<&UpdateArgs> for UpdateRequest {
     fn from(a: &UpdateArgs) -> Self {
         UpdateRequest {
             target: a.target.member.clone(),
-            peer_urls: a.peer_urls.clone(),
+            peer_urls: a.peer_urls.urls(),
             preflight: (&a.checks).into(),
         }
     }
@@ -164,14 +166,15 @@ impl TryFrom<&ReplaceArgs> for ReplaceRequest {
 
     /// Reads the peer TLS files, when given.
     fn try_from(a: &ReplaceArgs) -> Result<Self, Error> {
+        let peer_urls = a.peer_urls.urls();
         Ok(ReplaceRequest {
             old: a.old.clone(),
             name: a.name.clone(),
-            peer_urls: a.peer_urls.clone(),
+            preflight: adding_member(&a.checks, &a.catch_up, &a.peer_tls, &peer_urls)?,
+            peer_urls,
             dry_run: a.dry_run,
             timeout: a.wait.timeout,
             poll_interval: a.wait.poll_interval,
-            preflight: adding_member(&a.checks, &a.catch_up, &a.peer_tls, &a.peer_urls)?,
         })
     }
 }

@@ -113,10 +113,10 @@ fn restore(a: &RestoreArgs) -> anyhow::Result<Report> {
     if memberctl {
         restore::check_memberctl(&a.file).map_err(|e| Error::usage(e.message))?;
     }
-    let pairs = super::node::parse_initial_cluster(&a.initial_cluster)?;
+    let initial = super::node::initial_cluster(&a.initial_cluster)?;
     let (cluster_id, member_id, members) = crate::engine::startup::new_cluster(
         &a.name,
-        &pairs,
+        &initial,
         &a.initial_advertise_peer_urls,
         &a.initial_cluster_token,
     )

@@ -6,6 +6,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::error::Error;
+use crate::model::{PeerUrl, PeerUrls};
 use crate::workflow::apply_plan::TargetMember;
 
 /// One `NAME=URL[,URL…]`.
@@ -17,7 +18,7 @@ fn parse_one(item: &str) -> Result<TargetMember, Error> {
     };
     Ok(TargetMember {
         name: name.trim().to_string(),
-        peer_urls: urls.split(',').map(|u| u.trim().to_string()).collect(),
+        peer_urls: urls.split(',').map(|u| PeerUrl::read(u.trim())).collect(),
     })
 }
 
@@ -59,7 +60,7 @@ pub fn from_file(path: &Path) -> Result<Vec<TargetMember>, Error> {
             .into_iter()
             .map(|m| TargetMember {
                 name: m.name,
-                peer_urls: m.peer_urls,
+                peer_urls: PeerUrls::read(&m.peer_urls),
             })
             .collect());
     }
@@ -78,7 +79,7 @@ mod tests {
     fn targets_from_arguments_lines_and_json() {
         let t = from_args(&["n1=http://a:1".into(), "n2=http://b:2".into()]).unwrap();
         assert_eq!(t[1].name, "n2");
-        assert_eq!(t[1].peer_urls, vec!["http://b:2"]);
+        assert_eq!(t[1].peer_urls.texts(), vec!["http://b:2"]);
         assert!(from_args(&["n1".into()]).is_err());
         let d = tempfile::tempdir().unwrap();
         let lines = d.path().join("t.txt");

@@ -92,8 +92,52 @@ fn host_is_canonical(written: &str, parsed: &str) -> bool {
 const MAX_HOST_NAME: usize = 253;
 const MAX_LABEL: usize = 63;
 
-/// Parses one URL into an endpoint, or says what is wrong with it.
-pub fn check_one(raw: &str, resolve: Resolver) -> (Option<Endpoint>, Vec<String>) {
+/// One peer URL read once: the endpoint it names and what is wrong with
+/// its syntax; its host, when a name, is looked up later (by
+/// [`Reading::problems`]), against a resolver the caller injects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reading {
+    /// The endpoint, when the URL is one (perhaps with problems).
+    pub endpoint: Option<Endpoint>,
+    /// What is wrong with how it is written, in order.
+    pub syntax: Vec<String>,
+    /// The host name (and port) rule 1 looks up, when the host is a name
+    /// written as parsers read it.
+    lookup: Option<(String, u16)>,
+}
+
+impl Reading {
+    /// Every problem of the URL `raw` (the text this is the reading of): its
+    /// syntax, then its host name when `resolve` finds no address for it.
+    pub fn problems(&self, raw: &str, resolve: Resolver) -> Vec<String> {
+        let mut problems = self.syntax.clone();
+        if let Some((host, port)) = &self.lookup {
+            if !resolve(host, *port) {
+                problems.push(format!(
+                    "peer URL {}: host {} does not resolve; check the spelling or use an IP \
+                     address",
+                    quoted(raw),
+                    quoted(host)
+                ));
+            }
+        }
+        problems
+    }
+}
+
+/// Reads one URL into an endpoint and says what is wrong with how it is
+/// written; the host is not looked up (see [`Reading::problems`]).
+pub fn read(raw: &str) -> Reading {
+    let (endpoint, syntax, lookup) = read_parts(raw);
+    Reading {
+        endpoint,
+        syntax,
+        lookup,
+    }
+}
+
+/// The parts of a [`Reading`].
+fn read_parts(raw: &str) -> (Option<Endpoint>, Vec<String>, Option<(String, u16)>) {
     let mut problems = Vec::new();
     let example = "e.g. http://10.0.0.4:2380";
     let shown = quoted(raw);
@@ -102,13 +146,13 @@ pub fn check_one(raw: &str, resolve: Resolver) -> (Option<Endpoint>, Vec<String>
             "peer URL {shown} contains white space or a control character ({c:?}); a URL has \
              none, remove it"
         ));
-        return (None, problems);
+        return (None, problems, None);
     }
     let Some((raw_scheme, authority, tail)) = split_raw(raw) else {
         problems.push(format!(
             "peer URL {shown} is not a URL of the form scheme://host:port, {example}"
         ));
-        return (None, problems);
+        return (None, problems, None);
     };
     let (raw_host, raw_port) = raw_host_port(authority);
     let v6 = |s: &str| s.parse::<std::net::Ipv6Addr>().is_ok();
@@ -118,7 +162,7 @@ pub fn check_one(raw: &str, resolve: Resolver) -> (Option<Endpoint>, Vec<String>
             "peer URL {shown} has an IPv6 address without brackets; write it in brackets, \
              e.g. http://[fd00::4]:2380"
         ));
-        return (None, problems);
+        return (None, problems, None);
     }
     let url = match url::Url::parse(raw) {
         Ok(u) => u,
@@ -126,19 +170,19 @@ pub fn check_one(raw: &str, resolve: Resolver) -> (Option<Endpoint>, Vec<String>
             problems.push(format!(
                 "peer URL {shown} has no host; give host and port, {example}"
             ));
-            return (None, problems);
+            return (None, problems, None);
         }
         Err(url::ParseError::InvalidPort) => {
             problems.push(format!(
                 "peer URL {shown} has an invalid port; the port must be a number from 1 to 65535"
             ));
-            return (None, problems);
+            return (None, problems, None);
         }
         Err(e) => {
             problems.push(format!(
                 "peer URL {shown} is not a URL ({e}); write it as scheme://host:port, {example}"
             ));
-            return (None, problems);
+            return (None, problems, None);
         }
     };
     let scheme = url.scheme().to_ascii_lowercase();
@@ -147,7 +191,7 @@ pub fn check_one(raw: &str, resolve: Resolver) -> (Option<Endpoint>, Vec<String>
             "peer URL {shown} has scheme {}; peer URLs use http or https, {example}",
             quoted(raw_scheme)
         ));
-        return (None, problems);
+        return (None, problems, None);
     }
     if raw_scheme != scheme {
         problems.push(format!(
@@ -159,7 +203,7 @@ pub fn check_one(raw: &str, resolve: Resolver) -> (Option<Endpoint>, Vec<String>
         problems.push(format!(
             "peer URL {shown} has no host; give host and port, {example}"
         ));
-        return (None, problems);
+        return (None, problems, None);
     };
     let host = host.to_ascii_lowercase();
     let canonical = host_is_canonical(raw_host, &host);
@@ -220,6 +264,7 @@ pub fn check_one(raw: &str, resolve: Resolver) -> (Option<Endpoint>, Vec<String>
         ));
     }
     let literal = host.trim_start_matches('[').trim_end_matches(']');
+    let mut lookup = None;
     if literal.parse::<IpAddr>().is_err() && canonical {
         if host.len() > MAX_HOST_NAME || host.split('.').any(|l| l.len() > MAX_LABEL) {
             problems.push(format!(
@@ -227,16 +272,12 @@ pub fn check_one(raw: &str, resolve: Resolver) -> (Option<Endpoint>, Vec<String>
                  {MAX_HOST_NAME}, and at most {MAX_LABEL} between dots",
                 host.len()
             ));
-        } else if !resolve(&host, port.unwrap_or(2380)) {
-            problems.push(format!(
-                "peer URL {shown}: host {} does not resolve; check the spelling or use an IP \
-                 address",
-                quoted(&host)
-            ));
+        } else {
+            lookup = Some((host.clone(), port.unwrap_or(2380)));
         }
     }
     let endpoint = Endpoint { scheme, host, port };
-    (Some(endpoint), problems)
+    (Some(endpoint), problems, lookup)
 }
 
 /// Rule 1's syntax checks of one peer URL on its own: no member list, no DNS
@@ -244,7 +285,7 @@ pub fn check_one(raw: &str, resolve: Resolver) -> (Option<Endpoint>, Vec<String>
 /// when the URL is written as `scheme://host:port` the way servers read it.
 /// The engine's server-side check and the client's rule 1 both use it.
 pub fn check_url_syntax(raw: &str) -> Vec<String> {
-    check_one(raw, &|_, _| true).1
+    read(raw).syntax
 }
 
 /// Endpoint of a URL already in the cluster (lenient: ignores what does not parse).

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use super::state::ClusterState;
 use super::{absolute, client_of, exe, process, runs};
 use crate::error::{Error, ErrorKind};
-use crate::model::MemberStatus;
+use crate::model::{MemberStatus, PeerUrls};
 use crate::workflow::apply_plan::TargetMember;
 use crate::workflow::MembershipApi;
 
@@ -147,7 +147,7 @@ pub async fn force_survivor(dir: &Path, from: Option<&str>) -> Result<Survivor, 
     }
     let mut target = vec![TargetMember {
         name: name.clone(),
-        peer_urls: vec![record.peer_url.clone()],
+        peer_urls: PeerUrls::read(&[&record.peer_url]),
     }];
     target.extend(
         members
@@ -155,7 +155,7 @@ pub async fn force_survivor(dir: &Path, from: Option<&str>) -> Result<Survivor, 
             .filter(|n| n.name != name)
             .map(|n| TargetMember {
                 name: n.name.clone(),
-                peer_urls: vec![n.peer_url.clone()],
+                peer_urls: PeerUrls::read(&[&n.peer_url]),
             }),
     );
     Ok(Survivor {

@@ -3,21 +3,21 @@
 use tokio::time::Instant;
 
 use super::health::gather_with_leader;
-use super::preflight::{Change, Preflight};
+use super::preflight::{Change, Check, Preflight};
 use super::quorum::{self, Config, PlanStep};
 use super::retry::send_change;
 use super::validate;
 use super::{Ctx, MembershipApi};
 use crate::error::Error;
-use crate::model::{Member, MemberList};
+use crate::model::{Member, MemberList, PeerUrls};
 
 /// What to add.
 #[derive(Clone, Debug)]
 pub struct AddRequest {
     /// The name the new member will start with.
     pub name: String,
-    /// Its peer URLs.
-    pub peer_urls: Vec<String>,
+    /// Its peer URLs, read once.
+    pub peer_urls: PeerUrls,
     /// Add as a learner.
     pub learner: bool,
     /// Only print the plan.
@@ -43,13 +43,24 @@ pub struct AddedMember {
     pub already_added: bool,
 }
 
-/// What `member add` did.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What `member add` did, with the pre-flight checks it passed (warnings
+/// and skips included; none when the caller ran them).
+#[derive(Clone, Debug, PartialEq)]
 pub enum AddOutcome {
     /// The member exists now.
-    Added(AddedMember),
+    Added {
+        /// The member and how to start it.
+        added: AddedMember,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
+    },
     /// `--dry-run`: the configurations before and after.
-    Plan(Vec<PlanStep>),
+    Plan {
+        /// Before, and after the add.
+        steps: Vec<PlanStep>,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
+    },
 }
 
 /// What the operator does next, for stderr: start the member, then (for a
@@ -107,11 +118,11 @@ pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<
 
     // Idempotency: the same peer URLs, added before and never started. The
     // request must still be well-formed (rule 1, the member's own URLs allowed):
-    // `same_urls` compares parsed endpoints, which ignore what rule 1 refuses.
+    // `same_as` compares parsed endpoints, which ignore what rule 1 refuses.
     if let Some(m) = list
         .members
         .iter()
-        .find(|m| !m.started() && validate::same_urls(&m.peer_urls, &req.peer_urls))
+        .find(|m| !m.started() && req.peer_urls.same_as(&m.peer_urls))
     {
         let mut problems = validate::check_name(&req.name, &list.members);
         problems.extend(validate::check_peer_urls(
@@ -138,8 +149,10 @@ pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<
             "member {} with these peer URLs was already added and has not started yet; nothing sent",
             m.id
         ));
-        let member = m.clone();
-        return Ok(AddOutcome::Added(added(member, list, &req.name, true)));
+        return Ok(AddOutcome::Added {
+            added: added(m.clone(), list, &req.name, true),
+            checks: Vec::new(),
+        });
     }
 
     validate::check_new_member(&req.name, &req.peer_urls, &list.members, resolver)?;
@@ -153,7 +166,7 @@ pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<
     let change = Change::Add {
         learner: req.learner,
     };
-    req.preflight.run(api, observer, &health, &[change]).await?;
+    let checks = req.preflight.run(api, observer, &health, &[change]).await?;
 
     let mut config = Config::of(&health.list, &reachable);
     let before = config.step("before");
@@ -169,7 +182,10 @@ pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<
         req.name
     ));
     if req.dry_run {
-        return Ok(AddOutcome::Plan(vec![before, after]));
+        return Ok(AddOutcome::Plan {
+            steps: vec![before, after],
+            checks,
+        });
     }
     if !req.learner {
         observer.notice(&format!(
@@ -193,7 +209,10 @@ pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<
     })
     .await;
     match result {
-        Ok(a) => Ok(AddOutcome::Added(added(a.member, a.list, &req.name, false))),
+        Ok(a) => Ok(AddOutcome::Added {
+            added: added(a.member, a.list, &req.name, false),
+            checks,
+        }),
         Err(e) => {
             // The answer may have been lost after the server applied the add.
             if e.kind == crate::ErrorKind::Unavailable {
@@ -201,10 +220,12 @@ pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<
                     if let Some(m) = list
                         .members
                         .iter()
-                        .find(|m| validate::same_urls(&m.peer_urls, &req.peer_urls))
+                        .find(|m| req.peer_urls.same_as(&m.peer_urls))
                     {
-                        let member = m.clone();
-                        return Ok(AddOutcome::Added(added(member, list, &req.name, false)));
+                        return Ok(AddOutcome::Added {
+                            added: added(m.clone(), list, &req.name, false),
+                            checks,
+                        });
                     }
                 }
             }

@@ -13,7 +13,7 @@ use super::apply_plan::{self, Action, ApplyPlan, Engine, TargetMember};
 use super::catch_up::CatchUpSummary;
 use super::health::Health;
 use super::joint::{self, JointRequest};
-use super::preflight::{Change, Preflight};
+use super::preflight::{Change, Check, Preflight};
 use super::promote::{predicted_seconds, wait_ready};
 use super::remove::{self, RemoveRequest};
 use super::start::{StartMember, Starting};
@@ -21,7 +21,7 @@ use super::update::UpdateRequest;
 use super::validate::{self, Resolver};
 use super::{ApiErrorKind, Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
-use crate::model::{Member, MemberList};
+use crate::model::{Member, MemberList, PeerUrls};
 
 /// How many lost answers a run looks past before it gives up.
 const MAX_LOST_ANSWERS: usize = 5;
@@ -63,13 +63,24 @@ pub struct Applied {
     pub catch_up: Vec<CatchUpSummary>,
 }
 
-/// What `member apply` did.
+/// What `member apply` did, with the pre-flight checks the whole way passed
+/// (warnings and skips included; none when nothing was left to check).
 #[derive(Clone, Debug)]
 pub enum ApplyOutcome {
     /// `--dry-run`: the plan.
-    Plan(ApplyPlan),
+    Plan {
+        /// The steps from the membership now to the target.
+        plan: ApplyPlan,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
+    },
     /// The target was reached.
-    Applied(Applied),
+    Applied {
+        /// The steps taken and the membership at the end.
+        applied: Applied,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
+    },
 }
 
 /// The refusals that need no cluster: an empty target, duplicate names or
@@ -97,10 +108,10 @@ fn check_target(req: &ApplyRequest, resolver: Resolver<'_>) -> Result<(), Error>
             ));
         }
     }
-    let all: Vec<String> = req
+    let all: PeerUrls = req
         .target
         .iter()
-        .flat_map(|t| t.peer_urls.clone())
+        .flat_map(|t| t.peer_urls.iter().cloned())
         .collect();
     problems.extend(validate::check_peer_urls(&all, &[], None, resolver));
     validate::refuse_problems(problems)
@@ -230,13 +241,12 @@ pub async fn run<A: MembershipApi, S: StartMember>(
     refuse(req, &list, &plan)?;
     // Checked once for the whole way; what is left of a joint change (leave) needs none.
     let steps = changes(&plan);
-    let mut predicted = None;
+    let mut checks = Vec::new();
     if !steps.is_empty() {
-        let checks = req.preflight.run(api, observer, &health, &steps).await?;
-        predicted = predicted_seconds(&checks);
+        checks = req.preflight.run(api, observer, &health, &steps).await?;
     }
     if req.dry_run {
-        return Ok(ApplyOutcome::Plan(plan));
+        return Ok(ApplyOutcome::Plan { plan, checks });
     }
     if let Some(w) = &plan.warning {
         observer.notice(w);
@@ -244,7 +254,7 @@ pub async fn run<A: MembershipApi, S: StartMember>(
     let mut taken = Vec::new();
     let mut started_here = HashSet::new();
     let mut catch_ups = Watched {
-        predicted,
+        predicted: predicted_seconds(&checks),
         seen: Vec::new(),
     };
     let mut lost_answers = 0;
@@ -254,11 +264,14 @@ pub async fn run<A: MembershipApi, S: StartMember>(
     for _ in 0..limit {
         let (list, plan) = plan_now(api, &req.target, engine.as_mut()).await?;
         let Some(step) = plan.steps.first() else {
-            return Ok(ApplyOutcome::Applied(Applied {
-                steps: taken,
-                list,
-                catch_up: catch_ups.seen,
-            }));
+            return Ok(ApplyOutcome::Applied {
+                applied: Applied {
+                    steps: taken,
+                    list,
+                    catch_up: catch_ups.seen,
+                },
+                checks,
+            });
         };
         observer.notice(&format!(
             "step {}: {} {} (voters after: {}, quorum {}, fault tolerance {})",
@@ -366,12 +379,12 @@ async fn take<A: MembershipApi, S: StartMember>(
                     return Ok(Took::LearnerLimit)
                 }
                 Err(e) => return Err(e),
-                Ok(AddOutcome::Added(a)) => {
+                Ok(AddOutcome::Added { added: a, .. }) => {
                     started_here.insert(a.member.id);
                     let new = starting(&a.name, &a.member, &a.initial_cluster);
                     starter.start(&new, observer).await?;
                 }
-                Ok(AddOutcome::Plan(_)) => {
+                Ok(AddOutcome::Plan { .. }) => {
                     return Err(Error::new(
                         ErrorKind::Internal,
                         "add returned a plan without --dry-run",

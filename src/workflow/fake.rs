@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use super::{ApiError, ApiErrorKind, MembershipApi};
 use crate::model::{
     Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus,
-    PeerProgress, ProgressReport, ServerMetrics,
+    PeerProgress, PeerUrls, ProgressReport, ServerMetrics,
 };
 
 /// The fake cluster's state; tests set it up and inspect `calls`.
@@ -118,7 +118,7 @@ impl MembershipApi for Fake {
         Ok(s.list.clone())
     }
 
-    async fn member_add(&self, peer_urls: &[String], is_learner: bool) -> Result<Added, ApiError> {
+    async fn member_add(&self, peer_urls: &PeerUrls, is_learner: bool) -> Result<Added, ApiError> {
         let mut s = self.state();
         s.calls.push("add".into());
         if let Some(e) = s.add_errors.pop_front() {
@@ -127,7 +127,7 @@ impl MembershipApi for Fake {
         s.next_id += 1;
         let m = Member {
             id: MemberId(s.next_id),
-            peer_urls: peer_urls.to_vec(),
+            peer_urls: peer_urls.texts(),
             is_learner,
             ..Default::default()
         };
@@ -160,12 +160,12 @@ impl MembershipApi for Fake {
     async fn member_update(
         &self,
         id: MemberId,
-        peer_urls: &[String],
+        peer_urls: &PeerUrls,
     ) -> Result<MemberList, ApiError> {
         let mut s = self.state();
         s.calls.push("update".into());
         if let Some(m) = s.list.members.iter_mut().find(|m| m.id == id) {
-            m.peer_urls = peer_urls.to_vec();
+            m.peer_urls = peer_urls.texts();
         }
         Ok(s.list.clone())
     }

@@ -10,14 +10,14 @@ use super::catch_up::{is_ready, CatchUpSummary};
 use super::health::{gather_with_leader, Health};
 use super::joint_calc::{self, RaftChange};
 use super::leader;
-use super::preflight::{Change, Preflight};
+use super::preflight::{Change, Check, Preflight};
 use super::promote::wait_ready;
 use super::quorum::{fault_tolerance, quorum, PlanStep};
 use super::resolve::{list_naming, resolve, Purpose};
 use super::validate::{self, Resolver};
 use super::{ApiError, ApiErrorKind, Ctx, MembershipApi, Observer};
 use crate::error::{Error, ErrorKind};
-use crate::model::{Configuration, JointChange, Member, MemberId, MemberList};
+use crate::model::{Configuration, JointChange, Member, MemberId, MemberList, PeerUrl, PeerUrls};
 
 /// What `joint enter` should change.
 #[derive(Clone, Debug, Default)]
@@ -46,13 +46,24 @@ pub struct JointRequest {
     pub preflight: Preflight,
 }
 
-/// What `joint enter` did.
+/// What `joint enter` did, with the pre-flight checks it passed (warnings
+/// and skips included; none when the caller ran them).
 #[derive(Clone, Debug, PartialEq)]
 pub enum JointOutcome {
     /// The configuration after entering, and the learners' catch-up.
-    Entered(JointEntered),
+    Entered {
+        /// The joint configuration and the catch-up.
+        entered: JointEntered,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
+    },
     /// `--dry-run`: C_old, C_old∧C_new, C_new.
-    Plan(Vec<PlanStep>),
+    Plan {
+        /// The configurations, step by step.
+        steps: Vec<PlanStep>,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
+    },
 }
 
 /// A joint configuration entered.
@@ -211,7 +222,7 @@ impl Named {
                 )));
             };
             // Split as `member add --peer-urls` is, so that rule 1 judges both alike.
-            let urls: Vec<String> = urls.split(',').map(str::to_string).collect();
+            let urls: PeerUrls = urls.split(',').map(PeerUrl::read).collect();
             problems.extend(validate::check_name(name, &known));
             problems.extend(validate::check_peer_urls(&urls, &known, None, resolver));
             let placeholder = MemberId(u64::MAX - i as u64);
@@ -221,7 +232,7 @@ impl Named {
             known.push(Member {
                 id: placeholder,
                 name: name.to_string(),
-                peer_urls: urls.clone(),
+                peer_urls: urls.texts(),
                 ..Default::default()
             });
             self.changes.push(JointChange::AddLearner {
@@ -410,17 +421,21 @@ pub async fn enter<A: MembershipApi>(
     let deadline = Instant::now() + command_timeout;
     let health = gather_with_leader(api, observer, list, deadline).await?;
     let (joint, after) = plan(&cfg, &named.raft, &health.reachable())?;
-    req.preflight
+    let checks = req
+        .preflight
         .run(api, observer, &health, &preflight_steps(&named.changes))
         .await?;
     if req.dry_run {
         let steps = dry_run_steps((&cfg, &joint, &after), &health, &named);
-        return Ok(JointOutcome::Plan(steps));
+        return Ok(JointOutcome::Plan { steps, checks });
     }
     let transfer_deadline = (started + req.timeout).max(Instant::now() + command_timeout);
     leader::move_away(api, observer, &health, &named.leaving(), transfer_deadline).await?;
     let config = api.joint_enter(&named.changes).await.map_err(unsupported)?;
-    Ok(JointOutcome::Entered(JointEntered { config, catch_up }))
+    Ok(JointOutcome::Entered {
+        entered: JointEntered { config, catch_up },
+        checks,
+    })
 }
 
 /// Rule 6, waited for: each learner to promote is watched (with progress)

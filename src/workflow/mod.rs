@@ -31,7 +31,7 @@ use std::time::Duration;
 use crate::error::{Error, ErrorKind};
 use crate::model::cert::PeerCertificate;
 use crate::model::{
-    Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus,
+    Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus, PeerUrls,
     ProgressReport, ServerMetrics, ServerVersion,
 };
 
@@ -67,14 +67,14 @@ pub trait MembershipApi {
     /// The current membership.
     async fn member_list(&self) -> Result<MemberList, ApiError>;
     /// Adds a member with these peer URLs, as a learner or a voter.
-    async fn member_add(&self, peer_urls: &[String], is_learner: bool) -> Result<Added, ApiError>;
+    async fn member_add(&self, peer_urls: &PeerUrls, is_learner: bool) -> Result<Added, ApiError>;
     /// Removes a member; returns the membership after.
     async fn member_remove(&self, id: MemberId) -> Result<MemberList, ApiError>;
     /// Replaces a member's peer URLs; returns the membership after.
     async fn member_update(
         &self,
         id: MemberId,
-        peer_urls: &[String],
+        peer_urls: &PeerUrls,
     ) -> Result<MemberList, ApiError>;
     /// Promotes a learner to a voter; returns the membership after.
     async fn member_promote(&self, id: MemberId) -> Result<MemberList, ApiError>;
@@ -218,7 +218,9 @@ impl From<ApiError> for Error {
 }
 
 /// Receives what a workflow wants the operator to see while it runs (stderr):
-/// notices and catch-up progress. Nothing here goes to stdout.
+/// notices and catch-up progress, nothing else. Results (the pre-flight
+/// checks a change passed among them) come back by value in the workflow's
+/// outcome; nothing here goes to stdout.
 pub trait Observer {
     /// A one-line notice (a retry, a warning).
     fn notice(&self, message: &str);
@@ -226,9 +228,6 @@ pub trait Observer {
     fn catch_up(&self, sample: &CatchUpSample);
     /// The catch-up wait is over (ready, or given up).
     fn catch_up_done(&self);
-    /// The pre-flight checks a change passed, warnings and skips included:
-    /// the report of the change carries them.
-    fn checked(&self, _checks: &[preflight::Check]) {}
 }
 
 /// An observer that drops everything (tests, quiet runs).

@@ -7,7 +7,7 @@ use tokio::time::Instant;
 use super::catch_up::{CatchUp, CatchUpSample, CatchUpState, CatchUpSummary, ReadySpan};
 use super::health::Health;
 use super::preflight::upgrade::{self, Release};
-use super::preflight::{Change, Preflight};
+use super::preflight::{Change, Check, Preflight};
 use super::resolve::{list_naming, resolve, Purpose};
 use super::retry::retry_unhealthy;
 use super::{ApiError, ApiErrorKind, Ctx, MembershipApi, Observer};
@@ -43,6 +43,9 @@ pub struct Promoted {
     pub waited: Duration,
     /// The learner's catch-up as the wait saw it (not with `--no-wait`).
     pub catch_up: Option<CatchUpSummary>,
+    /// The pre-flight checks it passed (warnings and skips included; none
+    /// when the caller ran them).
+    pub checks: Vec<Check>,
 }
 
 fn not_ready_hint(e: ApiError, member: &Member) -> Error {
@@ -78,15 +81,15 @@ pub async fn promote<A: MembershipApi>(
             member.label()
         )));
     }
-    let mut predicted = None;
+    let mut checks = Vec::new();
     if let Preflight::Run(_) = &req.preflight {
         let health = Health::gather(api, list.clone()).await;
-        let checks = req
+        checks = req
             .preflight
             .run(api, observer, &health, &[Change::Promote(member.id)])
             .await?;
-        predicted = predicted_seconds(&checks);
     }
+    let predicted = predicted_seconds(&checks);
     let finish = |list: MemberList, catch_up: Option<CatchUpSummary>| {
         let member = list
             .get(member.id)
@@ -97,6 +100,7 @@ pub async fn promote<A: MembershipApi>(
             list,
             waited: started.elapsed(),
             catch_up,
+            checks,
         }
     };
     if !req.wait {
@@ -117,7 +121,7 @@ pub async fn promote<A: MembershipApi>(
 }
 
 /// The catch-up check's prediction among `checks`, if it made one.
-pub(crate) fn predicted_seconds(checks: &[super::preflight::Check]) -> Option<f64> {
+pub(crate) fn predicted_seconds(checks: &[Check]) -> Option<f64> {
     checks
         .iter()
         .find(|c| c.name == super::preflight::CheckName::CatchUp)

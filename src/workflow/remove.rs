@@ -7,7 +7,7 @@ use tokio::time::Instant;
 
 use super::health::gather_with_leader;
 use super::leader::{self, Moved};
-use super::preflight::{Change, Preflight};
+use super::preflight::{Change, Check, Preflight};
 use super::quorum::{self, Config, PlanStep};
 use super::resolve::{resolve, Purpose};
 use super::retry::send_change;
@@ -30,8 +30,9 @@ pub struct RemoveRequest {
     pub preflight: Preflight,
 }
 
-/// What `member remove` did.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What `member remove` did, with the pre-flight checks it passed (warnings
+/// and skips included; none when the caller ran them).
+#[derive(Clone, Debug, PartialEq)]
 pub enum RemoveOutcome {
     /// The member is gone.
     Removed {
@@ -41,9 +42,16 @@ pub enum RemoveOutcome {
         list: MemberList,
         /// The leadership transfer done first, when the member led.
         moved: Option<Box<Moved>>,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
     },
     /// `--dry-run`: the configurations before and after.
-    Plan(Vec<PlanStep>),
+    Plan {
+        /// Before, the leadership transfer when the member leads, and after.
+        steps: Vec<PlanStep>,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
+    },
 }
 
 /// Runs `member remove TARGET`. When the member leads, leadership is first
@@ -66,7 +74,8 @@ pub async fn remove<A: MembershipApi>(
         }
         observer.notice(&format!("--force: going on despite: {}", refusal.message));
     }
-    req.preflight
+    let checks = req
+        .preflight
         .run(api, observer, &health, &[Change::Remove(member.id)])
         .await?;
     let leaving = HashSet::from([member.id]);
@@ -79,7 +88,10 @@ pub async fn remove<A: MembershipApi>(
     config.remove(&member.id.to_string());
     plan.push(config.step(format!("after removing {}", member.label())));
     if req.dry_run {
-        return Ok(RemoveOutcome::Plan(plan));
+        return Ok(RemoveOutcome::Plan {
+            steps: plan,
+            checks,
+        });
     }
     let no_successor = health.leader() == Some(member.id) && transfer.is_none();
     let moved = if req.force && no_successor {
@@ -122,6 +134,7 @@ pub async fn remove<A: MembershipApi>(
         removed: member,
         list,
         moved,
+        checks,
     })
 }
 

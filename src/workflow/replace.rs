@@ -15,7 +15,7 @@ use super::health::Health;
 use super::joint::{self, JointRequest};
 use super::joint_calc::{self, RaftChange};
 use super::leader;
-use super::preflight::{self, Preflight};
+use super::preflight::{self, Check, Preflight};
 use super::promote::{predicted_seconds, wait_ready};
 use super::quorum::{Config, PlanStep};
 use super::remove::{self, RemoveOutcome, RemoveRequest};
@@ -24,7 +24,7 @@ use super::start::{StartMember, Starting};
 use super::validate;
 use super::{ApiErrorKind, Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
-use crate::model::{Configuration, Member, MemberId, MemberList};
+use crate::model::{Configuration, Member, MemberId, MemberList, PeerUrls};
 
 /// What to replace with what.
 #[derive(Clone, Debug)]
@@ -33,8 +33,8 @@ pub struct ReplaceRequest {
     pub old: String,
     /// The new member's name.
     pub name: String,
-    /// The new member's peer URLs.
-    pub peer_urls: Vec<String>,
+    /// The new member's peer URLs, read once.
+    pub peer_urls: PeerUrls,
     /// Only print the plan.
     pub dry_run: bool,
     /// How long to wait for the new member to start and catch up.
@@ -54,8 +54,9 @@ pub struct InProgress {
     pub new: AddedMember,
     /// Whether the server is the memberctl engine (joint consensus available).
     pub engine: bool,
-    /// The catch-up check's prediction, when it made one.
-    pub predicted: Option<f64>,
+    /// The pre-flight checks the replacement passed (the catch-up check's
+    /// prediction among them, when it made one).
+    pub checks: Vec<Check>,
 }
 
 /// A finished replacement.
@@ -75,7 +76,12 @@ pub struct Replaced {
 #[derive(Clone, Debug)]
 pub enum Prepared {
     /// `--dry-run`: the plan.
-    Plan(Vec<PlanStep>),
+    Plan {
+        /// The configurations, step by step.
+        steps: Vec<PlanStep>,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
+    },
     /// The new member exists (as a learner or already a voter): go on with [`finish`].
     Started(InProgress),
     /// Nothing is left to do (an earlier run finished).
@@ -168,10 +174,10 @@ pub async fn prepare<A: MembershipApi>(
     let existing = list
         .members
         .iter()
-        .find(|m| validate::same_urls(&m.peer_urls, &req.peer_urls))
+        .find(|m| req.peer_urls.same_as(&m.peer_urls))
         .cloned();
     if let Some(m) = &existing {
-        // `same_urls` compares parsed endpoints; the URLs as given must still pass rule 1.
+        // `same_as` compares parsed endpoints; the URLs as given must still pass rule 1.
         validate::refuse_problems(validate::check_peer_urls(
             &req.peer_urls,
             &list.members,
@@ -219,7 +225,7 @@ pub async fn prepare<A: MembershipApi>(
         return Err(Error::refused(format!(
             "peer URLs {} belong to member {}, which runs under another name than {}; give \
              the new member's own name and URLs",
-            req.peer_urls.join(","),
+            req.peer_urls,
             m.label(),
             validate::quoted(&req.name)
         )));
@@ -236,15 +242,11 @@ pub async fn prepare<A: MembershipApi>(
     let health = Health::gather(api, list.clone()).await;
     let steps = preflight::replacing(old.id, existing.as_ref().map(|m| (m.id, m.is_learner)));
     let checks = req.preflight.run(api, observer, &health, &steps).await?;
-    let predicted = predicted_seconds(&checks);
     if req.dry_run {
-        return Ok(Prepared::Plan(plan(
-            &list,
-            &health,
-            &old,
-            req,
-            engine.as_ref(),
-        )));
+        return Ok(Prepared::Plan {
+            steps: plan(&list, &health, &old, req, engine.as_ref()),
+            checks,
+        });
     }
     let new = match existing {
         // Added by an earlier run (or by hand); it may have started since.
@@ -265,8 +267,8 @@ pub async fn prepare<A: MembershipApi>(
                 preflight: Preflight::ByCaller,
             };
             match add::add(cx, &add_req).await? {
-                AddOutcome::Added(a) => a,
-                AddOutcome::Plan(_) => {
+                AddOutcome::Added { added, .. } => added,
+                AddOutcome::Plan { .. } => {
                     return Err(Error::new(
                         ErrorKind::Internal,
                         "add returned a plan without --dry-run",
@@ -276,7 +278,7 @@ pub async fn prepare<A: MembershipApi>(
         }
     };
     Ok(Prepared::Started(InProgress {
-        predicted,
+        checks,
         old,
         new,
         engine: engine.is_some(),
@@ -314,8 +316,11 @@ pub async fn run<A: MembershipApi, S: StartMember>(
     starter: &S,
 ) -> Result<ReplaceOutcome, Error> {
     match prepare(cx, req).await? {
-        Prepared::Plan(plan) => Ok(ReplaceOutcome::Plan(plan)),
-        Prepared::Done(done) => Ok(ReplaceOutcome::Replaced(Box::new(done))),
+        Prepared::Plan { steps, checks } => Ok(ReplaceOutcome::Plan { steps, checks }),
+        Prepared::Done(done) => Ok(ReplaceOutcome::Replaced {
+            replaced: Box::new(done),
+            checks: Vec::new(),
+        }),
         Prepared::Started(state) => {
             if !state.new.member.started() {
                 let new = Starting {
@@ -326,20 +331,33 @@ pub async fn run<A: MembershipApi, S: StartMember>(
                 };
                 starter.start(&new, cx.observer).await?;
             }
-            finish(cx, req, &state)
-                .await
-                .map(|r| ReplaceOutcome::Replaced(Box::new(r)))
+            let replaced = finish(cx, req, &state).await?;
+            Ok(ReplaceOutcome::Replaced {
+                replaced: Box::new(replaced),
+                checks: state.checks,
+            })
         }
     }
 }
 
-/// What `member replace` did.
+/// What `member replace` did, with the pre-flight checks it passed
+/// (warnings and skips included; none when an earlier run had finished).
 #[derive(Clone, Debug)]
 pub enum ReplaceOutcome {
     /// `--dry-run`: the plan.
-    Plan(Vec<PlanStep>),
+    Plan {
+        /// The configurations, step by step.
+        steps: Vec<PlanStep>,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
+    },
     /// The replacement is complete.
-    Replaced(Box<Replaced>),
+    Replaced {
+        /// What was replaced with what.
+        replaced: Box<Replaced>,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
+    },
 }
 
 /// Waits for the new member, then swaps it in for the old one.
@@ -353,6 +371,7 @@ pub async fn finish<A: MembershipApi>(
     let old = &state.old;
     let deadline = Instant::now() + req.timeout;
     let timing = (req.timeout, req.poll_interval, Duration::ZERO);
+    let predicted = predicted_seconds(&state.checks);
     let mut catch_up = None;
     let mut list = if state.engine {
         // One joint change promotes the new member and removes the old one.
@@ -361,7 +380,7 @@ pub async fn finish<A: MembershipApi>(
             let promote = !cfg.voters.contains(&new.id);
             if promote {
                 let waited =
-                    wait_ready(api, observer, new, timing, deadline, false, state.predicted).await;
+                    wait_ready(api, observer, new, timing, deadline, false, predicted).await;
                 observer.catch_up_done();
                 catch_up = Some(waited?.1);
             }
@@ -391,8 +410,7 @@ pub async fn finish<A: MembershipApi>(
         list_without(api, old.id, Instant::now() + cx.command_timeout).await?
     } else {
         if new.is_learner {
-            let waited =
-                wait_ready(api, observer, new, timing, deadline, true, state.predicted).await;
+            let waited = wait_ready(api, observer, new, timing, deadline, true, predicted).await;
             observer.catch_up_done();
             catch_up = Some(waited?.1);
         }

@@ -10,7 +10,7 @@ use super::promote::{promote, PromoteRequest};
 use super::remove::{remove, RemoveOutcome, RemoveRequest};
 use super::{update, ApiError, ApiErrorKind, Ctx, Silent};
 use crate::error::ErrorKind;
-use crate::model::{Member, MemberId};
+use crate::model::{Member, MemberId, PeerUrls};
 
 /// A resolver under which every host resolves.
 pub(super) fn resolves(_: &str, _: u16) -> bool {
@@ -44,7 +44,7 @@ pub(crate) fn cx<A>(api: &A) -> Ctx<'_, A> {
 fn learner_add(name: &str, url: &str) -> AddRequest {
     AddRequest {
         name: name.into(),
-        peer_urls: vec![url.into()],
+        peer_urls: PeerUrls::read(&[url]),
         learner: true,
         dry_run: false,
         preflight: Preflight::default(),
@@ -70,7 +70,7 @@ fn rm(target: &str, dry_run: bool, force: bool, command_timeout: Duration) -> Re
 fn update_req(target: &str, peer_urls: &[String]) -> update::UpdateRequest {
     update::UpdateRequest {
         target: target.into(),
-        peer_urls: peer_urls.to_vec(),
+        peer_urls: PeerUrls::read(peer_urls),
         preflight: Preflight::default(),
     }
 }
@@ -100,10 +100,10 @@ async fn bad_urls_send_nothing() {
 async fn add_is_idempotent_for_an_unstarted_member() {
     let fake = Fake::three();
     let req = learner_add("m4", "http://127.0.0.1:2390");
-    let AddOutcome::Added(first) = add(&cx(&fake), &req).await.unwrap() else {
+    let AddOutcome::Added { added: first, .. } = add(&cx(&fake), &req).await.unwrap() else {
         panic!()
     };
-    let AddOutcome::Added(second) = add(&cx(&fake), &req).await.unwrap() else {
+    let AddOutcome::Added { added: second, .. } = add(&cx(&fake), &req).await.unwrap() else {
         panic!()
     };
     assert!(!first.already_added);
@@ -235,7 +235,7 @@ async fn remove_into_quorum_loss_sends_nothing_unless_forced() {
         .unwrap_err();
     assert_eq!(err.kind, ErrorKind::Refused);
     let plan = remove(&cx(&fake), &rm("m3", true, false, T)).await.unwrap();
-    assert!(matches!(plan, RemoveOutcome::Plan(ref p) if p.len() == 2));
+    assert!(matches!(plan, RemoveOutcome::Plan { steps: ref p, .. } if p.len() == 2));
     assert!(fake.calls().is_empty());
     remove(&cx(&fake), &rm("m2", false, true, T)).await.unwrap();
     assert_eq!(fake.calls(), vec!["remove"]);
@@ -326,7 +326,8 @@ async fn removing_the_leader_moves_leadership_to_the_most_caught_up_voter_first(
     let fake = Fake::three();
     fake.state().index.insert(MemberId(2), 90);
     // A dry run shows the transfer step and sends nothing.
-    let RemoveOutcome::Plan(plan) = remove(&cx(&fake), &rm("m1", true, false, T)).await.unwrap()
+    let RemoveOutcome::Plan { steps: plan, .. } =
+        remove(&cx(&fake), &rm("m1", true, false, T)).await.unwrap()
     else {
         panic!("no plan")
     };

@@ -4,16 +4,16 @@
 use tokio::time::Instant;
 
 use super::health::gather_with_leader;
-use super::preflight::{Change, Preflight};
+use super::preflight::{Change, Check, Preflight};
 use super::resolve::{resolve, Purpose};
 use super::retry::send_change;
 use super::validate;
 use super::{Ctx, MembershipApi};
 use crate::error::Error;
-use crate::model::{Member, MemberList};
+use crate::model::{Member, MemberList, PeerUrls};
 
 /// The result of `member update`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Updated {
     /// The member with its new peer URLs.
     pub member: Member,
@@ -21,6 +21,9 @@ pub struct Updated {
     pub list: MemberList,
     /// True when the member already had exactly these URLs and nothing was sent.
     pub unchanged: bool,
+    /// The pre-flight checks it passed (warnings and skips included; none
+    /// when nothing was sent or the caller ran them).
+    pub checks: Vec<Check>,
 }
 
 /// What `member update` is asked.
@@ -28,8 +31,8 @@ pub struct Updated {
 pub struct UpdateRequest {
     /// The member: name or hex ID.
     pub target: String,
-    /// Its new peer URLs.
-    pub peer_urls: Vec<String>,
+    /// Its new peer URLs, read once.
+    pub peer_urls: PeerUrls,
     /// The pre-flight checks.
     pub preflight: Preflight,
 }
@@ -48,7 +51,7 @@ pub async fn update<A: MembershipApi>(
     } = req;
     let list = api.member_list().await?;
     let member = resolve(&list, target, Purpose::Update)?.clone();
-    if validate::same_urls(&member.peer_urls, peer_urls) {
+    if peer_urls.same_as(&member.peer_urls) {
         observer.notice(&format!(
             "member {} already has these peer URLs; nothing sent",
             member.label()
@@ -57,13 +60,14 @@ pub async fn update<A: MembershipApi>(
             member,
             list,
             unchanged: true,
+            checks: Vec::new(),
         });
     }
     let problems = validate::check_peer_urls(peer_urls, &list.members, Some(member.id), resolver);
     validate::refuse_problems(problems)?;
     let deadline = Instant::now() + command_timeout;
     let health = gather_with_leader(api, observer, list, deadline).await?;
-    preflight
+    let checks = preflight
         .run(api, observer, &health, &[Change::Update(member.id)])
         .await?;
     let down: Vec<String> = health
@@ -76,12 +80,13 @@ pub async fn update<A: MembershipApi>(
     })
     .await?;
     let member = list.get(member.id).cloned().unwrap_or(Member {
-        peer_urls: peer_urls.to_vec(),
+        peer_urls: peer_urls.texts(),
         ..member
     });
     Ok(Updated {
         member,
         list,
         unchanged: false,
+        checks,
     })
 }

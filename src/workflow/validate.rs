@@ -2,24 +2,25 @@
 
 use std::collections::HashSet;
 
-use crate::model::{Member, MemberId};
-use crate::rules::peer_url::{check_one, endpoint_of, Endpoint};
+use crate::model::{Member, MemberId, PeerUrls};
+use crate::rules::peer_url::endpoint_of;
 pub use crate::rules::peer_url::{check_url_syntax, quoted, system_resolver, Resolver};
 
 /// Checks the peer URLs of a member to add (or, with `exclude`, of a member to
-/// update, whose own current peer URLs are allowed). Returns every problem.
+/// update, whose own current peer URLs are allowed): each as it was read,
+/// then against the members. Returns every problem.
 pub fn check_peer_urls(
-    urls: &[String],
+    urls: &PeerUrls,
     members: &[Member],
     exclude: Option<MemberId>,
     resolve: Resolver,
 ) -> Vec<String> {
     let mut problems = Vec::new();
-    if urls.iter().all(|u| u.trim().is_empty()) {
+    if urls.iter().all(|u| u.is_blank()) {
         problems.push("no peer URL given; pass --peer-urls scheme://host:port".to_string());
         return problems;
     }
-    if urls.iter().any(|u| u.trim().is_empty()) {
+    if urls.iter().any(|u| u.is_blank()) {
         problems.push(
             "the peer URL list has an empty item (two commas in a row, or a comma at either \
              end); separate the URLs with single commas"
@@ -28,11 +29,12 @@ pub fn check_peer_urls(
     }
     let mut seen = HashSet::new();
     let mut schemes = HashSet::new();
-    for raw in urls.iter().filter(|u| !u.trim().is_empty()) {
-        let shown = quoted(raw);
-        let (endpoint, mut found) = check_one(raw, resolve);
-        problems.append(&mut found);
-        let Some(endpoint) = endpoint else { continue };
+    for url in urls.iter().filter(|u| !u.is_blank()) {
+        let shown = quoted(url.as_str());
+        problems.extend(url.problems(resolve));
+        let Some(endpoint) = url.checked_endpoint() else {
+            continue;
+        };
         if !seen.insert(endpoint.clone()) {
             problems.push(format!(
                 "peer URL {shown} is given twice; list each peer URL once"
@@ -120,23 +122,13 @@ pub fn refuse_problems(problems: Vec<String>) -> Result<(), crate::Error> {
 /// Rule 1 for a member to add: its name and every peer URL, all problems at once.
 pub fn check_new_member(
     name: &str,
-    urls: &[String],
+    urls: &PeerUrls,
     members: &[Member],
     resolve: Resolver,
 ) -> Result<(), crate::Error> {
     let mut problems = check_name(name, members);
     problems.extend(check_peer_urls(urls, members, None, resolve));
     refuse_problems(problems)
-}
-
-/// Whether two lists of peer URLs name the same endpoints (in any order).
-pub fn same_urls(a: &[String], b: &[String]) -> bool {
-    let set =
-        |v: &[String]| -> Option<HashSet<Endpoint>> { v.iter().map(|u| endpoint_of(u)).collect() };
-    match (set(a), set(b)) {
-        (Some(x), Some(y)) => !x.is_empty() && x == y,
-        _ => false,
-    }
 }
 
 #[cfg(test)]
@@ -160,8 +152,7 @@ mod tests {
     }
 
     fn check(urls: &[&str]) -> Vec<String> {
-        let urls: Vec<String> = urls.iter().map(|s| s.to_string()).collect();
-        check_peer_urls(&urls, &cluster(), None, &resolves)
+        check_peer_urls(&PeerUrls::read(urls), &cluster(), None, &resolves)
     }
 
     fn one_problem(urls: &[&str], needle: &str) {
@@ -267,7 +258,7 @@ mod tests {
 
     #[test]
     fn update_may_keep_its_own_url() {
-        let urls = vec!["http://127.0.0.1:2381".to_string()];
+        let urls = PeerUrls::read(&["http://127.0.0.1:2381"]);
         assert!(check_peer_urls(&urls, &cluster(), Some(MemberId(1)), &resolves).is_empty());
         let p = check_peer_urls(&urls, &cluster(), Some(MemberId(2)), &resolves);
         assert_eq!(p.len(), 1, "{p:?}");
@@ -275,7 +266,7 @@ mod tests {
 
     #[test]
     fn empty_list_is_refused() {
-        let p = check_peer_urls(&[], &cluster(), None, &resolves);
+        let p = check_peer_urls(&PeerUrls::default(), &cluster(), None, &resolves);
         assert!(p[0].contains("no peer URL"));
     }
 
@@ -286,13 +277,5 @@ mod tests {
         assert!(check_name("a=b", &cluster())[0].contains("ETCD_INITIAL_CLUSTER"));
         assert!(check_name("a b", &cluster())[0].contains("ETCD_INITIAL_CLUSTER"));
         assert!(check_name("m2", &cluster())[0].contains("already taken"));
-    }
-
-    #[test]
-    fn same_urls_ignores_order_and_case() {
-        let a = vec!["http://A:1".to_string(), "http://b:2".to_string()];
-        let b = vec!["http://b:2".to_string(), "http://a:1".to_string()];
-        assert!(same_urls(&a, &b));
-        assert!(!same_urls(&a, &b[..1]));
     }
 }

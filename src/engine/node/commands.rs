@@ -13,7 +13,7 @@ use super::conf::conf_view;
 use super::tokens::TokenEvent;
 use super::Applied;
 use crate::engine::storage::adds_data;
-use crate::engine::storage::Apply;
+use crate::engine::storage::Batch;
 use crate::engine::storage::{conf_members, State};
 use crate::engine::storage::{Change, Refusal};
 use crate::engine::storage::{Result, StoreError};
@@ -57,9 +57,9 @@ pub struct AppliedBatch {
     pub bytes: u64,
 }
 
-fn apply_command(a: &mut Apply<'_>, cmd: spb::Command, out: &mut AppliedBatch) -> Applied {
+fn apply_command(a: &mut Batch<'_>, cmd: spb::Command, out: &mut AppliedBatch) -> Applied {
     use spb::command::Op;
-    let revision_or = |a: &Apply<'_>, r: std::result::Result<(), Refusal>| match r {
+    let revision_or = |a: &Batch<'_>, r: std::result::Result<(), Refusal>| match r {
         Ok(()) => Applied::Revision(a.revision()),
         Err(e) => Applied::Refused(e),
     };
@@ -128,7 +128,7 @@ fn apply_command(a: &mut Apply<'_>, cmd: spb::Command, out: &mut AppliedBatch) -
 
 /// Brings member metadata in line with a new conf state: new members from the
 /// change's context, learner flags, removed members gone.
-fn reconcile_members(a: &mut Apply<'_>, ctx: &spb::ConfContext, cs: &ConfState) {
+fn reconcile_members(a: &mut Batch<'_>, ctx: &spb::ConfContext, cs: &ConfState) {
     let all: HashSet<u64> = conf_members(cs).into_iter().collect();
     let learners: HashSet<u64> = cs.learners.iter().copied().collect();
     for m in a.members() {
@@ -166,7 +166,7 @@ pub fn apply_entries(state: &mut State, entries: Vec<Committed>) -> Result<Appli
     else {
         return Ok(out);
     };
-    let mut a = Apply::begin(state);
+    let mut a = Batch::begin(state);
     let mut events = EventBatch {
         before: a.revision(),
         ..Default::default()

@@ -6,7 +6,7 @@ use raft::eraftpb::{
     ConfChangeSingle, ConfChangeTransition, ConfChangeType, ConfChangeV2, ConfState,
 };
 
-use super::{Change, ConfView};
+use super::{ConfView, MemberChange};
 use crate::proto::memberctl_store_v1 as spb;
 
 /// The configuration view of a raft conf state.
@@ -26,16 +26,20 @@ pub fn conf_view(cs: &ConfState) -> ConfView {
 }
 
 /// A ConfChangeV2 with `changes`, carrying `ctx`; explicit joint transition when asked.
-pub fn conf_change(changes: &[Change], explicit: bool, ctx: spb::ConfContext) -> ConfChangeV2 {
+pub fn conf_change(
+    changes: &[MemberChange],
+    explicit: bool,
+    ctx: spb::ConfContext,
+) -> ConfChangeV2 {
     let mut cc = ConfChangeV2::default();
     let singles: Vec<ConfChangeSingle> = changes
         .iter()
         .map(|c| {
             let mut s = ConfChangeSingle::default();
             let (t, id) = match *c {
-                Change::AddVoter(id) => (ConfChangeType::AddNode, id),
-                Change::AddLearner(id) => (ConfChangeType::AddLearnerNode, id),
-                Change::Remove(id) => (ConfChangeType::RemoveNode, id),
+                MemberChange::AddVoter(id) => (ConfChangeType::AddNode, id),
+                MemberChange::AddLearner(id) => (ConfChangeType::AddLearnerNode, id),
+                MemberChange::Remove(id) => (ConfChangeType::RemoveNode, id),
             };
             s.set_change_type(t);
             s.node_id = id;

@@ -165,9 +165,9 @@ pub struct Replication {
     pub checkpoint_bytes: u64,
 }
 
-/// One change of a configuration change.
+/// One member's change within a configuration change (several: a joint one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Change {
+pub enum MemberChange {
     /// Add a voter, or promote a learner.
     AddVoter(u64),
     /// Add a learner, or demote a voter.
@@ -229,7 +229,7 @@ pub(crate) enum Request {
         oneshot::Sender<Result<Applied, NodeError>>,
     ),
     ConfChange {
-        changes: Vec<Change>,
+        changes: Vec<MemberChange>,
         explicit: bool,
         added: Vec<spb::MemberMeta>,
         reply: oneshot::Sender<Result<Applied, NodeError>>,
@@ -345,7 +345,7 @@ impl Node {
     /// [`CHANGE_WAIT`], rather than failing at once.
     pub async fn change_conf(
         &self,
-        changes: Vec<Change>,
+        changes: Vec<MemberChange>,
         explicit: bool,
         added: Vec<spb::MemberMeta>,
     ) -> Result<Applied, NodeError> {

@@ -32,7 +32,7 @@ impl Shared {
         let op = spb::command::Op::Auth(spb::AuthChange {
             change: Some(change),
         });
-        match self.apply(op).await? {
+        match self.propose(op).await? {
             Applied::Auth(Ok(_)) => Ok(self.header(self.revision())),
             Applied::Auth(Err(e)) => Err(errors::from_auth_refusal(e)),
             other => Err(unexpected(other)),
@@ -200,7 +200,7 @@ impl Auth for AuthService {
                     token: token.clone(),
                     user: r.name,
                 });
-                s.apply(op).await?;
+                s.propose(op).await?;
                 Ok(epb::AuthenticateResponse {
                     header: s.header(s.revision()),
                     token,

@@ -9,7 +9,7 @@ use tonic::{Request, Response, Status};
 use super::access::Caller;
 use super::forward::{forwarded, Answer};
 use super::{errors, etcd_member, Shared};
-use crate::engine::node::{Applied, Change, ConfView};
+use crate::engine::node::{Applied, ConfView, MemberChange};
 use crate::proto::etcdserverpb as epb;
 use crate::proto::etcdserverpb::cluster_client::ClusterClient;
 use crate::proto::etcdserverpb::cluster_server::Cluster;
@@ -128,7 +128,7 @@ impl ClusterService {
 
     async fn change(
         &self,
-        changes: Vec<Change>,
+        changes: Vec<MemberChange>,
         added: Vec<spb::MemberMeta>,
     ) -> Result<ConfView, Status> {
         let s = &self.0;
@@ -269,9 +269,9 @@ impl ClusterService {
             is_learner: r.is_learner,
         };
         let change = if r.is_learner {
-            Change::AddLearner(id)
+            MemberChange::AddLearner(id)
         } else {
-            Change::AddVoter(id)
+            MemberChange::AddVoter(id)
         };
         let conf = self.change(vec![change], vec![meta.clone()]).await?;
         let present = if r.is_learner {
@@ -337,7 +337,7 @@ impl ClusterService {
                 .await
                 .map(Response::into_inner);
         }
-        let conf = self.change(vec![Change::Remove(id)], vec![]).await?;
+        let conf = self.change(vec![MemberChange::Remove(id)], vec![]).await?;
         if conf.voters.contains(&id) || conf.learners.contains(&id) {
             return Err(errors::internal("the configuration change was not applied"));
         }
@@ -393,7 +393,9 @@ impl ClusterService {
         let mut voters = view.conf.voters.clone();
         voters.push(id);
         self.check_started(&voters, usize::from(target.name.is_empty()))?;
-        let conf = self.change(vec![Change::AddVoter(id)], vec![]).await?;
+        let conf = self
+            .change(vec![MemberChange::AddVoter(id)], vec![])
+            .await?;
         if !conf.voters.contains(&id) {
             return Err(errors::internal("the configuration change was not applied"));
         }

@@ -38,7 +38,7 @@ pub async fn run(shared: Arc<Shared>) {
             let s = shared.clone();
             tokio::spawn(async move {
                 let op = spb::command::Op::LeaseRevoke(spb::LeaseRevoke { id });
-                if let Ok(Applied::Revision(_)) = s.apply(op).await {
+                if let Ok(Applied::Revision(_)) = s.propose(op).await {
                     s.lessor.forget(id);
                 }
             });

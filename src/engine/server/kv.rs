@@ -21,8 +21,8 @@ pub struct KvService(pub Arc<Shared>);
 
 impl Shared {
     /// Applies a transaction (this node leads).
-    async fn apply_txn(&self, t: spb::Txn) -> Result<TxnResult, Status> {
-        match self.apply(spb::command::Op::Txn(t)).await? {
+    async fn propose_txn(&self, t: spb::Txn) -> Result<TxnResult, Status> {
+        match self.propose(spb::command::Op::Txn(t)).await? {
             Applied::Txn(r) => Ok(r),
             other => Err(unexpected(other)),
         }
@@ -91,7 +91,7 @@ impl Kv for KvService {
             |caller, r| async move {
                 caller.may_put(s, &r)?;
                 let t = convert::single(spb::op::Op::Put(convert::put(r)));
-                match only(s.apply_txn(t).await?)? {
+                match only(s.propose_txn(t).await?)? {
                     (revision, OpResult::Put { prev, .. }) => Ok(epb::PutResponse {
                         header: s.header(revision),
                         prev_kv: prev.map(convert::kv),
@@ -116,7 +116,7 @@ impl Kv for KvService {
             |caller, r| async move {
                 caller.may_delete(s, &r)?;
                 let t = convert::single(spb::op::Op::DeleteRange(convert::delete(r)));
-                match only(s.apply_txn(t).await?)? {
+                match only(s.propose_txn(t).await?)? {
                     (revision, OpResult::Delete { deleted, prev, .. }) => {
                         Ok(epb::DeleteRangeResponse {
                             header: s.header(revision),
@@ -145,7 +145,7 @@ impl Kv for KvService {
                     |ch, r| async move { KvClient::new(ch).txn(r).await },
                     |caller, r| async move {
                         caller.may_txn(s, &r)?;
-                        let result = s.apply_txn(convert::txn(r)).await?;
+                        let result = s.propose_txn(convert::txn(r)).await?;
                         let header = s.header(result.revision);
                         Ok(convert::txn_response(result, header))
                     },
@@ -194,7 +194,7 @@ impl Kv for KvService {
                 let op = spb::command::Op::Compact(spb::Compact {
                     revision: r.revision,
                 });
-                let revision = match s.apply(op).await? {
+                let revision = match s.propose(op).await? {
                     Applied::Revision(rev) => rev,
                     other => return Err(unexpected(other)),
                 };

@@ -155,7 +155,7 @@ impl Lease for LeaseService {
                 }
                 let ttl = r.ttl.max(min_ttl(s.node.config()));
                 let op = spb::command::Op::LeaseGrant(spb::LeaseGrant { id, ttl });
-                match s.apply(op).await? {
+                match s.propose(op).await? {
                     Applied::Revision(revision) => {
                         s.lessor.renew(id, ttl);
                         Ok(epb::LeaseGrantResponse {
@@ -184,7 +184,7 @@ impl Lease for LeaseService {
             |caller, r| async move {
                 caller.may_lease_keys(s, r.id, Need::Write)?;
                 let op = spb::command::Op::LeaseRevoke(spb::LeaseRevoke { id: r.id });
-                match s.apply(op).await? {
+                match s.propose(op).await? {
                     Applied::Revision(revision) => {
                         s.lessor.forget(r.id);
                         Ok(epb::LeaseRevokeResponse {

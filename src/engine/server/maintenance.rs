@@ -264,7 +264,7 @@ async fn alarm_here(
                 member_id: r.member_id,
                 alarm: r.alarm,
             });
-            match s.apply(op).await? {
+            match s.propose(op).await? {
                 Applied::Alarm(changed) => changed.into_iter().map(member).collect(),
                 other => return Err(unexpected(other)),
             }

@@ -9,7 +9,7 @@ use tonic::{Code, Request, Response, Status};
 use super::access::Caller;
 use super::forward::{forwarded, Answer, Route};
 use super::{errors, Shared};
-use crate::engine::node::{Applied, Change, ConfView};
+use crate::engine::node::{Applied, ConfView, MemberChange};
 use crate::proto::memberctl_store_v1 as spb;
 use crate::proto::memberctl_v1 as pb;
 use crate::proto::memberctl_v1::membership_client::MembershipClient;
@@ -33,9 +33,9 @@ fn refused(msg: &str) -> Status {
 }
 
 impl MembershipService {
-    async fn apply(
+    async fn propose(
         &self,
-        changes: Vec<Change>,
+        changes: Vec<MemberChange>,
         explicit: bool,
         added: Vec<spb::MemberMeta>,
     ) -> Result<ConfView, Status> {
@@ -186,23 +186,23 @@ impl MembershipService {
                         client_urls: vec![],
                         is_learner: true,
                     });
-                    changes.push(Change::AddLearner(id));
+                    changes.push(MemberChange::AddLearner(id));
                 }
                 Some(C::Promote(id)) => match known(id) {
                     None => return Err(errors::member_not_found()),
                     Some(m) if !m.is_learner => return Err(errors::not_learner()),
-                    Some(_) => changes.push(Change::AddVoter(id)),
+                    Some(_) => changes.push(MemberChange::AddVoter(id)),
                 },
                 Some(C::Demote(id)) => match known(id) {
                     None => return Err(errors::member_not_found()),
                     Some(m) if m.is_learner => {
                         return Err(refused(&format!("member {id:016x} is already a learner")))
                     }
-                    Some(_) => changes.push(Change::AddLearner(id)),
+                    Some(_) => changes.push(MemberChange::AddLearner(id)),
                 },
                 Some(C::Remove(id)) => match known(id) {
                     None => return Err(errors::member_not_found()),
-                    Some(_) => changes.push(Change::Remove(id)),
+                    Some(_) => changes.push(MemberChange::Remove(id)),
                 },
                 None => return Err(Status::invalid_argument("memberctl: an empty change")),
             }
@@ -216,7 +216,7 @@ impl MembershipService {
         if !added.is_empty() && learners_after > s.node.config().max_learners {
             return Err(errors::too_many_learners());
         }
-        let conf = self.apply(changes, true, added).await?;
+        let conf = self.propose(changes, true, added).await?;
         if conf.voters_outgoing.is_empty() {
             return Err(Status::internal(
                 "memberctl: the joint change was not applied",
@@ -254,7 +254,7 @@ impl MembershipService {
             s.catch_up().await;
             return Ok(answer.into_inner());
         }
-        let conf = self.apply(vec![], false, vec![]).await?;
+        let conf = self.propose(vec![], false, vec![]).await?;
         if !conf.voters_outgoing.is_empty() {
             return Err(Status::internal(
                 "memberctl: leaving the joint configuration was not applied",

@@ -118,7 +118,7 @@ impl Shared {
 
     /// Proposes a state-machine command (this node leads) and waits for it
     /// to be applied; a command larger than a raft entry may be is refused.
-    pub async fn apply(&self, op: spb::command::Op) -> Result<Applied, Status> {
+    pub async fn propose(&self, op: spb::command::Op) -> Result<Applied, Status> {
         if op.encoded_len() > validate::MAX_REQUEST_BYTES {
             return Err(errors::request_too_large());
         }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use tonic::transport::ClientTlsConfig;
 
 use super::error::{because, StartupError};
-use super::NodeOptions;
+use super::{InitialCluster, NodeOptions};
 use crate::engine::storage::Store;
 use crate::proto::memberctl_store_v1 as spb;
 use crate::proto::memberctl_v1 as pb;
@@ -39,28 +39,16 @@ pub fn initial_member_id(peer_urls: &[String], token: &str) -> u64 {
     fnv1a(&parts)
 }
 
-/// The initial members grouped by name: (name, peer URLs).
-fn initial_members(pairs: &[(String, String)]) -> Vec<(String, Vec<String>)> {
-    let mut out: Vec<(String, Vec<String>)> = Vec::new();
-    for (name, url) in pairs {
-        match out.iter_mut().find(|(n, _)| n == name) {
-            Some((_, urls)) => urls.push(url.clone()),
-            None => out.push((name.clone(), vec![url.clone()])),
-        }
-    }
-    out
-}
-
 /// The IDs of a new cluster every initial member computes alike: (cluster
 /// ID, this member's ID, every member's metadata sorted by ID), from etcd's
 /// --name, --initial-cluster, --initial-advertise-peer-urls and token.
 pub fn new_cluster(
     name: &str,
-    initial_cluster: &[(String, String)],
+    initial_cluster: &InitialCluster,
     own_urls: &[String],
     token: &str,
 ) -> Result<(u64, u64, Vec<spb::MemberMeta>), StartupError> {
-    let members = initial_members(initial_cluster);
+    let members = initial_cluster.members();
     let mut own_sorted = own_urls.to_vec();
     own_sorted.sort();
     let mut metas: Vec<spb::MemberMeta> = members
@@ -72,12 +60,12 @@ pub fn new_cluster(
         })
         .collect();
     metas.sort_by_key(|m| m.id);
-    let (_, mine) = members.iter().find(|(n, _)| n == name).ok_or_else(|| {
+    let mine = initial_cluster.urls_of(name).ok_or_else(|| {
         StartupError::Flags(format!(
             "--initial-cluster has no member named {name:?}; add {name}=<peer url>"
         ))
     })?;
-    let mut mine_sorted = mine.clone();
+    let mut mine_sorted = mine.to_vec();
     mine_sorted.sort();
     if mine_sorted != own_sorted {
         return Err(StartupError::Flags(format!(
@@ -101,7 +89,7 @@ pub(super) async fn prepare(
     if let Some(id) = store.member_id() {
         return Ok((store.cluster_id(), id, None));
     }
-    let members = initial_members(&opts.initial_cluster);
+    let members = opts.initial_cluster.members();
     let mut own_urls = opts.initial_advertise_peer_urls.clone();
     own_urls.sort();
     if !opts.join_existing {

@@ -14,4 +14,4 @@ pub use crate::engine::server::DEFAULT_QUOTA_BYTES;
 pub use bootstrap::{initial_member_id, new_cluster};
 pub use error::StartupError;
 pub use lifetime::run;
-pub use options::{ListenerTls, NodeOptions};
+pub use options::{InitialCluster, ListenerTls, NodeOptions};

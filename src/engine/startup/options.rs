@@ -24,8 +24,8 @@ pub struct NodeOptions {
     pub listen_peer_urls: Vec<String>,
     /// --initial-advertise-peer-urls
     pub initial_advertise_peer_urls: Vec<String>,
-    /// --initial-cluster: name=url pairs
-    pub initial_cluster: Vec<(String, String)>,
+    /// --initial-cluster, read once
+    pub initial_cluster: InitialCluster,
     /// --initial-cluster-state existing (else new)
     pub join_existing: bool,
     /// --initial-cluster-token
@@ -53,6 +53,50 @@ pub struct NodeOptions {
     pub fault_ack_before_fsync: bool,
     /// --force-new-cluster: keep this member's data, make it the only member.
     pub force_new_cluster: bool,
+}
+
+/// `--initial-cluster` (of `node run` and `snapshot restore`) read once: the
+/// initial members, each name with its peer URLs, in the order given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InitialCluster {
+    /// (name, peer URLs), a name once, its URLs in the order given.
+    members: Vec<(String, Vec<String>)>,
+}
+
+impl InitialCluster {
+    /// Reads the `name=url` items of `--initial-cluster` (split at commas;
+    /// empty items are skipped); a name given twice has each of its URLs.
+    pub fn parse(items: &[String]) -> Result<Self, StartupError> {
+        let mut members: Vec<(String, Vec<String>)> = Vec::new();
+        for item in items.iter().filter(|s| !s.is_empty()) {
+            let Some((name, url)) = item
+                .split_once('=')
+                .filter(|(n, u)| !n.is_empty() && !u.is_empty())
+            else {
+                return Err(StartupError::Flags(format!(
+                    "--initial-cluster item {item:?} is not name=url"
+                )));
+            };
+            match members.iter_mut().find(|(n, _)| n == name) {
+                Some((_, urls)) => urls.push(url.to_string()),
+                None => members.push((name.to_string(), vec![url.to_string()])),
+            }
+        }
+        Ok(InitialCluster { members })
+    }
+
+    /// The members: (name, peer URLs).
+    pub fn members(&self) -> &[(String, Vec<String>)] {
+        &self.members
+    }
+
+    /// The peer URLs of the member called `name`, if it is one.
+    pub fn urls_of(&self, name: &str) -> Option<&[String]> {
+        self.members
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, urls)| urls.as_slice())
+    }
 }
 
 /// A listener's TLS files (etcd's --cert-file, --key-file, --trusted-ca-file, --client-cert-auth).
@@ -95,5 +139,28 @@ impl ListenerTls {
             cfg = cfg.ca_certificate(Certificate::from_pem(Self::read(ca)?));
         }
         Ok(cfg)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn initial_cluster_is_read_once_grouped_by_name() {
+        let items: Vec<String> = ["a=http://a:1", "", "b=http://b:2", "a=http://a:3"]
+            .map(String::from)
+            .to_vec();
+        let c = InitialCluster::parse(&items).unwrap();
+        assert_eq!(c.members().len(), 2);
+        assert_eq!(
+            c.urls_of("a"),
+            Some(&["http://a:1".to_string(), "http://a:3".to_string()][..])
+        );
+        assert_eq!(c.urls_of("c"), None);
+        for bad in ["a", "=http://a:1", "a="] {
+            let e = InitialCluster::parse(&[bad.to_string()]).unwrap_err();
+            assert!(e.to_string().contains("is not name=url"), "{bad}: {e}");
+        }
     }
 }

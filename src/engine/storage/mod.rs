@@ -65,7 +65,7 @@ pub use self::files::snapshot::{SnapshotSource, SnapshotStaging};
 pub use self::log::{conf_change, Notify};
 pub use self::snapshot_face::restore_etcd;
 pub use self::state::{
-    adds_data, bounds, conf_members, AlarmRecord, Apply, AuthRefusal, Change, KvHash, LeaseInfo,
+    adds_data, bounds, conf_members, AlarmRecord, AuthRefusal, Batch, Change, KvHash, LeaseInfo,
     OpResult, RangeResult, Refusal, State, TxnResult, NOSPACE,
 };
 /// etcd's auth store, as the services read it: users and roles by name,
@@ -481,9 +481,9 @@ impl Drop for Inner {
 /// Applies `f` to the published state as the apply stage would, records
 /// `applied` (term 2) and publishes the result (for the storage tests).
 #[cfg(test)]
-fn apply_published<T>(s: &Store, applied: u64, f: impl FnOnce(&mut Apply<'_>) -> T) -> T {
+fn apply_published<T>(s: &Store, applied: u64, f: impl FnOnce(&mut Batch<'_>) -> T) -> T {
     let mut state = (*s.state()).clone();
-    let mut a = Apply::begin(&mut state);
+    let mut a = Batch::begin(&mut state);
     let out = f(&mut a);
     a.finish(applied, 2, None);
     s.publish(Arc::new(state));

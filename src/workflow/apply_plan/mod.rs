@@ -5,16 +5,15 @@
 use std::collections::HashSet;
 
 use super::quorum::{fault_tolerance, quorum};
-use super::validate;
-use crate::model::{Member, MemberId, MemberList};
+use crate::model::{Member, MemberId, MemberList, PeerUrls};
 
 /// One member of the target: its name and peer URLs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TargetMember {
     /// The name it runs (or will run) under.
     pub name: String,
-    /// Its peer URLs.
-    pub peer_urls: Vec<String>,
+    /// Its peer URLs, read once.
+    pub peer_urls: PeerUrls,
 }
 
 /// One change of a plan.
@@ -25,7 +24,7 @@ pub enum Action {
         /// The member.
         member: Member,
         /// Its new peer URLs.
-        peer_urls: Vec<String>,
+        peer_urls: PeerUrls,
     },
     /// Add a target member as a learner (it is then started and caught up).
     AddLearner(TargetMember),
@@ -156,7 +155,7 @@ fn match_target(list: &MemberList, target: &[TargetMember]) -> Matched {
             .or_else(|| {
                 list.members
                     .iter()
-                    .find(|m| !m.started() && validate::same_urls(&m.peer_urls, &t.peer_urls))
+                    .find(|m| !m.started() && t.peer_urls.same_as(&m.peer_urls))
             });
         match found {
             Some(m) if used.insert(m.id) => kept.push((t.clone(), m.clone())),
@@ -263,7 +262,7 @@ pub fn plan(
         fault_tolerance(n, walk.voters.iter().filter(|(_, h)| *h).count())
     };
     for (t, member) in &m.kept {
-        if member.started() && !validate::same_urls(&member.peer_urls, &t.peer_urls) {
+        if member.started() && !t.peer_urls.same_as(&member.peer_urls) {
             walk.push(Action::Update {
                 member: member.clone(),
                 peer_urls: t.peer_urls.clone(),
@@ -306,7 +305,7 @@ pub fn plan(
                 .or_else(|| {
                     m.added.first().map(|t| Member {
                         name: t.name.clone(),
-                        peer_urls: t.peer_urls.clone(),
+                        peer_urls: t.peer_urls.texts(),
                         ..Default::default()
                     })
                 });
@@ -338,7 +337,7 @@ pub fn plan(
         walk.push(Action::AddLearner(t.clone()));
         walk.voters.push((format!("new:{}", t.name), true));
         let placeholder = Member {
-            peer_urls: t.peer_urls.clone(),
+            peer_urls: t.peer_urls.texts(),
             is_learner: true,
             ..Default::default()
         };
@@ -391,7 +390,7 @@ fn joint_steps(
             let Some(t) = added.next() else { break };
             walk.push(Action::AddLearner(t.clone()));
             let placeholder = Member {
-                peer_urls: t.peer_urls.clone(),
+                peer_urls: t.peer_urls.texts(),
                 is_learner: true,
                 ..Default::default()
             };

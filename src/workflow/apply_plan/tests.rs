@@ -22,7 +22,7 @@ fn target(ids: &[u64]) -> Vec<TargetMember> {
     ids.iter()
         .map(|&i| TargetMember {
             name: format!("n{i}"),
-            peer_urls: vec![format!("http://10.0.0.{i}:2380")],
+            peer_urls: PeerUrls::read(&[format!("http://10.0.0.{i}:2380")]),
         })
         .collect()
 }
@@ -139,7 +139,7 @@ fn no_op_learners_updates_and_unreachable_members() {
     // A learner in the target is promoted; one that is not goes first; a
     // voter that does not answer goes before any other change.
     let mut t = target(&[1, 2, 4]);
-    t[1].peer_urls = vec!["http://10.0.0.22:2380".into()];
+    t[1].peer_urls = PeerUrls::read(&["http://10.0.0.22:2380"]);
     let p = plan(
         &list(&[1, 2, 3], &[4, 5]),
         &t,

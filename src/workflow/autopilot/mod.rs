@@ -23,7 +23,7 @@ use super::replace::{self, ReplaceRequest};
 use super::start::Manual;
 use super::{ApiError, ApiErrorKind, Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
-use crate::model::MemberId;
+use crate::model::{MemberId, PeerUrls};
 pub use decide::{decide, Action, Decision, Memory, Observation, Settings, Why};
 
 /// The prefix of autopilot's keys in the cluster's keyspace; the election
@@ -270,7 +270,7 @@ async fn act<A: MembershipApi, S: StandbyStarter>(
             let replace = ReplaceRequest {
                 old: dead.id.to_string(),
                 name: standby.name.clone(),
-                peer_urls: standby.peer_urls.clone(),
+                peer_urls: PeerUrls::read(&standby.peer_urls),
                 dry_run: false,
                 timeout: req.timeout,
                 poll_interval: req.poll_interval,

@@ -280,7 +280,7 @@ pub(super) fn learners(facts: &Facts, steps: &[Change]) -> Check {
         .members(members)
 }
 
-pub(super) fn apply(facts: &Facts) -> Check {
+pub(super) fn apply_lag(facts: &Facts) -> Check {
     let h = &facts.health;
     let mut verdict = Verdict::Ok;
     let mut behind = Vec::new();

@@ -340,7 +340,8 @@ impl Preflight {
     }
 
     /// Runs the checks for the change made of `steps` unless the caller is
-    /// responsible for them.
+    /// responsible for them; returns the checks passed (warnings and skips
+    /// included; none when the caller is responsible), for the change's outcome.
     pub async fn run<A: MembershipApi>(
         &self,
         api: &A,
@@ -351,9 +352,7 @@ impl Preflight {
         match self {
             Preflight::Run(options) => {
                 let facts = gather(api, health.clone(), steps, options).await;
-                let checks = enforce(evaluate(&facts, steps), &options.skip, observer)?;
-                observer.checked(&checks);
-                Ok(checks)
+                enforce(evaluate(&facts, steps), &options.skip, observer)
             }
             Preflight::ByCaller => Ok(Vec::new()),
         }
@@ -439,7 +438,7 @@ pub fn evaluate(facts: &Facts, steps: &[Change]) -> Vec<Check> {
         checks::learners(facts, steps),
         versions::versions(facts, steps),
         server::db(facts, steps),
-        checks::apply(facts),
+        checks::apply_lag(facts),
         server::disk(facts),
         server::network(facts),
         server::stability(facts),

@@ -19,7 +19,7 @@
 use super::checks::new_check;
 use super::{Check, CheckName, Figures, Verdict};
 use crate::model::cert::{format_time, verify_chain, NewPeerTls, PeerCertificate, Usage};
-use crate::model::Member;
+use crate::model::{Member, PeerUrls};
 use crate::workflow::ApiError;
 
 /// Days of validity left under which a peer certificate warns.
@@ -31,7 +31,7 @@ const DAY: f64 = 86_400.0;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PeerTlsInputs {
     /// The new member's peer URLs (their hosts must be named by its certificate).
-    pub peer_urls: Vec<String>,
+    pub peer_urls: PeerUrls,
     /// Its certificate, key and trusted CA as read, when given.
     pub new_member: Option<Box<NewPeerTls>>,
 }
@@ -304,14 +304,12 @@ fn new_member(
     }
 
     let mut named = 0;
-    for url in &f.told.peer_urls {
-        let Ok(u) = url::Url::parse(url) else {
+    for url in f.told.peer_urls.iter() {
+        let Some(endpoint) = url.endpoint().filter(|e| e.scheme == "https") else {
             continue;
         };
-        let (Some(host), "https") = (u.host_str(), u.scheme()) else {
-            continue;
-        };
-        let host = host.trim_start_matches('[').trim_end_matches(']');
+        let host = endpoint.host.trim_start_matches('[').trim_end_matches(']');
+        let url = url.as_str();
         if leaf.names_host(host) {
             named += 1;
             continue;

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use proptest::test_runner::Config;
 
 use super::config;
-use crate::model::{Member, MemberId};
+use crate::model::{Member, MemberId, PeerUrls};
 use crate::workflow::validate::{check_name, check_new_member, check_peer_urls};
 
 /// The test resolver: names under `.example` and `.test` resolve, nothing else.
@@ -305,11 +305,11 @@ proptest! {
         scheme in scheme(),
     ) {
         let members = cluster(scheme);
-        let problems = check_peer_urls(&urls, &members, None, &resolves);
+        let problems = check_peer_urls(&PeerUrls::read(&urls), &members, None, &resolves);
         let name_problems = check_name(&name, &members);
-        let refused = check_new_member(&name, &urls, &members, &resolves).is_err();
+        let refused = check_new_member(&name, &PeerUrls::read(&urls), &members, &resolves).is_err();
         prop_assert_eq!(refused, !(problems.is_empty() && name_problems.is_empty()));
-        let own = check_peer_urls(&urls, &members, exclude.then_some(MemberId(1)), &resolves);
+        let own = check_peer_urls(&PeerUrls::read(&urls), &members, exclude.then_some(MemberId(1)), &resolves);
         for p in problems.iter().chain(&name_problems).chain(&own) {
             prop_assert!(!p.starts_with(|c: char| c.is_uppercase()), "{}", p);
             prop_assert!(p.len() <= 2048, "{} bytes: {}", p.len(), p);
@@ -332,9 +332,9 @@ proptest! {
                 urls.push(u);
             }
         }
-        let problems = check_peer_urls(&urls, &cluster(scheme), None, &resolves);
+        let problems = check_peer_urls(&PeerUrls::read(&urls), &cluster(scheme), None, &resolves);
         prop_assert!(problems.is_empty(), "{:?}: {:?}", urls, problems);
-        prop_assert!(check_new_member("new-1", &urls, &cluster(scheme), &resolves).is_ok());
+        prop_assert!(check_new_member("new-1", &PeerUrls::read(&urls), &cluster(scheme), &resolves).is_ok());
     }
 
     /// Breaking any one rule of a valid URL is refused with a problem naming that rule.
@@ -346,7 +346,7 @@ proptest! {
         m in mutation(),
     ) {
         let (urls, needle) = mutate(scheme, &host, port, &m);
-        let problems = check_peer_urls(&urls, &cluster(scheme), None, &resolves);
+        let problems = check_peer_urls(&PeerUrls::read(&urls), &cluster(scheme), None, &resolves);
         prop_assert!(
             problems.iter().any(|p| p.contains(needle)),
             "{:?} ({:?}): wanted a problem with {:?}, got {:?}", urls, m, needle, problems
@@ -361,7 +361,7 @@ proptest! {
     /// On near-valid URLs, rule 1 accepts exactly what the grammar describes.
     #[test]
     fn accepted_exactly_when_in_the_grammar(url in near_url()) {
-        let problems = check_peer_urls(std::slice::from_ref(&url), &[], None, &resolves);
+        let problems = check_peer_urls(&PeerUrls::read(std::slice::from_ref(&url)), &[], None, &resolves);
         prop_assert_eq!(
             problems.is_empty(),
             in_grammar(&url),

@@ -15,7 +15,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::health::Health;
-use super::preflight::Preflight;
+use super::preflight::{Check, Preflight};
 use super::remove::{self, RemoveOutcome, RemoveRequest};
 use super::{ApiError, Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
@@ -210,6 +210,9 @@ pub struct Pruned {
     pub watched: Duration,
     /// Nothing was changed.
     pub dry_run: bool,
+    /// The pre-flight checks each removal passed, in order (warnings and
+    /// skips included).
+    pub checks: Vec<Check>,
 }
 
 /// One member as one look saw it.
@@ -502,6 +505,7 @@ pub async fn prune<A: MembershipApi>(cx: &Ctx<'_, A>, req: &PruneRequest) -> Res
     goes.sort_by_key(|p| removal_rank(&p.member, &p.reason));
     let mut removed = Vec::new();
     let mut refused = Vec::new();
+    let mut checks = Vec::new();
     let mut voters = list.voters().count();
     for p in goes {
         if p.member.is_voter() {
@@ -528,12 +532,20 @@ pub async fn prune<A: MembershipApi>(cx: &Ctx<'_, A>, req: &PruneRequest) -> Res
             preflight: req.preflight.clone(),
         };
         match remove::remove(cx, &remove).await {
-            Ok(RemoveOutcome::Removed { list: after, .. }) => {
+            Ok(RemoveOutcome::Removed {
+                list: after,
+                checks: passed,
+                ..
+            }) => {
                 list = after;
                 voters = list.voters().count();
+                checks.extend(passed);
                 removed.push(p);
             }
-            Ok(RemoveOutcome::Plan(_)) => removed.push(p),
+            Ok(RemoveOutcome::Plan { checks: passed, .. }) => {
+                checks.extend(passed);
+                removed.push(p);
+            }
             Err(e) if e.kind == ErrorKind::Refused => {
                 cx.observer
                     .notice(&format!("{} stays: {}", p.member.label(), e.message));
@@ -564,6 +576,7 @@ pub async fn prune<A: MembershipApi>(cx: &Ctx<'_, A>, req: &PruneRequest) -> Res
         list,
         watched,
         dry_run: req.dry_run,
+        checks,
     })
 }
 

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::writes::Apply;
+use super::writes::Batch;
 use crate::proto::memberctl_store_v1 as spb;
 
 /// etcd's root user and role.
@@ -62,7 +62,7 @@ pub fn valid_permission_range(key: &[u8], range_end: &[u8]) -> bool {
     !key.is_empty() && (range_end.is_empty() || key < range_end || range_end == [0])
 }
 
-impl Apply<'_> {
+impl Batch<'_> {
     /// Applies an auth change with etcd's rules; the state after it, or why
     /// it was refused (nothing changed then).
     pub fn auth(&mut self, change: &spb::AuthChange) -> Result<Arc<spb::AuthState>, AuthRefusal> {

@@ -5,7 +5,7 @@
 use prost::Message as _;
 
 use super::mvcc::Refusal;
-use super::writes::Apply;
+use super::writes::Batch;
 use super::State;
 use crate::etcd_db::Crc32c;
 use crate::proto::memberctl_store_v1 as spb;
@@ -16,7 +16,7 @@ pub const NOSPACE: i32 = 1;
 /// A raised alarm: the member and etcd's alarm type.
 pub type AlarmRecord = (u64, i32);
 
-impl Apply<'_> {
+impl Batch<'_> {
     /// Raises or clears an alarm; returns the alarm when it changed
     /// something (etcd answers with the alarms it changed).
     pub fn alarm(&mut self, a: &spb::Alarm) -> Option<AlarmRecord> {

@@ -22,7 +22,7 @@ pub use self::maintenance::{adds_data, AlarmRecord, KvHash, NOSPACE};
 pub use self::mvcc::{bounds, Change, RangeResult, Refusal};
 pub use self::reads::LeaseInfo;
 pub use self::txn::{OpResult, TxnResult};
-pub use self::writes::Apply;
+pub use self::writes::Batch;
 
 use std::sync::Arc;
 

@@ -4,7 +4,7 @@
 //! operations run, all writes at one revision.
 
 use super::mvcc::{self, RangeResult, Refusal};
-use super::writes::{Apply, At};
+use super::writes::{At, Batch};
 use super::State;
 use crate::engine::storage::StoreError;
 use crate::proto::memberctl_store_v1 as spb;
@@ -47,7 +47,7 @@ pub struct TxnResult {
 
 type Outcome<T> = Result<T, Refusal>;
 
-impl Apply<'_> {
+impl Batch<'_> {
     /// Applies a transaction; a refusal leaves the state machine unchanged.
     pub fn txn(&mut self, t: &spb::Txn) -> Outcome<TxnResult> {
         let mut path = Vec::new();

@@ -10,8 +10,9 @@ use super::mvcc::{self, Change, RangeResult, Refusal};
 use super::{Key, State};
 use crate::proto::memberctl_store_v1 as spb;
 
-/// Changes to the state machine within one batch of entries.
-pub struct Apply<'s> {
+/// One batch's writes: the changes to the state machine while one batch of
+/// committed entries is applied (the apply stage's unit of work).
+pub struct Batch<'s> {
     pub(super) state: &'s mut State,
     changes: Vec<Change>,
     /// Whether a NOSPACE alarm is raised, once read in this batch.
@@ -25,11 +26,11 @@ pub(super) struct At {
     pub(super) sub: u32,
 }
 
-impl<'s> Apply<'s> {
+impl<'s> Batch<'s> {
     /// Starts applying to `state`.
     pub fn begin(state: &'s mut State) -> Self {
         let applied_before = state.applied;
-        Apply {
+        Batch {
             state,
             changes: Vec::new(),
             no_space: None,

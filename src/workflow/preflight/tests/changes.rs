@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::*;
-use crate::model::{AlarmKind, MemberList};
+use crate::model::{AlarmKind, MemberList, PeerUrls};
 use crate::workflow::apply::{self, ApplyRequest};
 use crate::workflow::apply_plan::TargetMember;
 use crate::workflow::fake::Fake;
@@ -147,7 +147,7 @@ fn replace_req(old: &str, preflight: Preflight) -> ReplaceRequest {
     ReplaceRequest {
         old: old.into(),
         name: "m4".into(),
-        peer_urls: vec!["http://127.0.0.1:2390".into()],
+        peer_urls: PeerUrls::read(&["http://127.0.0.1:2390"]),
         dry_run: false,
         timeout: Duration::from_secs(2),
         poll_interval: Duration::from_millis(5),
@@ -191,7 +191,7 @@ fn apply_req(names: &[u64]) -> ApplyRequest {
             .iter()
             .map(|&i| TargetMember {
                 name: format!("m{i}"),
-                peer_urls: vec![format!("http://127.0.0.1:{}", 2380 + i)],
+                peer_urls: PeerUrls::read(&[format!("http://127.0.0.1:{}", 2380 + i)]),
             })
             .collect(),
         dry_run: false,
@@ -212,4 +212,32 @@ async fn apply_checks_the_whole_plan_once_before_its_first_step() {
     let done = apply::run(&cx(&fake), &apply_req(&[1, 2]), &Manual).await;
     assert!(done.is_ok(), "{done:?}");
     assert_eq!(fake.calls(), vec!["remove"]);
+}
+
+/// The checks a change passed come back in its outcome, by value (the
+/// report is built from them): a skip marked, a warning kept.
+#[tokio::test]
+async fn the_checks_passed_come_back_in_the_outcome() {
+    let fake = Fake::three().with_alarm(2, AlarmKind::NoSpace);
+    let skip_alarms = Preflight::Run(CheckOptions {
+        skip: vec![CheckName::Alarms],
+        ..Default::default()
+    });
+    let prepared = replace::prepare(&cx(&fake), &replace_req("m3", skip_alarms)).await;
+    let Ok(Prepared::Started(state)) = prepared else {
+        panic!("{prepared:?}")
+    };
+    let alarms = state.checks.iter().find(|c| c.name == CheckName::Alarms);
+    assert!(alarms.is_some_and(|c| c.skipped), "{:?}", state.checks);
+
+    let fake = Fake::three().with_alarm(1, AlarmKind::NoSpace);
+    let done = apply::run(&cx(&fake), &apply_req(&[1, 2]), &Manual).await;
+    let Ok(apply::ApplyOutcome::Applied { checks, .. }) = done else {
+        panic!("{done:?}")
+    };
+    let alarms = checks.iter().find(|c| c.name == CheckName::Alarms);
+    assert!(
+        alarms.is_some_and(|c| c.verdict == Verdict::Warn && !c.skipped),
+        "{checks:?}"
+    );
 }

@@ -10,6 +10,7 @@ use rcgen::{
 use super::super::peer_tls::judge;
 use super::*;
 use crate::model::cert::{NewPeerTls, PeerCertificate};
+use crate::model::{PeerUrl, PeerUrls};
 use crate::workflow::ApiErrorKind;
 
 /// 2025-06-15 14:13:20 UTC.
@@ -94,7 +95,7 @@ fn facts_with(chain: impl Fn(u64) -> Vec<PeerCertificate>) -> PeerTlsFacts {
 
 fn new_member(cert: PeerCertificate, trusted: Option<&Ca>) -> PeerTlsInputs {
     PeerTlsInputs {
-        peer_urls: vec!["https://127.0.0.1:2390".to_string()],
+        peer_urls: PeerUrls::read(&["https://127.0.0.1:2390"]),
         new_member: Some(Box::new(NewPeerTls {
             cert_file: "new.pem".to_string(),
             chain: vec![cert],
@@ -254,7 +255,7 @@ fn a_good_new_certificate_passes_with_or_without_the_ca() {
         ..good()
     };
     f.told = new_member(issue(v6, &a), Some(&a));
-    f.told.peer_urls = vec!["https://[::1]:2390".to_string()];
+    f.told.peer_urls = PeerUrls::read(&["https://[::1]:2390"]);
     assert_eq!(judge(&f).verdict, Verdict::Ok);
 }
 
@@ -267,9 +268,9 @@ fn a_name_that_does_not_cover_the_peer_url_host_fails_naming_it() {
         ..good()
     };
     f.told = new_member(issue(wrong, &a), Some(&a));
-    f.told
-        .peer_urls
-        .push("https://peer.example:2390".to_string());
+    let mut urls: Vec<PeerUrl> = f.told.peer_urls.iter().cloned().collect();
+    urls.push(PeerUrl::read("https://peer.example:2390"));
+    f.told.peer_urls = urls.into();
     let c = judge(&f);
     assert_eq!(c.verdict, Verdict::Fail);
     assert!(
