@@ -1,23 +1,24 @@
 //! `member joint enter|leave|status`: several membership changes in one
 //! explicit joint configuration change, with safety rules 5–7 checked first.
 
+mod ready;
+
 use std::collections::{HashMap, HashSet};
-use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::catch_up::{is_ready, CatchUpSummary};
+use super::catch_up::CatchUpSummary;
 use super::health::{gather_with_leader, Health};
 use super::joint_calc::{self, RaftChange};
 use super::leader;
 use super::preflight::{Change, Check, Preflight};
-use super::promote::wait_ready;
 use super::quorum::{fault_tolerance, quorum, PlanStep};
 use super::resolve::{list_naming, resolve, Purpose};
 use super::validate::{self, Resolver};
-use super::{ApiError, ApiErrorKind, Ctx, MembershipApi, Observer};
+use super::{ApiError, ApiErrorKind, Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
 use crate::model::{Configuration, JointChange, Member, MemberId, MemberList, PeerUrl, PeerUrls};
+use ready::{check_caught_up, wait_caught_up};
 
 /// What `joint enter` should change.
 #[derive(Clone, Debug, Default)]
@@ -325,43 +326,6 @@ fn named_once(req: &JointRequest, list: &MemberList) -> Result<(), Error> {
     Ok(())
 }
 
-/// Rule 6: a learner becomes a voter only once it has caught up (`force`:
-/// a notice instead of a refusal).
-async fn check_caught_up<A: MembershipApi>(
-    api: &A,
-    observer: &dyn Observer,
-    promoted: &[MemberId],
-    force: bool,
-) -> Result<(), Error> {
-    if promoted.is_empty() {
-        return Ok(());
-    }
-    let progress = api.get_progress().await.map_err(unsupported)?;
-    for id in promoted {
-        let matched = progress
-            .peers
-            .iter()
-            .find(|p| p.id == *id)
-            .map_or(0, |p| p.matched);
-        if is_ready(matched, progress.last_index) {
-            continue;
-        }
-        let text = format!(
-            "learner {id} has {matched} of the leader's {} log entries (it needs 90%)",
-            progress.last_index
-        );
-        if force {
-            observer.notice(&format!("--force: promoting although {text}"));
-        } else {
-            return Err(Error::refused(format!(
-                "refused by rule 6 (promote only caught-up learners): {text}; wait until it has \
-                 caught up (`memberctl member status` shows it), or pass --force"
-            )));
-        }
-    }
-    Ok(())
-}
-
 /// The `--dry-run` plan: C_old, a leadership transfer when the leader
 /// leaves, C_old∧C_new, C_new.
 fn dry_run_steps(
@@ -436,34 +400,6 @@ pub async fn enter<A: MembershipApi>(
         entered: JointEntered { config, catch_up },
         checks,
     })
-}
-
-/// Rule 6, waited for: each learner to promote is watched (with progress)
-/// until it has caught up, until `started` + the request's timeout. Returns
-/// the membership after the wait and each learner's catch-up.
-async fn wait_caught_up<A: MembershipApi>(
-    api: &A,
-    observer: &dyn Observer,
-    req: &JointRequest,
-    list: &MemberList,
-    promoted: &[MemberId],
-    started: Instant,
-) -> Result<(MemberList, Vec<CatchUpSummary>), Error> {
-    let deadline = started + req.timeout;
-    let timing = (req.timeout, req.poll_interval, Duration::ZERO);
-    let mut summaries = Vec::new();
-    let mut now = list.clone();
-    for id in promoted {
-        let Some(member) = now.get(*id).cloned() else {
-            continue;
-        };
-        let waited = wait_ready(api, observer, &member, timing, deadline, false, None).await;
-        observer.catch_up_done();
-        let (after, summary) = waited?;
-        summaries.push(summary);
-        now = after;
-    }
-    Ok((now, summaries))
 }
 
 /// The changes of one joint change as the pre-flight checks see them: taken
