@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::util::autopilot::{follower, has, kill, list, Autopilot};
+use crate::util::autopilot::{follower, has, list, Autopilot};
 use crate::util::etcd::require_etcd;
 use crate::util::local::Local;
 use crate::util::members::{add_and_start, add_learner_at, ids, member_named};
@@ -25,7 +25,7 @@ fn autopilot_replaces_a_dead_voter_with_the_standby() {
         .as_str()
         .unwrap()
         .to_string();
-    kill(&local, &dead_name);
+    local.kill_node(&dead_name);
 
     // --dry-run: the replacement decided, nothing changed.
     let dry = Autopilot::start(&local, "dry", &["--dry-run"]);
@@ -87,7 +87,7 @@ fn autopilot_replaces_a_dead_voter_with_the_standby() {
         .map(String::from)
         .collect();
     for v in &voters {
-        kill(&local, v);
+        local.kill_node(v);
     }
     let seen = |a: &Autopilot| a.lines().iter().any(|l| l["reason"] == "no_quorum");
     wait_for("a no-quorum decision", Duration::from_secs(20), || {

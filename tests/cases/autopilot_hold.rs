@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::util::autopilot::{follower, has, kill, list, Autopilot};
+use crate::util::autopilot::{follower, has, list, Autopilot};
 use crate::util::faults::progress_of;
 use crate::util::local::Local;
 use crate::util::members::{add_and_start, ids, member_named};
@@ -83,7 +83,7 @@ fn autopilot_never_removes_a_voter_only_it_cannot_reach() {
         .parse()
         .unwrap();
     let proxy = Proxy::start(real);
-    kill(&local, &name);
+    local.kill_node(&name);
     let log = std::fs::File::create(local.dir().join(format!("{name}.by-hand.log"))).unwrap();
     let node = ByHand(
         local
@@ -207,7 +207,7 @@ fn autopilot_does_not_act_while_a_joint_configuration_is_open() {
     // Joint: C_old {n1, n2, n3}, C_new {n1, n2, n3, s4}; left open.
     local.joint_enter(&["--promote", "s4"]);
     assert_eq!(local.joint_status()["joint"], true);
-    kill(&local, &dead_name);
+    local.kill_node(&dead_name);
 
     // A dead voter autopilot would remove (`--cleanup-dead`, four voters),
     // but a joint configuration is open: no action, decision after decision.

@@ -14,7 +14,7 @@ use memberctl::proto::memberctl_v1::membership_client::MembershipClient;
 use memberctl::proto::memberctl_v1::{Config, GetConfigRequest};
 use serde_json::Value;
 
-use crate::util::autopilot::{follower, intent, is_voter, kill, list, voter, Autopilot};
+use crate::util::autopilot::{follower, intent, is_voter, list, voter, Autopilot};
 use crate::util::local::{channel, runtime, Local};
 use crate::util::members::{add_and_start, ids, member_named};
 use crate::util::{wait_for, wait_for_every};
@@ -128,7 +128,7 @@ impl Takeover {
 
 fn autopilot_killed_mid_replacement_is_finished_by_the_other() {
     let (t, ap1, ap2) = Takeover::up();
-    kill(&t.local, &t.dead_name);
+    t.local.kill_node(&t.dead_name);
     // ap1 writes its intent before the first step of the replacement and
     // deletes it after the last: killed as soon as it appears, ap1 is in
     // the middle.
@@ -193,7 +193,7 @@ fn autopilot_killed_while_joint_is_finished_by_the_other() {
     assert!(probe.config().is_some_and(|c| c.voters_outgoing.is_empty()));
 
     let dead_url = t.local.client_url(&t.dead_name);
-    kill(&t.local, &t.dead_name);
+    t.local.kill_node(&t.dead_name);
     let follower_killed = Instant::now();
     // Once ap1 has begun (its intent written), the dead member's address
     // stops answering instead of refusing, as a host that went dark: a

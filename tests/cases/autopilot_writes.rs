@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::util::autopilot::{follower, is_voter, kill, list, voter, Autopilot};
+use crate::util::autopilot::{follower, is_voter, list, voter, Autopilot};
 use crate::util::local::Local;
 use crate::util::members::{add_and_start, ids, member_named};
 use crate::util::robustness::Run;
@@ -39,7 +39,7 @@ fn urls(local: &Local, names: &[&str]) -> Vec<String> {
 fn kill_and_await_replacement(local: &Local, victim: &str, standby: &str) -> Duration {
     let dead = id_in(&list(local), victim);
     let killed = Instant::now();
-    kill(local, victim);
+    local.kill_node(victim);
     let limit = BUDGET.saturating_sub(killed.elapsed());
     wait_for(
         &format!("{standby} a voter and {victim} removed, within --dead-after + 30 s"),

@@ -33,17 +33,6 @@ fn prune(local: &Local, extra: &[&str]) -> Run {
     local.ctl(&args)
 }
 
-/// Kills node `name` (SIGKILL).
-fn kill(local: &Local, name: &str) {
-    let pid = local
-        .pids()
-        .into_iter()
-        .find(|(n, _)| n == name)
-        .map(|(_, p)| p)
-        .unwrap_or_else(|| panic!("{name} is not running"));
-    local.kill9(pid);
-}
-
 fn prune_and_stable_promote_on_a_local_cluster() {
     let local = Local::up(&["--max-learners", "2"]);
     let (n4, _) = add_and_start(&local, "n4");
@@ -124,7 +113,7 @@ fn prune_and_stable_promote_on_a_local_cluster() {
         .as_str()
         .unwrap()
         .to_string();
-    kill(&local, "n3");
+    local.kill_node("n3");
     let run = prune(&local, &["--stalled-for", "3s", "--dead-voters"]);
     assert_eq!(run.code, 0, "{}\n{}", run.stderr, run.stdout);
     let doc = run.json();
@@ -133,7 +122,7 @@ fn prune_and_stable_promote_on_a_local_cluster() {
 
     // Three voters, n2 killed: refused, naming the minimum; nothing removed.
     let n2 = member_named(&doc, "n2")["id"].as_str().unwrap().to_string();
-    kill(&local, "n2");
+    local.kill_node("n2");
     let run = prune(&local, &["--stalled-for", "3s", "--dead-voters"]);
     assert_eq!(run.code, 3, "{}\n{}", run.stderr, run.stdout);
     let doc = run.json();

@@ -151,17 +151,6 @@ pub fn list(local: &Local) -> Value {
         .json()
 }
 
-/// Kills node `name` of the local cluster with SIGKILL.
-pub fn kill(local: &Local, name: &str) {
-    let pid = local
-        .pids()
-        .into_iter()
-        .find(|(n, _)| n == name)
-        .map(|(_, p)| p)
-        .unwrap_or_else(|| panic!("{name} is not running"));
-    local.kill9(pid);
-}
-
 /// The name of a running voter that leads (`leader`) or does not.
 pub fn voter(local: &Local, leader: bool) -> String {
     let status = local.status();

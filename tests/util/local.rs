@@ -176,6 +176,17 @@ impl Local {
             .collect()
     }
 
+    /// Kills running node `name` with SIGKILL and waits until it is gone.
+    pub fn kill_node(&self, name: &str) {
+        let pid = self
+            .pids()
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, p)| p)
+            .unwrap_or_else(|| panic!("{name} is not running"));
+        self.kill9(pid);
+    }
+
     /// The recorded pid of each running node, by name.
     pub fn pids(&self) -> Vec<(String, u32)> {
         self.status()["nodes"]
