@@ -15,6 +15,7 @@ use crate::util::autopilot::{follower, has, list, Autopilot};
 use crate::util::etcd::require_etcd;
 use crate::util::local::Local;
 use crate::util::members::{add_and_start, add_learner_at, ids, member_named};
+use crate::util::writer::{check_acked, SteadyWriter};
 use crate::util::{free_port, memberctl_command, wait_for, Etcd};
 
 fn autopilot_replaces_a_dead_voter_with_the_standby() {
@@ -181,7 +182,10 @@ fn replaces_a_dead_voter_on_etcd(binary: PathBuf, leader: bool) {
         .as_str()
         .unwrap()
         .to_string();
-    etcd.kill(victim);
+    // A steady writer through every member, the standby's included.
+    let urls: Vec<String> = etcd.endpoints().split(',').map(str::to_string).collect();
+    let writer = SteadyWriter::start(urls.clone(), "w/", Duration::from_millis(10));
+    writer.wait_for_writes(20);
     let dir = tempfile::tempdir().unwrap();
     let endpoints = etcd.endpoints();
     let ap = Autopilot::spawn(dir.path(), "ap", &[], |args| {
@@ -189,9 +193,15 @@ fn replaces_a_dead_voter_on_etcd(binary: PathBuf, leader: bool) {
         all.extend_from_slice(args);
         memberctl_command(&all)
     });
+    ap.wait_line("a first look", 0, Duration::from_secs(20), |l| {
+        l["reason"] == "healthy"
+    });
+    etcd.kill(victim);
+    let killed = std::time::Instant::now();
+    // Within --dead-after (3 s here) + 30 s of the kill.
     wait_for(
         "the standby to be a voter and the dead member gone",
-        Duration::from_secs(40),
+        Duration::from_secs(33),
         || {
             let l = etcd.list();
             let promoted =
@@ -199,9 +209,15 @@ fn replaces_a_dead_voter_on_etcd(binary: PathBuf, leader: bool) {
             (promoted && !ids(&l).contains(&dead)).then_some(())
         },
     );
+    eprintln!("replaced {:?} after the kill", killed.elapsed());
     wait_for("the report", Duration::from_secs(10), || {
         has(&ap.lines(), "replace", "done").then_some(())
     });
+    writer.wait_for_more(20, Duration::from_secs(20));
+    let written = writer.finish();
+    let alive: Vec<String> = etcd.endpoints().split(',').map(str::to_string).collect();
+    let checked = check_acked(&alive, "w/", &written.acked);
+    assert!(checked >= 40, "only {checked} writes were acknowledged");
     let lines = ap.stop();
     let done = lines
         .iter()
