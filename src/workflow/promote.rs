@@ -7,7 +7,7 @@ use tokio::time::Instant;
 use super::catch_up::{CatchUp, CatchUpSample, CatchUpState, CatchUpSummary, ReadySpan};
 use super::health::Health;
 use super::preflight::upgrade::{self, Release};
-use super::preflight::{Change, Check, Preflight};
+use super::preflight::{predicted_seconds, Change, Check, Preflight};
 use super::resolve::{list_naming, resolve, Purpose};
 use super::retry::retry_unhealthy;
 use super::{ApiError, ApiErrorKind, Ctx, MembershipApi, Observer};
@@ -118,14 +118,6 @@ pub async fn promote<A: MembershipApi>(
     let result = wait_ready(api, observer, &member, timing, deadline, true, predicted).await;
     observer.catch_up_done();
     result.map(|(list, summary)| finish(list, Some(summary)))
-}
-
-/// The catch-up check's prediction among `checks`, if it made one.
-pub(crate) fn predicted_seconds(checks: &[Check]) -> Option<f64> {
-    checks
-        .iter()
-        .find(|c| c.name == super::preflight::CheckName::CatchUp)
-        .and_then(|c| c.figures.get("predicted_seconds"))
 }
 
 /// Waits until learner `member` has caught up (showing progress), then, when

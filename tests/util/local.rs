@@ -223,7 +223,8 @@ impl Local {
     /// the learners to promote to catch up. The configuration it reports is
     /// returned without the pre-flight checks, the cost and the catch-up the
     /// report carries (asserted here: one per check, one catch-up per
-    /// `--promote`, each ending ready), so that it compares with `joint status`.
+    /// `--promote`, each with a prediction and ending ready), so that it
+    /// compares with `joint status`.
     pub fn joint_enter(&self, args: &[&str]) -> Value {
         let mut all = vec!["member", "joint", "enter"];
         all.extend_from_slice(args);
@@ -249,6 +250,10 @@ impl Local {
         let seen = catch_up.as_array().expect("a catch-up array");
         assert_eq!(seen.len(), promoted, "one catch-up per learner: {catch_up}");
         for c in seen {
+            assert!(
+                c["predicted_seconds"].as_f64().is_some(),
+                "a prediction: {c}"
+            );
             let last = c["phases"].as_array().and_then(|p| p.last()).cloned();
             assert_eq!(
                 last.map(|p| p["phase"].clone()),

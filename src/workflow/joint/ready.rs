@@ -5,6 +5,8 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::super::catch_up::{is_ready, CatchUpSummary};
+use super::super::health::Health;
+use super::super::preflight::Change;
 use super::super::promote::wait_ready;
 use super::super::{MembershipApi, Observer};
 use super::{unsupported, JointRequest};
@@ -48,9 +50,11 @@ pub(super) async fn check_caught_up<A: MembershipApi>(
     Ok(())
 }
 
-/// Rule 6, waited for: each learner to promote is watched (with progress)
-/// until it has caught up, until `started` + the request's timeout. Returns
-/// the membership after the wait and each learner's catch-up.
+/// Rule 6, waited for: each learner to promote is watched (with progress,
+/// against the catch-up check's prediction, judged but not enforced here:
+/// the checks themselves come after the wait) until it has caught up, until
+/// `started` + the request's timeout. Returns the membership after the wait
+/// and each learner's catch-up.
 pub(super) async fn wait_caught_up<A: MembershipApi>(
     api: &A,
     observer: &dyn Observer,
@@ -59,6 +63,9 @@ pub(super) async fn wait_caught_up<A: MembershipApi>(
     promoted: &[MemberId],
     started: Instant,
 ) -> Result<(MemberList, Vec<CatchUpSummary>), Error> {
+    let health = Health::gather(api, list.clone()).await;
+    let steps: Vec<Change> = promoted.iter().map(|id| Change::Promote(*id)).collect();
+    let predicted = req.preflight.predicted(api, &health, &steps).await;
     let deadline = started + req.timeout;
     let timing = (req.timeout, req.poll_interval, Duration::ZERO);
     let mut summaries = Vec::new();
@@ -67,7 +74,7 @@ pub(super) async fn wait_caught_up<A: MembershipApi>(
         let Some(member) = now.get(*id).cloned() else {
             continue;
         };
-        let waited = wait_ready(api, observer, &member, timing, deadline, false, None).await;
+        let waited = wait_ready(api, observer, &member, timing, deadline, false, predicted).await;
         observer.catch_up_done();
         let (after, summary) = waited?;
         summaries.push(summary);

@@ -357,6 +357,34 @@ impl Preflight {
             Preflight::ByCaller => Ok(Vec::new()),
         }
     }
+
+    /// The catch-up check's prediction for `steps`, judged but not enforced
+    /// (nothing refused, nothing said): for a wait that comes before the
+    /// checks themselves (`joint enter`, whose checks need the learners it
+    /// promotes to answer). None when the caller is responsible for the
+    /// checks, or when no prediction could be made.
+    pub async fn predicted<A: MembershipApi>(
+        &self,
+        api: &A,
+        health: &Health,
+        steps: &[Change],
+    ) -> Option<f64> {
+        match self {
+            Preflight::Run(options) => {
+                let facts = gather(api, health.clone(), steps, options).await;
+                predicted_seconds(&evaluate(&facts, steps))
+            }
+            Preflight::ByCaller => None,
+        }
+    }
+}
+
+/// The catch-up check's prediction among `checks`, if it made one.
+pub fn predicted_seconds(checks: &[Check]) -> Option<f64> {
+    checks
+        .iter()
+        .find(|c| c.name == CheckName::CatchUp)
+        .and_then(|c| c.figures.get("predicted_seconds"))
 }
 
 /// The change `member check --for` names, with the member as given.
