@@ -79,6 +79,17 @@ fn autopilot_replaces_a_dead_voter_with_the_standby() {
             .any(|m| m["is_learner"] == true && m["started"] == true)
             .then_some(())
     });
+    // The member list shows the new standby before the action that started
+    // it has reported: wait for its report before the next fault.
+    wait_for(
+        "the acting autopilot's start_standby report",
+        Duration::from_secs(20),
+        || {
+            (has(&one.lines(), "start_standby", "done")
+                || has(&two.lines(), "start_standby", "done"))
+            .then_some(())
+        },
+    );
 
     // The quorum lost: autopilot says so and acts on nothing.
     let voters: Vec<String> = ["s4", "n1", "n2", "n3"]
