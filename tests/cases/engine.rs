@@ -319,9 +319,53 @@ fn killed_leader_is_replaced_and_writes_go_on() {
     assert_eq!(get_prefix(&others[1], "w").unwrap().len(), 20);
 }
 
+/// The leader's progress says a live peer was heard recently at every
+/// moment it is read: raft's own flag of that name is cleared at each quorum
+/// check (once an election timeout) and set again only by the next message,
+/// so about one read in ten said "not heard" for a healthy peer, which
+/// autopilot and prune would take for the leader having lost it. Read back
+/// to back for three election timeouts.
+fn a_live_peer_reads_as_recently_active_at_every_moment() {
+    let local = Local::up(&[]);
+    let status = local.status();
+    let leader = status["leader"].as_str().unwrap().to_string();
+    let leader_name = status["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == leader.as_str())
+        .and_then(|n| n["name"].as_str())
+        .unwrap()
+        .to_string();
+    let endpoint = local.client_url(&leader_name);
+    let peers: Vec<u64> = ids(&local
+        .ctl(&["member", "list", "-w", "json"])
+        .expect(0)
+        .json())
+    .iter()
+    .map(|id| u64::from_str_radix(id, 16).unwrap())
+    .filter(|id| format!("{id:016x}") != leader)
+    .collect();
+    assert_eq!(peers.len(), 2);
+    let started = std::time::Instant::now();
+    let mut reads = 0;
+    while started.elapsed() < Duration::from_secs(3) {
+        for id in &peers {
+            let p = util::faults::progress_of(&endpoint, *id).expect("the leader's progress");
+            assert!(
+                p.recent_active,
+                "read {reads}: a live peer not recently active: {p:?}"
+            );
+            reads += 1;
+        }
+    }
+    assert!(reads >= 100, "only {reads} reads");
+}
+
 /// This file's cases and the tools each needs.
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
+        a_live_peer_reads_as_recently_active_at_every_moment,
         learner_flow_on_a_local_cluster,
         etcdctl_administers_the_engine: [Etcdctl],
         late_learner_is_caught_up_by_snapshot,

@@ -136,7 +136,8 @@ pub struct PeerProgress {
     pub state: String,
     /// Whether it is a learner.
     pub is_learner: bool,
-    /// Whether it was heard from recently.
+    /// Whether a message from it arrived within one election timeout (this
+    /// node itself: always).
     pub recent_active: bool,
     /// Index of the snapshot being sent to it (0: none).
     pub pending_snapshot: u64,

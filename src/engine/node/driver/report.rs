@@ -23,9 +23,16 @@ impl Driver {
         }
     }
 
-    /// Each peer's progress as this leader tracks it.
+    /// Each peer's progress as this leader tracks it. `recent_active` is
+    /// "a message from it arrived within one election timeout", from the
+    /// driver's own clock: raft's flag of that name is cleared for every peer
+    /// at each quorum check and set again only by the peer's next message, so
+    /// read at a random moment it says "not heard" for a live peer about one
+    /// heartbeat interval in every election timeout.
     fn progress(&self) -> Vec<PeerProgress> {
         let learners = &self.conf.learners;
+        let window = self.config.heartbeat * self.config.election_ticks as u32;
+        let heard_within = |id: &u64| self.heard.get(id).is_some_and(|t| t.elapsed() <= window);
         let mut out: Vec<PeerProgress> = self
             .raw
             .raft
@@ -42,7 +49,7 @@ impl Driver {
                 }
                 .to_string(),
                 is_learner: learners.contains(&id),
-                recent_active: pr.recent_active,
+                recent_active: id == self.config.id || heard_within(&id),
                 pending_snapshot: pr.pending_snapshot,
                 last_heard: self.heard.get(&id).map(|t| t.elapsed()),
             })
