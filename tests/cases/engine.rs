@@ -327,25 +327,9 @@ fn killed_leader_is_replaced_and_writes_go_on() {
 /// to back for three election timeouts.
 fn a_live_peer_reads_as_recently_active_at_every_moment() {
     let local = Local::up(&[]);
-    let status = local.status();
-    let leader = status["leader"].as_str().unwrap().to_string();
-    let leader_name = status["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["id"] == leader.as_str())
-        .and_then(|n| n["name"].as_str())
-        .unwrap()
-        .to_string();
-    let endpoint = local.client_url(&leader_name);
-    let peers: Vec<u64> = ids(&local
-        .ctl(&["member", "list", "-w", "json"])
-        .expect(0)
-        .json())
-    .iter()
-    .map(|id| u64::from_str_radix(id, 16).unwrap())
-    .filter(|id| format!("{id:016x}") != leader)
-    .collect();
+    let (leader, others) = util::faults::leader_and_others(&local);
+    let endpoint = leader.client_url;
+    let peers: Vec<u64> = others.iter().map(|n| n.id).collect();
     assert_eq!(peers.len(), 2);
     let started = std::time::Instant::now();
     let mut reads = 0;
