@@ -308,6 +308,18 @@ struct FakeElection {
     kv: RefCell<std::collections::HashMap<String, String>>,
 }
 
+impl FakeElection {
+    /// An election that `other` (if any) already leads.
+    fn led_by(other: Option<&str>) -> Self {
+        FakeElection {
+            other: other.map(str::to_string),
+            won: RefCell::new(None),
+            calls: RefCell::new(vec![]),
+            kv: Default::default(),
+        }
+    }
+}
+
 impl Election for FakeElection {
     async fn lease_grant(&self, _: Duration) -> Result<i64, ApiError> {
         self.calls.borrow_mut().push("grant".into());
@@ -413,12 +425,7 @@ async fn loop_on_fake(fake: &Fake, election: &FakeElection, dry_run: bool) -> Ve
 #[tokio::test]
 async fn the_loop_removes_a_dead_voter_once_and_dry_run_changes_nothing() {
     let fake = Fake::three();
-    let election = FakeElection {
-        other: None,
-        won: RefCell::new(None),
-        calls: RefCell::new(vec![]),
-        kv: Default::default(),
-    };
+    let election = FakeElection::led_by(None);
     let reports = loop_on_fake(&fake, &election, false).await;
     let done: Vec<&Reported> = reports.iter().filter(|r| r.phase == Phase::Done).collect();
     assert_eq!(done.len(), 1, "{reports:#?}");
@@ -435,12 +442,7 @@ async fn the_loop_removes_a_dead_voter_once_and_dry_run_changes_nothing() {
     );
 
     let fake = Fake::three();
-    let election = FakeElection {
-        other: None,
-        won: RefCell::new(None),
-        calls: RefCell::new(vec![]),
-        kv: Default::default(),
-    };
+    let election = FakeElection::led_by(None);
     let reports = loop_on_fake(&fake, &election, true).await;
     assert!(
         reports.iter().any(|r| r.phase == Phase::DryRun),
@@ -453,12 +455,7 @@ async fn the_loop_removes_a_dead_voter_once_and_dry_run_changes_nothing() {
 #[tokio::test]
 async fn an_autopilot_that_does_not_lead_stands_by() {
     let fake = Fake::three();
-    let election = FakeElection {
-        other: Some("ap0".into()),
-        won: RefCell::new(None),
-        calls: RefCell::new(vec![]),
-        kv: Default::default(),
-    };
+    let election = FakeElection::led_by(Some("ap0"));
     let reports = loop_on_fake(&fake, &election, false).await;
     assert!(!reports.is_empty());
     for r in &reports {
