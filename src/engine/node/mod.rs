@@ -136,13 +136,18 @@ pub struct PeerProgress {
     pub state: String,
     /// Whether it is a learner.
     pub is_learner: bool,
-    /// Whether a message from it arrived within one election timeout (this
-    /// node itself: always).
-    pub recent_active: bool,
     /// Index of the snapshot being sent to it (0: none).
     pub pending_snapshot: u64,
-    /// How long ago this node last received a message from it (None: never).
+    /// How long ago this node last received a message from it (None: never;
+    /// this node itself: zero).
     pub last_heard: Option<Duration>,
+}
+
+impl PeerProgress {
+    /// Whether a message from it arrived within `window`.
+    pub fn heard_within(&self, window: Duration) -> bool {
+        self.last_heard.is_some_and(|t| t <= window)
+    }
 }
 
 /// The leader's view of replication: every peer's progress, and what the

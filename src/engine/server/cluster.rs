@@ -116,9 +116,7 @@ impl ClusterService {
         let window = config.heartbeat * (2 * config.election_ticks as u32);
         let progress = s.wait(s.node.progress()).await?.peers;
         let cut_off = progress.iter().any(|p| {
-            p.id != view.id
-                && view.conf.voters.contains(&p.id)
-                && p.last_heard.is_none_or(|t| t > window)
+            p.id != view.id && view.conf.voters.contains(&p.id) && !p.heard_within(window)
         });
         if cut_off {
             return Err(errors::unhealthy());

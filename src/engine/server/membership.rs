@@ -136,16 +136,19 @@ impl MembershipService {
         let s = &self.0;
         let view = s.node.view();
         let replication = s.wait(s.node.progress()).await?;
+        // Recently active: a message from it within one election timeout.
+        let config = s.node.config();
+        let election_timeout = config.heartbeat * config.election_ticks as u32;
         let peers = replication
             .peers
             .into_iter()
             .map(|p| pb::PeerProgress {
+                recent_active: p.heard_within(election_timeout),
                 id: p.id,
                 match_index: p.matched,
                 next_index: p.next,
                 state: p.state,
                 is_learner: p.is_learner,
-                recent_active: p.recent_active,
                 pending_snapshot: p.pending_snapshot,
             })
             .collect();

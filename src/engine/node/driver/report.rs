@@ -23,16 +23,14 @@ impl Driver {
         }
     }
 
-    /// Each peer's progress as this leader tracks it. `recent_active` is
-    /// "a message from it arrived within one election timeout", from the
-    /// driver's own clock: raft's flag of that name is cleared for every peer
-    /// at each quorum check and set again only by the peer's next message, so
-    /// read at a random moment it says "not heard" for a live peer about one
-    /// heartbeat interval in every election timeout.
+    /// Each peer's progress as this leader tracks it, with how long ago a
+    /// message from it arrived by the driver's own clock (this node: now).
+    /// Not raft's `recent_active`: raft clears that flag for every peer at
+    /// each quorum check and sets it again only at the peer's next message,
+    /// so read at a random moment it says "not heard" for a live peer about
+    /// one heartbeat interval in every election timeout.
     fn progress(&self) -> Vec<PeerProgress> {
         let learners = &self.conf.learners;
-        let window = self.config.heartbeat * self.config.election_ticks as u32;
-        let heard_within = |id: &u64| self.heard.get(id).is_some_and(|t| t.elapsed() <= window);
         let mut out: Vec<PeerProgress> = self
             .raw
             .raft
@@ -49,9 +47,11 @@ impl Driver {
                 }
                 .to_string(),
                 is_learner: learners.contains(&id),
-                recent_active: id == self.config.id || heard_within(&id),
                 pending_snapshot: pr.pending_snapshot,
-                last_heard: self.heard.get(&id).map(|t| t.elapsed()),
+                last_heard: match id == self.config.id {
+                    true => Some(std::time::Duration::ZERO),
+                    false => self.heard.get(&id).map(|t| t.elapsed()),
+                },
             })
             .collect();
         out.sort_by_key(|p| p.id);
