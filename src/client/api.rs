@@ -31,6 +31,14 @@ impl MembershipApi for Client {
             .map_err(|(e, _)| e)
     }
 
+    async fn key_get(&self, key: &str) -> Result<Option<String>, ApiError> {
+        crate::workflow::autopilot::Election::kv_get(self, key).await
+    }
+
+    async fn key_put(&self, key: &str, value: Option<&str>) -> Result<(), ApiError> {
+        crate::workflow::autopilot::Election::kv_put(self, key, value).await
+    }
+
     fn endpoint_of(&self, member: &Member) -> Option<usize> {
         let first = self.member_url(member.client_urls.first()?).ok()?;
         self.endpoints.iter().position(|e| *e == first)

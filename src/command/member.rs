@@ -94,7 +94,7 @@ pub(super) async fn member<A: MembershipApi>(
         .with_context(|| format!("member add {}", shortened(&a.name)))?
         {
             AddOutcome::Added { added, checks } => (Report::Added(added), checks),
-            AddOutcome::Plan { steps, checks } => (Report::Plan(steps), checks),
+            AddOutcome::Plan { steps, checks } => (Report::Plan(steps.into()), checks),
         },
         MemberCommand::Promote(p) => {
             let mut promoted = promote::promote(&cx, &{
@@ -124,7 +124,7 @@ pub(super) async fn member<A: MembershipApi>(
                 },
                 checks,
             ),
-            RemoveOutcome::Plan { steps, checks } => (Report::Plan(steps), checks),
+            RemoveOutcome::Plan { steps, checks } => (Report::Plan(steps.into()), checks),
         },
         MemberCommand::Prune(p) => {
             let mut pruned = prune::prune(&cx, &p.into()).await.context("member prune")?;
@@ -155,7 +155,7 @@ pub(super) async fn member<A: MembershipApi>(
                 replace::run(&cx, &req, &start::Manual).await
             };
             match done.with_context(|| format!("member replace {}", shortened(&r.old)))? {
-                ReplaceOutcome::Plan { steps, checks } => (Report::Plan(steps), checks),
+                ReplaceOutcome::Plan { plan, checks } => (Report::Plan(plan), checks),
                 ReplaceOutcome::Replaced { replaced, checks } => {
                     (Report::Replaced(*replaced), checks)
                 }
@@ -190,7 +190,7 @@ pub(super) async fn member<A: MembershipApi>(
                 JointOutcome::Entered { entered, checks } => {
                     (Report::JointEntered(entered), checks)
                 }
-                JointOutcome::Plan { steps, checks } => (Report::Plan(steps), checks),
+                JointOutcome::Plan { steps, checks } => (Report::Plan(steps.into()), checks),
             }
         }
     })

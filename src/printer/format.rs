@@ -17,7 +17,7 @@ use crate::workflow::leader::Moved;
 use crate::workflow::preflight::Check;
 use crate::workflow::promote::Promoted;
 use crate::workflow::prune::Pruned;
-use crate::workflow::quorum::PlanStep;
+use crate::workflow::quorum::Plan;
 use crate::workflow::replace::Replaced;
 use crate::workflow::status::ClusterStatus;
 use crate::workflow::update::Updated;
@@ -49,7 +49,7 @@ pub(super) trait Format {
     /// `member status`.
     fn status(&self, out: &mut dyn Write, s: &ClusterStatus) -> io::Result<()>;
     /// `--dry-run` of a change.
-    fn plan(&self, out: &mut dyn Write, steps: &[PlanStep]) -> io::Result<()>;
+    fn plan(&self, out: &mut dyn Write, plan: &Plan) -> io::Result<()>;
     /// `snapshot save|status|restore`.
     fn snapshot(&self, out: &mut dyn Write, r: &SnapshotReport) -> io::Result<()>;
     /// `member apply --dry-run`.
@@ -112,7 +112,7 @@ pub(super) fn write<F: Format + ?Sized>(
         Report::MovedLeader(m) => format.moved_leader(out, m),
         Report::Updated(u) => format.updated(out, u),
         Report::Status(s) => format.status(out, s),
-        Report::Plan(steps) => format.plan(out, steps),
+        Report::Plan(plan) => format.plan(out, plan),
         Report::Cluster(c) => format.cluster(out, c),
         Report::Config(c) => format.config(out, c),
         Report::JointEntered(e) => format.joint_entered(out, e),

@@ -22,7 +22,7 @@ use crate::workflow::leader::Moved;
 use crate::workflow::preflight::{Check, Verdict};
 use crate::workflow::promote::Promoted;
 use crate::workflow::prune::{Pruned, PrunedMember};
-use crate::workflow::quorum::PlanStep;
+use crate::workflow::quorum::Plan;
 use crate::workflow::replace::Replaced;
 use crate::workflow::status::ClusterStatus;
 use crate::workflow::update::Updated;
@@ -58,7 +58,7 @@ pub enum Report {
     /// `member status`.
     Status(ClusterStatus),
     /// `--dry-run` of a change.
-    Plan(Vec<PlanStep>),
+    Plan(Plan),
     /// `cluster up|start-node|status|down`.
     Cluster(LocalCluster),
     /// `member joint status|leave`: the raft configuration.
@@ -497,6 +497,19 @@ fn replaced_headline(r: &Replaced) -> String {
         line.push_str(&format!("; {}", catch_up_line(c)));
     }
     line
+}
+
+/// What a replacement did after its headline: the order and the rule that
+/// chose it, and the steps this run took.
+fn replaced_lines(r: &Replaced) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(o) = &r.order {
+        lines.push(format!("order: {o}"));
+    }
+    if !r.steps.is_empty() {
+        lines.push(format!("steps: {}", r.steps.join("; ")));
+    }
+    lines
 }
 
 /// The headline of an add.

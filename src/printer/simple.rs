@@ -19,7 +19,7 @@ use crate::workflow::leader::Moved;
 use crate::workflow::preflight::Check;
 use crate::workflow::promote::Promoted;
 use crate::workflow::prune::Pruned;
-use crate::workflow::quorum::PlanStep;
+use crate::workflow::quorum::Plan;
 use crate::workflow::replace::Replaced;
 use crate::workflow::status::ClusterStatus;
 use crate::workflow::update::Updated;
@@ -123,8 +123,8 @@ impl Format for Simple {
         Ok(())
     }
 
-    fn plan(&self, out: &mut dyn Write, steps: &[PlanStep]) -> io::Result<()> {
-        for s in steps {
+    fn plan(&self, out: &mut dyn Write, plan: &Plan) -> io::Result<()> {
+        for s in &plan.steps {
             let outgoing = match s.quorum_outgoing {
                 Some(q) => format!(
                     " voters_outgoing={} quorum_outgoing={q}",
@@ -142,6 +142,9 @@ impl Format for Simple {
                 s.healthy_voters,
                 s.fault_tolerance
             )?;
+        }
+        if let Some(o) = &plan.order {
+            writeln!(out, "order: {}: {}", o.first.as_str(), o.rule)?;
         }
         writeln!(out, "dry run: nothing was changed")?;
         Ok(())
@@ -164,7 +167,7 @@ impl Format for Simple {
 
     fn replaced(&self, out: &mut dyn Write, r: &Replaced) -> io::Result<()> {
         writeln!(out, "{}", replaced_headline(r))?;
-        Ok(())
+        super::write_lines(out, super::replaced_lines(r))
     }
 
     fn config(&self, out: &mut dyn Write, c: &Configuration) -> io::Result<()> {

@@ -21,7 +21,7 @@ use crate::workflow::leader::Moved;
 use crate::workflow::preflight::Check;
 use crate::workflow::promote::Promoted;
 use crate::workflow::prune::Pruned;
-use crate::workflow::quorum::PlanStep;
+use crate::workflow::quorum::Plan;
 use crate::workflow::replace::Replaced;
 use crate::workflow::status::ClusterStatus;
 use crate::workflow::update::Updated;
@@ -194,7 +194,7 @@ impl Format for Tabular {
         Ok(())
     }
 
-    fn plan(&self, out: &mut dyn Write, steps: &[PlanStep]) -> io::Result<()> {
+    fn plan(&self, out: &mut dyn Write, plan: &Plan) -> io::Result<()> {
         let mut t = table(&[
             "STEP",
             "VOTERS",
@@ -204,7 +204,7 @@ impl Format for Tabular {
             "HEALTHY VOTERS",
             "FAULT TOLERANCE",
         ]);
-        for s in steps {
+        for s in &plan.steps {
             let quorum = match s.quorum_outgoing {
                 Some(q) => format!("{} and {q}", s.quorum),
                 None => s.quorum.to_string(),
@@ -220,6 +220,9 @@ impl Format for Tabular {
             ]);
         }
         writeln!(out, "{t}")?;
+        if let Some(o) = &plan.order {
+            writeln!(out, "Order: {o}")?;
+        }
         writeln!(out, "Dry run: nothing was changed.")?;
         Ok(())
     }
@@ -264,7 +267,9 @@ impl Format for Tabular {
     }
 
     fn replaced(&self, out: &mut dyn Write, r: &Replaced) -> io::Result<()> {
-        headed(out, &replaced_headline(r), &r.list.members)
+        let mut head = vec![replaced_headline(r)];
+        head.extend(super::replaced_lines(r));
+        headed(out, &head.join("\n"), &r.list.members)
     }
 
     fn config(&self, out: &mut dyn Write, c: &Configuration) -> io::Result<()> {

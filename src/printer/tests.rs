@@ -124,11 +124,10 @@ fn every_format_prints_every_report() {
             list: l.clone(),
             moved: None,
         },
-        Report::Plan(vec![crate::workflow::quorum::Config::of(
-            &l,
-            &Default::default(),
-        )
-        .step("before")]),
+        Report::Plan(
+            vec![crate::workflow::quorum::Config::of(&l, &Default::default()).step("before")]
+                .into(),
+        ),
     ];
     for r in &reports {
         for f in [
@@ -139,6 +138,28 @@ fn every_format_prints_every_report() {
             assert!(!render(r, f).is_empty(), "{f:?} of {r:?}");
         }
     }
+    // A plan whose order was chosen says which and why, in every format.
+    let ordered = Report::Plan(crate::workflow::quorum::Plan {
+        steps: vec![crate::workflow::quorum::Config::of(&l, &Default::default()).step("before")],
+        order: Some(crate::workflow::order::Order {
+            first: crate::workflow::order::First::Remove,
+            rule: "m3 is dead".into(),
+        }),
+    });
+    let json: serde_json::Value =
+        serde_json::from_str(&render(&ordered, OutputFormat::Json)).unwrap();
+    assert_eq!(json["order"], "remove_first", "{json}");
+    assert_eq!(json["order_rule"], "m3 is dead", "{json}");
+    let unordered = render(&reports[3], OutputFormat::Json);
+    let unordered: serde_json::Value = serde_json::from_str(&unordered).unwrap();
+    assert!(unordered["order"].is_null(), "{unordered}");
+    let table = render(&ordered, OutputFormat::Table);
+    assert!(table.contains("Order: remove first: m3 is dead"), "{table}");
+    let simple = render(&ordered, OutputFormat::Simple);
+    assert!(
+        simple.contains("order: remove_first: m3 is dead"),
+        "{simple}"
+    );
     let table = render(&Report::MemberList(l), OutputFormat::Table);
     assert!(table.contains("| ID "), "{table}");
     assert!(table.contains("IS LEARNER"), "{table}");

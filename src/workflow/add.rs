@@ -204,9 +204,13 @@ pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<
         .map(|m| m.label())
         .collect();
     let deadline = Instant::now() + command_timeout;
-    let result = send_change(observer, "member add", &down, deadline, || {
-        api.member_add(&req.peer_urls, req.learner)
-    })
+    let result = send_change(
+        observer,
+        "member add",
+        &down,
+        (deadline, "--command-timeout"),
+        || api.member_add(&req.peer_urls, req.learner),
+    )
     .await;
     match result {
         Ok(a) => Ok(AddOutcome::Added {

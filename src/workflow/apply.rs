@@ -13,6 +13,7 @@ use super::apply_plan::{self, Action, ApplyPlan, Engine, TargetMember};
 use super::catch_up::CatchUpSummary;
 use super::health::Health;
 use super::joint::{self, JointRequest};
+use super::look;
 use super::preflight::predicted_seconds;
 use super::preflight::{Change, Check, Preflight};
 use super::promote::wait_ready;
@@ -157,7 +158,16 @@ async fn plan_with_health<A: MembershipApi>(
         None => None,
     };
     let health = Health::gather(api, list.clone()).await;
-    let plan = apply_plan::plan(&list, target, &health.reachable(), health.leader(), engine);
+    // Dead voters go first: the one rule (silent, and the leader lost them too).
+    let dead = look::look_at(api, &health, Duration::ZERO).await.dead();
+    let plan = apply_plan::plan(
+        &list,
+        target,
+        &health.reachable(),
+        &dead,
+        health.leader(),
+        engine,
+    );
     Ok((health, plan))
 }
 

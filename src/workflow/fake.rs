@@ -37,6 +37,11 @@ pub struct State {
     pub progress: bool,
     /// Each member's `/metrics`, when it serves them.
     pub metrics: HashMap<MemberId, ServerMetrics>,
+    /// Refuse every add while a voter is down, as etcd's strict
+    /// reconfiguration check does (`unhealthy cluster`).
+    pub strict_adds: bool,
+    /// The cluster's keyspace (`member replace`'s intent).
+    pub keys: HashMap<String, String>,
     /// The list stale readers see, while `lost_removal` counts down.
     stale_list: Option<MemberList>,
     next_id: u64,
@@ -123,6 +128,12 @@ impl MembershipApi for Fake {
         s.calls.push("add".into());
         if let Some(e) = s.add_errors.pop_front() {
             return Err(e);
+        }
+        if s.strict_adds && s.list.voters().any(|m| s.down.contains(&m.id)) {
+            return Err(ApiError::new(
+                ApiErrorKind::Unhealthy,
+                "etcdserver: unhealthy cluster",
+            ));
         }
         s.next_id += 1;
         let m = Member {
@@ -294,6 +305,20 @@ impl MembershipApi for Fake {
                 format!("no metrics for {}", m.label()),
             )),
         }
+    }
+
+    async fn key_get(&self, key: &str) -> Result<Option<String>, ApiError> {
+        Ok(self.state().keys.get(key).cloned())
+    }
+
+    async fn key_put(&self, key: &str, value: Option<&str>) -> Result<(), ApiError> {
+        let mut s = self.state();
+        s.calls.push(format!("put {key}"));
+        match value {
+            Some(v) => s.keys.insert(key.to_string(), v.to_string()),
+            None => s.keys.remove(key),
+        };
+        Ok(())
     }
 
     async fn joint_enter(&self, _: &[JointChange]) -> Result<Configuration, ApiError> {

@@ -12,6 +12,8 @@ pub mod health;
 pub mod joint;
 pub mod joint_calc;
 pub mod leader;
+pub mod look;
+pub mod order;
 pub mod preflight;
 pub mod promote;
 pub mod prune;
@@ -121,6 +123,22 @@ pub trait MembershipApi {
         Err(ApiError::new(
             ApiErrorKind::Unimplemented,
             format!("no peer certificate read at {url}"),
+        ))
+    }
+    /// The value of `key` in the cluster's keyspace, if it is set: where
+    /// `member replace` records the replacement it does (etcd's KV Range).
+    async fn key_get(&self, key: &str) -> Result<Option<String>, ApiError> {
+        Err(ApiError::new(
+            ApiErrorKind::Unimplemented,
+            format!("no keyspace to read {key} from"),
+        ))
+    }
+    /// Sets `key` in the cluster's keyspace to `value` (`None`: deletes it).
+    async fn key_put(&self, key: &str, value: Option<&str>) -> Result<(), ApiError> {
+        let _ = value;
+        Err(ApiError::new(
+            ApiErrorKind::Unimplemented,
+            format!("no keyspace to write {key} to"),
         ))
     }
     /// The endpoints requests go to (none for a server without them): `member

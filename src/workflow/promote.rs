@@ -105,9 +105,12 @@ pub async fn promote<A: MembershipApi>(
     };
     if !req.wait {
         let deadline = Instant::now() + cx.command_timeout;
-        let list = retry_unhealthy(observer, "member promote", deadline, || {
-            api.member_promote(member.id)
-        })
+        let list = retry_unhealthy(
+            observer,
+            "member promote",
+            (deadline, "--command-timeout"),
+            || api.member_promote(member.id),
+        )
         .await
         .map_err(|e| not_ready_hint(e, &member))?;
         return Ok(finish(list, None));

@@ -2,6 +2,7 @@
 
 use std::collections::HashSet;
 
+use super::order::Order;
 use crate::error::Error;
 use crate::model::{MemberId, MemberList};
 
@@ -40,6 +41,23 @@ pub struct PlanStep {
     pub healthy_voters: usize,
     /// How many more voters may fail.
     pub fault_tolerance: usize,
+}
+
+/// A `--dry-run` plan: the configurations step by step and, for a change
+/// whose order memberctl chooses from what the cluster shows (`member
+/// replace`), that order and the rule that chose it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// The configurations, "before" first.
+    pub steps: Vec<PlanStep>,
+    /// The order chosen and why (`None` for a change that has one order).
+    pub order: Option<Order>,
+}
+
+impl From<Vec<PlanStep>> for Plan {
+    fn from(steps: Vec<PlanStep>) -> Self {
+        Plan { steps, order: None }
+    }
 }
 
 /// A configuration under construction: voter and learner labels and which are healthy.

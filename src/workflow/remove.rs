@@ -106,16 +106,22 @@ pub async fn remove<A: MembershipApi>(
             .await?
             .map(Box::new)
     };
-    let deadline = Instant::now() + cx.command_timeout;
+    // etcd refuses a removal as "unhealthy cluster" for about 5 s after a
+    // member connects (a new one just promoted): waited out within --timeout.
+    let deadline = (started + req.timeout).max(Instant::now() + cx.command_timeout);
     let down: Vec<String> = health
         .unreachable_voters()
         .iter()
         .filter(|m| m.id != member.id)
         .map(|m| m.label())
         .collect();
-    let result = send_change(observer, "member remove", &down, deadline, || {
-        api.member_remove(member.id)
-    })
+    let result = send_change(
+        observer,
+        "member remove",
+        &down,
+        (deadline, "--timeout"),
+        || api.member_remove(member.id),
+    )
     .await;
     let list = match result {
         Ok(list) => list,

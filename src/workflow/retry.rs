@@ -13,12 +13,13 @@ pub const FIRST_BACKOFF: Duration = Duration::from_millis(200);
 pub const MAX_BACKOFF: Duration = Duration::from_secs(1);
 
 /// Runs `call` until it succeeds, fails with anything but "unhealthy cluster",
-/// or `deadline` passes. etcd answers "unhealthy cluster" for about 5 s after
-/// its members connect; the operator is told once on stderr.
+/// or `deadline` passes (`bound` names the flag that set it: `--timeout`,
+/// `--command-timeout`). etcd answers "unhealthy cluster" for about 5 s after
+/// a member connects; the operator is told once on stderr.
 pub async fn retry_unhealthy<T, F, Fut>(
     observer: &dyn Observer,
     what: &str,
-    deadline: Instant,
+    (deadline, bound): (Instant, &str),
     mut call: F,
 ) -> Result<T, ApiError>
 where
@@ -35,9 +36,9 @@ where
                     return Err(ApiError::new(
                         ApiErrorKind::Unhealthy,
                         format!(
-                            "{} (still refused when --command-timeout ran out; etcd refuses \
-                             membership changes until every member has been connected for 5 s: \
-                             check that all members are up, or raise --command-timeout)",
+                            "{} (still refused when {bound} ran out; etcd refuses membership \
+                             changes until every member has been connected for 5 s: check that \
+                             all members are up, or raise {bound})",
                             e.message
                         ),
                     ));
@@ -45,7 +46,7 @@ where
                 if !told {
                     observer.notice(&format!(
                         "{what}: the server answered {:?}; etcd refuses membership changes for \
-                         about 5 s after its members connect, retrying until --command-timeout",
+                         about 5 s after a member connects, retrying until {bound}",
                         e.message
                     ));
                     told = true;
@@ -59,14 +60,15 @@ where
 }
 
 /// Sends one membership change. When every voter answered our status check,
-/// "unhealthy cluster" is etcd's start-up window and is retried until
-/// `deadline`; when some voter is down, retrying cannot help, so the refusal
-/// is explained at once, naming the members that are down.
+/// "unhealthy cluster" is etcd's window after a member connects and is
+/// retried until `deadline` (set by the flag `bound` names); when some voter
+/// is down, retrying cannot help, so the refusal is explained at once, naming
+/// the members that are down.
 pub async fn send_change<T, F, Fut>(
     observer: &dyn Observer,
     what: &str,
     unreachable_voters: &[String],
-    deadline: Instant,
+    deadline: (Instant, &str),
     call: F,
 ) -> Result<T, crate::Error>
 where
@@ -83,7 +85,8 @@ where
         Err(e) if e.kind == ApiErrorKind::Unhealthy => Err(crate::Error::refused(format!(
             "{what} refused by the server ({}): voter {} is unreachable, and etcd accepts this \
              change only while the leader is connected to its voters; start the member again, \
-             or remove it first",
+             or remove it first (`memberctl member replace DEAD --name NEW --peer-urls URL` \
+             removes a dead voter, then adds, starts and promotes the new member)",
             e.message,
             unreachable_voters.join(", ")
         ))),

@@ -131,8 +131,16 @@ async fn add_is_idempotent_for_an_unstarted_member() {
     assert_eq!(fake.calls(), vec!["add"]);
 }
 
+/// The pre-flight checks passed knowingly by name.
+fn skipping(check: crate::workflow::preflight::CheckName) -> Preflight {
+    Preflight::Run(crate::workflow::preflight::CheckOptions {
+        skip: vec![check],
+        ..Default::default()
+    })
+}
+
 #[tokio::test]
-async fn voter_add_with_a_voter_down_is_refused_but_learner_add_is_sent() {
+async fn an_add_with_a_voter_down_is_refused_before_it_is_sent() {
     let fake = Fake::three();
     fake.state().down.insert(MemberId(3));
     let voter = AddRequest {
@@ -142,7 +150,37 @@ async fn voter_add_with_a_voter_down_is_refused_but_learner_add_is_sent() {
     let err = add(&cx(&fake), &voter).await.unwrap_err();
     assert!(err.message.contains("rule 2"), "{}", err.message);
     assert!(fake.calls().is_empty());
-    add_m4(&fake).await.unwrap();
+    // A learner too: the server refuses it while a voter is down, so the
+    // quorum check says so, with the remedy, and nothing is sent.
+    let err = add_m4(&fake).await.unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Refused);
+    assert!(
+        err.message.contains("refuses every member add"),
+        "{}",
+        err.message
+    );
+    assert!(
+        err.message
+            .contains("memberctl member replace 0000000000000003"),
+        "{}",
+        err.message
+    );
+    assert!(fake.calls().is_empty());
+    // The dry run says the same.
+    let dry = AddRequest {
+        dry_run: true,
+        ..learner_add("m4", "http://127.0.0.1:2390")
+    };
+    assert_eq!(
+        add(&cx(&fake), &dry).await.unwrap_err().kind,
+        ErrorKind::Refused
+    );
+    // Passed knowingly (a server without the strict check), it is sent.
+    let skipped = AddRequest {
+        preflight: skipping(crate::workflow::preflight::CheckName::Quorum),
+        ..learner_add("m4", "http://127.0.0.1:2390")
+    };
+    add(&cx(&fake), &skipped).await.unwrap();
     assert_eq!(fake.calls(), vec!["add"]);
 }
 
@@ -163,9 +201,18 @@ async fn unhealthy_with_a_voter_down_is_refused_at_once() {
     fake.state().down.insert(MemberId(3));
     let unhealthy = ApiError::new(ApiErrorKind::Unhealthy, "etcdserver: unhealthy cluster");
     fake.state().add_errors.push_back(unhealthy);
-    let err = add_m4(&fake).await.unwrap_err();
+    let req = AddRequest {
+        preflight: skipping(crate::workflow::preflight::CheckName::Quorum),
+        ..learner_add("m4", "http://127.0.0.1:2390")
+    };
+    let err = add(&cx(&fake), &req).await.unwrap_err();
     assert_eq!(err.kind, ErrorKind::Refused);
     assert!(err.message.contains("m3"), "{}", err.message);
+    assert!(
+        err.message.contains("member replace DEAD"),
+        "{}",
+        err.message
+    );
     assert_eq!(fake.calls(), vec!["add"]);
 }
 

@@ -75,9 +75,13 @@ pub async fn update<A: MembershipApi>(
         .iter()
         .map(|m| m.label())
         .collect();
-    let list = send_change(observer, "member update", &down, deadline, || {
-        api.member_update(member.id, peer_urls)
-    })
+    let list = send_change(
+        observer,
+        "member update",
+        &down,
+        (deadline, "--command-timeout"),
+        || api.member_update(member.id, peer_urls),
+    )
     .await?;
     let member = list.get(member.id).cloned().unwrap_or(Member {
         peer_urls: peer_urls.texts(),

@@ -58,6 +58,12 @@ pub(super) struct ReplaceDoc<'a> {
     pub(super) member: JsonMember<'a>,
     pub(super) members: Vec<JsonMember<'a>>,
     pub(super) catch_up: Option<CatchUpDoc>,
+    /// `remove_first` or `add_first`; `null` when nothing was left to do.
+    pub(super) order: Option<&'static str>,
+    /// The rule that chose the order, or `null`.
+    pub(super) order_rule: Option<&'a str>,
+    /// The steps this run took, by their names in the plan.
+    pub(super) steps: &'a [String],
 }
 
 /// A learner's catch-up as the wait saw it.
@@ -228,6 +234,10 @@ pub(super) struct SurvivorDoc {
 #[derive(Serialize)]
 pub(super) struct PlanDoc<'a> {
     pub(super) plan: &'a [JsonStep<'a>],
+    /// `remove_first` or `add_first` (`member replace`), else `null`.
+    pub(super) order: Option<&'static str>,
+    /// The rule that chose the order, else `null`.
+    pub(super) order_rule: Option<&'a str>,
 }
 
 #[derive(Serialize)]

@@ -24,7 +24,7 @@ use crate::workflow::leader::Moved;
 use crate::workflow::preflight::Check;
 use crate::workflow::promote::Promoted;
 use crate::workflow::prune::Pruned;
-use crate::workflow::quorum::PlanStep;
+use crate::workflow::quorum::Plan;
 use crate::workflow::replace::Replaced;
 use crate::workflow::status::ClusterStatus;
 use crate::workflow::update::Updated;
@@ -176,9 +176,16 @@ impl Format for Json {
         )
     }
 
-    fn plan(&self, out: &mut dyn Write, steps: &[PlanStep]) -> io::Result<()> {
-        let steps: Vec<JsonStep> = steps.iter().map(step).collect();
-        write(out, &PlanDoc { plan: &steps })
+    fn plan(&self, out: &mut dyn Write, plan: &Plan) -> io::Result<()> {
+        let steps: Vec<JsonStep> = plan.steps.iter().map(step).collect();
+        write(
+            out,
+            &PlanDoc {
+                plan: &steps,
+                order: plan.order.as_ref().map(|o| o.first.as_str()),
+                order_rule: plan.order.as_ref().map(|o| o.rule.as_str()),
+            },
+        )
     }
 
     fn snapshot(&self, out: &mut dyn Write, r: &SnapshotReport) -> io::Result<()> {
@@ -261,6 +268,9 @@ impl Format for Json {
                 member: member(&r.member),
                 members: members(&r.list.members),
                 catch_up: r.catch_up.as_ref().map(catch_up_doc),
+                order: r.order.as_ref().map(|o| o.first.as_str()),
+                order_rule: r.order.as_ref().map(|o| o.rule.as_str()),
+                steps: &r.steps,
             },
         )
     }

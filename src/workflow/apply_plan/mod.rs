@@ -231,12 +231,15 @@ pub struct Engine {
 }
 
 /// Plans the way from `list` to `target` (the voters wanted), one change at a
-/// time: peer URL updates; learners not in the target and unreachable voters
-/// removed first (they add no fault tolerance); then each new member added as
+/// time: peer URL updates; learners not in the target and `dead` voters
+/// ([`crate::workflow::look::Seen::dead`]) removed first (they add no fault
+/// tolerance, and the server refuses every add while a voter is down); then
+/// each new member added as
 /// a learner and promoted, followed by one removal while some are left, so
 /// the cluster never shrinks before it has grown; the leader removed last,
 /// after leadership moved to a voter that stays. `reachable` are the members
-/// that answer now; `leader` the current leader.
+/// that answer now (the fault tolerance counts them); `leader` the current
+/// leader.
 ///
 /// With `engine`, after the same first steps, new members are added as
 /// learners and caught up (as many at once as the cluster takes), then one
@@ -246,6 +249,7 @@ pub fn plan(
     list: &MemberList,
     target: &[TargetMember],
     reachable: &HashSet<MemberId>,
+    dead: &HashSet<MemberId>,
     leader: Option<MemberId>,
     engine: Option<&Engine>,
 ) -> ApplyPlan {
@@ -269,12 +273,12 @@ pub fn plan(
             });
         }
     }
-    // Learners that go, and voters that do not answer, first.
+    // Learners that go, and dead voters, first.
     let (early, mut later): (Vec<Member>, Vec<Member>) = m
         .removed
         .iter()
         .cloned()
-        .partition(|r| r.is_learner || !reachable.contains(&r.id));
+        .partition(|r| r.is_learner || dead.contains(&r.id));
     for r in early {
         walk.drop_voter(&r.id.to_string());
         walk.push(Action::Remove(r));

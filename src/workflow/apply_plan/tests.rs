@@ -27,6 +27,23 @@ fn target(ids: &[u64]) -> Vec<TargetMember> {
         .collect()
 }
 
+/// The plan, with every voter that does not answer dead (silent, and the
+/// leader has lost it).
+fn plan(
+    list: &MemberList,
+    target: &[TargetMember],
+    reachable: &HashSet<MemberId>,
+    leader: Option<MemberId>,
+    engine: Option<&Engine>,
+) -> ApplyPlan {
+    let dead = list
+        .voters()
+        .filter(|m| !reachable.contains(&m.id))
+        .map(|m| m.id)
+        .collect();
+    super::plan(list, target, reachable, &dead, leader, engine)
+}
+
 fn all(ids: &[u64]) -> HashSet<MemberId> {
     ids.iter().map(|&i| MemberId(i)).collect()
 }

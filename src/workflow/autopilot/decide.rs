@@ -140,7 +140,7 @@ fn has_quorum(obs: &Observation) -> bool {
     let voters: Vec<&Member> = obs.list.voters().collect();
     let heard = voters
         .iter()
-        .filter(|m| seen(obs, m.id).is_some_and(|s| s.answered || s.leader_hears == Some(true)))
+        .filter(|m| seen(obs, m.id).is_some_and(Seen::heard))
         .count();
     heard >= rules::quorum(voters.len())
 }
@@ -161,7 +161,7 @@ fn joint_replacement(obs: &Observation, cfg: &Configuration) -> Option<Vec<Membe
     let brought = cfg.voters.iter().any(|v| !cfg.voters_outgoing.contains(v));
     let all_dead = dropped
         .iter()
-        .all(|id| seen(obs, *id).is_some_and(|s| !s.answered && s.leader_hears == Some(false)));
+        .all(|id| seen(obs, *id).is_some_and(Seen::dead));
     if dropped.is_empty() || !brought || !all_dead {
         return None;
     }
@@ -287,8 +287,7 @@ fn resume(obs: &Observation) -> Option<Decision> {
     let (dead, standby) = obs.intent?;
     let standby = obs.list.get(standby).filter(|m| m.is_voter())?;
     let dead = obs.list.get(dead).filter(|m| m.is_voter())?;
-    let s = seen(obs, dead.id)?;
-    if s.answered || s.leader_hears != Some(false) {
+    if !seen(obs, dead.id)?.dead() {
         return None;
     }
     Some(Decision {

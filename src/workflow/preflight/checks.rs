@@ -80,6 +80,13 @@ pub(super) fn read(health: &Health) -> impl Iterator<Item = (&Member, &MemberSta
 
 pub(super) fn quorum(facts: &Facts, steps: &[Change]) -> Check {
     let mut c = quorum_now(facts);
+    // With a voter down the server refuses an add, a learner's too: say so
+    // before it is sent.
+    if c.verdict == Verdict::Ok {
+        if let Some(refused) = super::strict::add_refused(facts, steps) {
+            return refused;
+        }
+    }
     // A removal has its own quorum rule (rule 4), which `--force` passes.
     if Change::only_removals(steps) && c.verdict == Verdict::Fail {
         c.verdict = Verdict::Warn;

@@ -1,5 +1,5 @@
-//! Pre-flight checks: whether the cluster can take a change now (quorum,
-//! alarms, learners, versions, database, apply lag, disk, network, leader
+//! Pre-flight checks: whether the cluster can take a change now (quorum, and
+//! the server's refusal of an add while a voter is down; alarms, learners, versions, database, apply lag, disk, network, leader
 //! stability, catch-up, peer certificates), each
 //! a named result with the figures it read and what to do. [`gather`] reads
 //! what the checks need, [`evaluate`] (pure: `checks` and `server`) judges it,
@@ -10,6 +10,7 @@ mod checks;
 mod peer_tls;
 mod result;
 mod server;
+mod strict;
 pub mod upgrade;
 mod versions;
 
@@ -19,6 +20,8 @@ use futures_util::future::{join, join3, join_all};
 use tokio::time::Instant;
 
 use super::health::Health;
+use super::look;
+use super::order::{self, First};
 use super::resolve::{resolve, Purpose};
 use super::{ApiError, MembershipApi, Observer};
 use crate::error::Error;
@@ -417,13 +420,20 @@ pub async fn check<A: MembershipApi>(
     options: &CheckOptions,
 ) -> Result<Vec<Check>, Error> {
     let list = api.member_list().await?;
+    let health = Health::gather(api, list.clone()).await;
     let steps = match planned {
         Planned::Inspect => vec![Change::Inspect],
         Planned::Add { learner } => vec![Change::Add { learner: *learner }],
         Planned::Promote(t) => vec![Change::Promote(resolve(&list, t, Purpose::Promote)?.id)],
         Planned::Remove(t) => vec![Change::Remove(resolve(&list, t, Purpose::Remove)?.id)],
         Planned::Update(t) => vec![Change::Update(resolve(&list, t, Purpose::Update)?.id)],
-        Planned::Replace(t) => replacing(resolve(&list, t, Purpose::Replace)?.id, None).to_vec(),
+        Planned::Replace(t) => {
+            // The order `member replace` would choose: a dead voter goes first.
+            let old = resolve(&list, t, Purpose::Replace)?;
+            let look = look::look_at(api, &health, Duration::ZERO).await;
+            let first = order::decide(old, look.seen(old.id), "NEW", None).first;
+            replacing(old.id, None, first)
+        }
         Planned::Upgrade(v) => {
             let to = upgrade::Release::parse(v).ok_or_else(|| {
                 Error::usage(format!(
@@ -436,24 +446,26 @@ pub async fn check<A: MembershipApi>(
             }]
         }
     };
-    let health = Health::gather(api, list).await;
     let facts = gather(api, health, &steps, options).await;
     Ok(evaluate(&facts, &steps))
 }
 
-/// The steps of replacing `old`: add a learner, promote it, remove `old`; or,
-/// when an earlier run added the new member already (`added`, whether it is
-/// still a learner), what is left of them.
-pub fn replacing(old: MemberId, added: Option<(MemberId, bool)>) -> Vec<Change> {
-    match added {
-        None => vec![
-            Change::Add { learner: true },
-            Change::PromoteNew,
-            Change::Remove(old),
-        ],
-        Some((new, true)) => vec![Change::Promote(new), Change::Remove(old)],
-        Some((_, false)) => vec![Change::Remove(old)],
+/// The steps of replacing `old` in the order `first` (`member replace`'s
+/// rule, [`order::decide`]): add a learner, promote it, remove `old`; or
+/// (a dead `old`) remove it, then add and promote; or, when an earlier run
+/// added the new member already (`added`, whether it is still a learner),
+/// what is left of them.
+pub fn replacing(old: MemberId, added: Option<(MemberId, bool)>, first: First) -> Vec<Change> {
+    let mut steps = match added {
+        None => vec![Change::Add { learner: true }, Change::PromoteNew],
+        Some((new, true)) => vec![Change::Promote(new)],
+        Some((_, false)) => vec![],
+    };
+    match first {
+        First::Remove => steps.insert(0, Change::Remove(old)),
+        First::Add => steps.push(Change::Remove(old)),
     }
+    steps
 }
 
 /// Evaluates every check for the change made of `steps` (in order): the

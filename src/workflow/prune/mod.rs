@@ -14,12 +14,12 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::health::Health;
+pub use super::look::{look, Look, Seen};
 use super::preflight::{Check, Preflight};
 use super::remove::{self, RemoveOutcome, RemoveRequest};
-use super::{ApiError, Ctx, MembershipApi};
+use super::{Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
-use crate::model::{Member, MemberId, MemberList};
+use crate::model::{Member, MemberList};
 
 /// The fewest voters prune leaves: three voters can still lose one.
 pub const MIN_VOTERS: usize = 3;
@@ -215,40 +215,6 @@ pub struct Pruned {
     pub checks: Vec<Check>,
 }
 
-/// One member as one look saw it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Seen {
-    /// The member.
-    pub id: MemberId,
-    /// It answered its Status.
-    pub answered: bool,
-    /// Its own applied index (its Status), when it answered.
-    pub applied: Option<u64>,
-    /// The leader's match index for it (memberctl engine).
-    pub matched: Option<u64>,
-    /// Whether the leader hears it: the engine's `recent_active`, or on
-    /// etcd the leader's `etcd_network_active_peers` (0 or absent: no);
-    /// `None` when the leader's view could not be read.
-    pub leader_hears: Option<bool>,
-    /// A snapshot was on its way to it.
-    pub snapshot: bool,
-}
-
-/// One look at the members.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Look {
-    /// Time since the watch began.
-    pub at: Duration,
-    /// The leader, when known.
-    pub leader: Option<MemberId>,
-    /// The leader's applied index (its Status).
-    pub leader_applied: Option<u64>,
-    /// The leader's last log index (memberctl engine).
-    pub leader_last: Option<u64>,
-    /// Every member of the list at that moment.
-    pub members: Vec<Seen>,
-}
-
 /// What the judge is told besides what it saw.
 #[derive(Clone, Copy, Debug)]
 pub struct Rules {
@@ -396,65 +362,6 @@ fn removal_rank(m: &Member, reason: &Reason) -> u8 {
         (true, _) => 1,
         (false, _) => 2,
     }
-}
-
-/// Looks at every member once: its Status, the leader's progress for it
-/// (engine) or the leader's `/metrics` (etcd). Fails only when the member
-/// list cannot be read.
-pub async fn look<A: MembershipApi>(api: &A, at: Duration) -> Result<Look, ApiError> {
-    let list = api.member_list().await?;
-    let health = Health::gather(api, list.clone()).await;
-    let progress = api.get_progress().await.ok();
-    let leader = progress
-        .as_ref()
-        .map(|p| p.leader)
-        .filter(|l| l.0 != 0)
-        .or_else(|| health.leader());
-    let leader_member = leader.and_then(|l| list.get(l));
-    let leader_status = leader
-        .and_then(|l| health.status_of(l))
-        .and_then(|s| s.as_ref().ok());
-    // etcd has no progress to ask: the leader's own /metrics tell whom it hears.
-    let metrics = match leader_member {
-        Some(l) if progress.is_none() => api.server_metrics(l).await.ok(),
-        _ => None,
-    };
-    let members = list
-        .members
-        .iter()
-        .map(|m| {
-            let status = health.status_of(m.id).and_then(|s| s.as_ref().ok());
-            let peer = progress
-                .as_ref()
-                .and_then(|p| p.peers.iter().find(|p| p.id == m.id));
-            let leader_hears = match (peer, &metrics) {
-                (Some(p), _) => Some(p.recent_active),
-                _ if Some(m.id) == leader => Some(true),
-                (None, Some(x)) => Some(x.peer_active(m.id)),
-                (None, None) => None,
-            };
-            let sending = metrics.as_ref().is_some_and(|x| {
-                x.snapshot_sends
-                    .iter()
-                    .any(|(to, t)| *to == m.id && t.inflight > 0.0)
-            });
-            Seen {
-                id: m.id,
-                answered: status.is_some(),
-                applied: status.map(|s| s.raft_applied_index),
-                matched: peer.map(|p| p.matched),
-                leader_hears,
-                snapshot: sending || peer.is_some_and(|p| p.state == "snapshot"),
-            }
-        })
-        .collect();
-    Ok(Look {
-        at,
-        leader,
-        leader_applied: leader_status.map(|s| s.raft_applied_index),
-        leader_last: progress.map(|p| p.last_index),
-        members,
-    })
 }
 
 /// Looks at the members every `poll_interval` until `stalled_for` has passed

@@ -2,7 +2,7 @@
 //! workflow against the fake (etcd's way and the engine's).
 
 use super::*;
-use crate::model::ServerMetrics;
+use crate::model::{MemberId, ServerMetrics};
 use crate::workflow::fake::Fake;
 use crate::workflow::tests::{cx, member};
 

@@ -9,6 +9,7 @@ use crate::model::{AlarmKind, MemberList, PeerUrls};
 use crate::workflow::apply::{self, ApplyRequest};
 use crate::workflow::apply_plan::TargetMember;
 use crate::workflow::fake::Fake;
+use crate::workflow::order::First;
 use crate::workflow::replace::{self, Prepared, ReplaceRequest};
 use crate::workflow::start::Manual;
 use crate::workflow::tests::cx;
@@ -35,13 +36,13 @@ fn removals(ids: &[u64]) -> Vec<Change> {
 fn nospace_fails_a_replacement_and_warns_a_plan_of_removals() {
     let mut f = facts();
     alarm(&mut f, 2, AlarmKind::NoSpace);
-    let replacing3 = replacing(MemberId(3), None);
+    let replacing3 = replacing(MemberId(3), None, First::Add);
     assert_eq!(
         judged(&f, &replacing3, CheckName::Alarms).verdict,
         Verdict::Fail
     );
     // Resumed after the add: the promotion still brings data to a new voter.
-    let resumed = replacing(MemberId(3), Some((MemberId(4), true)));
+    let resumed = replacing(MemberId(3), Some((MemberId(4), true)), First::Add);
     assert_eq!(
         resumed,
         vec![Change::Promote(MemberId(4)), Change::Remove(MemberId(3))]
@@ -50,7 +51,7 @@ fn nospace_fails_a_replacement_and_warns_a_plan_of_removals() {
         judged(&f, &resumed, CheckName::Alarms).verdict,
         Verdict::Fail
     );
-    let last = replacing(MemberId(3), Some((MemberId(4), false)));
+    let last = replacing(MemberId(3), Some((MemberId(4), false)), First::Add);
     assert_eq!(judged(&f, &last, CheckName::Alarms).verdict, Verdict::Warn);
     assert_eq!(
         judged(&f, &removals(&[2, 3]), CheckName::Alarms).verdict,
@@ -69,7 +70,12 @@ fn a_lost_quorum_is_judged_by_rule_4_only_for_removals() {
         Verdict::Warn
     );
     assert_eq!(
-        judged(&f, &replacing(MemberId(3), None), CheckName::Quorum).verdict,
+        judged(
+            &f,
+            &replacing(MemberId(3), None, First::Add),
+            CheckName::Quorum
+        )
+        .verdict,
         Verdict::Fail
     );
 }
@@ -79,16 +85,30 @@ fn replacing_the_corrupt_member_passes_unless_it_leads() {
     let mut f = facts();
     alarm(&mut f, 2, AlarmKind::Corrupt);
     assert_eq!(
-        judged(&f, &replacing(MemberId(2), None), CheckName::Alarms).verdict,
+        judged(
+            &f,
+            &replacing(MemberId(2), None, First::Add),
+            CheckName::Alarms
+        )
+        .verdict,
         Verdict::Warn
     );
     assert_eq!(
-        judged(&f, &replacing(MemberId(3), None), CheckName::Alarms).verdict,
+        judged(
+            &f,
+            &replacing(MemberId(3), None, First::Add),
+            CheckName::Alarms
+        )
+        .verdict,
         Verdict::Fail
     );
     // m1 leads: a new member would copy its data.
     alarm(&mut f, 1, AlarmKind::Corrupt);
-    let c = judged(&f, &replacing(MemberId(1), None), CheckName::Alarms);
+    let c = judged(
+        &f,
+        &replacing(MemberId(1), None, First::Add),
+        CheckName::Alarms,
+    );
     assert_eq!(c.verdict, Verdict::Fail);
     assert!(c.remedy.contains("member move-leader"), "{}", c.remedy);
     assert_eq!(
@@ -110,7 +130,11 @@ fn a_learner_blocks_an_add_unless_the_change_promotes_or_removes_it() {
     f.health.statuses.push(Ok(status(4, "3.5.17")));
     f.metrics.push(f.metrics[0].clone());
     let add = Change::Add { learner: true };
-    let c = judged(&f, &replacing(MemberId(3), None), CheckName::Learners);
+    let c = judged(
+        &f,
+        &replacing(MemberId(3), None, First::Add),
+        CheckName::Learners,
+    );
     assert_eq!(c.verdict, Verdict::Fail);
     assert!(
         c.remedy.contains("member promote 0000000000000004"),
@@ -180,9 +204,9 @@ async fn replace_is_refused_before_its_add_and_a_skip_lets_it_through() {
             ..Default::default()
         }),
     );
-    let started = replace::prepare(&cx(&fake), &req).await;
-    assert!(matches!(started, Ok(Prepared::Started(_))), "{started:?}");
-    assert_eq!(fake.calls(), vec!["add"]);
+    let ready = replace::prepare(&cx(&fake), &req).await;
+    assert!(matches!(ready, Ok(Prepared::Ready(_))), "{ready:?}");
+    assert!(fake.calls().is_empty(), "prepare sends nothing");
 }
 
 fn apply_req(names: &[u64]) -> ApplyRequest {
@@ -224,7 +248,7 @@ async fn the_checks_passed_come_back_in_the_outcome() {
         ..Default::default()
     });
     let prepared = replace::prepare(&cx(&fake), &replace_req("m3", skip_alarms)).await;
-    let Ok(Prepared::Started(state)) = prepared else {
+    let Ok(Prepared::Ready(state)) = prepared else {
         panic!("{prepared:?}")
     };
     let alarms = state.checks.iter().find(|c| c.name == CheckName::Alarms);
@@ -240,4 +264,77 @@ async fn the_checks_passed_come_back_in_the_outcome() {
         alarms.is_some_and(|c| c.verdict == Verdict::Warn && !c.skipped),
         "{checks:?}"
     );
+}
+
+/// `n` voters (m1 leads) answering `release`, those in `down` not answering
+/// (and not among the peers the leader's metrics show active: dead).
+fn voters(n: u64, down: &[u64], release: &str) -> Facts {
+    let mut f = facts();
+    f.health.list = MemberList::new(MemberId(9), (1..=n).map(|i| member(i, false)).collect());
+    f.health.statuses = (1..=n)
+        .map(|i| match down.contains(&i) {
+            true => Err(ApiError::new(ApiErrorKind::Unavailable, "down")),
+            false => Ok(status(i, release)),
+        })
+        .collect();
+    f.metrics = (1..=n).map(|_| f.metrics[0].clone()).collect();
+    f.version = version(release, release);
+    f
+}
+
+#[test]
+fn an_add_with_a_voter_down_fails_where_the_server_refuses_it() {
+    let add = [Change::Add { learner: true }];
+    let quorum = |f: &Facts, steps: &[Change]| judged(f, steps, CheckName::Quorum);
+    for release in ["3.4.23", "3.5.34", "3.6.15", "3.7.2"] {
+        // 3 voters, one dead: every release refuses (measured).
+        let c = quorum(&voters(3, &[3], release), &add);
+        assert_eq!(c.verdict, Verdict::Fail, "{release}: {c:?}");
+        assert!(
+            c.detail.contains("refuses every member add"),
+            "{}",
+            c.detail
+        );
+        assert!(
+            c.remedy
+                .contains("memberctl member replace 0000000000000003 --name NEW"),
+            "{}",
+            c.remedy
+        );
+        assert_eq!(c.figures.get("connected_voters_at_add"), Some(2.0));
+        // 5 voters, two dead: every release refuses.
+        let c = quorum(&voters(5, &[4, 5], release), &add);
+        assert_eq!(c.verdict, Verdict::Fail, "{release}: {c:?}");
+        // 5 voters, one dead: 3.4 refuses, 3.5 and later accept.
+        let c = quorum(&voters(5, &[5], release), &add);
+        let want = match release {
+            "3.4.23" => Verdict::Fail,
+            _ => Verdict::Ok,
+        };
+        assert_eq!(c.verdict, want, "{release}: {c:?}");
+        // Replacing the dead voter remove-first: the add comes after the
+        // removal, with every voter left connected.
+        let f = voters(3, &[3], release);
+        let first = replacing(MemberId(3), None, First::Remove);
+        assert_eq!(first[0], Change::Remove(MemberId(3)));
+        assert_eq!(quorum(&f, &first).verdict, Verdict::Ok, "{release}");
+        let last = replacing(MemberId(3), None, First::Add);
+        assert_eq!(quorum(&f, &last).verdict, Verdict::Fail, "{release}");
+        // Replacing another voter while m3 is dead: refused, whichever order.
+        for first in [First::Remove, First::Add] {
+            let other = replacing(MemberId(2), None, first);
+            assert_eq!(quorum(&f, &other).verdict, Verdict::Fail, "{release}");
+        }
+    }
+    // The engine (its progress answers) judges as etcd 3.4 does.
+    let mut f = voters(5, &[5], "3.4.0");
+    f.progress = Some(ProgressReport {
+        leader: MemberId(1),
+        ..Default::default()
+    });
+    let c = quorum(&f, &add);
+    assert_eq!(c.verdict, Verdict::Fail, "{c:?}");
+    assert!(c.detail.contains("the memberctl engine"), "{}", c.detail);
+    // All voters up: nothing to refuse.
+    assert_eq!(quorum(&voters(3, &[], "3.4.23"), &add).verdict, Verdict::Ok);
 }

@@ -1,0 +1,625 @@
+//! `member replace OLD --name NEW --peer-urls URL`: the whole replacement of
+//! a member, in the order the cluster calls for ([`order::decide`], rule 4):
+//! a dead OLD is removed first, then NEW added as a learner, started, caught
+//! up and promoted; a live OLD is replaced add-first (on the memberctl engine
+//! one joint change promotes NEW and removes OLD; on etcd NEW is promoted,
+//! then OLD removed). The steps ([`plan::steps`]) are planned from where the
+//! cluster is, so `--dry-run` prints what a run takes and a rerun continues
+//! where an earlier one stopped. Before it removes a dead OLD it records the
+//! replacement in the cluster's keyspace ([`INTENT`]): a rerun that finds OLD
+//! gone and NEW not yet added goes on only when that record names both.
+
+pub mod plan;
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use tokio::time::Instant;
+
+use super::add::{self, AddOutcome, AddRequest};
+use super::catch_up::CatchUpSummary;
+use super::health::Health;
+use super::joint::{self, JointRequest};
+use super::look;
+use super::order::{self, First, Order};
+use super::preflight::{predicted_seconds, Check, Preflight};
+use super::promote::wait_ready;
+use super::quorum::Plan;
+use super::remove::{self, RemoveRequest};
+use super::resolve::{resolve, Purpose};
+use super::start::{StartMember, Starting};
+use super::validate;
+use super::{ApiErrorKind, Ctx, MembershipApi};
+use crate::error::{Error, ErrorKind};
+use crate::model::{Configuration, Member, MemberId, MemberList, PeerUrls};
+use plan::{Act, Step, Where};
+
+/// The key where `member replace` records, before it removes a dead member,
+/// the replacement it is doing (JSON: the old member's ID and name, the new
+/// member's name and peer URLs); deleted once the replacement is done.
+pub const INTENT: &str = "memberctl/replace/intent";
+
+/// What to replace with what.
+#[derive(Clone, Debug)]
+pub struct ReplaceRequest {
+    /// The member to replace (name or ID).
+    pub old: String,
+    /// The new member's name.
+    pub name: String,
+    /// The new member's peer URLs, read once.
+    pub peer_urls: PeerUrls,
+    /// Only print the plan.
+    pub dry_run: bool,
+    /// How long each wait may take: the new member's start and catch-up,
+    /// and etcd's "unhealthy cluster" window after a member connects.
+    pub timeout: Duration,
+    /// Time between catch-up polls.
+    pub poll_interval: Duration,
+    /// The pre-flight checks, run once for the whole replacement before its first step.
+    pub preflight: Preflight,
+}
+
+/// A finished replacement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replaced {
+    /// The member that was removed.
+    pub removed: Member,
+    /// The member that replaced it.
+    pub member: Member,
+    /// The membership after.
+    pub list: MemberList,
+    /// The new member's catch-up, when this run waited for it.
+    pub catch_up: Option<CatchUpSummary>,
+    /// The order and the rule that chose it (`None`: an earlier run had
+    /// finished, nothing was left).
+    pub order: Option<Order>,
+    /// The steps this run took, by their names in the plan (a leadership
+    /// transfer included when one was planned before a removal).
+    pub steps: Vec<String>,
+}
+
+/// A replacement ready to run: where it stands and its steps.
+#[derive(Clone, Debug)]
+pub struct Going {
+    /// The old member (when an earlier run removed it: as the intent names it).
+    pub old: Member,
+    /// Whether the old member is still a member.
+    pub old_present: bool,
+    /// The new member, once it is one.
+    pub new: Option<Member>,
+    /// The order and why.
+    pub order: Order,
+    /// The steps left.
+    pub steps: Vec<Step>,
+    /// The pre-flight checks the replacement passed (the catch-up check's
+    /// prediction among them, when it made one).
+    pub checks: Vec<Check>,
+    /// The membership when it was planned.
+    pub list: MemberList,
+}
+
+/// Where `prepare` got to.
+#[derive(Clone, Debug)]
+pub enum Prepared {
+    /// `--dry-run`: the plan.
+    Plan {
+        /// The configurations, step by step, and the order chosen.
+        plan: Plan,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
+    },
+    /// Planned, checked and ready to run ([`run`] takes the steps).
+    Ready(Box<Going>),
+    /// Nothing is left to do (an earlier run finished).
+    Done(Replaced),
+}
+
+/// What `member replace` did, with the pre-flight checks it passed
+/// (warnings and skips included; none when an earlier run had finished).
+#[derive(Clone, Debug)]
+pub enum ReplaceOutcome {
+    /// `--dry-run`: the plan.
+    Plan {
+        /// The configurations, step by step, and the order chosen.
+        plan: Plan,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
+    },
+    /// The replacement is complete.
+    Replaced {
+        /// What was replaced with what.
+        replaced: Box<Replaced>,
+        /// The pre-flight checks passed.
+        checks: Vec<Check>,
+    },
+}
+
+/// The replacement [`INTENT`] records.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Intent {
+    /// The old member's ID (hex).
+    pub old_id: String,
+    /// The old member's name.
+    pub old_name: String,
+    /// The new member's name.
+    pub name: String,
+    /// The new member's peer URLs.
+    pub peer_urls: Vec<String>,
+}
+
+impl Intent {
+    /// The intent of replacing `old` as `req` asks.
+    pub fn of(old: &Member, req: &ReplaceRequest) -> Intent {
+        Intent {
+            old_id: old.id.to_string(),
+            old_name: old.name.clone(),
+            name: req.name.clone(),
+            peer_urls: req.peer_urls.texts(),
+        }
+    }
+
+    /// Whether it records the replacement `req` asks for: OLD by its ID or
+    /// its name, NEW by its name and peer URLs.
+    pub fn names(&self, req: &ReplaceRequest) -> bool {
+        let id: Option<MemberId> = self.old_id.parse().ok();
+        let old = (id.is_some() && req.old.parse::<MemberId>().ok() == id)
+            || (!self.old_name.is_empty() && self.old_name == req.old);
+        old && self.name == req.name && req.peer_urls.same_as(&self.peer_urls)
+    }
+
+    /// The old member as the intent names it.
+    fn member(&self) -> Member {
+        Member {
+            id: self.old_id.parse().unwrap_or_default(),
+            name: self.old_name.clone(),
+            ..Default::default()
+        }
+    }
+}
+
+async fn engine_config<A: MembershipApi>(api: &A) -> Result<Option<Configuration>, Error> {
+    match api.get_config().await {
+        Ok(c) => Ok(Some(c)),
+        Err(e) if e.kind == ApiErrorKind::Unimplemented => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The recorded intent, when it names `req`'s replacement.
+async fn recorded<A: MembershipApi>(api: &A, req: &ReplaceRequest) -> Option<Intent> {
+    let value = api.key_get(INTENT).await.ok()??;
+    serde_json::from_str::<Intent>(&value)
+        .ok()
+        .filter(|i| i.names(req))
+}
+
+/// The new member the request names, if it is a member: by its peer URLs,
+/// after checking them (rule 1, its own URLs allowed) and its name.
+fn existing(
+    list: &MemberList,
+    req: &ReplaceRequest,
+    resolver: validate::Resolver<'_>,
+) -> Result<Option<Member>, Error> {
+    let found = list
+        .members
+        .iter()
+        .find(|m| req.peer_urls.same_as(&m.peer_urls))
+        .cloned();
+    let Some(m) = found else {
+        validate::check_new_member(&req.name, &req.peer_urls, &list.members, resolver)?;
+        return Ok(None);
+    };
+    // `same_as` compares parsed endpoints; the URLs as given must still pass rule 1.
+    validate::refuse_problems(validate::check_peer_urls(
+        &req.peer_urls,
+        &list.members,
+        Some(m.id),
+        resolver,
+    ))?;
+    if m.started() && m.name != req.name {
+        return Err(Error::refused(format!(
+            "peer URLs {} belong to member {}, which runs under another name than {}; give \
+             the new member's own name and URLs",
+            req.peer_urls,
+            m.label(),
+            validate::quoted(&req.name)
+        )));
+    }
+    let others: Vec<Member> = list
+        .members
+        .iter()
+        .filter(|o| o.id != m.id)
+        .cloned()
+        .collect();
+    validate::refuse_problems(validate::check_name(&req.name, &others))?;
+    Ok(Some(m))
+}
+
+/// Resolves the members, decides the order from what the cluster shows,
+/// plans the steps left and runs the pre-flight checks for them; sends
+/// nothing.
+pub async fn prepare<A: MembershipApi>(
+    cx: &Ctx<'_, A>,
+    req: &ReplaceRequest,
+) -> Result<Prepared, Error> {
+    let (api, observer, resolver) = (cx.api, cx.observer, cx.resolver);
+    let list = api.member_list().await?;
+    let engine = engine_config(api).await?;
+    let new = existing(&list, req, resolver)?;
+    let (old, old_present) = match resolve(&list, &req.old, Purpose::Replace) {
+        Ok(m) => (m.clone(), true),
+        Err(e) => match (recorded(api, req).await, &new) {
+            // An earlier run removed OLD after recording this replacement.
+            (Some(intent), _) => (intent.member(), false),
+            // NEW is a member already and OLD is gone: what is left is NEW's.
+            (None, Some(_)) => (
+                Member {
+                    name: req.old.clone(),
+                    id: req.old.parse().unwrap_or_default(),
+                    ..Default::default()
+                },
+                false,
+            ),
+            (None, None) => {
+                let mut e = e;
+                e.message = format!(
+                    "{}; no earlier `member replace` of it is recorded ({INTENT} names no such \
+                     replacement), so nothing is added",
+                    e.message
+                );
+                return Err(e);
+            }
+        },
+    };
+    if new.as_ref().is_some_and(|m| old_present && m.id == old.id) {
+        return Err(Error::usage(format!(
+            "{} already has these peer URLs: OLD and NEW would be the same member",
+            old.label()
+        )));
+    }
+    let health = Health::gather(api, list.clone()).await;
+    let order = if old_present {
+        let look = look::look_at(api, &health, Duration::ZERO).await;
+        order::decide(&old, look.seen(old.id), &req.name, new.as_ref())
+    } else {
+        Order {
+            first: First::Remove,
+            rule: format!(
+                "{} is no longer a member: an earlier run removed it (a dead member goes \
+                 first); what is left is {}'s",
+                old.label(),
+                req.name
+            ),
+        }
+    };
+    let w = Where {
+        health: &health,
+        old: old_present.then_some(&old),
+        new: new.as_ref(),
+        name: &req.name,
+        first: order.first,
+        engine: engine.as_ref(),
+    };
+    let (before, steps) = plan::steps(&w);
+    if steps.is_empty() {
+        observer.notice(&format!(
+            "{} is gone and {} is a voter: nothing left to do",
+            req.old, req.name
+        ));
+        let _ = api.key_put(INTENT, None).await;
+        let member = new.unwrap_or_default();
+        return Ok(Prepared::Done(Replaced {
+            removed: old,
+            member,
+            list,
+            catch_up: None,
+            order: None,
+            steps: Vec::new(),
+        }));
+    }
+    let changes = plan::changes(&steps, w.old, w.new);
+    let checks = req.preflight.run(api, observer, &health, &changes).await?;
+    if req.dry_run {
+        let mut shown = vec![before];
+        shown.extend(steps.iter().flat_map(|s| s.shows.iter().cloned()));
+        return Ok(Prepared::Plan {
+            plan: Plan {
+                steps: shown,
+                order: Some(order),
+            },
+            checks,
+        });
+    }
+    Ok(Prepared::Ready(Box::new(Going {
+        old,
+        old_present,
+        new,
+        order,
+        steps,
+        checks,
+        list,
+    })))
+}
+
+/// The member list once it no longer shows `gone` (a member may answer from a
+/// state that has not applied the change yet); an error if it still does at `deadline`.
+async fn list_without<A: MembershipApi>(
+    api: &A,
+    gone: MemberId,
+    deadline: Instant,
+) -> Result<MemberList, Error> {
+    loop {
+        let list = api.member_list().await?;
+        if list.get(gone).is_none() {
+            return Ok(list);
+        }
+        if Instant::now() >= deadline {
+            return Err(Error::new(
+                ErrorKind::Internal,
+                format!("member {gone} is still listed after the replacement; run `memberctl member replace` again to finish it"),
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Runs `member replace`: prepares (the plan, or the steps left), then takes
+/// each step, saying on stderr which one begins (`step N: …`).
+pub async fn run<A: MembershipApi, S: StartMember>(
+    cx: &Ctx<'_, A>,
+    req: &ReplaceRequest,
+    starter: &S,
+) -> Result<ReplaceOutcome, Error> {
+    let going = match prepare(cx, req).await? {
+        Prepared::Plan { plan, checks } => return Ok(ReplaceOutcome::Plan { plan, checks }),
+        Prepared::Done(done) => {
+            return Ok(ReplaceOutcome::Replaced {
+                replaced: Box::new(done),
+                checks: Vec::new(),
+            })
+        }
+        Prepared::Ready(going) => going,
+    };
+    cx.observer
+        .notice(&format!("replacing in this order: {}", going.order));
+    let mut run = Running {
+        cx,
+        req,
+        starter,
+        new: going.new.clone(),
+        started: HashSet::new(),
+        predicted: predicted_seconds(&going.checks),
+        catch_up: None,
+        list: going.list.clone(),
+    };
+    let mut done = Vec::new();
+    for (i, step) in going.steps.iter().enumerate() {
+        let Some(end) = step.shows.last() else {
+            continue;
+        };
+        cx.observer.notice(&format!(
+            "step {}: {} (voters {}, quorum {}, fault tolerance {})",
+            i + 1,
+            end.step,
+            end.voters.len(),
+            end.quorum,
+            end.fault_tolerance
+        ));
+        run.take(step.act, &going).await?;
+        done.extend(step.shows.iter().map(|s| s.step.clone()));
+    }
+    if going.order.first == First::Remove {
+        // Done: the record of it goes (a failure here only leaves a stale record).
+        let _ = cx.api.key_put(INTENT, None).await;
+    }
+    let deadline = Instant::now() + cx.command_timeout;
+    let list = list_without(cx.api, going.old.id, deadline).await?;
+    let member = run
+        .new
+        .as_ref()
+        .and_then(|n| list.get(n.id).cloned())
+        .or(run.new)
+        .unwrap_or_default();
+    Ok(ReplaceOutcome::Replaced {
+        replaced: Box::new(Replaced {
+            removed: going.old.clone(),
+            member,
+            list,
+            catch_up: run.catch_up,
+            order: Some(going.order.clone()),
+            steps: done,
+        }),
+        checks: going.checks.clone(),
+    })
+}
+
+/// A run under way: the new member as it stands and what was waited for.
+struct Running<'a, 'c, A, S> {
+    cx: &'a Ctx<'c, A>,
+    req: &'a ReplaceRequest,
+    starter: &'a S,
+    /// The new member, once added.
+    new: Option<Member>,
+    /// The members this run started (or told the operator to start).
+    started: HashSet<MemberId>,
+    /// The catch-up check's prediction.
+    predicted: Option<f64>,
+    /// The new member's catch-up, once waited for.
+    catch_up: Option<CatchUpSummary>,
+    /// The membership after the last step.
+    list: MemberList,
+}
+
+impl<A: MembershipApi, S: StartMember> Running<'_, '_, A, S> {
+    /// Takes one step.
+    async fn take(&mut self, act: Act, going: &Going) -> Result<(), Error> {
+        let (cx, req) = (self.cx, self.req);
+        match act {
+            Act::Remove => self.remove(going).await,
+            Act::Add => {
+                let add_req = AddRequest {
+                    name: req.name.clone(),
+                    peer_urls: req.peer_urls.clone(),
+                    learner: true,
+                    dry_run: false,
+                    preflight: Preflight::ByCaller,
+                };
+                let added = match add::add(cx, &add_req).await? {
+                    AddOutcome::Added { added, .. } => added,
+                    AddOutcome::Plan { .. } => {
+                        return Err(Error::new(
+                            ErrorKind::Internal,
+                            "add returned a plan without --dry-run",
+                        ))
+                    }
+                };
+                self.list = added.list.clone();
+                self.new = Some(added.member.clone());
+                self.start().await
+            }
+            Act::Promote => {
+                self.start().await?;
+                let new = self.new_member()?;
+                let deadline = Instant::now() + req.timeout;
+                let timing = (req.timeout, req.poll_interval, Duration::ZERO);
+                let api = cx.api;
+                let waited = wait_ready(
+                    api,
+                    cx.observer,
+                    &new,
+                    timing,
+                    deadline,
+                    true,
+                    self.predicted,
+                )
+                .await;
+                cx.observer.catch_up_done();
+                let (list, summary) = waited?;
+                self.catch_up = Some(summary);
+                self.list = list;
+                Ok(())
+            }
+            Act::Joint => self.joint(going).await,
+            Act::Leave => {
+                joint::leave(cx).await?;
+                Ok(())
+            }
+        }
+    }
+
+    fn new_member(&self) -> Result<Member, Error> {
+        self.new.clone().ok_or_else(|| {
+            Error::new(
+                ErrorKind::Internal,
+                "the new member was to be promoted before it was added",
+            )
+        })
+    }
+
+    /// Starts the new member unless it runs or this run started it.
+    async fn start(&mut self) -> Result<(), Error> {
+        let new = self.new_member()?;
+        if new.started() || !self.started.insert(new.id) {
+            return Ok(());
+        }
+        let initial = add::initial_cluster(&self.list, &new, &self.req.name);
+        let starting = Starting {
+            name: &self.req.name,
+            member: &new,
+            initial_cluster: &initial,
+            wait: self.req.timeout,
+        };
+        self.starter.start(&starting, self.cx.observer).await
+    }
+
+    /// Removes the old member (recording the replacement first when it is
+    /// removed before the new member is added).
+    async fn remove(&mut self, going: &Going) -> Result<(), Error> {
+        let (cx, req) = (self.cx, self.req);
+        if self.new.is_none() {
+            let intent = serde_json::to_string(&Intent::of(&going.old, req))
+                .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
+            if let Err(e) = cx.api.key_put(INTENT, Some(&intent)).await {
+                cx.observer.notice(&format!(
+                    "could not record this replacement in {INTENT} ({e}); if this run stops \
+                     after the removal, finish by hand: `memberctl member add {} --learner \
+                     --peer-urls {}`, start it, then `memberctl member promote {}`",
+                    req.name, req.peer_urls, req.name
+                ));
+            }
+        }
+        let remove_req = RemoveRequest {
+            target: going.old.id.to_string(),
+            dry_run: false,
+            force: false,
+            timeout: req.timeout,
+            preflight: Preflight::ByCaller,
+        };
+        match remove::remove(cx, &remove_req).await {
+            Ok(remove::RemoveOutcome::Removed { list, .. }) => self.list = list,
+            Ok(remove::RemoveOutcome::Plan { .. }) => {}
+            // Gone already: an answer that was lost had removed it.
+            Err(e) => {
+                let list = cx.api.member_list().await?;
+                if list.get(going.old.id).is_some() {
+                    return Err(e);
+                }
+                self.list = list;
+            }
+        }
+        Ok(())
+    }
+
+    /// The engine's swap: wait for the new member to catch up, then one
+    /// joint change promotes it and removes the old one; then leave.
+    async fn joint(&mut self, going: &Going) -> Result<(), Error> {
+        let (cx, req) = (self.cx, self.req);
+        self.start().await?;
+        let new = self.new_member()?;
+        let cfg = cx.api.get_config().await?;
+        let promote = !cfg.voters.contains(&new.id);
+        if promote {
+            let deadline = Instant::now() + req.timeout;
+            let timing = (req.timeout, req.poll_interval, Duration::ZERO);
+            let waited = wait_ready(
+                cx.api,
+                cx.observer,
+                &new,
+                timing,
+                deadline,
+                false,
+                self.predicted,
+            )
+            .await;
+            cx.observer.catch_up_done();
+            self.catch_up = Some(waited?.1);
+        }
+        let present = |v: &[MemberId]| v.contains(&going.old.id);
+        let joint_req = JointRequest {
+            promote: if promote {
+                vec![new.id.to_string()]
+            } else {
+                vec![]
+            },
+            remove: if present(&cfg.voters) || present(&cfg.learners) {
+                vec![going.old.id.to_string()]
+            } else {
+                vec![]
+            },
+            timeout: req.timeout,
+            preflight: Preflight::ByCaller,
+            ..Default::default()
+        };
+        if !joint_req.promote.is_empty() || !joint_req.remove.is_empty() {
+            joint::enter(cx, &joint_req).await?;
+        }
+        if cx.api.get_config().await?.is_joint() {
+            joint::leave(cx).await?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;
