@@ -144,7 +144,9 @@ pub fn check_voter_add(list: &MemberList, reachable: &HashSet<MemberId>) -> Resu
     Err(Error::refused(format!(
         "refused by rule 2 (learner first): voter {} is unreachable, and adding a voter now \
          raises the quorum before the new member has any data; add it with --learner, \
-         then promote it once it has caught up",
+         then promote it once it has caught up — but while a voter is down the server \
+         refuses a learner's add too: a dead voter is replaced remove-first (`memberctl \
+         member replace DEAD --name NEW --peer-urls URL`)",
         down.join(", ")
     )))
 }

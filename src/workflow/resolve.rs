@@ -59,7 +59,10 @@ impl Purpose {
                     .to_string()
             }
             Purpose::Replace => {
-                format!("name it by ID: `memberctl member replace {id} NEW --peer-urls URL`{which}")
+                format!(
+                    "name it by ID: `memberctl member replace {id} --name NEW --peer-urls \
+                     URL`{which}"
+                )
             }
         }
     }

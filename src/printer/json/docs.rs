@@ -449,7 +449,9 @@ pub(super) fn decision_doc(r: &crate::workflow::autopilot::Reported) -> Decision
         phase: r.phase.as_str(),
         member: d.about.as_ref().or(d.action.member()).map(member),
         standby: match &d.action {
-            Action::Replace { standby, .. } => Some(member(standby)),
+            Action::Replace { standby, .. } | Action::PromoteStandby { standby } => {
+                Some(member(standby))
+            }
             _ => None,
         },
         detail: r.sentence(),

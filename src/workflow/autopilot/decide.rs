@@ -251,11 +251,24 @@ pub fn decide(obs: &Observation, settings: &Settings, memory: &Memory) -> Decisi
                 if !settings.cleanup_dead {
                     return Decision::none_about(Why::NoStandby, m);
                 }
-                if let Err(Reason::BelowMinimum { voters_after, min }) =
-                    prune::may_remove_voter(obs.list.voters().count(), settings.min_voters)
-                {
-                    return Decision::none_about(Why::BelowMinimum { voters_after, min }, m);
-                }
+                let why =
+                    match prune::may_remove_voter(obs.list.voters().count(), settings.min_voters) {
+                        Ok(()) => why,
+                        // A new member can be started: a remove-first replacement.
+                        Err(Reason::BelowMinimum { voters_after, min })
+                            if settings.start_standby =>
+                        {
+                            Why::RemoveFirst {
+                                for_,
+                                voters_after,
+                                min,
+                            }
+                        }
+                        Err(Reason::BelowMinimum { voters_after, min }) => {
+                            return Decision::none_about(Why::BelowMinimum { voters_after, min }, m)
+                        }
+                        Err(_) => why,
+                    };
                 return Decision {
                     action: Action::RemoveDead { dead: m.clone() },
                     why,
@@ -271,6 +284,9 @@ pub fn decide(obs: &Observation, settings: &Settings, memory: &Memory) -> Decisi
     if let Some((why, m)) = waiting {
         return Decision::none_about(why, m);
     }
+    if let Some(d) = grow(obs, settings, memory) {
+        return d;
+    }
     if settings.start_standby && !obs.list.members.iter().any(|m| m.is_learner) {
         return Decision {
             action: Action::StartStandby,
@@ -279,6 +295,24 @@ pub fn decide(obs: &Observation, settings: &Settings, memory: &Memory) -> Decisi
         };
     }
     Decision::none(Why::Healthy)
+}
+
+/// With `--cleanup-dead`, fewer voters than `--min-voters` (a dead one was
+/// removed first) and a standby ready for `--stable-for`: promote it.
+fn grow(obs: &Observation, settings: &Settings, memory: &Memory) -> Option<Decision> {
+    let voters = obs.list.voters().count();
+    let min = settings.min_voters.max(prune::MIN_VOTERS);
+    if !settings.cleanup_dead || voters >= min {
+        return None;
+    }
+    let standby = standby(obs, settings, memory)?;
+    Some(Decision {
+        action: Action::PromoteStandby {
+            standby: standby.clone(),
+        },
+        why: Why::Grow { voters, min },
+        about: None,
+    })
 }
 
 /// The replacement an intent records, half done: the standby a voter, the

@@ -16,10 +16,19 @@ pub enum Action {
         /// The ready learner that takes its place.
         standby: Member,
     },
-    /// Remove a dead voter without a standby (`--cleanup-dead`).
+    /// Remove a dead voter without a standby (`--cleanup-dead`); at the
+    /// minimum, with `--start-standby`, the first step of a remove-first
+    /// replacement ([`Why::RemoveFirst`]).
     RemoveDead {
         /// The dead voter.
         dead: Member,
+    },
+    /// Promote a ready standby while the voters are fewer than
+    /// `--min-voters` (`--cleanup-dead`: the last step of a remove-first
+    /// replacement).
+    PromoteStandby {
+        /// The ready learner.
+        standby: Member,
     },
     /// Finish a replacement an earlier run left in a joint configuration
     /// (the dead voter only in the outgoing voters): leave it.
@@ -44,6 +53,7 @@ impl Action {
         match self {
             Action::Replace { .. } => "replace",
             Action::RemoveDead { .. } => "remove_dead",
+            Action::PromoteStandby { .. } => "promote_standby",
             Action::FinishReplace { .. } => "finish_replace",
             Action::Prune { .. } => "prune",
             Action::StartStandby => "start_standby",
@@ -57,6 +67,7 @@ impl Action {
             Action::Replace { dead, .. } | Action::RemoveDead { dead } => Some(dead),
             Action::FinishReplace { dead } => dead.first(),
             Action::Prune { learner } => Some(learner),
+            Action::PromoteStandby { standby } => Some(standby),
             Action::StartStandby | Action::None => None,
         }
     }
@@ -69,6 +80,25 @@ pub enum Why {
     Dead {
         /// How long autopilot has not reached it.
         for_: Duration,
+    },
+    /// A dead voter at the minimum, no standby ready, `--cleanup-dead` and
+    /// `--start-standby`: removed first, a new standby started and promoted
+    /// after (the server refuses every add while a voter is down).
+    RemoveFirst {
+        /// How long autopilot has not reached it.
+        for_: Duration,
+        /// The voters after the removal.
+        voters_after: usize,
+        /// `--min-voters`.
+        min: usize,
+    },
+    /// Fewer voters than `--min-voters` (a dead one was removed first): a
+    /// ready standby brings them back.
+    Grow {
+        /// The voters now.
+        voters: usize,
+        /// `--min-voters`.
+        min: usize,
     },
     /// A replacement an earlier autopilot began: the standby is a voter,
     /// the dead voter still listed and still lost by the leader.
@@ -126,6 +156,8 @@ impl Why {
     pub fn as_str(&self) -> &'static str {
         match self {
             Why::Dead { .. } => "dead",
+            Why::RemoveFirst { .. } => "remove_first",
+            Why::Grow { .. } => "grow",
             Why::Resume => "resume",
             Why::Pruned(_) => "prune",
             Why::NoStandbyKept => "no_standby_kept",
@@ -156,6 +188,24 @@ impl fmt::Display for Why {
                 f,
                 "unreachable for {:.1} s and the leader has lost it too",
                 secs(for_)
+            ),
+            Why::RemoveFirst {
+                for_,
+                voters_after,
+                min,
+            } => write!(
+                f,
+                "unreachable for {:.1} s and the leader has lost it too; no standby is ready, \
+                 and the server refuses every add while a voter is down, so it is replaced \
+                 remove-first: {voters_after} voters, below --min-voters {min} (the same fault \
+                 tolerance: a dead voter tolerates nothing), until the standby --start-standby \
+                 starts next is promoted",
+                secs(for_)
+            ),
+            Why::Grow { voters, min } => write!(
+                f,
+                "{voters} voters, fewer than --min-voters {min} (a dead voter was removed \
+                 first): a ready standby brings them back"
             ),
             Why::Resume => f.write_str(
                 "an earlier autopilot began this replacement (its intent is recorded) and the \
@@ -198,13 +248,18 @@ impl fmt::Display for Why {
                  never touched",
             ),
             Why::NoStandby => f.write_str(
-                "dead, but no standby learner is ready: add one (`memberctl member add \
-                 --learner`) or give --cleanup-dead",
+                "dead, but no standby learner is ready, and the server refuses every add \
+                 (a learner's too) while a voter is down: a standby must exist before a \
+                 failure; replace it remove-first (`memberctl member replace DEAD --name NEW \
+                 --peer-urls URL`), or give --cleanup-dead (with --start-standby on a local \
+                 cluster, autopilot does that replacement)",
             ),
             Why::BelowMinimum { voters_after, min } => write!(
                 f,
                 "dead, but removing it would leave {voters_after} voters, fewer than \
-                 --min-voters {min}: add a standby learner to replace it"
+                 --min-voters {min}, and no new member can be started here: replace it \
+                 remove-first (`memberctl member replace DEAD --name NEW --peer-urls URL`), or \
+                 on a local cluster give --start-standby"
             ),
             Why::StandingBy { leader } => {
                 write!(f, "standing by ({leader} leads the autopilot election)")
@@ -268,6 +323,9 @@ impl Decision {
                     dead.label(),
                     self.why
                 )
+            }
+            (Action::PromoteStandby { standby }, _) => {
+                format!("promoting standby {}: {}", standby.label(), self.why)
             }
             (Action::FinishReplace { dead }, _) => format!(
                 "finishing the replacement of {}: {}",

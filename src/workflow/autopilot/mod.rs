@@ -17,6 +17,7 @@ use tokio::time::Instant;
 
 use super::joint;
 use super::preflight::Preflight;
+use super::promote::{self, PromoteRequest};
 use super::prune;
 use super::remove::{self, RemoveRequest};
 use super::replace::{self, ReplaceRequest};
@@ -279,6 +280,17 @@ async fn act<A: MembershipApi, S: StandbyStarter>(
             replace::run(cx, &replace, &Manual).await.map(|_| ())
         }
         Action::RemoveDead { dead } => remove::remove(cx, &remove(dead.id)).await.map(|_| ()),
+        Action::PromoteStandby { standby } => {
+            let promote = PromoteRequest {
+                target: standby.id.to_string(),
+                wait: true,
+                timeout: req.timeout,
+                poll_interval: req.poll_interval,
+                stable_for: Duration::ZERO,
+                preflight: req.preflight.clone(),
+            };
+            promote::promote(cx, &promote).await.map(|_| ())
+        }
         Action::Prune { learner } => remove::remove(cx, &remove(learner.id)).await.map(|_| ()),
         Action::FinishReplace { .. } => joint::leave(cx).await.map(|_| ()),
         Action::StartStandby => starter.start_standby(cx).await.map(|_| ()),

@@ -184,7 +184,14 @@ fn without_a_standby_a_dead_voter_goes_only_with_cleanup_dead_and_above_the_mini
         o
     };
     let looks = [no_learner(0), no_learner(5)];
-    assert_eq!(run(&looks, &settings()).why, Why::NoStandby);
+    let d = run(&looks, &settings());
+    assert_eq!(d.why, Why::NoStandby);
+    // The server would refuse a learner's add now: not suggested; the
+    // remove-first replacement is.
+    let said = d.sentence();
+    assert!(!said.contains("member add"), "{said}");
+    assert!(said.contains("member replace DEAD"), "{said}");
+    assert!(said.contains("before a"), "{said}");
     let cleanup = Settings {
         cleanup_dead: true,
         ..settings()
@@ -195,6 +202,35 @@ fn without_a_standby_a_dead_voter_goes_only_with_cleanup_dead_and_above_the_mini
             voters_after: 2,
             min: 3
         }
+    );
+    let below = run(&looks, &cleanup);
+    assert!(
+        below.sentence().contains("member replace DEAD"),
+        "{below:?}"
+    );
+    assert!(!below.sentence().contains("add a standby"), "{below:?}");
+    // A new member can be started (--start-standby): replaced remove-first.
+    let local = Settings {
+        start_standby: true,
+        ..cleanup.clone()
+    };
+    let d = run(&looks, &local);
+    assert_eq!(
+        d.action,
+        Action::RemoveDead {
+            dead: member(3, "m3", false)
+        }
+    );
+    assert!(
+        matches!(
+            d.why,
+            Why::RemoveFirst {
+                voters_after: 2,
+                min: 3,
+                ..
+            }
+        ),
+        "{d:?}"
     );
     // A fourth voter: three remain.
     let four = |t| {
@@ -285,6 +321,45 @@ fn a_stalled_learner_is_pruned_once_watched_for_stalled_for() {
         run(&[moving(0), moving(5), moving(10)], &s).why,
         Why::Healthy
     );
+}
+
+#[test]
+fn after_a_remove_first_replacement_a_standby_is_started_then_promoted() {
+    let s = Settings {
+        cleanup_dead: true,
+        start_standby: true,
+        ..settings()
+    };
+    // Two voters (the dead one removed), no learner: start a standby.
+    let two = |t, learner: bool| {
+        let mut o = all_up(t);
+        o.list.members.retain(|m| m.id != MemberId(3));
+        o.look.members.retain(|m| m.id != MemberId(3));
+        if !learner {
+            o.list.members.retain(|m| !m.is_learner);
+            o.look.members.retain(|m| m.id != MemberId(4));
+        }
+        o
+    };
+    assert_eq!(run(&[two(0, false)], &s).action, Action::StartStandby);
+    // The standby ready for --stable-for: promoted, back to three voters.
+    let d = run(&[two(0, true), two(1, true), two(3, true)], &s);
+    assert_eq!(
+        d.action,
+        Action::PromoteStandby {
+            standby: member(4, "s4", true)
+        }
+    );
+    assert_eq!(d.why, Why::Grow { voters: 2, min: 3 });
+    assert_eq!(d.why.as_str(), "grow");
+    // Not ready long enough yet, or without --cleanup-dead: nothing.
+    assert_eq!(run(&[two(0, true)], &s).why, Why::Healthy);
+    let plain = Settings {
+        cleanup_dead: false,
+        ..s.clone()
+    };
+    let looks = [two(0, true), two(1, true), two(3, true)];
+    assert_eq!(run(&looks, &plain).why, Why::Healthy);
 }
 
 #[test]

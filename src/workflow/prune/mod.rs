@@ -179,7 +179,9 @@ impl fmt::Display for Reason {
                 f,
                 "dead, but removing it would leave {voters_after} voters, fewer than the \
                  minimum of {min} (--min-voters; three voters can still lose one): bring it \
-                 back, or replace it (`memberctl member replace`)"
+                 back, or replace it (`memberctl member replace DEAD --name NEW --peer-urls \
+                 URL` removes a dead voter first, then adds, starts and promotes the new \
+                 member: the server refuses every add while a voter is down)"
             ),
             Reason::Refused(why) => write!(f, "member remove refused: {why}"),
         }
