@@ -253,6 +253,7 @@ impl crate::workflow::autopilot::StandbyStarter for LocalStandby {
             learner: true,
             dry_run: false,
             preflight: self.preflight.clone(),
+            window: None,
         };
         add::add(cx, &req).await?;
         crate::testcluster::start_node(&dir, &name, Some(&url)).await?;

@@ -99,6 +99,7 @@ impl TryFrom<&AddArgs> for AddRequest {
             peer_urls,
             learner: a.learner,
             dry_run: a.dry_run,
+            window: None,
         })
     }
 }

@@ -1,5 +1,7 @@
 //! `member add`: validate, check rule 2, add (idempotently), and say how to start the new member.
 
+use std::time::Duration;
+
 use tokio::time::Instant;
 
 use super::health::gather_with_leader;
@@ -24,6 +26,10 @@ pub struct AddRequest {
     pub dry_run: bool,
     /// The pre-flight checks.
     pub preflight: Preflight,
+    /// How long etcd's "unhealthy cluster" window after a member connects is
+    /// waited out: a larger change's `--timeout` (`None`: `--command-timeout`,
+    /// as `member add` on its own).
+    pub window: Option<Duration>,
 }
 
 /// A member that was added (or had already been added) and how to start it.
@@ -203,14 +209,13 @@ pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<
         .iter()
         .map(|m| m.label())
         .collect();
-    let deadline = Instant::now() + command_timeout;
-    let result = send_change(
-        observer,
-        "member add",
-        &down,
-        (deadline, "--command-timeout"),
-        || api.member_add(&req.peer_urls, req.learner),
-    )
+    let bound = match req.window {
+        Some(w) if w > command_timeout => (Instant::now() + w, "--timeout"),
+        _ => (Instant::now() + command_timeout, "--command-timeout"),
+    };
+    let result = send_change(observer, "member add", &down, bound, || {
+        api.member_add(&req.peer_urls, req.learner)
+    })
     .await;
     match result {
         Ok(a) => Ok(AddOutcome::Added {

@@ -382,6 +382,7 @@ async fn take<A: MembershipApi, S: StartMember>(
                 learner: true,
                 dry_run: false,
                 preflight: Preflight::ByCaller,
+                window: Some(req.timeout),
             };
             let added = add::add(cx, &add_req).await;
             let learners = list.members.iter().any(|m| m.is_learner);

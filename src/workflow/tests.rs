@@ -48,6 +48,7 @@ fn learner_add(name: &str, url: &str) -> AddRequest {
         learner: true,
         dry_run: false,
         preflight: Preflight::default(),
+        window: None,
     }
 }
 

@@ -64,6 +64,8 @@ mod quorum_loss;
 mod removed;
 /// `member replace` on the engine (resumable) and against etcd, per version.
 mod replace;
+/// `member replace` where a machine died, per etcd version and on the engine under a writer: remove-first as planned, kill -9 after the removal and a rerun, five voters back to five; a live member of two replaced add-first.
+mod replace_dead;
 /// Linearizability on the engine: histories recorded under kill -9, partitions, membership changes and disk faults; the deliberate bugs caught.
 mod robustness;
 /// Linearizability against real etcd (3.4, and newer in the long profile): the same recorder and checker.
@@ -114,6 +116,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         quorum_loss::cases(),
         removed::cases(),
         replace::cases(),
+        replace_dead::cases(),
         robustness::cases(),
         robustness_etcd::cases(),
         storage::cases(),

@@ -1,8 +1,9 @@
-//! An operator for real etcd clusters: runs memberctl and starts each new
-//! member with the settings it prints, while it waits for the member.
+//! An operator: runs memberctl, killing it (-9) at a line of its stderr when
+//! asked, and for real etcd clusters starts each new member with the
+//! settings it prints, while it waits for the member.
 
 use std::io::{BufRead, BufReader};
-use std::process::Stdio;
+use std::process::{Command, Stdio};
 use std::sync::mpsc::RecvTimeoutError;
 
 use serde_json::Value;
@@ -46,7 +47,40 @@ pub fn run_starting_members_until(
     kill_at: Option<&str>,
 ) -> (i32, Value, String) {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let mut child = super::memberctl_command(&args)
+    let cmd = super::memberctl_command(&args);
+    run_watching(cmd, kill_at, |line| {
+        if line.contains("start the new member ") {
+            let after = |flag: &str| {
+                line.split(flag)
+                    .nth(1)
+                    .and_then(|r| r.split_whitespace().next())
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let (name, peer, initial) = (
+                after("--name "),
+                after("--initial-advertise-peer-urls "),
+                after("--initial-cluster "),
+            );
+            let port: u16 = peer.rsplit(':').next().unwrap().parse().unwrap();
+            // A rerun after an interruption asks again for a member that runs.
+            if !etcd.members.iter().any(|m| m.name == name) {
+                etcd.start_added(&name, port, &initial);
+            }
+        }
+    })
+}
+
+/// Runs `cmd` (memberctl), handing each line of its stderr to `on_line` as
+/// it comes, and kills it (-9) as soon as a line contains `kill_at`. The
+/// exit code (-9 when killed), stdout as JSON (null when it is not) and
+/// stderr; panics if it runs longer than [`super::COMMAND_LIMIT`].
+pub fn run_watching(
+    mut cmd: Command,
+    kill_at: Option<&str>,
+    mut on_line: impl FnMut(&str),
+) -> (i32, Value, String) {
+    let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -77,7 +111,7 @@ pub fn run_starting_members_until(
             Err(RecvTimeoutError::Timeout) => {
                 kill9_all(&[child.id()]);
                 panic!(
-                    "member apply did not end within {:?}:\n{log}",
+                    "{cmd:?} did not end within {:?}:\n{log}",
                     super::COMMAND_LIMIT
                 );
             }
@@ -89,25 +123,7 @@ pub fn run_starting_members_until(
             let _ = child.wait();
             return (-9, Value::Null, log);
         }
-        if line.contains("start the new member ") {
-            let after = |flag: &str| {
-                line.split(flag)
-                    .nth(1)
-                    .and_then(|r| r.split_whitespace().next())
-                    .unwrap_or_default()
-                    .to_string()
-            };
-            let (name, peer, initial) = (
-                after("--name "),
-                after("--initial-advertise-peer-urls "),
-                after("--initial-cluster "),
-            );
-            let port: u16 = peer.rsplit(':').next().unwrap().parse().unwrap();
-            // A rerun after an interruption asks again for a member that runs.
-            if !etcd.members.iter().any(|m| m.name == name) {
-                etcd.start_added(&name, port, &initial);
-            }
-        }
+        on_line(&line);
     }
     let status = child.wait().expect("memberctl ends");
     let stdout = out.join().unwrap_or_default();

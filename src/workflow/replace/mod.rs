@@ -464,6 +464,7 @@ impl<A: MembershipApi, S: StartMember> Running<'_, '_, A, S> {
                     learner: true,
                     dry_run: false,
                     preflight: Preflight::ByCaller,
+                    window: Some(req.timeout),
                 };
                 let added = match add::add(cx, &add_req).await? {
                     AddOutcome::Added { added, .. } => added,

@@ -1,0 +1,358 @@
+//! `member replace` where a machine died, on every etcd release of the
+//! matrix and on the engine, under a steady writer: a voter killed (-9) and
+//! its data deleted; `--dry-run` plans remove-first (etcd and the engine
+//! refuse every add while a voter is down); memberctl killed (-9) right
+//! after the removal and run again with the same arguments finishes, with
+//! exactly one new member, in the steps the plan showed; every acknowledged
+//! write is read back. Five voters with two killed one after the other come
+//! back to five (one release and the engine). A live member of a two-voter
+//! cluster is replaced add-first in one run (etcd's "unhealthy cluster"
+//! window after the new member connects waited out within `--timeout`).
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::util::faults::leader_and_others;
+use crate::util::local::Local;
+use crate::util::members::member_named;
+use crate::util::operator::{run_starting_members_until, run_watching};
+use crate::util::versions::etcd_server;
+use crate::util::writer::{check_acked, SteadyWriter};
+use crate::util::{free_port, wait_for, Etcd};
+
+/// The steady writer's keys.
+const PREFIX: &str = "replace/w/";
+
+/// A cluster the cases run `member replace` on: real etcd (new members
+/// started from the settings memberctl prints) or the engine's local cluster
+/// (`--start-local`).
+trait Cluster {
+    /// Runs memberctl with `args` as an operator would, killed (-9) at the
+    /// first stderr line with `kill_at`: exit code, stdout JSON, stderr.
+    fn run(&mut self, args: &[&str], kill_at: Option<&str>) -> (i32, Value, String);
+    /// Kills member `name` (-9) and deletes its data directory.
+    fn kill_and_wipe(&mut self, name: &str);
+    /// The client URLs (without the scheme) of the running members.
+    fn endpoints(&self) -> Vec<String>;
+    /// A voter other than the leader, as the members say now.
+    fn follower(&self) -> String;
+    /// `member list -w json`.
+    fn list(&self) -> Value;
+    /// The members' logs, for failure messages.
+    fn logs(&self) -> String;
+}
+
+impl Cluster for Local {
+    fn run(&mut self, args: &[&str], kill_at: Option<&str>) -> (i32, Value, String) {
+        let mut all = args.to_vec();
+        all.push("--start-local");
+        run_watching(self.command(&all), kill_at, |_| {})
+    }
+
+    fn kill_and_wipe(&mut self, name: &str) {
+        self.kill_node(name);
+        std::fs::remove_dir_all(self.dir().join(name)).expect("delete the data directory");
+    }
+
+    fn endpoints(&self) -> Vec<String> {
+        Local::endpoints(self)
+    }
+
+    fn follower(&self) -> String {
+        let running: Vec<String> = self.pids().into_iter().map(|(n, _)| n).collect();
+        let others = leader_and_others(self).1;
+        let follower = others.into_iter().find(|n| running.contains(&n.name));
+        follower.expect("a running follower").name
+    }
+
+    fn list(&self) -> Value {
+        self.ctl(&["member", "list", "-w", "json"]).expect(0).json()
+    }
+
+    fn logs(&self) -> String {
+        Local::logs(self)
+    }
+}
+
+impl Cluster for Etcd {
+    fn run(&mut self, args: &[&str], kill_at: Option<&str>) -> (i32, Value, String) {
+        let mut all: Vec<String> = vec!["--endpoints".into(), Etcd::endpoints(self)];
+        all.extend(args.iter().map(|a| a.to_string()));
+        run_starting_members_until(self, &all, kill_at)
+    }
+
+    fn kill_and_wipe(&mut self, name: &str) {
+        let i = self.members.iter().position(|m| m.name == name);
+        let i = i.unwrap_or_else(|| panic!("no etcd member {name}"));
+        self.kill(i);
+        std::fs::remove_dir_all(self.data_dir(i)).expect("delete the data directory");
+    }
+
+    fn endpoints(&self) -> Vec<String> {
+        Etcd::endpoints(self)
+            .split(',')
+            .map(|u| u.trim_start_matches("http://").to_string())
+            .collect()
+    }
+
+    fn follower(&self) -> String {
+        let v = self.ctl(&["member", "status", "-w", "json"]).expect(0).json();
+        let leader = v["leader"].clone();
+        let m = v["members"].as_array().unwrap().iter().find(|m| {
+            m["id"] != leader && m["reachable"] == true && m["is_learner"] == false
+        });
+        m.expect("a follower")["name"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    fn list(&self) -> Value {
+        Etcd::list(self)
+    }
+
+    fn logs(&self) -> String {
+        let names: Vec<String> = self.members.iter().map(|m| m.name.clone()).collect();
+        names
+            .iter()
+            .map(|n| format!("{n}:\n{}", self.log(n)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// The members of `cluster` as (name, is learner), sorted.
+fn members(cluster: &dyn Cluster) -> Vec<(String, bool)> {
+    let v = cluster.list();
+    let mut out: Vec<(String, bool)> = v["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["name"].as_str().unwrap_or_default().to_string(),
+                m["is_learner"] == true,
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The names of `steps` (a JSON array of strings, or of plan steps).
+fn names(steps: &Value) -> Vec<String> {
+    steps
+        .as_array()
+        .expect("an array of steps")
+        .iter()
+        .map(|s| s["step"].as_str().or(s.as_str()).unwrap().to_string())
+        .collect()
+}
+
+/// The steps a run's stderr says began (`step N: NAME (voters …)`).
+fn begun(log: &str) -> Vec<String> {
+    log.lines()
+        .filter_map(|l| l.split_once(": step ")?.1.split_once(": ").map(|x| x.1))
+        .map(|rest| rest.rsplit_once(" (voters ").map_or(rest, |x| x.0).to_string())
+        .collect()
+}
+
+/// Replaces dead `old` with `new` on `peer`: the dry run (waited for until
+/// the leader has lost `old` too) plans remove-first; a run killed right
+/// after the removal, then the same command again, finishes in the plan's
+/// steps. Returns the rerun's document.
+fn replace_dead(cluster: &mut dyn Cluster, old: &str, new: &str) -> Value {
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    let args = [
+        "member",
+        "replace",
+        old,
+        "--name",
+        new,
+        "--peer-urls",
+        &peer,
+        "--timeout",
+        "60s",
+        "-w",
+        "json",
+    ];
+    let mut dry = args.to_vec();
+    dry.push("--dry-run");
+    let plan = wait_for(
+        &format!("the dry run to see {old} dead (silent, and lost by the leader)"),
+        Duration::from_secs(30),
+        || {
+            let (code, v, _) = cluster.run(&dry, None);
+            (code == 0 && v["order"] == "remove_first").then_some(v)
+        },
+    );
+    let planned = names(&plan["plan"])[1..].to_vec();
+    assert!(
+        planned[0].starts_with(&format!("after removing {old} (")),
+        "{plan}"
+    );
+    assert_eq!(
+        planned[1..],
+        [
+            format!("after adding {new} as a learner"),
+            format!("after promoting {new}")
+        ],
+        "{plan}"
+    );
+    assert!(
+        plan["order_rule"].as_str().unwrap().contains("dead"),
+        "{plan}"
+    );
+    // Removing the dead voter leaves the fault tolerance as it was.
+    let ft: Vec<u64> = plan["plan"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["fault_tolerance"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ft[0], ft[1], "{plan}");
+    let before = members(&*cluster);
+    assert!(before.iter().any(|(n, _)| n == old), "the dry run changed the cluster");
+
+    let (code, _, killed) = cluster.run(&args, Some("step 2:"));
+    assert_eq!(code, -9, "memberctl ended before its second step:\n{killed}");
+    let began = begun(&killed);
+    assert_eq!(began.first(), planned.first(), "{killed}");
+    let (code, v, log) = cluster.run(&args, None);
+    assert_eq!(code, 0, "{log}\n{}", cluster.logs());
+    let rerun = names(&v["steps"]);
+    // The rerun took the plan's last steps; the killed run began the others
+    // (the add may have gone through just before the kill).
+    assert!(
+        !rerun.is_empty() && planned.ends_with(&rerun),
+        "plan {planned:?}, rerun {rerun:?}"
+    );
+    let done_before = &planned[..planned.len() - rerun.len()];
+    assert!(began.starts_with(done_before), "{began:?} vs {planned:?}");
+    assert_eq!(v["order"], "remove_first", "{v}");
+    assert_eq!(v["member"]["name"], new, "{v}");
+    assert_eq!(v["member"]["is_learner"], false, "{v}");
+    v
+}
+
+/// Voters `voters` (killed one after the other, each replaced by a new
+/// member while a writer writes through the others): back to as many
+/// voters, every acknowledged write read back.
+fn replace_killed_one_after_the_other(cluster: &mut dyn Cluster, kills: usize) {
+    let before = members(&*cluster);
+    let writer = SteadyWriter::start(cluster.endpoints(), PREFIX, Duration::from_millis(10));
+    writer.wait_for_writes(20);
+    let mut news = Vec::new();
+    for k in 0..kills {
+        let old = cluster.follower();
+        let new = format!("r{}", k + 1);
+        cluster.kill_and_wipe(&old);
+        replace_dead(cluster, &old, &new);
+        news.push(new);
+        let now = members(&*cluster);
+        assert_eq!(now.len(), before.len(), "{now:?}");
+        assert!(now.iter().all(|(_, learner)| !learner), "{now:?}");
+        assert!(!now.iter().any(|(n, _)| *n == old), "{now:?}");
+        for n in &news {
+            let once = now.iter().filter(|(m, _)| m == n).count();
+            assert_eq!(once, 1, "{n} is not a member exactly once: {now:?}");
+        }
+        writer.wait_for_more(20, Duration::from_secs(20));
+    }
+    let written = writer.finish();
+    let checked = check_acked(&cluster.endpoints(), PREFIX, &written.acked);
+    assert!(checked > 40, "only {checked} writes were acknowledged");
+}
+
+/// Three voters on etcd `version`, one killed and its data deleted: replaced.
+fn replace_dead_member(version: &'static str) {
+    let mut etcd = Etcd::start(etcd_server(version), 3);
+    replace_killed_one_after_the_other(&mut etcd, 1);
+}
+
+/// Three voters on the engine, one killed and its data deleted: replaced.
+fn replace_dead_member_on_the_engine() {
+    let mut local = Local::up(&[]);
+    replace_killed_one_after_the_other(&mut local, 1);
+}
+
+/// Five voters on etcd 3.6, two killed one after the other: back to five.
+fn replace_two_dead_of_five() {
+    let mut etcd = Etcd::start(etcd_server("3.6"), 5);
+    replace_killed_one_after_the_other(&mut etcd, 2);
+}
+
+/// Five voters on the engine, two killed one after the other: back to five.
+fn replace_two_dead_of_five_on_the_engine() {
+    let mut local = Local::up(&["--nodes", "5"]);
+    replace_killed_one_after_the_other(&mut local, 2);
+}
+
+/// A live member of a two-voter cluster replaced add-first in one run;
+/// `--command-timeout 2s` is shorter than etcd's 5 s window after the new
+/// member connects, which the removal waits out within `--timeout`.
+fn replace_live_of_two(cluster: &mut dyn Cluster, old: &str) {
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    let args = [
+        "--command-timeout",
+        "2s",
+        "member",
+        "replace",
+        old,
+        "--name",
+        "fresh",
+        "--peer-urls",
+        &peer,
+        "--timeout",
+        "60s",
+        "-w",
+        "json",
+    ];
+    let mut dry = args.to_vec();
+    dry.push("--dry-run");
+    let (code, plan, log) = cluster.run(&dry, None);
+    assert_eq!(code, 0, "{log}");
+    assert_eq!(plan["order"], "add_first", "{plan}");
+    let (code, v, log) = cluster.run(&args, None);
+    assert_eq!(code, 0, "{log}\n{}", cluster.logs());
+    assert_eq!(v["order"], "add_first", "{v}");
+    let not_transfer = |s: &String| !s.starts_with("move leadership");
+    let planned: Vec<String> = names(&plan["plan"])[1..]
+        .iter()
+        .filter(|s| not_transfer(s))
+        .cloned()
+        .collect();
+    let ran: Vec<String> = names(&v["steps"]).into_iter().filter(not_transfer).collect();
+    assert_eq!(ran, planned, "{v}");
+    assert_eq!(planned[0], "after adding fresh as a learner");
+    let now = members(&*cluster);
+    assert_eq!(now.len(), 2, "{now:?}");
+    assert!(now.contains(&("fresh".to_string(), false)), "{now:?}");
+    assert!(!now.iter().any(|(n, _)| n == old), "{now:?}");
+}
+
+fn replace_live_of_two_on_the_engine() {
+    let mut local = Local::up(&["--nodes", "2"]);
+    replace_live_of_two(&mut local, "n1");
+}
+
+fn replace_live_of_two_against_etcd() {
+    let mut etcd = Etcd::start(etcd_server("3.4"), 2);
+    replace_live_of_two(&mut etcd, "m1");
+    // The new member answers with the old one gone.
+    let list = etcd.list();
+    assert_eq!(member_named(&list, "fresh")["is_learner"], false);
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        replace_dead_member: each_version [],
+        replace_dead_member_on_the_engine,
+        replace_two_dead_of_five: [EtcdServer("3.6")],
+        replace_two_dead_of_five_on_the_engine,
+        replace_live_of_two_on_the_engine,
+        replace_live_of_two_against_etcd: [EtcdServer("3.4")],
+    ]
+}
