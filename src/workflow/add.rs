@@ -5,7 +5,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::health::gather_with_leader;
-use super::preflight::{Change, Check, Preflight};
+use super::preflight::{Change, Check, CheckName, Preflight, Verdict};
 use super::quorum::{self, Config, PlanStep};
 use super::retry::send_change;
 use super::validate;
@@ -204,9 +204,17 @@ pub async fn add<A: MembershipApi>(cx: &Ctx<'_, A>, req: &AddRequest) -> Result<
         ));
     }
 
+    // The quorum check judged the server would take this add with the
+    // voters that are down (etcd 3.5+ with a quorum of the voters and the
+    // new member connected): an "unhealthy cluster" is then the window after
+    // a member connects, waited out.
+    let judged_accepted = checks
+        .iter()
+        .any(|c| c.name == CheckName::Quorum && c.verdict == Verdict::Ok && !c.skipped);
     let down: Vec<String> = health
         .unreachable_voters()
         .iter()
+        .filter(|_| !judged_accepted)
         .map(|m| m.label())
         .collect();
     let bound = match req.window {

@@ -19,7 +19,7 @@ use crate::util::members::member_named;
 use crate::util::operator::{run_starting_members_until, run_watching};
 use crate::util::versions::etcd_server;
 use crate::util::writer::{check_acked, SteadyWriter};
-use crate::util::{free_port, wait_for, Etcd};
+use crate::util::{check_named, free_port, wait_for, Etcd, Run};
 
 /// The steady writer's keys.
 const PREFIX: &str = "replace/w/";
@@ -39,6 +39,11 @@ trait Cluster {
     fn follower(&self) -> String;
     /// `member list -w json`.
     fn list(&self) -> Value;
+    /// Runs memberctl against the cluster.
+    fn ctl(&self, args: &[&str]) -> Run;
+    /// Whether the server is real etcd (whose strict reconfiguration check
+    /// refuses an add as soon as the leader has lost a voter).
+    fn is_etcd(&self) -> bool;
     /// The members' logs, for failure messages.
     fn logs(&self) -> String;
 }
@@ -67,7 +72,17 @@ impl Cluster for Local {
     }
 
     fn list(&self) -> Value {
-        self.ctl(&["member", "list", "-w", "json"]).expect(0).json()
+        Local::ctl(self, &["member", "list", "-w", "json"])
+            .expect(0)
+            .json()
+    }
+
+    fn ctl(&self, args: &[&str]) -> Run {
+        Local::ctl(self, args)
+    }
+
+    fn is_etcd(&self) -> bool {
+        false
     }
 
     fn logs(&self) -> String {
@@ -97,19 +112,28 @@ impl Cluster for Etcd {
     }
 
     fn follower(&self) -> String {
-        let v = self.ctl(&["member", "status", "-w", "json"]).expect(0).json();
+        let v = Etcd::ctl(self, &["member", "status", "-w", "json"])
+            .expect(0)
+            .json();
         let leader = v["leader"].clone();
-        let m = v["members"].as_array().unwrap().iter().find(|m| {
-            m["id"] != leader && m["reachable"] == true && m["is_learner"] == false
-        });
-        m.expect("a follower")["name"]
-            .as_str()
+        let m = v["members"]
+            .as_array()
             .unwrap()
-            .to_string()
+            .iter()
+            .find(|m| m["id"] != leader && m["reachable"] == true && m["is_learner"] == false);
+        m.expect("a follower")["name"].as_str().unwrap().to_string()
     }
 
     fn list(&self) -> Value {
         Etcd::list(self)
+    }
+
+    fn ctl(&self, args: &[&str]) -> Run {
+        Etcd::ctl(self, args)
+    }
+
+    fn is_etcd(&self) -> bool {
+        true
     }
 
     fn logs(&self) -> String {
@@ -154,15 +178,21 @@ fn names(steps: &Value) -> Vec<String> {
 fn begun(log: &str) -> Vec<String> {
     log.lines()
         .filter_map(|l| l.split_once(": step ")?.1.split_once(": ").map(|x| x.1))
-        .map(|rest| rest.rsplit_once(" (voters ").map_or(rest, |x| x.0).to_string())
+        .map(|rest| {
+            rest.rsplit_once(" (voters ")
+                .map_or(rest, |x| x.0)
+                .to_string()
+        })
         .collect()
 }
 
-/// Replaces dead `old` with `new` on `peer`: the dry run (waited for until
-/// the leader has lost `old` too) plans remove-first; a run killed right
+/// Replaces dead `old` with `new`: the dry run (waited for until the leader
+/// has lost `old` too) plans remove-first; an add is refused (`refuses`: the
+/// server refuses it, and memberctl says so first) or accepted (etcd 3.5 and
+/// later with one of five voters down) as the server does; a run killed right
 /// after the removal, then the same command again, finishes in the plan's
 /// steps. Returns the rerun's document.
-fn replace_dead(cluster: &mut dyn Cluster, old: &str, new: &str) -> Value {
+fn replace_dead(cluster: &mut dyn Cluster, old: &str, new: &str, refuses: bool) -> Value {
     let peer = format!("http://127.0.0.1:{}", free_port());
     let args = [
         "member",
@@ -212,11 +242,22 @@ fn replace_dead(cluster: &mut dyn Cluster, old: &str, new: &str) -> Value {
         .map(|s| s["fault_tolerance"].as_u64().unwrap())
         .collect();
     assert_eq!(ft[0], ft[1], "{plan}");
-    let before = members(&*cluster);
-    assert!(before.iter().any(|(n, _)| n == old), "the dry run changed the cluster");
+    let before = cluster.list();
+    assert!(
+        before.to_string().contains(&format!("\"{old}\"")),
+        "the dry run changed the cluster"
+    );
+    if refuses {
+        adds_are_refused(cluster, old, &before);
+    } else {
+        adds_are_accepted(cluster, &before);
+    }
 
     let (code, _, killed) = cluster.run(&args, Some("step 2:"));
-    assert_eq!(code, -9, "memberctl ended before its second step:\n{killed}");
+    assert_eq!(
+        code, -9,
+        "memberctl ended before its second step:\n{killed}"
+    );
     let began = begun(&killed);
     assert_eq!(began.first(), planned.first(), "{killed}");
     let (code, v, log) = cluster.run(&args, None);
@@ -236,10 +277,92 @@ fn replace_dead(cluster: &mut dyn Cluster, old: &str, new: &str) -> Value {
     v
 }
 
+/// With `dead` down, `member check --for add`, `member add --dry-run` and
+/// `member add` say the server will refuse the add (exit 3, the remedy: the
+/// remove-first replace) and send nothing; on etcd, the add sent anyway
+/// (`--skip-check quorum`) is refused by the server itself.
+fn adds_are_refused(cluster: &dyn Cluster, dead: &str, before: &Value) {
+    let check = cluster.ctl(&["member", "check", "--for", "add", "-w", "json"]);
+    assert_eq!(check.code, 3, "{}", check.stdout);
+    let quorum = check_named(&check.json(), "quorum").clone();
+    assert_eq!(quorum["result"], "fail", "{quorum}");
+    assert!(
+        quorum["detail"]
+            .as_str()
+            .unwrap()
+            .contains("refuses every member add"),
+        "{quorum}"
+    );
+    assert!(
+        quorum["remedy"]
+            .as_str()
+            .unwrap()
+            .contains("memberctl member replace"),
+        "{quorum}"
+    );
+    assert_eq!(
+        quorum["members"][0].as_str().unwrap().split(' ').next(),
+        Some(dead)
+    );
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    let add = ["member", "add", "x", "--learner", "--peer-urls", &peer];
+    for extra in [&["--dry-run"][..], &[]] {
+        let mut args = add.to_vec();
+        args.extend_from_slice(extra);
+        let r = cluster.ctl(&args);
+        assert_eq!(r.code, 3, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("check quorum failed"), "{}", r.stderr);
+        assert!(r.stderr.contains("member replace"), "{}", r.stderr);
+    }
+    if cluster.is_etcd() {
+        let mut args = add.to_vec();
+        args.extend_from_slice(&["--skip-check", "quorum"]);
+        let r = cluster.ctl(&args);
+        assert_eq!(r.code, 3, "{}", r.stderr);
+        assert!(r.stderr.contains("unhealthy cluster"), "{}", r.stderr);
+    }
+    assert_eq!(&cluster.list(), before, "a refused add changed the cluster");
+}
+
+/// With one of five voters down on etcd 3.5 or later, the quorum check
+/// passes an add and the server takes it (a learner added, then removed;
+/// etcd's "unhealthy cluster" window after a member connects — the one an
+/// earlier replacement added — waited out by `member add`).
+fn adds_are_accepted(cluster: &dyn Cluster, before: &Value) {
+    let check = cluster.ctl(&["member", "check", "--for", "add", "-w", "json"]);
+    let quorum = check_named(&check.json(), "quorum").clone();
+    assert_eq!(quorum["result"], "ok", "{quorum}");
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    let r = cluster.ctl(&[
+        "member",
+        "add",
+        "x",
+        "--learner",
+        "--peer-urls",
+        &peer,
+        "-w",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let id = r.json()["member"]["id"].as_str().unwrap().to_string();
+    cluster.ctl(&["member", "remove", &id]).expect(0);
+    let ids = |v: &Value| {
+        let mut ids: Vec<String> = v["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["id"].as_str().unwrap().to_string())
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(ids(&cluster.list()), ids(before));
+}
+
 /// Voters `voters` (killed one after the other, each replaced by a new
 /// member while a writer writes through the others): back to as many
 /// voters, every acknowledged write read back.
-fn replace_killed_one_after_the_other(cluster: &mut dyn Cluster, kills: usize) {
+fn replace_killed_one_after_the_other(cluster: &mut dyn Cluster, kills: usize, refuses: bool) {
     let before = members(&*cluster);
     let writer = SteadyWriter::start(cluster.endpoints(), PREFIX, Duration::from_millis(10));
     writer.wait_for_writes(20);
@@ -248,7 +371,7 @@ fn replace_killed_one_after_the_other(cluster: &mut dyn Cluster, kills: usize) {
         let old = cluster.follower();
         let new = format!("r{}", k + 1);
         cluster.kill_and_wipe(&old);
-        replace_dead(cluster, &old, &new);
+        replace_dead(cluster, &old, &new, refuses);
         news.push(new);
         let now = members(&*cluster);
         assert_eq!(now.len(), before.len(), "{now:?}");
@@ -268,25 +391,26 @@ fn replace_killed_one_after_the_other(cluster: &mut dyn Cluster, kills: usize) {
 /// Three voters on etcd `version`, one killed and its data deleted: replaced.
 fn replace_dead_member(version: &'static str) {
     let mut etcd = Etcd::start(etcd_server(version), 3);
-    replace_killed_one_after_the_other(&mut etcd, 1);
+    replace_killed_one_after_the_other(&mut etcd, 1, true);
 }
 
 /// Three voters on the engine, one killed and its data deleted: replaced.
 fn replace_dead_member_on_the_engine() {
     let mut local = Local::up(&[]);
-    replace_killed_one_after_the_other(&mut local, 1);
+    replace_killed_one_after_the_other(&mut local, 1, true);
 }
 
-/// Five voters on etcd 3.6, two killed one after the other: back to five.
+/// Five voters on etcd 3.6, two killed one after the other: back to five
+/// (with one of five down, 3.6 takes an add: still remove-first).
 fn replace_two_dead_of_five() {
     let mut etcd = Etcd::start(etcd_server("3.6"), 5);
-    replace_killed_one_after_the_other(&mut etcd, 2);
+    replace_killed_one_after_the_other(&mut etcd, 2, false);
 }
 
 /// Five voters on the engine, two killed one after the other: back to five.
 fn replace_two_dead_of_five_on_the_engine() {
     let mut local = Local::up(&["--nodes", "5"]);
-    replace_killed_one_after_the_other(&mut local, 2);
+    replace_killed_one_after_the_other(&mut local, 2, true);
 }
 
 /// A live member of a two-voter cluster replaced add-first in one run;
@@ -323,7 +447,10 @@ fn replace_live_of_two(cluster: &mut dyn Cluster, old: &str) {
         .filter(|s| not_transfer(s))
         .cloned()
         .collect();
-    let ran: Vec<String> = names(&v["steps"]).into_iter().filter(not_transfer).collect();
+    let ran: Vec<String> = names(&v["steps"])
+        .into_iter()
+        .filter(not_transfer)
+        .collect();
     assert_eq!(ran, planned, "{v}");
     assert_eq!(planned[0], "after adding fresh as a learner");
     let now = members(&*cluster);
