@@ -4,7 +4,8 @@
 //! replaces the dead voter with the standby (then, `--start-standby`, starts
 //! a new one) and the other stands by; with
 //! the quorum lost, autopilot reports it and changes nothing. Against etcd
-//! 3.4 the same replacement, promote then remove.
+//! 3.4 the same replacement, promote then remove. Without a standby,
+//! `--cleanup-dead --start-standby` replaces a dead voter remove-first.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -238,9 +239,73 @@ fn replaces_a_dead_voter_on_etcd(binary: PathBuf, leader: bool) {
     assert_eq!(done["standby"]["id"], standby.as_str(), "{done}");
 }
 
+/// No standby when a voter of three dies: the server refuses every add while
+/// it is listed, so with `--cleanup-dead --start-standby` autopilot replaces
+/// it remove-first — removes it, starts a standby, promotes it back to
+/// three voters, then starts the next standby — one action at a time.
+fn autopilot_replaces_a_dead_voter_remove_first_without_a_standby() {
+    let local = Local::up(&[]);
+    let dead_name = follower(&local);
+    let dead = member_named(&list(&local), &dead_name)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    local.kill_node(&dead_name);
+    let ap = Autopilot::start(&local, "ap", &["--cleanup-dead", "--start-standby"]);
+    wait_for(
+        "three voters again, the dead one gone, and a new standby",
+        Duration::from_secs(60),
+        || {
+            let l = list(&local);
+            let members = l["members"].as_array().unwrap();
+            let voters = members.iter().filter(|m| m["is_learner"] == false).count();
+            let standby = members
+                .iter()
+                .any(|m| m["is_learner"] == true && m["started"] == true);
+            // The second standby's report (the list shows it before).
+            let started = ap
+                .lines()
+                .iter()
+                .filter(|l| l["action"] == "start_standby" && l["phase"] == "done")
+                .count();
+            (voters == 3 && standby && started == 2 && !ids(&l).contains(&dead)).then_some(())
+        },
+    );
+    let lines = ap.stop();
+    let done: Vec<(&str, &str)> = lines
+        .iter()
+        .filter(|l| l["phase"] == "done")
+        .map(|l| (l["action"].as_str().unwrap(), l["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        done[..3],
+        [
+            ("remove_dead", "remove_first"),
+            ("start_standby", "no_standby_kept"),
+            ("promote_standby", "grow"),
+        ],
+        "{lines:?}"
+    );
+    assert_eq!(done.last(), Some(&("start_standby", "no_standby_kept")));
+    let removed = lines
+        .iter()
+        .find(|l| l["action"] == "remove_dead" && l["phase"] == "done")
+        .unwrap();
+    assert_eq!(removed["member"]["id"], dead.as_str(), "{removed}");
+    // Before it acted, it said why it would not suggest an add.
+    assert!(
+        !lines.iter().any(|l| l["detail"]
+            .as_str()
+            .unwrap()
+            .contains("member add --learner")),
+        "{lines:?}"
+    );
+}
+
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         autopilot_replaces_a_dead_voter_with_the_standby,
+        autopilot_replaces_a_dead_voter_remove_first_without_a_standby,
         autopilot_replaces_a_dead_follower_on_etcd_3_4: [Etcd],
         autopilot_replaces_a_dead_leader_on_etcd_3_6: [EtcdServer("3.6")],
     ]
