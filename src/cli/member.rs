@@ -24,7 +24,7 @@ pub enum MemberCommand {
     Prune(PruneArgs),
     /// Change a member's peer URLs, after checking them.
     Update(UpdateArgs),
-    /// Replace a member: add the new one as a learner, wait until it has caught up, swap it in.
+    /// Replace a member in the order the cluster calls for: a dead one removed first, then the new one added, started, caught up and promoted; a live one replaced add-first.
     Replace(ReplaceArgs),
     /// Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume.
     Apply(ApplyArgs),
@@ -380,7 +380,7 @@ pub struct ReplaceArgs {
     /// The new member's peer URLs.
     #[command(flatten)]
     pub peer_urls: PeerUrlsArg,
-    /// Check everything and print the plan with quorum and fault tolerance per step; change nothing
+    /// Check everything and print the plan with quorum and fault tolerance per step, and the rule that chose its order; change nothing
     #[arg(long)]
     pub dry_run: bool,
     /// How long and how often to wait for catch-up.
