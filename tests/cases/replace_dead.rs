@@ -35,8 +35,8 @@ trait Cluster {
     fn kill_and_wipe(&mut self, name: &str);
     /// The client URLs (without the scheme) of the running members.
     fn endpoints(&self) -> Vec<String>;
-    /// A voter other than the leader, as the members say now.
-    fn follower(&self) -> String;
+    /// The running voters other than the leader, as the members say now.
+    fn followers(&self) -> Vec<String>;
     /// `member list -w json`.
     fn list(&self) -> Value;
     /// Runs memberctl against the cluster.
@@ -64,11 +64,10 @@ impl Cluster for Local {
         Local::endpoints(self)
     }
 
-    fn follower(&self) -> String {
+    fn followers(&self) -> Vec<String> {
         let running: Vec<String> = self.pids().into_iter().map(|(n, _)| n).collect();
-        let others = leader_and_others(self).1;
-        let follower = others.into_iter().find(|n| running.contains(&n.name));
-        follower.expect("a running follower").name
+        let others = leader_and_others(self).1.into_iter().map(|n| n.name);
+        others.filter(|n| running.contains(n)).collect()
     }
 
     fn list(&self) -> Value {
@@ -111,17 +110,16 @@ impl Cluster for Etcd {
             .collect()
     }
 
-    fn follower(&self) -> String {
+    fn followers(&self) -> Vec<String> {
         let v = Etcd::ctl(self, &["member", "status", "-w", "json"])
             .expect(0)
             .json();
         let leader = v["leader"].clone();
-        let m = v["members"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["id"] != leader && m["reachable"] == true && m["is_learner"] == false);
-        m.expect("a follower")["name"].as_str().unwrap().to_string()
+        let members = v["members"].as_array().unwrap().iter();
+        members
+            .filter(|m| m["id"] != leader && m["reachable"] == true && m["is_learner"] == false)
+            .map(|m| m["name"].as_str().unwrap().to_string())
+            .collect()
     }
 
     fn list(&self) -> Value {
@@ -187,12 +185,13 @@ fn begun(log: &str) -> Vec<String> {
 }
 
 /// Replaces dead `old` with `new`: the dry run (waited for until the leader
-/// has lost `old` too) plans remove-first; an add is refused (`refuses`: the
-/// server refuses it, and memberctl says so first) or accepted (etcd 3.5 and
-/// later with one of five voters down) as the server does; a run killed right
+/// has lost `old` too) plans remove-first; an add is refused (`refuses` is
+/// `Some(true)`: the server refuses it, and memberctl says so first) or
+/// accepted (`Some(false)`: etcd 3.5 and later with one of five voters down) as
+/// the server does; a run killed right
 /// after the removal, then the same command again, finishes in the plan's
 /// steps. Returns the rerun's document.
-fn replace_dead(cluster: &mut dyn Cluster, old: &str, new: &str, refuses: bool) -> Value {
+fn replace_dead(cluster: &mut dyn Cluster, old: &str, new: &str, refuses: Option<bool>) -> Value {
     let peer = format!("http://127.0.0.1:{}", free_port());
     let args = [
         "member",
@@ -247,10 +246,10 @@ fn replace_dead(cluster: &mut dyn Cluster, old: &str, new: &str, refuses: bool) 
         before.to_string().contains(&format!("\"{old}\"")),
         "the dry run changed the cluster"
     );
-    if refuses {
-        adds_are_refused(cluster, old, &before);
-    } else {
-        adds_are_accepted(cluster, &before);
+    match refuses {
+        Some(true) => adds_are_refused(cluster, old, &before),
+        Some(false) => adds_are_accepted(cluster, &before),
+        None => {}
     }
 
     let (code, _, killed) = cluster.run(&args, Some("step 2:"));
@@ -359,19 +358,25 @@ fn adds_are_accepted(cluster: &dyn Cluster, before: &Value) {
     assert_eq!(ids(&cluster.list()), ids(before));
 }
 
-/// Voters `voters` (killed one after the other, each replaced by a new
-/// member while a writer writes through the others): back to as many
-/// voters, every acknowledged write read back.
+/// `kills` followers of the first members killed one after the other
+/// (their data deleted), each replaced by a new member while a steady writer
+/// writes through every member: back to as many voters, each new member once,
+/// every acknowledged write read back; `refuses`: whether the server refuses
+/// an add with one voter down (judged at the first death).
 fn replace_killed_one_after_the_other(cluster: &mut dyn Cluster, kills: usize, refuses: bool) {
     let before = members(&*cluster);
     let writer = SteadyWriter::start(cluster.endpoints(), PREFIX, Duration::from_millis(10));
     writer.wait_for_writes(20);
-    let mut news = Vec::new();
+    let mut news: Vec<String> = Vec::new();
     for k in 0..kills {
-        let old = cluster.follower();
+        // A follower that was there from the start.
+        let followers = cluster.followers();
+        let old = followers.iter().find(|f| !news.contains(f)).cloned();
+        let old = old.expect("a follower of the first members");
         let new = format!("r{}", k + 1);
         cluster.kill_and_wipe(&old);
-        replace_dead(cluster, &old, &new, refuses);
+        // The adds judged at the first death (the later ones take the same path).
+        replace_dead(cluster, &old, &new, (k == 0).then_some(refuses));
         news.push(new);
         let now = members(&*cluster);
         assert_eq!(now.len(), before.len(), "{now:?}");

@@ -9,36 +9,31 @@
 //! replacement in the cluster's keyspace ([`INTENT`]): a rerun that finds OLD
 //! gone and NEW not yet added goes on only when that record names both.
 
+mod intent;
 pub mod plan;
+mod take;
 
 use std::collections::HashSet;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 
-use super::add::{self, AddOutcome, AddRequest};
 use super::catch_up::CatchUpSummary;
 use super::health::Health;
-use super::joint::{self, JointRequest};
 use super::look;
 use super::order::{self, First, Order};
 use super::preflight::{predicted_seconds, Check, Preflight};
-use super::promote::wait_ready;
 use super::quorum::Plan;
-use super::remove::{self, RemoveRequest};
 use super::resolve::{resolve, Purpose};
-use super::start::{StartMember, Starting};
+use super::start::StartMember;
 use super::validate;
 use super::{ApiErrorKind, Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
 use crate::model::{Configuration, Member, MemberId, MemberList, PeerUrls};
-use plan::{Act, Step, Where};
-
-/// The key where `member replace` records, before it removes a dead member,
-/// the replacement it is doing (JSON: the old member's ID and name, the new
-/// member's name and peer URLs); deleted once the replacement is done.
-pub const INTENT: &str = "memberctl/replace/intent";
+use intent::recorded;
+pub use intent::{Intent, INTENT};
+use plan::{Step, Where};
+use take::Running;
 
 /// What to replace with what.
 #[derive(Clone, Debug)]
@@ -112,7 +107,7 @@ pub enum Prepared {
     /// Planned, checked and ready to run ([`run`] takes the steps).
     Ready(Box<Going>),
     /// Nothing is left to do (an earlier run finished).
-    Done(Replaced),
+    Done(Box<Replaced>),
 }
 
 /// What `member replace` did, with the pre-flight checks it passed
@@ -135,63 +130,12 @@ pub enum ReplaceOutcome {
     },
 }
 
-/// The replacement [`INTENT`] records.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Intent {
-    /// The old member's ID (hex).
-    pub old_id: String,
-    /// The old member's name.
-    pub old_name: String,
-    /// The new member's name.
-    pub name: String,
-    /// The new member's peer URLs.
-    pub peer_urls: Vec<String>,
-}
-
-impl Intent {
-    /// The intent of replacing `old` as `req` asks.
-    pub fn of(old: &Member, req: &ReplaceRequest) -> Intent {
-        Intent {
-            old_id: old.id.to_string(),
-            old_name: old.name.clone(),
-            name: req.name.clone(),
-            peer_urls: req.peer_urls.texts(),
-        }
-    }
-
-    /// Whether it records the replacement `req` asks for: OLD by its ID or
-    /// its name, NEW by its name and peer URLs.
-    pub fn names(&self, req: &ReplaceRequest) -> bool {
-        let id: Option<MemberId> = self.old_id.parse().ok();
-        let old = (id.is_some() && req.old.parse::<MemberId>().ok() == id)
-            || (!self.old_name.is_empty() && self.old_name == req.old);
-        old && self.name == req.name && req.peer_urls.same_as(&self.peer_urls)
-    }
-
-    /// The old member as the intent names it.
-    fn member(&self) -> Member {
-        Member {
-            id: self.old_id.parse().unwrap_or_default(),
-            name: self.old_name.clone(),
-            ..Default::default()
-        }
-    }
-}
-
 async fn engine_config<A: MembershipApi>(api: &A) -> Result<Option<Configuration>, Error> {
     match api.get_config().await {
         Ok(c) => Ok(Some(c)),
         Err(e) if e.kind == ApiErrorKind::Unimplemented => Ok(None),
         Err(e) => Err(e.into()),
     }
-}
-
-/// The recorded intent, when it names `req`'s replacement.
-async fn recorded<A: MembershipApi>(api: &A, req: &ReplaceRequest) -> Option<Intent> {
-    let value = api.key_get(INTENT).await.ok()??;
-    serde_json::from_str::<Intent>(&value)
-        .ok()
-        .filter(|i| i.names(req))
 }
 
 /// The new member the request names, if it is a member: by its peer URLs,
@@ -309,14 +253,14 @@ pub async fn prepare<A: MembershipApi>(
         ));
         let _ = api.key_put(INTENT, None).await;
         let member = new.unwrap_or_default();
-        return Ok(Prepared::Done(Replaced {
+        return Ok(Prepared::Done(Box::new(Replaced {
             removed: old,
             member,
             list,
             catch_up: None,
             order: None,
             steps: Vec::new(),
-        }));
+        })));
     }
     let changes = plan::changes(&steps, w.old, w.new);
     let checks = req.preflight.run(api, observer, &health, &changes).await?;
@@ -373,9 +317,9 @@ pub async fn run<A: MembershipApi, S: StartMember>(
 ) -> Result<ReplaceOutcome, Error> {
     let going = match prepare(cx, req).await? {
         Prepared::Plan { plan, checks } => return Ok(ReplaceOutcome::Plan { plan, checks }),
-        Prepared::Done(done) => {
+        Prepared::Done(replaced) => {
             return Ok(ReplaceOutcome::Replaced {
-                replaced: Box::new(done),
+                replaced,
                 checks: Vec::new(),
             })
         }
@@ -432,194 +376,6 @@ pub async fn run<A: MembershipApi, S: StartMember>(
         }),
         checks: going.checks.clone(),
     })
-}
-
-/// A run under way: the new member as it stands and what was waited for.
-struct Running<'a, 'c, A, S> {
-    cx: &'a Ctx<'c, A>,
-    req: &'a ReplaceRequest,
-    starter: &'a S,
-    /// The new member, once added.
-    new: Option<Member>,
-    /// The members this run started (or told the operator to start).
-    started: HashSet<MemberId>,
-    /// The catch-up check's prediction.
-    predicted: Option<f64>,
-    /// The new member's catch-up, once waited for.
-    catch_up: Option<CatchUpSummary>,
-    /// The membership after the last step.
-    list: MemberList,
-}
-
-impl<A: MembershipApi, S: StartMember> Running<'_, '_, A, S> {
-    /// Takes one step.
-    async fn take(&mut self, act: Act, going: &Going) -> Result<(), Error> {
-        let (cx, req) = (self.cx, self.req);
-        match act {
-            Act::Remove => self.remove(going).await,
-            Act::Add => {
-                let add_req = AddRequest {
-                    name: req.name.clone(),
-                    peer_urls: req.peer_urls.clone(),
-                    learner: true,
-                    dry_run: false,
-                    preflight: Preflight::ByCaller,
-                    window: Some(req.timeout),
-                };
-                let added = match add::add(cx, &add_req).await? {
-                    AddOutcome::Added { added, .. } => added,
-                    AddOutcome::Plan { .. } => {
-                        return Err(Error::new(
-                            ErrorKind::Internal,
-                            "add returned a plan without --dry-run",
-                        ))
-                    }
-                };
-                self.list = added.list.clone();
-                self.new = Some(added.member.clone());
-                self.start().await
-            }
-            Act::Promote => {
-                self.start().await?;
-                let new = self.new_member()?;
-                let deadline = Instant::now() + req.timeout;
-                let timing = (req.timeout, req.poll_interval, Duration::ZERO);
-                let api = cx.api;
-                let waited = wait_ready(
-                    api,
-                    cx.observer,
-                    &new,
-                    timing,
-                    deadline,
-                    true,
-                    self.predicted,
-                )
-                .await;
-                cx.observer.catch_up_done();
-                let (list, summary) = waited?;
-                self.catch_up = Some(summary);
-                self.list = list;
-                Ok(())
-            }
-            Act::Joint => self.joint(going).await,
-            Act::Leave => {
-                joint::leave(cx).await?;
-                Ok(())
-            }
-        }
-    }
-
-    fn new_member(&self) -> Result<Member, Error> {
-        self.new.clone().ok_or_else(|| {
-            Error::new(
-                ErrorKind::Internal,
-                "the new member was to be promoted before it was added",
-            )
-        })
-    }
-
-    /// Starts the new member unless it runs or this run started it.
-    async fn start(&mut self) -> Result<(), Error> {
-        let new = self.new_member()?;
-        if new.started() || !self.started.insert(new.id) {
-            return Ok(());
-        }
-        let initial = add::initial_cluster(&self.list, &new, &self.req.name);
-        let starting = Starting {
-            name: &self.req.name,
-            member: &new,
-            initial_cluster: &initial,
-            wait: self.req.timeout,
-        };
-        self.starter.start(&starting, self.cx.observer).await
-    }
-
-    /// Removes the old member (recording the replacement first when it is
-    /// removed before the new member is added).
-    async fn remove(&mut self, going: &Going) -> Result<(), Error> {
-        let (cx, req) = (self.cx, self.req);
-        if self.new.is_none() {
-            let intent = serde_json::to_string(&Intent::of(&going.old, req))
-                .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
-            if let Err(e) = cx.api.key_put(INTENT, Some(&intent)).await {
-                cx.observer.notice(&format!(
-                    "could not record this replacement in {INTENT} ({e}); if this run stops \
-                     after the removal, finish by hand: `memberctl member add {} --learner \
-                     --peer-urls {}`, start it, then `memberctl member promote {}`",
-                    req.name, req.peer_urls, req.name
-                ));
-            }
-        }
-        let remove_req = RemoveRequest {
-            target: going.old.id.to_string(),
-            dry_run: false,
-            force: false,
-            timeout: req.timeout,
-            preflight: Preflight::ByCaller,
-        };
-        match remove::remove(cx, &remove_req).await {
-            Ok(remove::RemoveOutcome::Removed { list, .. }) => self.list = list,
-            Ok(remove::RemoveOutcome::Plan { .. }) => {}
-            // Gone already: an answer that was lost had removed it.
-            Err(e) => {
-                let list = cx.api.member_list().await?;
-                if list.get(going.old.id).is_some() {
-                    return Err(e);
-                }
-                self.list = list;
-            }
-        }
-        Ok(())
-    }
-
-    /// The engine's swap: wait for the new member to catch up, then one
-    /// joint change promotes it and removes the old one; then leave.
-    async fn joint(&mut self, going: &Going) -> Result<(), Error> {
-        let (cx, req) = (self.cx, self.req);
-        self.start().await?;
-        let new = self.new_member()?;
-        let cfg = cx.api.get_config().await?;
-        let promote = !cfg.voters.contains(&new.id);
-        if promote {
-            let deadline = Instant::now() + req.timeout;
-            let timing = (req.timeout, req.poll_interval, Duration::ZERO);
-            let waited = wait_ready(
-                cx.api,
-                cx.observer,
-                &new,
-                timing,
-                deadline,
-                false,
-                self.predicted,
-            )
-            .await;
-            cx.observer.catch_up_done();
-            self.catch_up = Some(waited?.1);
-        }
-        let present = |v: &[MemberId]| v.contains(&going.old.id);
-        let joint_req = JointRequest {
-            promote: if promote {
-                vec![new.id.to_string()]
-            } else {
-                vec![]
-            },
-            remove: if present(&cfg.voters) || present(&cfg.learners) {
-                vec![going.old.id.to_string()]
-            } else {
-                vec![]
-            },
-            timeout: req.timeout,
-            preflight: Preflight::ByCaller,
-            ..Default::default()
-        };
-        if !joint_req.promote.is_empty() || !joint_req.remove.is_empty() {
-            joint::enter(cx, &joint_req).await?;
-        }
-        if cx.api.get_config().await?.is_joint() {
-            joint::leave(cx).await?;
-        }
-        Ok(())
-    }
 }
 
 #[cfg(test)]
