@@ -138,26 +138,23 @@ async fn engine_config<A: MembershipApi>(api: &A) -> Result<Option<Configuration
     }
 }
 
-/// The new member the request names, if it is a member: by its peer URLs,
-/// after checking them (rule 1, its own URLs allowed) and its name.
-fn existing(
-    list: &MemberList,
+/// Checks the new member's name and peer URLs (rule 1) against the members
+/// that will be there when it is added (`members`: without a dead OLD, which
+/// goes first and may hand its name and URLs on); `new` is the new member when
+/// it is one already (its own URLs and name allowed).
+fn check_new(
+    members: &[Member],
     req: &ReplaceRequest,
+    new: Option<&Member>,
     resolver: validate::Resolver<'_>,
-) -> Result<Option<Member>, Error> {
-    let found = list
-        .members
-        .iter()
-        .find(|m| req.peer_urls.same_as(&m.peer_urls))
-        .cloned();
-    let Some(m) = found else {
-        validate::check_new_member(&req.name, &req.peer_urls, &list.members, resolver)?;
-        return Ok(None);
+) -> Result<(), Error> {
+    let Some(m) = new else {
+        return validate::check_new_member(&req.name, &req.peer_urls, members, resolver);
     };
     // `same_as` compares parsed endpoints; the URLs as given must still pass rule 1.
     validate::refuse_problems(validate::check_peer_urls(
         &req.peer_urls,
-        &list.members,
+        members,
         Some(m.id),
         resolver,
     ))?;
@@ -170,14 +167,8 @@ fn existing(
             validate::quoted(&req.name)
         )));
     }
-    let others: Vec<Member> = list
-        .members
-        .iter()
-        .filter(|o| o.id != m.id)
-        .cloned()
-        .collect();
-    validate::refuse_problems(validate::check_name(&req.name, &others))?;
-    Ok(Some(m))
+    let others: Vec<Member> = members.iter().filter(|o| o.id != m.id).cloned().collect();
+    validate::refuse_problems(validate::check_name(&req.name, &others))
 }
 
 /// Resolves the members, decides the order from what the cluster shows,
@@ -190,9 +181,18 @@ pub async fn prepare<A: MembershipApi>(
     let (api, observer, resolver) = (cx.api, cx.observer, cx.resolver);
     let list = api.member_list().await?;
     let engine = engine_config(api).await?;
-    let new = existing(&list, req, resolver)?;
-    let (old, old_present) = match resolve(&list, &req.old, Purpose::Replace) {
-        Ok(m) => (m.clone(), true),
+    let resolved = resolve(&list, &req.old, Purpose::Replace).cloned();
+    let by_urls = list
+        .members
+        .iter()
+        .find(|m| req.peer_urls.same_as(&m.peer_urls))
+        .cloned();
+    // The new member, when it is one already; OLD's own URLs given for NEW are
+    // OLD's still (a dead OLD may hand them on: it is removed first).
+    let takes_old_urls = matches!((&resolved, &by_urls), (Ok(o), Some(m)) if o.id == m.id);
+    let new = by_urls.filter(|_| !takes_old_urls);
+    let (old, old_present) = match resolved {
+        Ok(m) => (m, true),
         Err(e) => match (recorded(api, req).await, &new) {
             // An earlier run removed OLD after recording this replacement.
             (Some(intent), _) => (intent.member(), false),
@@ -216,12 +216,6 @@ pub async fn prepare<A: MembershipApi>(
             }
         },
     };
-    if new.as_ref().is_some_and(|m| old_present && m.id == old.id) {
-        return Err(Error::usage(format!(
-            "{} already has these peer URLs: OLD and NEW would be the same member",
-            old.label()
-        )));
-    }
     let health = Health::gather(api, list.clone()).await;
     let order = if old_present {
         let look = look::look_at(api, &health, Duration::ZERO).await;
@@ -237,6 +231,25 @@ pub async fn prepare<A: MembershipApi>(
             ),
         }
     };
+    // NEW's name and URLs against the members there when it is added: a
+    // dead OLD goes first, and may hand them on; a live one stays until NEW
+    // has caught up, so NEW needs its own.
+    let removed_first = old_present && order.first == First::Remove;
+    if takes_old_urls && !removed_first {
+        return Err(Error::usage(format!(
+            "{} already has these peer URLs: OLD and NEW would be the same member (a live \
+             member is replaced add-first, so the new one needs peer URLs of its own; a \
+             dead one is removed first and may hand its URLs on)",
+            old.label()
+        )));
+    }
+    let members: Vec<Member> = list
+        .members
+        .iter()
+        .filter(|m| !(removed_first && m.id == old.id))
+        .cloned()
+        .collect();
+    check_new(&members, req, new.as_ref(), resolver)?;
     let w = Where {
         health: &health,
         old: old_present.then_some(&old),

@@ -246,3 +246,29 @@ async fn a_standby_that_exists_is_promoted_before_the_dead_voter_goes() {
     assert_eq!(done.order.as_ref().unwrap().first, First::Add);
     assert_eq!(changes(&fake), ["promote", "remove"]);
 }
+
+#[tokio::test]
+async fn a_dead_member_hands_its_name_and_urls_on_a_live_one_does_not() {
+    // The machine of m3 died; its successor comes up under the same name
+    // and address (as a StatefulSet's pod does).
+    let fake = dead_m3();
+    let m3_url = fake.state().list.get(MemberId(3)).unwrap().peer_urls[0].clone();
+    let same = ReplaceRequest {
+        name: "m3".into(),
+        peer_urls: PeerUrls::read(&[m3_url.as_str()]),
+        ..req("m3", false)
+    };
+    let done = match run(&cx(&fake), &same, &FakeStart(&fake)).await {
+        Ok(ReplaceOutcome::Replaced { replaced, .. }) => replaced,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(changes(&fake), ["remove", "add", "start m3", "promote"]);
+    assert_eq!(done.member.name, "m3");
+    assert_ne!(done.member.id, MemberId(3));
+    // A live member keeps its URLs until the new one has caught up.
+    let fake = Fake::three();
+    let err = run(&cx(&fake), &same, &FakeStart(&fake)).await.unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Usage, "{}", err.message);
+    assert!(err.message.contains("same member"), "{}", err.message);
+    assert!(fake.calls().is_empty());
+}
