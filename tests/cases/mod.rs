@@ -62,6 +62,8 @@ mod prune;
 mod quorum_loss;
 /// A removed member always stops (etcd's "permanently removed") on the engine.
 mod removed;
+/// The README as a newcomer meets it: the demo scripts end to end, every shell block run as written.
+mod readme;
 /// `member replace` on the engine (resumable) and against etcd, per version.
 mod replace;
 /// Linearizability on the engine: histories recorded under kill -9, partitions, membership changes and disk faults; the deliberate bugs caught.
@@ -112,6 +114,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         preflight::cases(),
         prune::cases(),
         quorum_loss::cases(),
+        readme::cases(),
         removed::cases(),
         replace::cases(),
         robustness::cases(),

@@ -180,7 +180,10 @@ fn status_diagnoses_quorum_loss_on_etcd(version: &str) {
         (r, started.elapsed().as_secs_f64())
     };
     let (r, secs) = timed(&["member", "status"]);
-    assert!(secs < 10.0, "member status took {secs:.1} s");
+    // Two unreachable endpoints cost a dial timeout each (0.5 s), not a
+    // command timeout per request; the bound catches only a gross error
+    // (waiting per endpoint and request), also on a busy machine.
+    assert!(secs < 30.0, "member status took {secs:.1} s");
     let doc = r.json();
     let q = &doc["quorum_lost"];
     assert_eq!(q["voters"], 3, "{doc}");
@@ -211,7 +214,7 @@ fn status_diagnoses_quorum_loss_on_etcd(version: &str) {
     );
     if version != "3.4" {
         let (r, secs) = timed(&["--command-timeout", "2s", "member", "list"]);
-        assert!(secs < 15.0, "member list took {secs:.1} s");
+        assert!(secs < 30.0, "member list took {secs:.1} s");
         assert_eq!(r.json()["members"].as_array().unwrap().len(), 3);
         assert!(
             r.stderr.contains("quorum lost: 1 of 3 voters answer"),
