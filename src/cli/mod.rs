@@ -4,6 +4,7 @@
 
 mod autopilot;
 mod cluster;
+pub mod etcdctl_env;
 pub mod generate;
 mod member;
 mod node;
@@ -67,13 +68,19 @@ Exit codes:
   6  not supported by this server (joint consensus on etcd)
   7  node run: this member was removed from its cluster; its data directory is stale
 
-Environment:
-  MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS   --endpoints
-  MEMBERCTL_DIAL_TIMEOUT                        --dial-timeout
-  MEMBERCTL_COMMAND_TIMEOUT                     --command-timeout
-  MEMBERCTL_WRITE_OUT                           -w/--write-out
-  MEMBERCTL_CACERT, MEMBERCTL_CERT, MEMBERCTL_KEY, MEMBERCTL_INSECURE_SKIP_TLS_VERIFY
-  MEMBERCTL_USER, MEMBERCTL_PASSWORD            --user, --password
+Environment (a flag wins over MEMBERCTL_*, which wins over etcdctl's ETCDCTL_*):
+  MEMBERCTL_ENDPOINTS, ETCDCTL_ENDPOINTS                       --endpoints
+  MEMBERCTL_DIAL_TIMEOUT, ETCDCTL_DIAL_TIMEOUT                 --dial-timeout
+  MEMBERCTL_COMMAND_TIMEOUT, ETCDCTL_COMMAND_TIMEOUT           --command-timeout
+  MEMBERCTL_CACERT, ETCDCTL_CACERT                             --cacert
+  MEMBERCTL_CERT, ETCDCTL_CERT                                 --cert
+  MEMBERCTL_KEY, ETCDCTL_KEY                                   --key
+  MEMBERCTL_INSECURE_SKIP_TLS_VERIFY, ETCDCTL_INSECURE_SKIP_TLS_VERIFY
+                                                               --insecure-skip-tls-verify
+  MEMBERCTL_USER, ETCDCTL_USER                                 --user
+  MEMBERCTL_PASSWORD, ETCDCTL_PASSWORD                         --password
+  MEMBERCTL_WRITE_OUT                                          -w/--write-out (not etcdctl's:
+                                                               its formats differ)
   MEMBERCTL_CLUSTER_DIR                         the local test cluster's directory (default .memberctl)";
 
 /// What `member list -w simple` prints, under its help (etcdctl's columns).

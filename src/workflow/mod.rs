@@ -205,7 +205,11 @@ impl From<ApiError> for Error {
             ApiErrorKind::Unimplemented => ErrorKind::Unsupported,
             ApiErrorKind::Other => ErrorKind::Internal,
         };
+        // A message that already names the flag to check (a TLS set-up
+        // mistake) gets no second, vaguer hint.
+        let names_a_flag = e.message.contains("check --") || e.message.contains("give --");
         let hint = match e.kind {
+            ApiErrorKind::Unavailable if names_a_flag => "",
             ApiErrorKind::Unavailable => "; check --endpoints and that the cluster is running",
             ApiErrorKind::DeadlineExceeded => {
                 "; the server did not answer within --command-timeout (a change may still have \

@@ -60,10 +60,10 @@ mod preflight;
 mod prune;
 /// Quorum loss on the engine: `--force-new-cluster` on a survivor.
 mod quorum_loss;
-/// A removed member always stops (etcd's "permanently removed") on the engine.
-mod removed;
 /// The README as a newcomer meets it: the demo scripts end to end, every shell block run as written.
 mod readme;
+/// A removed member always stops (etcd's "permanently removed") on the engine.
+mod removed;
 /// `member replace` on the engine (resumable) and against etcd, per version.
 mod replace;
 /// Linearizability on the engine: histories recorded under kill -9, partitions, membership changes and disk faults; the deliberate bugs caught.

@@ -312,7 +312,10 @@ fn the_quick_start_runs_as_written() {
     let jq = block("jq");
     for line in &jq.lines {
         let r = shell.run(line);
-        assert!(!r.stdout.trim().is_empty() || line.contains("is_learner"), "`{line}` printed nothing");
+        assert!(
+            !r.stdout.trim().is_empty() || line.contains("is_learner"),
+            "`{line}` printed nothing"
+        );
     }
 }
 
@@ -362,7 +365,10 @@ fn the_etcdctl_block_runs_on_a_local_cluster() {
         }
         seen.push("line");
     }
-    assert!(seen.contains(&"watch"), "the etcdctl block has no watch line");
+    assert!(
+        seen.contains(&"watch"),
+        "the etcdctl block has no watch line"
+    );
 }
 
 /// Starts `line` (a watch), reads its output until a line contains
@@ -401,7 +407,10 @@ fn watch_until(shell: &Shell, line: &str, until: &str) -> String {
     };
     let _ = child.kill();
     let _ = child.wait();
-    assert!(found, "`{line}` did not print {until:?} within 30 s:\n{out}");
+    assert!(
+        found,
+        "`{line}` did not print {until:?} within 30 s:\n{out}"
+    );
     out
 }
 
