@@ -343,7 +343,13 @@ fn tls_on_the_engine() {
         r.stderr,
         std::fs::read_to_string(dir.path().join("n1.log")).unwrap_or_default()
     );
-    let id = r.json()["member"]["id"].as_str().unwrap().to_string();
+    let added = r.json();
+    // An https add without the new member's files: the peer-tls check
+    // warns that its certificate was not checked (not a bare `ok`).
+    let c = util::check_named(&added, "peer-tls");
+    assert_eq!(c["result"], "warn", "{c}");
+    assert!(c["remedy"].as_str().unwrap().contains("--peer-cert"), "{c}");
+    let id = added["member"]["id"].as_str().unwrap().to_string();
     with(&["member", "remove", &id]).expect(0);
     // etcdctl's per-endpoint calls send the whole URL as the :authority;
     // repaired under TLS too.
