@@ -467,7 +467,7 @@ pub fn evaluate(facts: &Facts, steps: &[Change]) -> Vec<Check> {
         versions::versions(facts, steps),
         server::db(facts, steps),
         checks::apply_lag(facts),
-        server::disk(facts),
+        server::disk(facts, steps),
         server::network(facts),
         server::stability(facts),
         catch_up::check(facts, steps),
