@@ -170,12 +170,19 @@ impl Client {
                     next,
                 ))
             }
+            // A read that got no answer changed nothing; a write may have
+            // been applied all the same, and the operator is told so.
             Err(_) => Err((
                 ApiError::new(
                     ApiErrorKind::DeadlineExceeded,
                     format!(
-                        "{url}: no answer within --command-timeout {}",
-                        humantime::format_duration(self.command_timeout)
+                        "{url}: no answer within --command-timeout {}{}",
+                        humantime::format_duration(self.command_timeout),
+                        if idempotent {
+                            ""
+                        } else {
+                            " (the change may still have been applied: run `memberctl member list`)"
+                        }
                     ),
                 ),
                 idempotent,

@@ -437,8 +437,15 @@ fn pruned_rows(p: &Pruned) -> Vec<[String; 6]> {
 /// What a change cost, in one line.
 fn cost_line(c: &ChangeCost) -> String {
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let not_counted = match c.members_not_counted {
+        0 => String::new(),
+        n => format!(
+            "; {n} member{} added or removed by the change not counted",
+            if n == 1 { "" } else { "s" }
+        ),
+    };
     format!(
-        "cost: {}, {}, {} (counted on {} member{} before and after)",
+        "cost: {}, {}, {} (counted on the {} member{} there before and after{not_counted})",
         plural(c.leader_changes, "leader change", "leader changes"),
         plural(
             c.heartbeat_send_failures,

@@ -211,6 +211,9 @@ impl From<ApiError> for Error {
         let hint = match e.kind {
             ApiErrorKind::Unavailable if names_a_flag => "",
             ApiErrorKind::Unavailable => "; check --endpoints and that the cluster is running",
+            // The client's own timeout already said so (and, for a write,
+            // what to check).
+            ApiErrorKind::DeadlineExceeded if e.message.contains("--command-timeout") => "",
             ApiErrorKind::DeadlineExceeded => {
                 "; the server did not answer within --command-timeout (a change may still have \
                  been applied: run `memberctl member list`)"

@@ -326,6 +326,7 @@ impl Format for Json {
                 "heartbeat_send_failures": cost.heartbeat_send_failures,
                 "slow_applies": cost.slow_applies,
                 "members_read": cost.members_read,
+                "members_not_counted": cost.members_not_counted,
             });
             fields.insert("cost".into(), cost);
         }

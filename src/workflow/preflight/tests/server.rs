@@ -73,7 +73,11 @@ fn a_slow_disk_warns_naming_the_member() {
     for step in [Change::Remove(MemberId(2)), Change::Promote(MemberId(2))] {
         let c = evaluate(&f, std::slice::from_ref(&step)).remove(6);
         assert_eq!(c.verdict, Verdict::Ok, "{step:?}: {c:?}");
-        assert!(c.detail.contains("not judged for this change"), "{}", c.detail);
+        assert!(
+            c.detail.contains("not judged for this change"),
+            "{}",
+            c.detail
+        );
     }
     f.metrics[0] = facts().metrics[0].clone();
     // The same figures a bucket lower (p99 within 8 ms) pass.
