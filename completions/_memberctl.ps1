@@ -797,6 +797,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
         }
         'memberctl;autopilot' {
             [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Time between two looks at the cluster')
+            [CompletionResult]::new('--heartbeat', '--heartbeat', [CompletionResultType]::ParameterName, 'A decision is printed when it changes; the same decision again only once this long (0: every look)')
             [CompletionResult]::new('--dead-after', '--dead-after', [CompletionResultType]::ParameterName, 'A voter unreachable this long, that the leader has lost too, is dead')
             [CompletionResult]::new('--standby', '--standby', [CompletionResultType]::ParameterName, 'The learners kept as standbys, by name (repeatable) [default: any started learner]')
             [CompletionResult]::new('--stable-for', '--stable-for', [CompletionResultType]::ParameterName, 'How long a standby must have been ready (caught up) without a break before it takes a dead voter''s place')

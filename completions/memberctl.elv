@@ -733,6 +733,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;autopilot'= {
             cand --interval 'Time between two looks at the cluster'
+            cand --heartbeat 'A decision is printed when it changes; the same decision again only once this long (0: every look)'
             cand --dead-after 'A voter unreachable this long, that the leader has lost too, is dead'
             cand --standby 'The learners kept as standbys, by name (repeatable) [default: any started learner]'
             cand --stable-for 'How long a standby must have been ready (caught up) without a break before it takes a dead voter''s place'

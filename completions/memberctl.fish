@@ -536,6 +536,7 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from help" -f -a "recover" -d 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members'
 complete -c memberctl -n "__fish_memberctl_using_subcommand cluster; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l interval -d 'Time between two looks at the cluster' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l heartbeat -d 'A decision is printed when it changes; the same decision again only once this long (0: every look)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l dead-after -d 'A voter unreachable this long, that the leader has lost too, is dead' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l standby -d 'The learners kept as standbys, by name (repeatable) [default: any started learner]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l stable-for -d 'How long a standby must have been ready (caught up) without a break before it takes a dead voter\'s place' -r

@@ -279,7 +279,7 @@ fn decision_line(r: &Reported) -> String {
         "{:>9.1}s {} {}",
         r.at.as_secs_f64(),
         r.phase.as_str(),
-        r.sentence()
+        r.detail()
     )
 }
 
