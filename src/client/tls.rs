@@ -142,8 +142,8 @@ pub(super) fn hint(url: &str, cause: &str, client_cert: bool) -> Option<String> 
     if https {
         if cause.contains("InvalidContentType") || cause.contains("corrupt message") {
             return Some(
-                "the server does not speak TLS there: use http:// (check --endpoints), or leave \
-                 out --cacert, --cert and --key"
+                "the server does not speak TLS there: use http:// (check --endpoints), or check \
+                 --cacert, --cert and --key (a plain-text server takes none of them)"
                     .into(),
             );
         }

@@ -126,10 +126,12 @@ fn a_log_catch_up_takes_the_predicted_time_on_etcd_3_4() {
 }
 
 /// etcd 3.5 with `--snapshot-count 2000`, a learner on a link of its own
-/// (8 Mbit/s) slower than the writes (10 kB puts as fast as they are
-/// acknowledged): the check fails before anything is added, naming the
+/// (1 Mbit/s: 7.5 MB take a minute) slower than the writes (10 kB puts as
+/// fast as they are acknowledged; the budget of 7,000 entries is spent at
+/// 117 a second): the check fails before anything is added, naming the
 /// budget and the prediction; passed knowingly, the learner does not catch
-/// up within the timeout.
+/// up within the 10 s timeout (its snapshot alone needs a minute on that
+/// link, however idle or busy the machine).
 fn a_catch_up_that_cannot_finish_is_refused_before_anything_is_added() {
     let links = Arc::new(Links::new(LinkSpec::parse(LOADING).unwrap()));
     let mut c = util::Etcd::start_linked(
@@ -148,7 +150,7 @@ fn a_catch_up_that_cannot_finish_is_refused_before_anything_is_added() {
     load(&url, "data/", mb * 1000 + 500, 1000);
     links.set_member_spec(
         "learner",
-        LinkSpec::parse("rtt=20ms,bandwidth=8mbit,queue=1mb").unwrap(),
+        LinkSpec::parse("rtt=20ms,bandwidth=1mbit,queue=1mb").unwrap(),
     );
     let writer = SteadyWriter::start_sized(vec![url.clone()], "w/", Duration::ZERO, 10_000);
     writer.wait_for_writes(100);
@@ -163,7 +165,7 @@ fn a_catch_up_that_cannot_finish_is_refused_before_anything_is_added() {
             "--peer-urls",
             &peer,
             "--link-bandwidth",
-            "8mbit",
+            "1mbit",
             "--snapshot-count",
             "2000",
         ];
@@ -202,7 +204,7 @@ fn a_catch_up_that_cannot_finish_is_refused_before_anything_is_added() {
     assert!(promote.stderr.contains("timed out"), "{}", promote.stderr);
     let written = writer.finish();
     assert!(
-        written.acked.len() > 1000,
+        written.acked.len() > 100,
         "the writer wrote {}",
         written.acked.len()
     );
