@@ -60,6 +60,8 @@ mod preflight;
 mod prune;
 /// Quorum loss on the engine: `--force-new-cluster` on a survivor.
 mod quorum_loss;
+/// The release artifacts: `scripts/release.sh`'s .deb installed into a scratch dpkg root, SHA256SUMS; the Kubernetes manifests through kubectl; Dockerfile and docs in agreement.
+mod release;
 /// A removed member always stops (etcd's "permanently removed") on the engine.
 mod removed;
 /// `member replace` on the engine (resumable) and against etcd, per version.
@@ -112,6 +114,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         preflight::cases(),
         prune::cases(),
         quorum_loss::cases(),
+        release::cases(),
         removed::cases(),
         replace::cases(),
         robustness::cases(),
