@@ -47,7 +47,7 @@ done
 target=x86_64-unknown-linux-gnu
 arch=amd64
 [ "$(uname -m)" = x86_64 ] || die "only x86_64 Linux is packaged (this machine is $(uname -m))"
-for tool in dpkg-deb gzip sha256sum objcopy; do
+for tool in dpkg-deb gzip sha256sum objcopy readelf; do
   command -v "$tool" >/dev/null 2>&1 || die "$tool is not installed (apt-get install dpkg coreutils gzip binutils)"
 done
 
@@ -57,11 +57,14 @@ version="$(sed -n '/^\[package\]/,/^\[/s/^version *= *"\([^"]*\)".*/\1/p' "$root
 # The package's long description starts with Cargo.toml's.
 about="$(sed -n '/^\[package\]/,/^\[/s/^description *= *"\(.*\)"$/\1/p' "$root/Cargo.toml")"
 maintainer="${MEMBERCTL_DEB_MAINTAINER:-memberctl maintainers <maintainers@users.noreply.a-seed-67ccea21.example>}"
-# Reproducible: file times and the package's own dates from the last commit.
-export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct 2>/dev/null || date +%s)}"
+# Reproducible: the package's file times from the last commit (given to dpkg-deb only: the C
+# dependencies' build scripts rebuild when SOURCE_DATE_EPOCH changes).
+epoch="${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct 2>/dev/null || date +%s)}"
 
 # The static binary: built for the host's target named explicitly, so that RUSTFLAGS reach only
 # the target's code. No rustup download: the host's standard library is the one installed.
+# relocation-model=static: a fixed-address executable, as proto/build.rs links the dynamic one
+# (it starts without relocating itself); a static PIE otherwise.
 build_static() {
   local sysroot
   sysroot="$(rustc --print sysroot)"
@@ -69,7 +72,7 @@ build_static() {
     die "the standard library for $target is not installed (rustup target add $target)"
   echo "building memberctl $version for $target, static (release profile)" >&2
   local start=$SECONDS
-  binary="$(cd "$root" && RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+crt-static" \
+  binary="$(cd "$root" && RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+crt-static -C relocation-model=static" \
     cargo build --release --locked --target "$target" --bin memberctl \
     --message-format=json-render-diagnostics |
     sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)"
@@ -180,7 +183,7 @@ EOF
   chmod 0644 "$pkg/DEBIAN/control" "$pkg/DEBIAN/conffiles"
   # gzip -6: every dpkg reads it, and it is fast (xz took ten times as long for a third less;
   # gzip -9 three times as long for 1 % less).
-  dpkg-deb --root-owner-group -Zgzip -z6 --build "$pkg" "$deb" >/dev/null
+  SOURCE_DATE_EPOCH="$epoch" dpkg-deb --root-owner-group -Zgzip -z6 --build "$pkg" "$deb" >/dev/null
   rm -rf "$stage"
 }
 
@@ -197,6 +200,9 @@ said="$("$binary" --version)" || die "$binary --version failed"
   die "$binary says \"$said\", Cargo.toml says $version: rebuild it"
 [ "$(od -An -tx1 -N4 "$binary" | tr -d ' \n')" = 7f454c46 ] || die "$binary is not an ELF executable"
 if is_static "$binary"; then
+  # A static binary that asks for a program interpreter (-no-pie over a static PIE) crashes.
+  ! readelf -l "$binary" | grep -q 'program interpreter' ||
+    die "$binary is static but asks for a program interpreter: $(readelf -l "$binary" | grep interpreter)"
   echo "ldd $binary: $(ldd "$binary" 2>&1 || true)" >&2
   check_without_usr_lib "$binary" >&2
 elif [ -n "$built" ]; then

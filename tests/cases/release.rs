@@ -134,7 +134,10 @@ fn the_package_installs_into_a_scratch_root_and_works() {
     // One gzipped man page per committed page; man finds and renders them.
     let man1 = at.join("usr/share/man/man1");
     for page in names_in(&root().join("man")) {
-        assert!(man1.join(format!("{page}.gz")).is_file(), "{page}.gz missing");
+        assert!(
+            man1.join(format!("{page}.gz")).is_file(),
+            "{page}.gz missing"
+        );
     }
     let found = util::run(
         std::process::Command::new("man")
@@ -312,12 +315,19 @@ fn the_kubernetes_manifests_decode_into_kubectls_types() {
     let image = ".spec.template.spec.containers[0].image";
     let mut lost = Vec::new();
     for (path, value) in &given {
-        let wanted = if path == image { "probe".into() } else { value.clone() };
+        let wanted = if path == image {
+            "probe".into()
+        } else {
+            value.clone()
+        };
         if !read.iter().any(|(p, v)| p == path && *v == wanted) {
             lost.push(format!("{path} = {value}"));
         }
     }
-    assert!(lost.is_empty(), "kubectl's Deployment lost or changed: {lost:?}");
+    assert!(
+        lost.is_empty(),
+        "kubectl's Deployment lost or changed: {lost:?}"
+    );
     assert!(given.len() > 30, "only {} values read", given.len());
 }
 
@@ -350,7 +360,7 @@ fn the_docs_dockerfile_and_manifests_agree() {
         [read("packaging/memberctl-autopilot.service")]
     );
     let manifest = read("packaging/k8s/autopilot.yaml");
-    assert_eq!(fenced(&doc, "yaml"), [manifest.clone()]);
+    assert_eq!(fenced(&doc, "yaml"), std::slice::from_ref(&manifest));
 
     let dockerfile = read("Dockerfile");
     let instructions: Vec<(&str, &str)> = dockerfile
@@ -385,9 +395,15 @@ fn the_docs_dockerfile_and_manifests_agree() {
     let ignore = read(".dockerignore");
     for copy in &copies {
         let source = copy.split_once(' ').unwrap().0;
-        assert!(ignore.contains(&format!("!{source}")), "{source} not in .dockerignore");
+        assert!(
+            ignore.contains(&format!("!{source}")),
+            "{source} not in .dockerignore"
+        );
     }
-    assert!(manifest.contains(&format!("runAsUser: {uid}\n")), "{manifest}");
+    assert!(
+        manifest.contains(&format!("runAsUser: {uid}\n")),
+        "{manifest}"
+    );
     assert!(manifest.contains("runAsNonRoot: true"), "{manifest}");
 
     // The README builds the image under the name the manifests run.

@@ -77,7 +77,10 @@ impl Need {
             Need::Prometheus => {
                 "prometheus and promtool are not installed: apt-get install prometheus".into()
             }
-            Need::Command(c) => format!("{c} is not installed: apt-get install {}", debian_package(c)),
+            Need::Command(c) => format!(
+                "{c} is not installed: apt-get install {}",
+                debian_package(c)
+            ),
         })
     }
 }
