@@ -62,6 +62,8 @@ mod prune;
 mod quorum_loss;
 /// The README as a newcomer meets it: the demo scripts end to end, every shell block run as written.
 mod readme;
+/// The release artifacts: `scripts/release.sh`'s .deb installed into a scratch dpkg root, SHA256SUMS; the Kubernetes manifests through kubectl; Dockerfile and docs in agreement.
+mod release;
 /// A removed member always stops (etcd's "permanently removed") on the engine.
 mod removed;
 /// `member replace` on the engine (resumable) and against etcd, per version.
@@ -115,6 +117,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         prune::cases(),
         quorum_loss::cases(),
         readme::cases(),
+        release::cases(),
         removed::cases(),
         replace::cases(),
         robustness::cases(),

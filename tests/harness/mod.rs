@@ -32,6 +32,21 @@ pub enum Need {
     /// The etcd server of one minor version of the test matrix ("3.4" …
     /// "3.7"); 3.5–3.7 are pinned crates that cargo fetches.
     EtcdServer(&'static str),
+    /// A program in PATH (`dpkg-deb`, `man`, `kubectl`, `systemd-analyze`, …),
+    /// from the Debian package [`debian_package`] names.
+    Command(&'static str),
+}
+
+/// The Debian package that installs `command`.
+fn debian_package(command: &str) -> &str {
+    match command {
+        "dpkg" | "dpkg-deb" => "dpkg",
+        "man" => "man-db",
+        "kubectl" => "kubernetes-client",
+        "systemd-analyze" => "systemd",
+        "objcopy" => "binutils",
+        other => other,
+    }
 }
 
 impl Need {
@@ -49,6 +64,7 @@ impl Need {
                     .map(drop)
                     .map_err(|why| format!("etcd {v} is not available: {why}"))
             }
+            Need::Command(c) => util::in_path(c).is_some(),
         };
         if found {
             return Ok(());
@@ -61,6 +77,10 @@ impl Need {
             Need::Prometheus => {
                 "prometheus and promtool are not installed: apt-get install prometheus".into()
             }
+            Need::Command(c) => format!(
+                "{c} is not installed: apt-get install {}",
+                debian_package(c)
+            ),
         })
     }
 }
