@@ -108,6 +108,12 @@ impl Report {
         }
     }
 
+    /// Whether the report says the cluster has lost its quorum (`member
+    /// status`): `main` exits with its own code after printing it.
+    pub fn quorum_lost(&self) -> bool {
+        matches!(self.inner(), Report::Status(s) if s.quorum_lost.is_some())
+    }
+
     /// The change's own report, without the checks and the cost around it.
     pub fn inner(&self) -> &Report {
         match self {
@@ -120,6 +126,24 @@ impl Report {
     pub fn is_plan(&self) -> bool {
         matches!(self.inner(), Report::Plan(_) | Report::ApplyPlan(_))
     }
+}
+
+/// `member status`'s last line in a table: voters, quorum, the voters that
+/// answer and the fault tolerance, and a lost quorum.
+fn tolerance_line(s: &ClusterStatus) -> String {
+    let t = &s.tolerance;
+    format!(
+        "Voters: {}, quorum: {}, answering: {}, fault tolerance: {}{}",
+        t.voters,
+        t.quorum,
+        t.answering,
+        t.fault_tolerance,
+        if s.quorum_lost.is_some() {
+            " (quorum lost: no leader can be elected; the way back is on standard error)"
+        } else {
+            ""
+        }
+    )
 }
 
 /// What `snapshot save|status|restore` did.

@@ -191,7 +191,7 @@ impl Format for Tabular {
             }
         }
         writeln!(out, "{t}")?;
-        Ok(())
+        writeln!(out, "{}", super::tolerance_line(s))
     }
 
     fn plan(&self, out: &mut dyn Write, steps: &[PlanStep]) -> io::Result<()> {
