@@ -14,9 +14,7 @@ mod peer_urls;
 mod server;
 
 pub use peer_urls::{PeerUrl, PeerUrls};
-pub use server::{
-    mib, Histogram, ServerMetrics, ServerVersion, SnapshotTransfers, StartFlags,
-};
+pub use server::{mib, Histogram, ServerMetrics, ServerVersion, SnapshotTransfers, StartFlags};
 
 /// A member (or cluster) ID: a u64, shown to people as 16 lower-case hex digits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]

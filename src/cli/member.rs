@@ -28,7 +28,8 @@ pub enum MemberCommand {
     Replace(ReplaceArgs),
     /// Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume.
     Apply(ApplyArgs),
-    /// Show each member's reachability, raft term, index, applied index, lag and version.
+    /// Show each member's reachability, raft term, index, applied index, lag and version, and the fault tolerance.
+    #[command(after_help = super::MEMBER_STATUS_SIMPLE_HELP)]
     Status,
     /// Check whether the cluster can take a change now (the pre-flight checks every change runs); changes nothing.
     Check(CheckArgs),

@@ -105,7 +105,10 @@ struct Local {
 fn local_process(client_url: &str) -> Option<Local> {
     let url = url::Url::parse(client_url).ok()?;
     let port = url.port_or_known_default()?;
-    let host = url.host_str()?.trim_start_matches('[').trim_end_matches(']');
+    let host = url
+        .host_str()?
+        .trim_start_matches('[')
+        .trim_end_matches(']');
     let addr: SocketAddr = (host, port).to_socket_addrs().ok()?.next()?;
     // An address is this machine's when a socket can be bound to it.
     std::net::UdpSocket::bind(SocketAddr::new(addr.ip(), 0)).ok()?;
@@ -131,7 +134,11 @@ fn debug_vars_args(body: &str) -> Result<Vec<String>, String> {
         serde_json::from_str(body).map_err(|e| format!("/debug/vars is not JSON: {e}"))?;
     doc["cmdline"]
         .as_array()
-        .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
         .ok_or_else(|| "/debug/vars has no cmdline".to_string())
 }
 
@@ -150,14 +157,15 @@ fn judge(
         .and_then(|e| env_var(e, "ETCD_CONFIG_FILE"))
         .filter(|v| !v.is_empty());
     if let Some(file) = parsed.config_file.clone().or(env_config) {
-        let path = match (Path::new(&file).is_absolute(), local.and_then(|l| l.cwd.as_ref())) {
+        let path = match (
+            Path::new(&file).is_absolute(),
+            local.and_then(|l| l.cwd.as_ref()),
+        ) {
             (false, Some(cwd)) => cwd.join(&file),
             _ => PathBuf::from(&file),
         };
         let text = read_file(&path).ok_or_else(|| {
-            format!(
-                "it reads its flags from the config file {file}, which cannot be read here"
-            )
+            format!("it reads its flags from the config file {file}, which cannot be read here")
         })?;
         return Ok(StartFlags {
             force_new_cluster: from_config(&text).unwrap_or(false),
@@ -225,7 +233,10 @@ pub(super) async fn read(
                 Err(e) => e.message,
                 Ok(Ok(_)) => String::new(),
             };
-            match local.as_ref().and_then(|l| l.args.clone().map(|a| (a, l.pid))) {
+            match local
+                .as_ref()
+                .and_then(|l| l.args.clone().map(|a| (a, l.pid)))
+            {
                 Some((args, pid)) => (args, format!("/proc/{pid}/cmdline")),
                 None => {
                     return Err(super::unavailable(format!(
@@ -259,7 +270,10 @@ mod tests {
         assert_eq!(f("etcd --name a --force-new-cluster"), Some(true));
         assert_eq!(f("etcd -force-new-cluster"), Some(true));
         assert_eq!(f("etcd --force-new-cluster=false"), Some(false));
-        assert_eq!(f("etcd --force-new-cluster=T --force-new-cluster=0"), Some(false));
+        assert_eq!(
+            f("etcd --force-new-cluster=T --force-new-cluster=0"),
+            Some(false)
+        );
         assert_eq!(f("etcd --force-new-cluster=1"), Some(true));
         assert_eq!(f("etcd --name force-new-cluster"), None);
         assert_eq!(f("etcd --force-new-cluster-bump 1"), None);
@@ -278,7 +292,13 @@ mod tests {
         assert!(!s.force_new_cluster);
         assert!(!s.complete);
         assert!(s.source.contains(ENV), "{}", s.source);
-        let s = judge(&args("etcd --force-new-cluster"), "/debug/vars", None, no_file).unwrap();
+        let s = judge(
+            &args("etcd --force-new-cluster"),
+            "/debug/vars",
+            None,
+            no_file,
+        )
+        .unwrap();
         assert!(s.force_new_cluster && s.complete);
         assert_eq!(s.source, "its command line (/debug/vars)");
     }
@@ -291,15 +311,33 @@ mod tests {
             ..Local::default()
         };
         let env = b"PATH=/bin\0ETCD_FORCE_NEW_CLUSTER=true\0";
-        let s = judge(&args("etcd --name a"), "/debug/vars", Some(&local(env)), no_file).unwrap();
+        let s = judge(
+            &args("etcd --name a"),
+            "/debug/vars",
+            Some(&local(env)),
+            no_file,
+        )
+        .unwrap();
         assert!(s.force_new_cluster && s.complete);
         assert!(s.source.contains("/proc/42/environ"), "{}", s.source);
         // The command line wins over the environment, as in etcd.
         let l = local(env);
-        let s = judge(&args("etcd --force-new-cluster=false"), "x", Some(&l), no_file).unwrap();
+        let s = judge(
+            &args("etcd --force-new-cluster=false"),
+            "x",
+            Some(&l),
+            no_file,
+        )
+        .unwrap();
         assert!(!s.force_new_cluster);
         // The engine reads no environment.
-        let s = judge(&args("memberctl node run --name n1"), "x", Some(&l), no_file).unwrap();
+        let s = judge(
+            &args("memberctl node run --name n1"),
+            "x",
+            Some(&l),
+            no_file,
+        )
+        .unwrap();
         assert!(!s.force_new_cluster && s.complete);
         let s = judge(&args("etcd"), "x", Some(&local(b"PATH=/bin\0")), no_file).unwrap();
         assert!(!s.force_new_cluster && s.complete);

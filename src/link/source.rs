@@ -163,10 +163,16 @@ mod tests {
     #[test]
     fn the_listener_of_a_port_is_this_process() {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        assert_eq!(listening_pid(l.local_addr().unwrap()), Some(std::process::id()));
+        assert_eq!(
+            listening_pid(l.local_addr().unwrap()),
+            Some(std::process::id())
+        );
         let port = l.local_addr().unwrap().port();
         drop(l);
-        assert_eq!(listening_pid(SocketAddr::from(([127, 0, 0, 1], port))), None);
+        assert_eq!(
+            listening_pid(SocketAddr::from(([127, 0, 0, 1], port))),
+            None
+        );
     }
 
     #[test]

@@ -215,19 +215,14 @@ async fn gather<A: MembershipApi>(api: &A, read_flags: bool) -> Result<ClusterSt
     // The leader's view of replication, where the server has it (not etcd).
     let progress = progress.map(|p| p.peers).unwrap_or_default();
     // How each member that answers was started, while the leader is settled.
-    let flags = join_all(
-        health
-            .list
-            .members
-            .iter()
-            .zip(&health.statuses)
-            .map(|(m, s)| async move {
-                match s {
-                    Ok(_) if read_flags => Some(api.start_flags(m).await),
-                    _ => None,
-                }
-            }),
-    );
+    let flags = join_all(health.list.members.iter().zip(&health.statuses).map(
+        |(m, s)| async move {
+            match s {
+                Ok(_) if read_flags => Some(api.start_flags(m).await),
+                _ => None,
+            }
+        },
+    ));
     let ((leader, mut rows), flags) = join(rows(api, &health, &progress), flags).await;
     for (r, f) in rows.iter_mut().zip(flags) {
         // A member that stopped answering on the recheck was asked before.
@@ -398,7 +393,10 @@ mod tests {
         assert!(quorum_loss(&healthy, None).is_none());
         // 2 of 5 voters answer: no tolerance left, and the learner does not count.
         let t = Tolerance::of(&rows);
-        assert_eq!((t.voters, t.quorum, t.answering, t.fault_tolerance), (5, 3, 2, 0));
+        assert_eq!(
+            (t.voters, t.quorum, t.answering, t.fault_tolerance),
+            (5, 3, 2, 0)
+        );
     }
 
     #[test]
@@ -409,7 +407,10 @@ mod tests {
             row(3, "m3", None, false),
         ];
         let t = Tolerance::of(&rows);
-        assert_eq!((t.voters, t.quorum, t.answering, t.fault_tolerance), (3, 2, 2, 0));
+        assert_eq!(
+            (t.voters, t.quorum, t.answering, t.fault_tolerance),
+            (3, 2, 2, 0)
+        );
         rows[2] = row(3, "m3", Some((2, 9)), false);
         assert_eq!(Tolerance::of(&rows).fault_tolerance, 1);
     }

@@ -69,9 +69,9 @@ impl QuorumLoss {
              only member"
         ));
         out.push(format!(
-            "  2. once it serves, remove --force-new-cluster from {survivor}'s command line, unit \
-             file or environment (ETCD_FORCE_NEW_CLUSTER) before it restarts again; the running \
-             process needs no restart: the flag rewrites the membership at every start, so a \
+            "  2. once it serves, remove --force-new-cluster from the command line, unit file or \
+             environment (ETCD_FORCE_NEW_CLUSTER) of {survivor} before it restarts again; the \
+             running process needs no restart: the flag rewrites the membership at every start, so a \
              restart with it would remove every member added since, for good (etcd: \"the member \
              has been permanently removed from the cluster\"); memberctl warns while it still \
              runs with the flag"
@@ -144,13 +144,19 @@ mod tests {
             .iter()
             .position(|s| s.starts_with("  2. ") && s.contains("remove --force-new-cluster"))
             .expect("a step that drops the flag");
-        assert!(steps[drop].contains("permanently removed"), "{}", steps[drop]);
+        assert!(
+            steps[drop].contains("permanently removed"),
+            "{}",
+            steps[drop]
+        );
         let add = steps
             .iter()
             .position(|s| s.contains("member add m2"))
             .unwrap();
         assert!(drop < add, "{steps:?}");
-        assert!(steps.iter().any(|s| s.starts_with("  4. ") && s.contains("member add m3")));
+        assert!(steps
+            .iter()
+            .any(|s| s.starts_with("  4. ") && s.contains("member add m3")));
     }
 
     #[test]
