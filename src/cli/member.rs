@@ -169,7 +169,7 @@ pub enum CheckFor {
 /// Pre-flight checks to pass knowingly.
 #[derive(Debug, Clone, Args)]
 pub struct SkipCheckArgs {
-    /// Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade
+    /// Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade
     #[arg(long = "skip-check", value_name = "CHECK", value_parser = parse_check)]
     pub skip_check: Vec<CheckName>,
 }
