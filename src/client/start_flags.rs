@@ -220,12 +220,24 @@ pub(super) async fn read(
     member: &Member,
     vars: Result<String, ApiError>,
 ) -> Result<StartFlags, ApiError> {
-    let url = member.client_urls.first().cloned().unwrap_or_default();
-    let local = tokio::task::spawn_blocking(move || local_process(&url))
-        .await
-        .ok()
-        .flatten();
-    let (args, from) = match vars.map(|body| debug_vars_args(&body)) {
+    let from_vars = vars.map(|body| debug_vars_args(&body));
+    // /proc is looked at only when the command line leaves it open: not
+    // read, or etcd's without the flag or with a config file (its
+    // environment or the file decide).
+    let settled = matches!(&from_vars, Ok(Ok(args)) if {
+        let p = parse_args(args);
+        p.config_file.is_none() && (p.engine || p.force.is_some())
+    });
+    let local = if settled {
+        None
+    } else {
+        let url = member.client_urls.first().cloned().unwrap_or_default();
+        tokio::task::spawn_blocking(move || local_process(&url))
+            .await
+            .ok()
+            .flatten()
+    };
+    let (args, from) = match from_vars {
         Ok(Ok(args)) => (args, "/debug/vars".to_string()),
         failed => {
             let why = match failed {

@@ -128,24 +128,6 @@ impl Report {
     }
 }
 
-/// `member status`'s last line in a table: voters, quorum, the voters that
-/// answer and the fault tolerance, and a lost quorum.
-fn tolerance_line(s: &ClusterStatus) -> String {
-    let t = &s.tolerance;
-    format!(
-        "Voters: {}, quorum: {}, answering: {}, fault tolerance: {}{}",
-        t.voters,
-        t.quorum,
-        t.answering,
-        t.fault_tolerance,
-        if s.quorum_lost.is_some() {
-            " (quorum lost: no leader can be elected; the way back is on standard error)"
-        } else {
-            ""
-        }
-    )
-}
-
 /// What `snapshot save|status|restore` did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SnapshotReport {
