@@ -109,10 +109,14 @@ fn local_process(client_url: &str) -> Option<Local> {
         .host_str()?
         .trim_start_matches('[')
         .trim_end_matches(']');
-    let addr: SocketAddr = (host, port).to_socket_addrs().ok()?.next()?;
     // An address is this machine's when a socket can be bound to it.
-    std::net::UdpSocket::bind(SocketAddr::new(addr.ip(), 0)).ok()?;
-    let pid = crate::link::listening_pid(addr)?;
+    let pid = (host, port)
+        .to_socket_addrs()
+        .ok()?
+        .find_map(|addr: SocketAddr| {
+            std::net::UdpSocket::bind(SocketAddr::new(addr.ip(), 0)).ok()?;
+            crate::link::listening_pid(addr)
+        })?;
     let dir = PathBuf::from(format!("/proc/{pid}"));
     let args = std::fs::read(dir.join("cmdline")).ok().map(|raw| {
         raw.split(|b| *b == 0)

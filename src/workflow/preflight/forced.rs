@@ -8,7 +8,7 @@
 use super::checks::{key, new_check};
 use super::{Check, CheckName, Facts, Verdict};
 use crate::model::{Member, StartFlags};
-use crate::workflow::status::forced_warning;
+use crate::workflow::status::{forced_fact, FORCED_REMEDY};
 
 /// Judges how the members that answered were started.
 pub(super) fn check(facts: &Facts) -> Check {
@@ -24,13 +24,10 @@ pub(super) fn check(facts: &Facts) -> Check {
             (Ok(_), Err(e)) => unread.push(format!("{} ({e})", m.label())),
         }
     }
-    let mut c = if let Some(warning) = forced_warning(&forced) {
-        let mut c = new_check(CheckName::ForceNewCluster, Verdict::Warn, warning);
+    let mut c = if let Some(fact) = forced_fact(&forced) {
+        let mut c = new_check(CheckName::ForceNewCluster, Verdict::Warn, fact);
         c.members = forced.iter().map(|(m, _)| m.label()).collect();
-        c.remedy(
-            "remove --force-new-cluster from its command line, unit file or environment \
-                  (ETCD_FORCE_NEW_CLUSTER) before its next restart",
-        )
+        c.remedy(FORCED_REMEDY)
     } else if !unread.is_empty() || fine.is_empty() {
         let why = if unread.is_empty() {
             "no member answered".to_string()

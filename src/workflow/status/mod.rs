@@ -13,7 +13,7 @@ use super::quorum::{fault_tolerance, quorum};
 use super::{ApiError, MembershipApi};
 use crate::error::Error;
 use crate::model::{Member, MemberId, MemberList, MemberStatus, PeerProgress, StartFlags};
-pub use recovery::{forced_warning, QuorumLoss};
+pub use recovery::{forced_fact, forced_warning, QuorumLoss, FORCED_REMEDY};
 
 /// One member's row.
 #[derive(Clone, Debug)]

@@ -94,9 +94,14 @@ impl QuorumLoss {
     }
 }
 
-/// The warning while members run with `--force-new-cluster` (each with how
-/// that was read): what a restart with the flag would do, and what to do.
-pub fn forced_warning(forced: &[(&Member, &StartFlags)]) -> Option<String> {
+/// What to do while a member runs with `--force-new-cluster`.
+pub const FORCED_REMEDY: &str = "remove --force-new-cluster from its command line, unit file or \
+     environment (ETCD_FORCE_NEW_CLUSTER) before its next restart; the running process needs \
+     no restart";
+
+/// That members run with `--force-new-cluster` (each with how that was
+/// read), and what a restart with the flag would do.
+pub fn forced_fact(forced: &[(&Member, &StartFlags)]) -> Option<String> {
     if forced.is_empty() {
         return None;
     }
@@ -105,15 +110,17 @@ pub fn forced_warning(forced: &[(&Member, &StartFlags)]) -> Option<String> {
         .map(|(m, f)| format!("{} (read from {})", m.label(), f.source))
         .collect();
     Some(format!(
-        "{} {} with --force-new-cluster: remove the flag from {} command line, unit file or \
-         environment before {} next restart (the running process needs no restart) — started \
-         with it again, a member makes itself the only member once more and every member added \
-         since is removed for good",
+        "{} {} with --force-new-cluster: started with it again, a member makes itself the only \
+         member once more and every member added since is removed for good",
         who.join(", "),
         if forced.len() == 1 { "runs" } else { "run" },
-        if forced.len() == 1 { "its" } else { "their" },
-        if forced.len() == 1 { "its" } else { "their" },
     ))
+}
+
+/// The warning while members run with `--force-new-cluster`: the fact and
+/// what to do.
+pub fn forced_warning(forced: &[(&Member, &StartFlags)]) -> Option<String> {
+    forced_fact(forced).map(|fact| format!("{fact}; {FORCED_REMEDY}"))
 }
 
 #[cfg(test)]
