@@ -6,7 +6,7 @@ use super::{convert, metrics, Client};
 use crate::model::cert::PeerCertificate;
 use crate::model::{
     Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus, PeerUrls,
-    ProgressReport, ServerMetrics, ServerVersion,
+    ProgressReport, ServerMetrics, ServerVersion, StartFlags,
 };
 use crate::proto::etcdserverpb as pb;
 use crate::proto::etcdserverpb::cluster_client::ClusterClient;
@@ -194,6 +194,11 @@ impl MembershipApi for Client {
     async fn server_metrics(&self, member: &Member) -> Result<ServerMetrics, ApiError> {
         let text = self.http_get(member, "/metrics").await?;
         Ok(metrics::parse_metrics(&text))
+    }
+
+    async fn start_flags(&self, member: &Member) -> Result<StartFlags, ApiError> {
+        let vars = self.http_get(member, "/debug/vars").await;
+        super::start_flags::read(member, vars).await
     }
 
     async fn peer_certificates(&self, url: &str) -> Result<Vec<PeerCertificate>, ApiError> {

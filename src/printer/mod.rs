@@ -108,6 +108,12 @@ impl Report {
         }
     }
 
+    /// Whether the report says the cluster has lost its quorum (`member
+    /// status`): `main` exits with its own code after printing it.
+    pub fn quorum_lost(&self) -> bool {
+        matches!(self.inner(), Report::Status(s) if s.quorum_lost.is_some())
+    }
+
     /// The change's own report, without the checks and the cost around it.
     pub fn inner(&self) -> &Report {
         match self {

@@ -32,7 +32,7 @@ use crate::error::{Error, ErrorKind};
 use crate::model::cert::PeerCertificate;
 use crate::model::{
     Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus, PeerUrls,
-    ProgressReport, ServerMetrics, ServerVersion,
+    ProgressReport, ServerMetrics, ServerVersion, StartFlags,
 };
 
 pub use catch_up::{CatchUpSample, CatchUpState};
@@ -112,6 +112,15 @@ pub trait MembershipApi {
         Err(ApiError::new(
             ApiErrorKind::Unimplemented,
             format!("no /version for {}", member.label()),
+        ))
+    }
+    /// How `member` was started: whether it runs with `--force-new-cluster`
+    /// (its command line from `/debug/vars` at its first client URL, as etcd
+    /// serves it; for a process on this machine, /proc).
+    async fn start_flags(&self, member: &Member) -> Result<StartFlags, ApiError> {
+        Err(ApiError::new(
+            ApiErrorKind::Unimplemented,
+            format!("no start flags read for {}", member.label()),
         ))
     }
     /// The certificate chain (the member's own first) presented on the https

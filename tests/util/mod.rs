@@ -221,7 +221,7 @@ static PORTS: Mutex<Option<HashSet<u16>>> = Mutex::new(None);
 
 /// How many pre-flight checks a change reports: every check but `upgrade`
 /// (only `member check --for upgrade`).
-pub const CHANGE_CHECKS: usize = 11;
+pub const CHANGE_CHECKS: usize = 12;
 
 /// The check named `name` in a JSON document's `checks` array (`member
 /// check`, or a change's report).
