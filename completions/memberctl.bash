@@ -392,13 +392,17 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__autopilot)
-            opts="-w -h -V --interval --dead-after --standby --stable-for --cleanup-dead --min-voters --stalled-for --start-standby --name --lease-ttl --dry-run --timeout --skip-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --interval --heartbeat --dead-after --standby --stable-for --cleanup-dead --min-voters --stalled-for --start-standby --name --lease-ttl --dry-run --timeout --skip-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --heartbeat)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -65,7 +65,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand update 'Change a member''s peer URLs, after checking them'
             cand replace 'Replace a member in the order the cluster calls for: a dead one removed first, then the new one added, started, caught up and promoted; a live one replaced add-first'
             cand apply 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume'
-            cand status 'Show each member''s reachability, raft term, index, applied index, lag and version'
+            cand status 'Show each member''s reachability, raft term, index, applied index, lag and version, and the fault tolerance'
             cand check 'Check whether the cluster can take a change now (the pre-flight checks every change runs); changes nothing'
             cand move-leader 'Hand leadership to another voter (by default the most caught-up one)'
             cand joint 'Several changes at once through joint consensus (memberctl engine only)'
@@ -90,7 +90,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;member;add'= {
             cand --peer-urls 'The peer URLs to give the member, comma-separated (scheme://host:port)'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
             cand --peer-cert 'The peer certificate the new member will be started with (its --peer-cert-file, PEM): checked before anything is sent (names, CA, key usage, key, dates)'
@@ -116,7 +116,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;member;promote'= {
             cand --stable-for 'Promote only once the learner has met the readiness rule without a break for this long (a sample that is not ready starts it again)'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
             cand --timeout 'How long to wait for the learner to start, catch up and be promoted'
@@ -140,7 +140,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;member;remove'= {
             cand --timeout 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -164,7 +164,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --poll-interval 'How often to look at every member while watching'
             cand --min-voters 'The fewest voters to leave when removing dead voters (at least 3, which can still lose one)'
             cand --timeout 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -185,7 +185,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;member;update'= {
             cand --peer-urls 'The peer URLs to give the member, comma-separated (scheme://host:port)'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -207,7 +207,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --peer-urls 'The peer URLs to give the member, comma-separated (scheme://host:port)'
             cand --timeout 'How long to wait for the learner to start, catch up and be promoted'
             cand --poll-interval 'How often to poll the learner''s and the leader''s progress'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
             cand --peer-cert 'The peer certificate the new member will be started with (its --peer-cert-file, PEM): checked before anything is sent (names, CA, key usage, key, dates)'
@@ -236,7 +236,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --target-file 'The voters wanted, from a file: one NAME=URL[,URL...] a line, or JSON {"members":[{"name","peer_urls"}]}'
             cand --timeout 'How long to wait for the learner to start, catch up and be promoted'
             cand --poll-interval 'How often to poll the learner''s and the leader''s progress'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
@@ -343,7 +343,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --promote 'Promote a caught-up learner to voter (repeatable)'
             cand --demote 'Demote a voter to learner (repeatable)'
             cand --remove 'Remove a member (repeatable)'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
             cand --timeout 'How long to wait for the learner to start, catch up and be promoted'
@@ -424,7 +424,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand update 'Change a member''s peer URLs, after checking them'
             cand replace 'Replace a member in the order the cluster calls for: a dead one removed first, then the new one added, started, caught up and promoted; a live one replaced add-first'
             cand apply 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume'
-            cand status 'Show each member''s reachability, raft term, index, applied index, lag and version'
+            cand status 'Show each member''s reachability, raft term, index, applied index, lag and version, and the fault tolerance'
             cand check 'Check whether the cluster can take a change now (the pre-flight checks every change runs); changes nothing'
             cand move-leader 'Hand leadership to another voter (by default the most caught-up one)'
             cand joint 'Several changes at once through joint consensus (memberctl engine only)'
@@ -733,6 +733,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;autopilot'= {
             cand --interval 'Time between two looks at the cluster'
+            cand --heartbeat 'A decision is printed when it changes; the same decision again only once this long (0: every look)'
             cand --dead-after 'A voter unreachable this long, that the leader has lost too, is dead'
             cand --standby 'The learners kept as standbys, by name (repeatable) [default: any started learner]'
             cand --stable-for 'How long a standby must have been ready (caught up) without a break before it takes a dead voter''s place'
@@ -741,7 +742,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --name 'This autopilot''s name in the election among autopilots (key prefix memberctl/autopilot/) [default: HOST-PID]'
             cand --lease-ttl 'The election lease''s time to live: how soon another autopilot takes over when this one dies'
             cand --timeout 'How long one action may wait (a standby''s catch-up, leadership moves)'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -888,7 +889,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand update 'Change a member''s peer URLs, after checking them'
             cand replace 'Replace a member in the order the cluster calls for: a dead one removed first, then the new one added, started, caught up and promoted; a live one replaced add-first'
             cand apply 'Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume'
-            cand status 'Show each member''s reachability, raft term, index, applied index, lag and version'
+            cand status 'Show each member''s reachability, raft term, index, applied index, lag and version, and the fault tolerance'
             cand check 'Check whether the cluster can take a change now (the pre-flight checks every change runs); changes nothing'
             cand move-leader 'Hand leadership to another voter (by default the most caught-up one)'
             cand joint 'Several changes at once through joint consensus (memberctl engine only)'

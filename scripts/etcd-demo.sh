@@ -12,9 +12,13 @@ if ! command -v "$etcd" >/dev/null 2>&1; then
   echo "etcd-demo: etcd is not installed; install it (Debian/Ubuntu: apt-get install etcd-server) and run again" >&2
   exit 2
 fi
-# Where cargo put the binary (CARGO_TARGET_DIR and build.target-dir move it).
-memberctl="$(cargo build --release --quiet --bin memberctl --message-format=json-render-diagnostics |
-  sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)"
+# MEMBERCTL_BIN runs a memberctl already built (the tests run this script with theirs);
+# else where cargo put the release build (CARGO_TARGET_DIR and build.target-dir move it).
+memberctl="${MEMBERCTL_BIN:-}"
+if [ -z "$memberctl" ]; then
+  memberctl="$(cargo build --release --quiet --bin memberctl --message-format=json-render-diagnostics |
+    sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)"
+fi
 [ -x "$memberctl" ] || { echo "cargo did not report where it built memberctl" >&2; exit 1; }
 dir=$(mktemp -d)
 pids=()

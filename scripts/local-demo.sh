@@ -4,9 +4,13 @@
 # Needs only the Rust toolchain. Uses its own directory, so it leaves ./.memberctl alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Where cargo put the binary (CARGO_TARGET_DIR and build.target-dir move it).
-memberctl="$(cargo build --release --quiet --bin memberctl --message-format=json-render-diagnostics |
-  sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)"
+# MEMBERCTL_BIN runs a memberctl already built (the tests run this script with theirs);
+# else where cargo put the release build (CARGO_TARGET_DIR and build.target-dir move it).
+memberctl="${MEMBERCTL_BIN:-}"
+if [ -z "$memberctl" ]; then
+  memberctl="$(cargo build --release --quiet --bin memberctl --message-format=json-render-diagnostics |
+    sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)"
+fi
 [ -x "$memberctl" ] || { echo "cargo did not report where it built memberctl" >&2; exit 1; }
 export MEMBERCTL_CLUSTER_DIR="${MEMBERCTL_CLUSTER_DIR:-$(mktemp -d)/cluster}"
 trap '"$memberctl" cluster down >/dev/null 2>&1 || true' EXIT

@@ -1,20 +1,25 @@
 # Sourced by the demo scripts: `free_port NAME` sets the variable NAME to a loopback port that
 # nothing listens on, below the kernel's ephemeral range (outgoing connections take their
 # ports from there, and a port one of them holds cannot be bound), never one given before.
+# Its own variables carry a prefix no caller uses (`local port` would hide a caller's `port`
+# from `printf -v`, which then sets the local instead); a NAME with that prefix is refused.
 ports_given=" "
 free_port() {
-  local low=10000 high port
-  read -r high _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || high=32768
-  [ "$high" -gt $((low + 1000)) ] || low=1024
+  case "$1" in
+    "" | free_port_*) echo "free_port: give the name of a variable to set (not free_port_*)" >&2; return 2 ;;
+  esac
+  local free_port_low=10000 free_port_high free_port_try
+  read -r free_port_high _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || free_port_high=32768
+  [ "$free_port_high" -gt $((free_port_low + 1000)) ] || free_port_low=1024
   for _ in $(seq 200); do
-    port=$((low + (RANDOM * 32768 + RANDOM) % (high - low)))
-    case "$ports_given" in *" $port "*) continue ;; esac
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      ports_given+="$port "
-      printf -v "$1" '%s' "$port"
+    free_port_try=$((free_port_low + (RANDOM * 32768 + RANDOM) % (free_port_high - free_port_low)))
+    case "$ports_given" in *" $free_port_try "*) continue ;; esac
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$free_port_try") 2>/dev/null; then
+      ports_given+="$free_port_try "
+      printf -v "$1" '%s' "$free_port_try"
       return 0
     fi
   done
-  echo "no free loopback port found below $high" >&2
+  echo "no free loopback port found below $free_port_high" >&2
   return 1
 }

@@ -23,6 +23,10 @@ pub enum ErrorKind {
     /// `node run`: this member was removed from its cluster, for good; its
     /// data directory is stale (exit 7).
     Removed,
+    /// `member status`: the cluster has lost its quorum (fewer voters answer
+    /// than a quorum and none leads); the status was printed in full, with
+    /// the diagnosis and the way back (exit 8). Never an error document's kind.
+    QuorumLost,
 }
 
 impl ErrorKind {
@@ -36,6 +40,7 @@ impl ErrorKind {
             ErrorKind::Unavailable => 5,
             ErrorKind::Unsupported => 6,
             ErrorKind::Removed => 7,
+            ErrorKind::QuorumLost => 8,
         }
     }
 
@@ -49,6 +54,7 @@ impl ErrorKind {
             ErrorKind::Unavailable => "unavailable",
             ErrorKind::Unsupported => "unsupported",
             ErrorKind::Removed => "removed",
+            ErrorKind::QuorumLost => "quorum_lost",
         }
     }
 }
@@ -165,11 +171,13 @@ mod tests {
             ErrorKind::Timeout,
             ErrorKind::Unavailable,
             ErrorKind::Unsupported,
+            ErrorKind::Removed,
+            ErrorKind::QuorumLost,
         ]
         .iter()
         .map(|k| k.exit_code())
         .collect();
-        assert_eq!(codes, vec![1, 2, 3, 4, 5, 6]);
+        assert_eq!(codes, vec![1, 2, 3, 4, 5, 6, 7, 8]);
     }
 
     #[test]

@@ -73,6 +73,8 @@ fn run() -> i32 {
             let code = match printer::print(&report, format) {
                 // `member check` with a failed check: printed, and refused.
                 Ok(()) if report.refuses() => ErrorKind::Refused.exit_code(),
+                // `member status` of a cluster that lost its quorum: printed, and said.
+                Ok(()) if report.quorum_lost() => ErrorKind::QuorumLost.exit_code(),
                 Ok(()) => SUCCESS,
                 Err(e) => {
                     eprintln!("memberctl: cannot write the output: {e}");

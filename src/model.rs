@@ -1,7 +1,7 @@
 //! The client half's domain types (workflow, client, printer, command, local
 //! cluster): member IDs, members, member lists, per-member status,
 //! configurations and progress, what a member's HTTP face reports
-//! ([`ServerMetrics`], [`ServerVersion`]), peer certificates ([`cert`]) and
+//! ([`ServerMetrics`], [`ServerVersion`], [`StartFlags`]), peer certificates ([`cert`]) and
 //! the peer URLs an operator gives ([`PeerUrls`], read once).
 //! The engine keeps its own (`engine::node`).
 
@@ -14,7 +14,7 @@ mod peer_urls;
 mod server;
 
 pub use peer_urls::{PeerUrl, PeerUrls};
-pub use server::{mib, Histogram, ServerMetrics, ServerVersion, SnapshotTransfers};
+pub use server::{mib, Histogram, ServerMetrics, ServerVersion, SnapshotTransfers, StartFlags};
 
 /// A member (or cluster) ID: a u64, shown to people as 16 lower-case hex digits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]

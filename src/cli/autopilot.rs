@@ -14,6 +14,9 @@ pub struct AutopilotArgs {
     /// Time between two looks at the cluster
     #[arg(long, default_value = "5s", value_parser = parse_duration, value_name = "DURATION")]
     pub interval: Duration,
+    /// A decision is printed when it changes; the same decision again only once this long (0: every look)
+    #[arg(long, default_value = "5m", value_parser = parse_duration_or_zero, value_name = "DURATION")]
+    pub heartbeat: Duration,
     /// A voter unreachable this long, that the leader has lost too, is dead
     #[arg(long, default_value = "30s", value_parser = parse_duration, value_name = "DURATION")]
     pub dead_after: Duration,

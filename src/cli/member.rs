@@ -28,7 +28,8 @@ pub enum MemberCommand {
     Replace(ReplaceArgs),
     /// Reach a target membership (the voters wanted) safely, one step at a time; run it again to resume.
     Apply(ApplyArgs),
-    /// Show each member's reachability, raft term, index, applied index, lag and version.
+    /// Show each member's reachability, raft term, index, applied index, lag and version, and the fault tolerance.
+    #[command(after_help = super::MEMBER_STATUS_SIMPLE_HELP)]
     Status,
     /// Check whether the cluster can take a change now (the pre-flight checks every change runs); changes nothing.
     Check(CheckArgs),
@@ -168,7 +169,7 @@ pub enum CheckFor {
 /// Pre-flight checks to pass knowingly.
 #[derive(Debug, Clone, Args)]
 pub struct SkipCheckArgs {
-    /// Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, upgrade
+    /// Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade
     #[arg(long = "skip-check", value_name = "CHECK", value_parser = parse_check)]
     pub skip_check: Vec<CheckName>,
 }

@@ -4,6 +4,7 @@
 
 mod autopilot;
 mod cluster;
+pub mod etcdctl_env;
 pub mod generate;
 mod member;
 mod node;
@@ -53,7 +54,7 @@ pub const EXIT_CODES_HELP: &str = "\
 Exit codes: 0 success, 1 internal error, 2 usage, 3 refused by a validation or
 safety rule (the cluster is unchanged), 4 timed out waiting, 5 cluster
 unreachable or unavailable, 6 not supported by this server, 7 (node run) this
-member was removed from its cluster.";
+member was removed from its cluster, 8 (member status) the quorum is lost.";
 
 /// The exit codes and environment variables, shown under `--help` and in the man page.
 pub const LONG_HELP: &str = "\
@@ -66,20 +67,38 @@ Exit codes:
   5  cluster unreachable or unavailable
   6  not supported by this server (joint consensus on etcd)
   7  node run: this member was removed from its cluster; its data directory is stale
+  8  member status: the cluster has lost its quorum (fewer voters answer than a quorum and
+     none leads); the status is printed in full, the way back on standard error
 
-Environment:
-  MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS   --endpoints
-  MEMBERCTL_DIAL_TIMEOUT                        --dial-timeout
-  MEMBERCTL_COMMAND_TIMEOUT                     --command-timeout
-  MEMBERCTL_WRITE_OUT                           -w/--write-out
-  MEMBERCTL_CACERT, MEMBERCTL_CERT, MEMBERCTL_KEY, MEMBERCTL_INSECURE_SKIP_TLS_VERIFY
-  MEMBERCTL_USER, MEMBERCTL_PASSWORD            --user, --password
+Environment (a flag wins over MEMBERCTL_*, which wins over etcdctl's ETCDCTL_*):
+  MEMBERCTL_ENDPOINTS, ETCDCTL_ENDPOINTS                       --endpoints
+  MEMBERCTL_DIAL_TIMEOUT, ETCDCTL_DIAL_TIMEOUT                 --dial-timeout
+  MEMBERCTL_COMMAND_TIMEOUT, ETCDCTL_COMMAND_TIMEOUT           --command-timeout
+  MEMBERCTL_CACERT, ETCDCTL_CACERT                             --cacert
+  MEMBERCTL_CERT, ETCDCTL_CERT                                 --cert
+  MEMBERCTL_KEY, ETCDCTL_KEY                                   --key
+  MEMBERCTL_INSECURE_SKIP_TLS_VERIFY, ETCDCTL_INSECURE_SKIP_TLS_VERIFY
+                                                               --insecure-skip-tls-verify
+  MEMBERCTL_USER, ETCDCTL_USER                                 --user
+  MEMBERCTL_PASSWORD, ETCDCTL_PASSWORD                         --password
+  MEMBERCTL_WRITE_OUT                                          -w/--write-out (not etcdctl's:
+                                                               its formats differ)
   MEMBERCTL_CLUSTER_DIR                         the local test cluster's directory (default .memberctl)";
 
 /// What `member list -w simple` prints, under its help (etcdctl's columns).
 pub const MEMBER_LIST_SIMPLE_HELP: &str = "\
 Simple output (-w simple), one line per member, comma-separated, as etcdctl's:
   ID, STATUS (started|unstarted), NAME, PEER ADDRS, CLIENT ADDRS, IS LEARNER";
+
+/// What `member status -w simple` prints, under its help.
+pub const MEMBER_STATUS_SIMPLE_HELP: &str = "\
+Simple output (-w simple), one line per member, comma-separated ('-' when unknown):
+  ID, NAME, REACHABLE (reachable|unreachable), ROLE (leader|follower|learner|- when it does
+  not answer or names no leader), RAFT TERM, RAFT INDEX, APPLIED INDEX, IS LEARNER, LAG,
+  STATE (the leader's view of its replication, engine only), VERSION,
+  STATUS (leader|follower|learner|no_leader|unreachable), ERROR (last: it may hold commas)
+then `cluster: voters=N quorum=N answering_voters=N fault_tolerance=N quorum_lost=true|false`.
+Exits 8 when the quorum is lost (the way back is on standard error), else 0.";
 
 /// What `cluster up|start-node|status|down -w simple` prints, under their help.
 pub const CLUSTER_SIMPLE_HELP: &str = "\

@@ -59,8 +59,11 @@ const PATHS: &[(&[&str], Augment)] = &[
     (&["snapshot", "restore"], <Box<RestoreArgs>>::augment_args),
 ];
 
-/// Parses the process's arguments (see the module's header).
+/// Parses the process's arguments (see the module's header), with etcdctl's
+/// environment variables standing in for unset `MEMBERCTL_*` ones
+/// ([`super::etcdctl_env`]).
 pub fn parse() -> Result<Cli, clap::Error> {
+    super::etcdctl_env::adopt();
     let args: Vec<OsString> = std::env::args_os().collect();
     match parse_path(&args) {
         Some(cli) => Ok(cli),

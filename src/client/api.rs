@@ -1,10 +1,12 @@
 //! The [`MembershipApi`] implementation: each domain call as one etcd (or memberctl.v1) request, converted both ways.
 
+use futures_util::future::{select, Either};
+
 use super::{convert, metrics, Client};
 use crate::model::cert::PeerCertificate;
 use crate::model::{
     Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus, PeerUrls,
-    ProgressReport, ServerMetrics, ServerVersion,
+    ProgressReport, ServerMetrics, ServerVersion, StartFlags,
 };
 use crate::proto::etcdserverpb as pb;
 use crate::proto::etcdserverpb::cluster_client::ClusterClient;
@@ -56,17 +58,25 @@ impl MembershipApi for Client {
                     .map(|r| r.into_inner())
             })
         };
-        let (r, unconfirmed) = match list(true).await {
-            Ok(r) => (r, false),
-            Err(e)
-                if matches!(
-                    e.kind,
-                    ApiErrorKind::Unavailable | ApiErrorKind::DeadlineExceeded
-                ) =>
-            {
-                (list(false).await?, true)
-            }
-            Err(e) => return Err(e),
+        // Without a leader a linearizable list waits out the command
+        // timeout; the member's own (serializable) view is asked at the same
+        // time, so falling back to it costs no second timeout (a hung
+        // endpoint answers neither within one).
+        let fallback = |e: &ApiError| {
+            matches!(
+                e.kind,
+                ApiErrorKind::Unavailable | ApiErrorKind::DeadlineExceeded
+            )
+        };
+        let (r, unconfirmed) = match select(Box::pin(list(true)), Box::pin(list(false))).await {
+            Either::Left((Ok(r), _)) => (r, false),
+            Either::Left((Err(e), own)) if fallback(&e) => (own.await?, true),
+            Either::Left((Err(e), _)) => return Err(e),
+            Either::Right((own, confirmed)) => match confirmed.await {
+                Ok(r) => (r, false),
+                Err(e) if fallback(&e) => (own?, true),
+                Err(e) => return Err(e),
+            },
         };
         let mut list = convert::member_list(r.header, r.members);
         list.unconfirmed = unconfirmed;
@@ -192,6 +202,11 @@ impl MembershipApi for Client {
     async fn server_metrics(&self, member: &Member) -> Result<ServerMetrics, ApiError> {
         let text = self.http_get(member, "/metrics").await?;
         Ok(metrics::parse_metrics(&text))
+    }
+
+    async fn start_flags(&self, member: &Member) -> Result<StartFlags, ApiError> {
+        let vars = self.http_get(member, "/debug/vars").await;
+        super::start_flags::read(member, vars).await
     }
 
     async fn peer_certificates(&self, url: &str) -> Result<Vec<PeerCertificate>, ApiError> {

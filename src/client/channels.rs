@@ -76,14 +76,18 @@ impl Client {
             .connect_timeout(self.dial_timeout);
         let https = url.starts_with("https://");
         if https && !self.insecure {
+            // A TLS set-up mistake is met like every other (no answer on
+            // these settings: unavailable), naming the flag to check.
             let tls = self.tls.clone().ok_or_else(|| {
-                ApiError::new(
-                    ApiErrorKind::Refused,
-                    format!("{url} uses https: give --cacert (and --cert/--key if the server asks for a client certificate)"),
-                )
+                unavailable(format!(
+                    "{url} uses https but no CA was given: give --cacert (and --cert/--key if \
+                     the server asks for a client certificate)"
+                ))
             })?;
             endpoint = endpoint.tls_config(tls).map_err(|e| {
-                ApiError::new(ApiErrorKind::Refused, format!("{url}: TLS settings: {e}"))
+                unavailable(format!(
+                    "{url}: the TLS settings cannot be used ({e}): check --cacert, --cert and --key"
+                ))
             })?;
         }
         let target =
@@ -108,11 +112,9 @@ impl Client {
                     cause = s.to_string();
                     source = s.source();
                 }
-                let hint = if https {
-                    " (check --cacert, --cert and --key)"
-                } else {
-                    ""
-                };
+                let hint = super::tls::hint(url, &cause, self.identity.is_some())
+                    .map(|h| format!(": {h}"))
+                    .unwrap_or_default();
                 return Err(unavailable(format!(
                     "cannot connect to {url}: {cause}{hint}"
                 )));
@@ -158,14 +160,29 @@ impl Client {
                 // A learner refuses most calls; another endpoint may be a voter.
                 let learner = status.message().contains("not supported for learner");
                 let next = learner || (idempotent && e.kind == ApiErrorKind::Unavailable);
-                Err((ApiError::new(e.kind, format!("{url}: {}", e.message)), next))
+                let hint = (e.kind == ApiErrorKind::Unavailable)
+                    .then(|| super::tls::hint(url, &e.message, self.identity.is_some()))
+                    .flatten()
+                    .map(|h| format!(": {h}"))
+                    .unwrap_or_default();
+                Err((
+                    ApiError::new(e.kind, format!("{url}: {}{hint}", e.message)),
+                    next,
+                ))
             }
+            // A read that got no answer changed nothing; a write may have
+            // been applied all the same, and the operator is told so.
             Err(_) => Err((
                 ApiError::new(
                     ApiErrorKind::DeadlineExceeded,
                     format!(
-                        "{url}: no answer within --command-timeout {}",
-                        humantime::format_duration(self.command_timeout)
+                        "{url}: no answer within --command-timeout {}{}",
+                        humantime::format_duration(self.command_timeout),
+                        if idempotent {
+                            ""
+                        } else {
+                            " (the change may still have been applied: run `memberctl member list`)"
+                        }
                     ),
                 ),
                 idempotent,

@@ -4,7 +4,8 @@
 //! [`MembershipApi`](crate::workflow::MembershipApi) implementation) and
 //! `convert` (protobuf ↔ domain, the one place protobuf types end);
 //! [`peer_tls`] reads peer certificates (the new member's files, and what a
-//! member presents on its peer URL) for the `peer-tls` check.
+//! member presents on its peer URL) for the `peer-tls` check; `start_flags`
+//! reads whether a member runs with `--force-new-cluster`.
 
 mod api;
 pub mod auth;
@@ -18,6 +19,7 @@ mod insecure;
 pub(crate) mod metrics;
 pub mod peer_tls;
 mod snapshot;
+mod start_flags;
 pub mod tls;
 
 use std::collections::HashMap;

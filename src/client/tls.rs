@@ -126,3 +126,76 @@ impl ClientTlsFiles {
         })
     }
 }
+
+/// What to check when a connection to `url` failed with `cause`, for the
+/// TLS set-up mistakes an operator makes (no CA, no client certificate,
+/// a wrong CA, http against a TLS port and the reverse): a sentence naming
+/// the flag, or `None` when the failure does not look like one.
+/// `client_cert` says whether `--cert`/`--key` were given.
+pub(super) fn hint(url: &str, cause: &str, client_cert: bool) -> Option<String> {
+    let https = url.starts_with("https://");
+    let transport = cause.contains("transport error")
+        || cause.contains("connection reset")
+        || cause.contains("broken pipe")
+        || cause.contains("connection closed")
+        || cause.contains("unexpected end of file");
+    if https {
+        if cause.contains("InvalidContentType") || cause.contains("corrupt message") {
+            return Some(
+                "the server does not speak TLS there: use http:// (check --endpoints), or check \
+                 --cacert, --cert and --key (a plain-text server takes none of them)"
+                    .into(),
+            );
+        }
+        if cause.contains("UnknownIssuer") || cause.contains("BadSignature") {
+            return Some(
+                "the server's certificate is not signed by the CA in --cacert: check --cacert"
+                    .into(),
+            );
+        }
+        if cause.contains("NotValidForName") || cause.contains("certificate") {
+            return Some(format!(
+                "the server's certificate was not accepted ({cause}): check --cacert and the \
+                 host in --endpoints"
+            ));
+        }
+        if transport {
+            return Some(if client_cert {
+                "the server may have refused the client certificate: check --cert and --key \
+                 (signed by a CA the server trusts, with client authentication)"
+                    .into()
+            } else {
+                "the server may require a client certificate: give --cert and --key".into()
+            });
+        }
+        return None;
+    }
+    transport.then(|| "if the server uses TLS, use https:// and give --cacert".into())
+}
+
+#[cfg(test)]
+mod hint_tests {
+    use super::hint;
+
+    #[test]
+    fn each_tls_mistake_names_its_flag() {
+        let h = |url, cause, cert| hint(url, cause, cert).unwrap_or_default();
+        assert!(h("https://a:1", "transport error", false).contains("give --cert and --key"));
+        assert!(h("https://a:1", "transport error", true).contains("check --cert and --key"));
+        assert!(h(
+            "https://a:1",
+            "invalid peer certificate: UnknownIssuer",
+            true
+        )
+        .contains("check --cacert"));
+        assert!(h(
+            "https://a:1",
+            "received corrupt message of type InvalidContentType",
+            false
+        )
+        .contains("use http://"));
+        assert!(h("http://a:1", "transport error", false).contains("use https://"));
+        assert_eq!(hint("http://a:1", "connection refused", false), None);
+        assert_eq!(hint("https://a:1", "connection refused", false), None);
+    }
+}

@@ -1,6 +1,7 @@
 //! Glue for `memberctl autopilot`: arguments → the autopilot request; each
-//! decision printed as it is made (stdout through the printer, a sentence on
-//! stderr); SIGTERM and SIGINT stop it between actions.
+//! decision that changed (or is due again, `--heartbeat`) printed as it is
+//! made (stdout through the printer; with `-w json` also its sentence on
+//! stderr, for people); SIGTERM and SIGINT stop it between actions.
 
 use tokio::sync::watch;
 
@@ -8,7 +9,9 @@ use crate::cli::{AutopilotArgs, GlobalArgs, OutputFormat};
 use crate::client::Client;
 use crate::error::{Error, ErrorKind};
 use crate::printer::{self, Report};
-use crate::workflow::autopilot::{self, AutopilotRequest, NoStandbyStarter, Reported, Settings};
+use crate::workflow::autopilot::{
+    self, AutopilotRequest, NoStandbyStarter, Repeats, Reported, Settings,
+};
 use crate::workflow::validate::system_resolver;
 use crate::workflow::{Ctx, Observer};
 
@@ -46,19 +49,32 @@ fn default_name() -> String {
     format!("{host}-{}", std::process::id())
 }
 
-/// Prints each decision: stdout through the printer, the sentence on stderr.
+/// Prints the decisions [`Repeats`] lets through: stdout through the
+/// printer; with JSON on stdout, the sentence on stderr too (a table or
+/// simple line is the sentence already).
 struct Printing<'a> {
     format: OutputFormat,
     observer: &'a dyn Observer,
+    repeats: std::sync::Mutex<Repeats>,
 }
 
 impl autopilot::Reporter for Printing<'_> {
     fn report(&self, r: &Reported) {
+        let due = self
+            .repeats
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .report(r);
+        if !due {
+            return;
+        }
         if let Err(e) = printer::print(&Report::Decision(r.clone()), self.format) {
             self.observer
                 .notice(&format!("autopilot cannot write its output: {e}"));
         }
-        self.observer.notice(&r.sentence());
+        if self.format == OutputFormat::Json {
+            self.observer.notice(&r.sentence());
+        }
     }
 }
 
@@ -96,12 +112,19 @@ pub(super) async fn autopilot(
     let reporter = Printing {
         format: global.write_out.unwrap_or_else(printer::default_format),
         observer,
+        repeats: std::sync::Mutex::new(Repeats::new(args.heartbeat)),
     };
     observer.notice(&format!(
-        "autopilot {} watching every {} (--dead-after {}){}; stop it with SIGTERM or Ctrl-C",
+        "autopilot {} watching every {} (--dead-after {}); a decision is printed when it \
+         changes, the same one again every {}{}; stop it with SIGTERM or Ctrl-C",
         req.name,
         humantime::format_duration(req.interval),
         humantime::format_duration(req.settings.dead_after),
+        if args.heartbeat.is_zero() {
+            "look".to_string()
+        } else {
+            humantime::format_duration(args.heartbeat).to_string()
+        },
         if req.dry_run {
             ", --dry-run: changing nothing"
         } else {

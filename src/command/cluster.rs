@@ -14,7 +14,8 @@ use crate::workflow::{Ctx, Observer};
 
 /// `cluster recover`: the best survivor forced to be the only member, then
 /// the others added back as learners, started and promoted (`member apply`
-/// to the membership the cluster had).
+/// to the membership the cluster had), and the survivor restarted without
+/// `--force-new-cluster`.
 async fn recover(
     dir: &std::path::Path,
     a: &RecoverArgs,
@@ -53,6 +54,12 @@ async fn recover(
         &super::member::LocalStart(Some(dir.to_path_buf())),
     )
     .await?;
+    // Started with the flag again, the survivor would remove them once more.
+    observer.notice(&format!(
+        "restarting {} without --force-new-cluster (the last step of a recovery)",
+        survivor.name
+    ));
+    tc::recover::restart_unforced(dir, &survivor.name).await?;
     tc::status(dir).await
 }
 

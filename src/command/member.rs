@@ -69,6 +69,9 @@ pub(super) async fn member<A: MembershipApi>(
             for line in s.quorum_lost.iter().flat_map(|q| q.advice()) {
                 observer.notice(&line);
             }
+            for line in s.warnings() {
+                observer.notice(&format!("warning: {line}"));
+            }
             unchecked(Report::Status(s))
         }
         MemberCommand::Check(c) => {

@@ -23,6 +23,7 @@ use std::time::Duration;
 
 pub use proxy::{Links, Route};
 pub use shaper::{Admission, Shaper};
+pub use source::listening_pid;
 
 /// A link's settings: the same for every member pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -1,4 +1,4 @@
-//! Which member opened a connection: the process that owns the connecting socket, and the member whose peer port that process listens on (Linux's /proc).
+//! Which member opened a connection: the process that owns the connecting socket, and the member whose peer port that process listens on (Linux's /proc); and which process listens on an address ([`listening_pid`]).
 //!
 //! The proxy sees only `127.0.0.1:<ephemeral port>` as the other end of an
 //! accepted connection; every member connects from the same address. The
@@ -54,6 +54,24 @@ pub fn opener(client: SocketAddr, server: SocketAddr, members: &[(String, u16)])
         }
     }
     None
+}
+
+/// The process on this machine that listens on `addr` (a socket bound to
+/// that address, or to the wildcard address of its family and that port),
+/// if /proc says: its ID. None where it cannot say (another system, a
+/// process of another user whose descriptors cannot be read).
+pub fn listening_pid(addr: SocketAddr) -> Option<u32> {
+    let wildcard = |ip: IpAddr| ip.is_unspecified();
+    let inode = sockets()
+        .into_iter()
+        .filter(|s| s.listening && s.local.port() == addr.port())
+        .filter(|s| s.local.ip() == addr.ip() || wildcard(s.local.ip()))
+        .map(|s| s.inode)
+        .next()?;
+    std::fs::read_dir("/proc").ok()?.flatten().find_map(|p| {
+        let pid: u32 = p.file_name().to_str()?.parse().ok()?;
+        held_sockets(&p.path()).contains(&inode).then_some(pid)
+    })
 }
 
 /// The socket inodes a process holds (none when its fds cannot be read).
@@ -140,6 +158,21 @@ mod tests {
         let s = parse_line("   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 12345 1 0000000000000000 100 0 0 10 0").unwrap();
         assert!(s.listening);
         assert_eq!(s.inode, 12345);
+    }
+
+    #[test]
+    fn the_listener_of_a_port_is_this_process() {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        assert_eq!(
+            listening_pid(l.local_addr().unwrap()),
+            Some(std::process::id())
+        );
+        let port = l.local_addr().unwrap().port();
+        drop(l);
+        assert_eq!(
+            listening_pid(SocketAddr::from(([127, 0, 0, 1], port))),
+            None
+        );
     }
 
     #[test]

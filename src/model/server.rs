@@ -1,5 +1,6 @@
 //! What a member's HTTP face says about its machine: the figures of its
-//! Prometheus metrics the pre-flight checks read, and its `/version`.
+//! Prometheus metrics the pre-flight checks read, its `/version`, and how it
+//! was started ([`StartFlags`]).
 
 use super::MemberId;
 
@@ -138,6 +139,23 @@ pub struct ServerVersion {
     /// `etcdcluster`: the version the whole cluster runs at ("not_decided"
     /// while it is being decided).
     pub cluster: String,
+}
+
+/// How a member's server was started, as far as memberctl could read it:
+/// whether `--force-new-cluster` is in effect, and where that was read. A
+/// server started with it rewrites its membership at every start with the
+/// same flags, removing every member added since.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartFlags {
+    /// Whether `--force-new-cluster` is set.
+    pub force_new_cluster: bool,
+    /// Where it was read, for people (`its command line (/debug/vars)`,
+    /// `its environment (ETCD_FORCE_NEW_CLUSTER in /proc/PID/environ)`).
+    pub source: String,
+    /// Whether every place the server reads the flag from was read (its
+    /// command line, and its environment or config file): false for an
+    /// etcd elsewhere whose environment memberctl cannot see.
+    pub complete: bool,
 }
 
 #[cfg(test)]

@@ -108,6 +108,12 @@ impl Report {
         }
     }
 
+    /// Whether the report says the cluster has lost its quorum (`member
+    /// status`): `main` exits with its own code after printing it.
+    pub fn quorum_lost(&self) -> bool {
+        matches!(self.inner(), Report::Status(s) if s.quorum_lost.is_some())
+    }
+
     /// The change's own report, without the checks and the cost around it.
     pub fn inner(&self) -> &Report {
         match self {
@@ -279,7 +285,7 @@ fn decision_line(r: &Reported) -> String {
         "{:>9.1}s {} {}",
         r.at.as_secs_f64(),
         r.phase.as_str(),
-        r.sentence()
+        r.detail()
     )
 }
 
@@ -437,8 +443,15 @@ fn pruned_rows(p: &Pruned) -> Vec<[String; 6]> {
 /// What a change cost, in one line.
 fn cost_line(c: &ChangeCost) -> String {
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let not_counted = match c.members_not_counted {
+        0 => String::new(),
+        n => format!(
+            "; {n} member{} added or removed by the change not counted",
+            if n == 1 { "" } else { "s" }
+        ),
+    };
     format!(
-        "cost: {}, {}, {} (counted on {} member{} before and after)",
+        "cost: {}, {}, {} (counted on the {} member{} there before and after{not_counted})",
         plural(c.leader_changes, "leader change", "leader changes"),
         plural(
             c.heartbeat_send_failures,

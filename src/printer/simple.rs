@@ -21,7 +21,7 @@ use crate::workflow::promote::Promoted;
 use crate::workflow::prune::Pruned;
 use crate::workflow::quorum::Plan;
 use crate::workflow::replace::Replaced;
-use crate::workflow::status::ClusterStatus;
+use crate::workflow::status::{ClusterStatus, MemberState};
 use crate::workflow::update::Updated;
 
 fn member_line(m: &Member) -> String {
@@ -93,10 +93,10 @@ impl Format for Simple {
     fn status(&self, out: &mut dyn Write, s: &ClusterStatus) -> io::Result<()> {
         for r in &s.rows {
             let ok = r.status.as_ref().ok();
-            let leader = s.leader == Some(r.member.id);
+            let state = r.state(s.leader);
             writeln!(
                 out,
-                "{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}",
+                "{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}",
                 r.member.id,
                 r.member.name,
                 if ok.is_some() {
@@ -104,12 +104,15 @@ impl Format for Simple {
                 } else {
                     "unreachable"
                 },
-                if leader {
+                if state == MemberState::Leader {
                     "leader"
                 } else if r.member.is_learner {
                     "learner"
-                } else {
+                } else if state == MemberState::Follower {
                     "follower"
+                } else {
+                    // A voter that does not answer, or names no leader.
+                    "-"
                 },
                 opt(ok.map(|s| s.raft_term)),
                 opt(ok.map(|s| s.raft_index)),
@@ -118,9 +121,23 @@ impl Format for Simple {
                 opt(r.lag),
                 r.progress.as_ref().map_or("-", |p| p.state.as_str()),
                 ok.map_or("-", |s| s.version.as_str()),
+                state.as_str(),
+                r.status
+                    .as_ref()
+                    .err()
+                    .map_or("-".to_string(), |e| e.message.replace('\n', " ")),
             )?;
         }
-        Ok(())
+        let t = &s.tolerance;
+        writeln!(
+            out,
+            "cluster: voters={} quorum={} answering_voters={} fault_tolerance={} quorum_lost={}",
+            t.voters,
+            t.quorum,
+            t.answering,
+            t.fault_tolerance,
+            s.quorum_lost.is_some()
+        )
     }
 
     fn plan(&self, out: &mut dyn Write, plan: &Plan) -> io::Result<()> {

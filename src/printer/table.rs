@@ -191,7 +191,7 @@ impl Format for Tabular {
             }
         }
         writeln!(out, "{t}")?;
-        Ok(())
+        writeln!(out, "{}", tolerance_line(s))
     }
 
     fn plan(&self, out: &mut dyn Write, plan: &Plan) -> io::Result<()> {
@@ -333,6 +333,24 @@ impl Format for Tabular {
         }
         Ok(())
     }
+}
+
+/// `member status`'s last line in a table: voters, quorum, the voters that
+/// answer and the fault tolerance, and a lost quorum.
+fn tolerance_line(s: &ClusterStatus) -> String {
+    let t = &s.tolerance;
+    format!(
+        "Voters: {}, quorum: {}, answering: {}, fault tolerance: {}{}",
+        t.voters,
+        t.quorum,
+        t.answering,
+        t.fault_tolerance,
+        if s.quorum_lost.is_some() {
+            " (quorum lost: no leader can be elected; the way back is on standard error)"
+        } else {
+            ""
+        }
+    )
 }
 
 #[cfg(test)]

@@ -182,3 +182,41 @@ fn error_json_shape() {
     assert_eq!(m["peer_urls"][0], "http://127.0.0.1:2380");
     assert_eq!(m["is_learner"], true);
 }
+
+#[test]
+fn a_decision_line_says_its_phase_once() {
+    use crate::workflow::autopilot::{Action, Decision, Phase, Reported, Why};
+    let dead = list().members[0].clone();
+    let reported = |phase| Reported {
+        at: std::time::Duration::from_secs(3),
+        autopilot: "ap".into(),
+        leader: Some(MemberId(0xa)),
+        decision: Decision {
+            action: Action::RemoveDead { dead: dead.clone() },
+            why: Why::Dead {
+                for_: std::time::Duration::from_secs(31),
+            },
+            about: None,
+        },
+        phase,
+    };
+    for format in [OutputFormat::Simple, OutputFormat::Table] {
+        let done = render(&Report::Decision(reported(Phase::Done)), format);
+        assert!(done.contains(" done "), "{done}");
+        assert!(
+            !done.contains("done done") && !done.contains("done:"),
+            "{done}"
+        );
+        let failed = render(
+            &Report::Decision(reported(Phase::Failed("refused".into()))),
+            format,
+        );
+        assert!(
+            !failed.contains("failed failed") && !failed.contains("failed:"),
+            "{failed}"
+        );
+        assert!(failed.contains("refused"), "{failed}");
+    }
+    // The sentence alone (stderr) names the phase once.
+    assert!(reported(Phase::Done).sentence().starts_with("done: "));
+}

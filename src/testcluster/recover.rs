@@ -3,7 +3,8 @@
 //! (highest term, then highest index) is chosen (or `--from NAME`), every
 //! node is stopped, the others' data directories are wiped, and the survivor
 //! is restarted with `--force-new-cluster`. The command then re-adds the
-//! others as learners and promotes them (`member apply`'s workflow).
+//! others as learners and promotes them (`member apply`'s workflow), and
+//! restarts the survivor without the flag ([`restart_unforced`]).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -166,6 +167,56 @@ pub async fn force_survivor(dir: &Path, from: Option<&str>) -> Result<Survivor, 
         applied: status.raft_applied_index,
         target,
     })
+}
+
+/// The last step of a recovery: the survivor, still running with
+/// `--force-new-cluster` once the others are back, restarted without it (a
+/// restart with the flag would make it the only member again and remove
+/// them for good). Waits until it answers and names a leader.
+pub async fn restart_unforced(dir: &Path, name: &str) -> Result<(), Error> {
+    let dir = absolute(dir)?;
+    let Some(mut state) = ClusterState::load(&dir)? else {
+        return Err(Error::new(
+            ErrorKind::Internal,
+            format!("the local cluster in {} went away", dir.display()),
+        ));
+    };
+    let record = state
+        .nodes
+        .iter()
+        .find(|n| n.name == name)
+        .cloned()
+        .ok_or_else(|| Error::new(ErrorKind::Internal, "the survivor's record went away"))?;
+    if let Some(pid) = record.pid {
+        process::stop(pid, &record.data_dir);
+    }
+    let pid = process::spawn(&exe()?, &record, &state)?;
+    if let Some(n) = state.node_mut(name) {
+        n.pid = Some(pid);
+    }
+    state.save(&dir)?;
+    let c = client_of(vec![record.client_url.clone()])?;
+    let deadline = Instant::now() + LEAD_WAIT;
+    loop {
+        if c.status_at(&record.client_url)
+            .await
+            .is_ok_and(|s| s.leader.0 != 0)
+        {
+            return Ok(());
+        }
+        if !process::is_running(pid, &record.data_dir) || Instant::now() > deadline {
+            return Err(Error::new(
+                ErrorKind::Internal,
+                format!(
+                    "{name}, restarted without --force-new-cluster, did not rejoin within {} s; \
+                     see {}",
+                    LEAD_WAIT.as_secs(),
+                    record.log.display()
+                ),
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// Which of the survivors — (name, raft term, raft index) — to recover

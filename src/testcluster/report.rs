@@ -101,7 +101,7 @@ pub(super) async fn report(
     let mut leader = None;
     let mut members: Option<Vec<Member>> = None;
     if let Ok(c) = super::client(state) {
-        if let Ok(s) = status::status(&c).await {
+        if let Ok(s) = status::status_without_flags(&c).await {
             leader = s.leader;
             members = Some(s.rows.into_iter().map(|r| r.member).collect());
         }

@@ -45,6 +45,9 @@ pub struct ChangeCost {
     pub slow_applies: u64,
     /// How many members were read both times.
     pub members_read: usize,
+    /// Members read only before or only after (removed or added by the
+    /// change): not counted, as their counters span other times.
+    pub members_not_counted: usize,
 }
 
 /// Reads every member's counters (members that do not answer are left out).
@@ -84,6 +87,12 @@ pub fn cost(before: &Reading, after: &Reading) -> Option<ChangeCost> {
         c.heartbeat_send_failures += rise(b.heartbeat_send_failures, a.heartbeat_send_failures);
         c.slow_applies += rise(b.slow_applies, a.slow_applies);
     }
+    let only = |x: &Reading, y: &Reading| {
+        x.0.iter()
+            .filter(|(id, _)| !y.0.iter().any(|(i, _)| i == id))
+            .count()
+    };
+    c.members_not_counted = only(before, after) + only(after, before);
     (c.members_read > 0).then_some(c)
 }
 
@@ -119,6 +128,7 @@ mod tests {
         assert_eq!(c.heartbeat_send_failures, 3);
         assert_eq!(c.slow_applies, 1);
         assert_eq!(c.members_read, 3);
+        assert_eq!(c.members_not_counted, 1);
         assert_eq!(cost(&before, &Reading::default()), None);
     }
 }

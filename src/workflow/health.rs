@@ -89,6 +89,50 @@ impl Health {
         self.status_of(leader)?.as_ref().ok()
     }
 
+    /// Why a change cannot be made without a leader, and where to look: a
+    /// lost quorum when fewer voters answer than a quorum, else an election
+    /// that has not ended.
+    pub fn no_leader(&self) -> String {
+        let up = self.reachable();
+        let voters: Vec<&Member> = self.list.voters().collect();
+        let answering: Vec<String> = voters
+            .iter()
+            .filter(|m| up.contains(&m.id))
+            .map(|m| m.label())
+            .collect();
+        let quorum = crate::rules::quorum(voters.len());
+        let named = self.leader();
+        let who = if answering.is_empty() {
+            "none".to_string()
+        } else {
+            answering.join(", ")
+        };
+        if !voters.is_empty() && answering.len() < quorum {
+            return match named {
+                None => format!(
+                    "the cluster has lost its quorum: {} of {} voters answer ({who}), a quorum \
+                     is {quorum}, so no leader can be elected and no change can be made; \
+                     `memberctl member status` shows which voters answer and the way back",
+                    answering.len(),
+                    voters.len(),
+                ),
+                Some(l) => format!(
+                    "only {} of {} voters answer ({who}), fewer than a quorum ({quorum}), and \
+                     the leader they name ({l}) does not: the quorum may be lost, or this \
+                     machine cannot reach the others; `memberctl member status` says which",
+                    answering.len(),
+                    voters.len(),
+                ),
+            };
+        }
+        let named = named.map_or("none".to_string(), |l| l.to_string());
+        format!(
+            "no reachable leader (the members name: {named}); the cluster cannot accept a \
+             change now: `memberctl member status` shows which members answer and which leads; \
+             check that a quorum of members is up, or raise --command-timeout"
+        )
+    }
+
     /// Voters that did not answer.
     pub fn unreachable_voters(&self) -> Vec<&Member> {
         let up = self.reachable();
@@ -112,16 +156,7 @@ pub async fn gather_with_leader<A: MembershipApi>(
     let mut told = false;
     while health.leader_status().is_none() {
         if Instant::now() + LEADER_POLL > deadline {
-            let named = health
-                .leader()
-                .map_or("none".to_string(), |l| l.to_string());
-            return Err(Error::new(
-                ErrorKind::Unavailable,
-                format!(
-                    "no reachable leader (the members name: {named}); the cluster cannot accept a \
-                     change now: check that a quorum of members is up, or raise --command-timeout"
-                ),
-            ));
+            return Err(Error::new(ErrorKind::Unavailable, health.no_leader()));
         }
         if !told {
             observer

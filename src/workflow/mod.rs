@@ -34,7 +34,7 @@ use crate::error::{Error, ErrorKind};
 use crate::model::cert::PeerCertificate;
 use crate::model::{
     Added, Alarm, Configuration, JointChange, Member, MemberId, MemberList, MemberStatus, PeerUrls,
-    ProgressReport, ServerMetrics, ServerVersion,
+    ProgressReport, ServerMetrics, ServerVersion, StartFlags,
 };
 
 pub use catch_up::{CatchUpSample, CatchUpState};
@@ -114,6 +114,15 @@ pub trait MembershipApi {
         Err(ApiError::new(
             ApiErrorKind::Unimplemented,
             format!("no /version for {}", member.label()),
+        ))
+    }
+    /// How `member` was started: whether it runs with `--force-new-cluster`
+    /// (its command line from `/debug/vars` at its first client URL, as etcd
+    /// serves it; for a process on this machine, /proc).
+    async fn start_flags(&self, member: &Member) -> Result<StartFlags, ApiError> {
+        Err(ApiError::new(
+            ApiErrorKind::Unimplemented,
+            format!("no start flags read for {}", member.label()),
         ))
     }
     /// The certificate chain (the member's own first) presented on the https
@@ -223,8 +232,15 @@ impl From<ApiError> for Error {
             ApiErrorKind::Unimplemented => ErrorKind::Unsupported,
             ApiErrorKind::Other => ErrorKind::Internal,
         };
+        // A message that already names the flag to check (a TLS set-up
+        // mistake) gets no second, vaguer hint.
+        let names_a_flag = e.message.contains("check --") || e.message.contains("give --");
         let hint = match e.kind {
+            ApiErrorKind::Unavailable if names_a_flag => "",
             ApiErrorKind::Unavailable => "; check --endpoints and that the cluster is running",
+            // The client's own timeout already said so (and, for a write,
+            // what to check).
+            ApiErrorKind::DeadlineExceeded if e.message.contains("--command-timeout") => "",
             ApiErrorKind::DeadlineExceeded => {
                 "; the server did not answer within --command-timeout (a change may still have \
                  been applied: run `memberctl member list`)"

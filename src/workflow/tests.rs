@@ -356,11 +356,44 @@ async fn changes_wait_for_a_reachable_leader_then_give_up() {
     .unwrap_err();
     assert_eq!(err.kind, ErrorKind::Unavailable);
     assert!(
-        err.message.contains("no reachable leader"),
+        err.message.contains("no reachable leader")
+            && err.message.contains("`memberctl member status`"),
         "{}",
         err.message
     );
     assert!(fake.calls().is_empty());
+    // Two of three down, the leader they name among them: perhaps lost.
+    fake.state().down.insert(MemberId(2));
+    let err = remove(
+        &cx(&fake),
+        &rm("m3", false, false, Duration::from_millis(300)),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        err.message.contains("only 1 of 3 voters answer (m3")
+            && err.message.contains("the quorum may be lost"),
+        "{}",
+        err.message
+    );
+    // No leader named: a lost quorum, said as such.
+    fake.state().leader = MemberId(0);
+    let err = remove(
+        &cx(&fake),
+        &rm("m3", false, false, Duration::from_millis(300)),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Unavailable);
+    assert!(
+        err.message
+            .contains("lost its quorum: 1 of 3 voters answer (m3")
+            && err.message.contains("`memberctl member status` shows"),
+        "{}",
+        err.message
+    );
+    assert!(fake.calls().is_empty());
+    fake.state().down.remove(&MemberId(2));
     // Once a reachable member leads, the same removal goes through.
     fake.state().leader = MemberId(2);
     remove(&cx(&fake), &rm("m1", false, false, T))

@@ -302,10 +302,46 @@ fn autopilot_replaces_a_dead_voter_remove_first_without_a_standby() {
     );
 }
 
+/// On a healthy cluster autopilot looks every 200 ms and prints the same
+/// decision once per `--heartbeat` (1 s): consecutive lines at least a
+/// heartbeat apart by its own clock, each one's sentence once on stderr, no
+/// phase said twice ("done done").
+fn autopilot_prints_a_decision_once_per_heartbeat() {
+    let local = Local::up(&[]);
+    let ap = Autopilot::start(
+        &local,
+        "quiet",
+        &["--interval", "200ms", "--heartbeat", "1s"],
+    );
+    wait_for("three heartbeat lines", Duration::from_secs(30), || {
+        (ap.lines().len() >= 3).then_some(())
+    });
+    let stderr = ap.stderr();
+    let lines = ap.stop();
+    assert!(lines.iter().all(|l| l["reason"] == "healthy"), "{lines:?}");
+    let at: Vec<u64> = lines.iter().map(|l| l["at_ms"].as_u64().unwrap()).collect();
+    for w in at.windows(2) {
+        assert!(
+            w[1] - w[0] >= 1000,
+            "lines closer than the heartbeat: {at:?}"
+        );
+    }
+    let said = stderr
+        .matches("every member answers; nothing to do")
+        .count();
+    assert_eq!(
+        said,
+        lines.len(),
+        "one sentence per line printed:\n{stderr}"
+    );
+    assert!(!stderr.contains("done done"), "{stderr}");
+}
+
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         autopilot_replaces_a_dead_voter_with_the_standby,
         autopilot_replaces_a_dead_voter_remove_first_without_a_standby,
+        autopilot_prints_a_decision_once_per_heartbeat,
         autopilot_replaces_a_dead_follower_on_etcd_3_4: [Etcd],
         autopilot_replaces_a_dead_leader_on_etcd_3_6: [EtcdServer("3.6")],
     ]

@@ -324,7 +324,8 @@ fn killed_leader_is_replaced_and_writes_go_on() {
 /// check (once an election timeout) and set again only by the next message,
 /// so about one read in ten said "not heard" for a healthy peer, which
 /// autopilot and prune would take for the leader having lost it. Read back
-/// to back for three election timeouts.
+/// to back for three election timeouts, and at least 100 times (a busy
+/// machine makes the reads slower, not fewer).
 fn a_live_peer_reads_as_recently_active_at_every_moment() {
     let local = Local::up(&[]);
     let (leader, others) = util::faults::leader_and_others(&local);
@@ -333,7 +334,7 @@ fn a_live_peer_reads_as_recently_active_at_every_moment() {
     assert_eq!(peers.len(), 2);
     let started = std::time::Instant::now();
     let mut reads = 0;
-    while started.elapsed() < Duration::from_secs(3) {
+    while started.elapsed() < Duration::from_secs(3) || reads < 100 {
         for id in &peers {
             let p = util::faults::progress_of(&endpoint, *id).expect("the leader's progress");
             assert!(
@@ -343,7 +344,7 @@ fn a_live_peer_reads_as_recently_active_at_every_moment() {
             reads += 1;
         }
     }
-    assert!(reads >= 100, "only {reads} reads");
+    eprintln!("{reads} reads in {:?}", started.elapsed());
 }
 
 /// This file's cases and the tools each needs.

@@ -70,9 +70,11 @@ fn the_link_delays_and_paces_as_set() {
     }
     let rtt = median(rtts);
     eprintln!("link rtt=20ms: median round trip {rtt:?}");
-    // 20 ms plus 2 × 100 B at 10 Mbit/s (0.16 ms).
+    // 20 ms plus 2 × 100 B at 10 Mbit/s (0.16 ms): never less (the delay is
+    // the link's own); a busy machine only adds, so the upper bound is one a
+    // gross error (a delay per direction doubled, a lost timer) crosses.
     assert!(
-        rtt >= Duration::from_millis(20) && rtt <= Duration::from_millis(22),
+        rtt >= Duration::from_millis(20) && rtt <= Duration::from_millis(60),
         "round trip {rtt:?} for rtt=20ms"
     );
 
@@ -107,8 +109,10 @@ fn the_link_delays_and_paces_as_set() {
         "link bandwidth=10mbit: two connections together {:.2} Mbit/s",
         rate / 1e6
     );
+    // Never faster than the link (10 % for the clock's grain); a busy
+    // machine only makes it slower, so the lower bound is a generous half.
     assert!(
-        (9.0e6..=11.0e6).contains(&rate),
+        (5.0e6..=11.0e6).contains(&rate),
         "throughput {:.2} Mbit/s for bandwidth=10mbit ({took:.2}s for 2 × {bytes} bytes)",
         rate / 1e6
     );

@@ -58,8 +58,14 @@ mod peer_tls;
 mod preflight;
 /// `member prune` (a learner that never started removed, a caught-up one kept, dead voters and the minimum) and `promote --stable-for` on the engine.
 mod prune;
-/// Quorum loss on the engine: `--force-new-cluster` on a survivor.
+/// Quorum loss on the engine: `--force-new-cluster` on a survivor, `cluster recover`, `member status`'s exit code and fault tolerance.
 mod quorum_loss;
+/// Quorum loss on etcd 3.4 and 3.6: `member status`'s diagnosis and exit code, the printed steps followed, the survivor restarted without the flag.
+mod quorum_loss_etcd;
+/// The README as a newcomer meets it: the demo scripts end to end, every shell block run as written.
+mod readme;
+/// The release artifacts: `scripts/release.sh`'s .deb installed into a scratch dpkg root, SHA256SUMS; the Kubernetes manifests through kubectl; Dockerfile and docs in agreement.
+mod release;
 /// A removed member always stops (etcd's "permanently removed") on the engine.
 mod removed;
 /// `member replace` on the engine (resumable) and against etcd, per version.
@@ -114,6 +120,9 @@ pub fn all() -> Vec<crate::harness::Case> {
         preflight::cases(),
         prune::cases(),
         quorum_loss::cases(),
+        quorum_loss_etcd::cases(),
+        readme::cases(),
+        release::cases(),
         removed::cases(),
         replace::cases(),
         replace_dead::cases(),

@@ -53,6 +53,48 @@ fn etcdctl_endpoints_variable_is_honoured() {
     assert!(out.stderr.contains(&port), "{}", out.stderr);
 }
 
+/// An endpoint that accepts connections and never answers (a hung member:
+/// the kernel completes the handshake): a read says it got no answer
+/// within --command-timeout, once, and gives no change's advice; it asks
+/// the member's own view at the same time as the linearizable list, so it
+/// does not wait a second timeout (how long it took is printed, not
+/// asserted: a busy machine only makes it longer).
+fn a_hung_endpoint_fails_a_read_once_without_a_changes_advice() {
+    let hung = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let ep = hung.local_addr().unwrap().to_string();
+    let started = std::time::Instant::now();
+    let r = memberctl(&[
+        "--endpoints",
+        &ep,
+        "--command-timeout",
+        "1s",
+        "member",
+        "list",
+    ])
+    .expect(5);
+    eprintln!(
+        "member list against a hung endpoint: {:?}",
+        started.elapsed()
+    );
+    assert!(
+        r.stderr.contains("no answer within --command-timeout 1s"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        r.stderr.matches("--command-timeout").count(),
+        1,
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains("may still have been applied"),
+        "{}",
+        r.stderr
+    );
+    drop(hung);
+}
+
 fn malformed_endpoint_and_unreadable_tls_files_are_usage_errors() {
     memberctl(&["--endpoints", "ftp://127.0.0.1:1", "member", "list"]).expect(2);
     let r = memberctl(&[
@@ -220,5 +262,6 @@ pub(super) fn cases() -> Vec<crate::harness::Case> {
         unreachable_cluster_exits_5_with_a_json_error,
         etcdctl_endpoints_variable_is_honoured,
         malformed_endpoint_and_unreadable_tls_files_are_usage_errors,
+        a_hung_endpoint_fails_a_read_once_without_a_changes_advice,
     ]
 }

@@ -51,7 +51,8 @@ fn a_full_database_refuses_an_add_until_space_is_freed() {
             "network",
             "stability",
             "catch-up",
-            "peer-tls"
+            "peer-tls",
+            "force-new-cluster"
         ]
     );
     // The figures of /metrics and /version are read from every member.
@@ -62,6 +63,7 @@ fn a_full_database_refuses_an_add_until_space_is_freed() {
         "stability",
         "catch-up",
         "peer-tls",
+        "force-new-cluster",
     ] {
         assert_eq!(check(&healthy, name)["result"], "ok", "{name}: {healthy}");
     }

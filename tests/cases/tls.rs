@@ -82,9 +82,75 @@ fn tls_against_etcd(version: &'static str) {
         "{disk}"
     );
 
+    // An etcdctl user's environment, unchanged: ETCDCTL_ENDPOINTS with
+    // https, ETCDCTL_CACERT, ETCDCTL_CERT, ETCDCTL_KEY.
+    let https = format!("https://{ep}");
+    let etcdctl_env = |c: &mut std::process::Command| {
+        c.env("ETCDCTL_ENDPOINTS", &https)
+            .env("ETCDCTL_CACERT", &ca)
+            .env("ETCDCTL_CERT", &cert)
+            .env("ETCDCTL_KEY", &key)
+            .env("ETCDCTL_DIAL_TIMEOUT", "3s")
+            .env("ETCDCTL_COMMAND_TIMEOUT", "10s");
+    };
+    let mut c = util::memberctl_command(&["member", "status", "-w", "json"]);
+    etcdctl_env(&mut c);
+    let status = util::run(&mut c).expect(0).json();
+    assert_eq!(status["members"][0]["reachable"], true, "{status}");
+    // memberctl's own variable wins over etcdctl's: a wrong CA in
+    // MEMBERCTL_CACERT fails where ETCDCTL_CACERT alone worked.
+    let mut c = util::memberctl_command(&["member", "list"]);
+    etcdctl_env(&mut c);
+    c.env("MEMBERCTL_CACERT", s(&other.ca));
+    let r = util::run(&mut c).expect(5);
+    assert!(r.stderr.contains("--cacert"), "{}", r.stderr);
+    // ETCDCTL_INSECURE_SKIP_TLS_VERIFY as etcdctl reads it.
+    let mut c = util::memberctl_command(&["member", "list"]);
+    etcdctl_env(&mut c);
+    c.env_remove("ETCDCTL_CACERT")
+        .env("ETCDCTL_INSECURE_SKIP_TLS_VERIFY", "true");
+    util::run(&mut c).expect(0);
+
+    // Every TLS set-up mistake exits 5 and names the flag to check.
     // Without a client certificate the server refuses the handshake.
     let r = memberctl(&["--endpoints", &ep, "--cacert", &ca, "member", "list"]);
     assert_eq!(r.code, 5, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("--cert"),
+        "no client certificate: {}",
+        r.stderr
+    );
+    // https without a CA.
+    let r = memberctl(&["--endpoints", &https, "member", "list"]);
+    assert_eq!(r.code, 5, "{}", r.stderr);
+    assert!(r.stderr.contains("--cacert"), "no CA: {}", r.stderr);
+    // http against the TLS port.
+    let plain = format!("http://{ep}");
+    let r = memberctl(&["--endpoints", &plain, "member", "list"]);
+    assert_eq!(r.code, 5, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("https://") && r.stderr.contains("--cacert"),
+        "http against https: {}",
+        r.stderr
+    );
+    // And the reverse: https against a port that speaks plain http (the
+    // member's peer port here).
+    let r = memberctl(&[
+        "--endpoints",
+        &format!("https://127.0.0.1:{pport}"),
+        "--cacert",
+        &ca,
+        "--dial-timeout",
+        "3s",
+        "member",
+        "list",
+    ]);
+    assert_eq!(r.code, 5, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("http://"),
+        "https against http: {}",
+        r.stderr
+    );
     // A CA that did not sign the server's certificate.
     let wrong = s(&other.ca);
     let r = memberctl(&[
@@ -277,7 +343,13 @@ fn tls_on_the_engine() {
         r.stderr,
         std::fs::read_to_string(dir.path().join("n1.log")).unwrap_or_default()
     );
-    let id = r.json()["member"]["id"].as_str().unwrap().to_string();
+    let added = r.json();
+    // An https add without the new member's files: the peer-tls check
+    // warns that its certificate was not checked (not a bare `ok`).
+    let c = util::check_named(&added, "peer-tls");
+    assert_eq!(c["result"], "warn", "{c}");
+    assert!(c["remedy"].as_str().unwrap().contains("--peer-cert"), "{c}");
+    let id = added["member"]["id"].as_str().unwrap().to_string();
     with(&["member", "remove", &id]).expect(0);
     // etcdctl's per-endpoint calls send the whole URL as the :authority;
     // repaired under TLS too.

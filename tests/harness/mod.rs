@@ -32,6 +32,21 @@ pub enum Need {
     /// The etcd server of one minor version of the test matrix ("3.4" …
     /// "3.7"); 3.5–3.7 are pinned crates that cargo fetches.
     EtcdServer(&'static str),
+    /// A program in PATH (`dpkg-deb`, `man`, `kubectl`, `systemd-analyze`, …),
+    /// from the Debian package [`debian_package`] names.
+    Command(&'static str),
+}
+
+/// The Debian package that installs `command`.
+fn debian_package(command: &str) -> &str {
+    match command {
+        "dpkg" | "dpkg-deb" => "dpkg",
+        "man" => "man-db",
+        "kubectl" => "kubernetes-client",
+        "systemd-analyze" => "systemd",
+        "objcopy" => "binutils",
+        other => other,
+    }
 }
 
 impl Need {
@@ -49,6 +64,7 @@ impl Need {
                     .map(drop)
                     .map_err(|why| format!("etcd {v} is not available: {why}"))
             }
+            Need::Command(c) => util::in_path(c).is_some(),
         };
         if found {
             return Ok(());
@@ -61,6 +77,10 @@ impl Need {
             Need::Prometheus => {
                 "prometheus and promtool are not installed: apt-get install prometheus".into()
             }
+            Need::Command(c) => format!(
+                "{c} is not installed: apt-get install {}",
+                debian_package(c)
+            ),
         })
     }
 }
@@ -124,8 +144,15 @@ pub(crate) use cases;
 
 /// Runs the cases as libtest would, with the ignored ones counted; says on
 /// stderr which tools were missing, for how many cases, and how to get them.
-pub fn main(cases: Vec<Case>) -> ExitCode {
-    let args = Arguments::from_args();
+pub fn main(mut cases: Vec<Case>) -> ExitCode {
+    let mut args = Arguments::from_args();
+    // Cases wait on processes (elections, timeouts, etcd starting) far more
+    // than they compute: more run at once than there are cores.
+    if args.test_threads.is_none() {
+        args.test_threads = Some(threads());
+    }
+    // The slowest start first, so that the run does not end on one long case.
+    slowest_first(&mut cases);
     let required = std::env::var("MEMBERCTL_REQUIRE_ETCD").is_ok_and(|v| v == "1");
     let mut looked: HashMap<Need, Result<(), String>> = HashMap::new();
     let mut missing: Vec<(String, usize)> = Vec::new();
@@ -176,6 +203,42 @@ pub fn main(cases: Vec<Case>) -> ExitCode {
         );
     }
     conclusion.exit_code()
+}
+
+/// How many cases run at once: `MEMBERCTL_TEST_THREADS`, else
+/// [`CASES_PER_CORE`] per core (`--test-threads N` wins over both).
+fn threads() -> usize {
+    std::env::var("MEMBERCTL_TEST_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| {
+            let cores = std::thread::available_parallelism().map_or(1, usize::from);
+            cores * CASES_PER_CORE
+        })
+}
+
+/// Cases run at once per core by default (measured: docs/testing.md).
+const CASES_PER_CORE: usize = 2;
+
+/// The slowest cases of a measured run, slowest first (`slowest.txt` beside
+/// this file: one case name per line, from the head of
+/// `target/tmp/case-times.txt`; refresh it when the suite changes).
+const SLOWEST: &str = include_str!("slowest.txt");
+
+/// Puts the cases [`SLOWEST`] names first, in its order; the rest keep
+/// theirs. A name no case has any more is ignored.
+fn slowest_first(cases: &mut [Case]) {
+    let rank = |name: &str| {
+        SLOWEST
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .position(|l| l == name)
+            .unwrap_or(usize::MAX)
+    };
+    // A stable sort: unranked cases keep their order.
+    cases.sort_by_key(|c| rank(&c.name));
 }
 
 /// Writes how long each passed case took, slowest first, to

@@ -31,7 +31,9 @@ impl Autopilot {
 
     /// Runs `autopilot` through `command`, its output in `dir`: looks every
     /// 500 ms, dead after 3 s, standby ready for 1 s, lease of 3 s, 2 s per
-    /// request, JSON lines; `extra` adds flags or replaces these.
+    /// request, every look printed (`--heartbeat 0`: the cases read the
+    /// decisions of each look), JSON lines; `extra` adds flags or replaces
+    /// these.
     pub fn spawn(
         dir: &Path,
         name: &str,
@@ -46,6 +48,7 @@ impl Autopilot {
             ("--stable-for", "1s"),
             ("--lease-ttl", "3s"),
             ("--command-timeout", "2s"),
+            ("--heartbeat", "0"),
         ];
         let mut args = vec!["autopilot", "--name", name, "-w", "json"];
         for (flag, value) in defaults {

@@ -287,6 +287,15 @@ impl Etcd {
         self.members[i].child = Some(child);
     }
 
+    /// Starts stopped member `i` again on its data directory with `extra`
+    /// flags for this start only (`--force-new-cluster`).
+    pub fn restart_with(&mut self, i: usize, extra: &[&'static str]) {
+        let own = self.timing.clone();
+        self.timing.extend_from_slice(extra);
+        self.restart(i);
+        self.timing = own;
+    }
+
     /// Stops member `i` and starts it again on its data directory with
     /// another server binary (a rolling upgrade's step); the others keep theirs.
     pub fn restart_on(&mut self, i: usize, binary: PathBuf) {

@@ -122,8 +122,11 @@ pub fn unstarted_by_name_is_refused(
         let begun = std::time::Instant::now();
         let r = ctl(args).expect(3);
         let took = begun.elapsed();
+        // Refused at once, not after promote's 5-minute wait: a bound that
+        // only a gross error (waiting for the timeout) crosses, also on a
+        // busy machine.
         assert!(
-            took < std::time::Duration::from_secs(10),
+            took < std::time::Duration::from_secs(60),
             "{args:?} took {took:?}"
         );
         let said = format!("\"{name}\" has not started: no started member has that name");

@@ -34,6 +34,17 @@ pub fn prometheus_tool(tool: &str) -> Option<PathBuf> {
     Some(std::path::Path::new("/usr/bin").join(tool)).filter(|p| p.is_file())
 }
 
+/// Where `program` is in PATH, if it is there (an executable file).
+pub fn in_path(program: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|p| {
+            p.metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+}
+
 /// The binary under test.
 pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_memberctl")
@@ -210,7 +221,7 @@ static PORTS: Mutex<Option<HashSet<u16>>> = Mutex::new(None);
 
 /// How many pre-flight checks a change reports: every check but `upgrade`
 /// (only `member check --for upgrade`).
-pub const CHANGE_CHECKS: usize = 11;
+pub const CHANGE_CHECKS: usize = 12;
 
 /// The check named `name` in a JSON document's `checks` array (`member
 /// check`, or a change's report).

@@ -155,6 +155,10 @@ pub(super) struct StatusMember<'a> {
     pub(super) match_index: Option<u64>,
     pub(super) version: Option<&'a str>,
     pub(super) error: Option<&'a str>,
+    /// `leader`, `follower`, `learner`, `no_leader`, `unreachable`.
+    pub(super) status: &'static str,
+    /// Whether it runs with `--force-new-cluster`; `null` when not read.
+    pub(super) force_new_cluster: Option<bool>,
 }
 
 #[derive(Serialize)]
@@ -210,6 +214,11 @@ pub(super) struct StatusDoc<'a> {
     pub(super) leader: Option<String>,
     pub(super) members: Vec<StatusMember<'a>>,
     pub(super) quorum_lost: Option<QuorumLostDoc>,
+    pub(super) voters: usize,
+    pub(super) quorum: usize,
+    pub(super) answering_voters: usize,
+    pub(super) fault_tolerance: usize,
+    pub(super) warnings: Vec<String>,
 }
 
 /// `member status`'s diagnosis of a lost quorum.

@@ -150,6 +150,11 @@ impl Format for Json {
                     match_index: r.progress.as_ref().map(|p| p.matched),
                     version: ok.map(|s| s.version.as_str()),
                     error: r.status.as_ref().err().map(|e| e.message.as_str()),
+                    status: r.state(s.leader).as_str(),
+                    force_new_cluster: match &r.start_flags {
+                        Some(Ok(f)) => Some(f.force_new_cluster),
+                        _ => None,
+                    },
                 }
             })
             .collect();
@@ -172,6 +177,11 @@ impl Format for Json {
                     }),
                     steps: q.advice(),
                 }),
+                voters: s.tolerance.voters,
+                quorum: s.tolerance.quorum,
+                answering_voters: s.tolerance.answering,
+                fault_tolerance: s.tolerance.fault_tolerance,
+                warnings: s.warnings(),
             },
         )
     }
@@ -336,6 +346,7 @@ impl Format for Json {
                 "heartbeat_send_failures": cost.heartbeat_send_failures,
                 "slow_applies": cost.slow_applies,
                 "members_read": cost.members_read,
+                "members_not_counted": cost.members_not_counted,
             });
             fields.insert("cost".into(), cost);
         }

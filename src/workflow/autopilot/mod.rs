@@ -9,6 +9,7 @@
 
 pub mod decide;
 mod decision;
+mod repeats;
 
 use std::time::Duration;
 
@@ -26,6 +27,7 @@ use super::{ApiError, ApiErrorKind, Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
 use crate::model::{MemberId, PeerUrls};
 pub use decide::{decide, Action, Decision, Memory, Observation, Settings, Why};
+pub use repeats::Repeats;
 
 /// The prefix of autopilot's keys in the cluster's keyspace; the election
 /// is held on [`ELECTION`].
@@ -193,14 +195,25 @@ pub struct Reported {
 }
 
 impl Reported {
-    /// The sentence a person reads (stderr).
+    /// The sentence a person reads (stderr), its phase first when the
+    /// action was taken or failed.
     pub fn sentence(&self) -> String {
+        let said = self.detail();
+        match &self.phase {
+            Phase::Done => format!("done: {said}"),
+            Phase::Failed(_) => format!("failed: {said}"),
+            Phase::Decided | Phase::StandingBy | Phase::DryRun => said,
+        }
+    }
+
+    /// The decision and how it stands, without the phase's word (for a
+    /// line that shows the phase in a column of its own).
+    pub fn detail(&self) -> String {
         let base = self.decision.sentence();
         match &self.phase {
-            Phase::Decided | Phase::StandingBy => base,
+            Phase::Decided | Phase::StandingBy | Phase::Done => base,
             Phase::DryRun => format!("{base} (--dry-run: nothing changed)"),
-            Phase::Done => format!("done: {base}"),
-            Phase::Failed(e) => format!("failed: {base}: {e}; deciding again at the next look"),
+            Phase::Failed(e) => format!("{base}: {e}; deciding again at the next look"),
         }
     }
 }

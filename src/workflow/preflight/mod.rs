@@ -1,12 +1,14 @@
 //! Pre-flight checks: whether the cluster can take a change now (quorum, and
-//! the server's refusal of an add while a voter is down; alarms, learners, versions, database, apply lag, disk, network, leader
-//! stability, catch-up, peer certificates), each
+//! the server's refusal of an add while a voter is down; alarms, learners,
+//! versions, database, apply lag, disk, network, leader stability, catch-up,
+//! peer certificates, a member left running with `--force-new-cluster`), each
 //! a named result with the figures it read and what to do. [`gather`] reads
 //! what the checks need, [`evaluate`] (pure: `checks` and `server`) judges it,
 //! [`enforce`] refuses a change when one fails.
 
 mod catch_up;
 mod checks;
+mod forced;
 mod peer_tls;
 mod result;
 mod server;
@@ -26,7 +28,7 @@ use super::resolve::{resolve, Purpose};
 use super::{ApiError, MembershipApi, Observer};
 use crate::error::Error;
 use crate::model::{
-    Alarm, Member, MemberId, MemberStatus, ProgressReport, ServerMetrics, ServerVersion,
+    Alarm, Member, MemberId, MemberStatus, ProgressReport, ServerMetrics, ServerVersion, StartFlags,
 };
 pub use catch_up::{Bandwidth, BandwidthSource, CatchUpEstimate, CatchUpInputs, CatchUpPath};
 pub use peer_tls::{PeerRead, PeerTlsFacts, PeerTlsInputs, PEER_CERT_WARN_DAYS};
@@ -144,6 +146,9 @@ pub struct Facts {
     /// Each member's metrics, in the order of `health.list.members` (not read
     /// from a member whose status did not answer).
     pub metrics: Vec<Result<ServerMetrics, ApiError>>,
+    /// How each member was started (`--force-new-cluster`), in the order of
+    /// `health.list.members` (not read from a member whose status did not answer).
+    pub start_flags: Vec<Result<StartFlags, ApiError>>,
     /// The leader's metrics read again, with `leader_again`.
     pub leader_metrics_again: Option<Result<ServerMetrics, ApiError>>,
     /// The leader's `/version` (the cluster version).
@@ -160,7 +165,7 @@ pub struct Facts {
 }
 
 /// Reads, concurrently, the alarms, every answering member's metrics and
-/// the leader's `/version` (and, from the engine, its replication
+/// start flags, the leader's `/version` (and, from the engine, its replication
 /// progress); then the leader's status and metrics a second time (the
 /// stability check compares the two readings; for a change that adds a
 /// member, at least half a second later: the catch-up check reads the write
@@ -199,6 +204,17 @@ pub async fn gather<A: MembershipApi>(
             }
         },
     ));
+    let flags = join_all(health.list.members.iter().zip(&health.statuses).map(
+        |(m, s)| async move {
+            match s {
+                Ok(_) => api.start_flags(m).await,
+                Err(e) => Err(ApiError::new(
+                    e.kind,
+                    format!("not read: its status did not answer ({})", e.message),
+                )),
+            }
+        },
+    ));
     let version = async {
         match &leader {
             Some(m) => Some(api.server_version(m).await),
@@ -211,8 +227,11 @@ pub async fn gather<A: MembershipApi>(
             None => None,
         }
     };
-    let ((alarms, metrics, version), (progress, peers)) =
-        join(join3(api.alarms(), metrics, version), join(progress, peers)).await;
+    let ((alarms, metrics, version), (progress, peers, start_flags)) = join(
+        join3(api.alarms(), metrics, version),
+        join3(progress, peers, flags),
+    )
+    .await;
     if Change::catches_up(steps) {
         let least = Duration::from_secs_f64(catch_up::RATE_INTERVAL_SECONDS);
         tokio::time::sleep(least.saturating_sub(started.elapsed())).await;
@@ -235,6 +254,7 @@ pub async fn gather<A: MembershipApi>(
         alarms,
         leader_again,
         metrics,
+        start_flags,
         leader_metrics_again,
         version,
         metrics_interval: again_at.duration_since(started),
@@ -470,7 +490,7 @@ pub fn replacing(old: MemberId, added: Option<(MemberId, bool)>, first: First) -
 
 /// Evaluates every check for the change made of `steps` (in order): the
 /// membership's (`checks`), then the servers' figures (`server`), the
-/// catch-up estimate and the peer certificates.
+/// catch-up estimate, the peer certificates and the members' start flags.
 pub fn evaluate(facts: &Facts, steps: &[Change]) -> Vec<Check> {
     let mut checks = vec![
         checks::quorum(facts, steps),
@@ -479,11 +499,12 @@ pub fn evaluate(facts: &Facts, steps: &[Change]) -> Vec<Check> {
         versions::versions(facts, steps),
         server::db(facts, steps),
         checks::apply_lag(facts),
-        server::disk(facts),
+        server::disk(facts, steps),
         server::network(facts),
         server::stability(facts),
         catch_up::check(facts, steps),
         peer_tls::judge(&facts.peer_tls),
+        forced::check(facts),
     ];
     for step in steps {
         if let Change::Upgrade { to } = step {

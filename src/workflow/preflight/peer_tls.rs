@@ -139,8 +139,18 @@ pub fn judge(f: &PeerTlsFacts) -> Check {
     let mut found = Findings::default();
     let mut fine = Vec::new();
     existing(f, &mut found, &mut figures, &mut fine);
-    if let Some(new) = &f.told.new_member {
-        new_member(f, new, &mut found, &mut figures, &mut fine);
+    match &f.told.new_member {
+        Some(new) => new_member(f, new, &mut found, &mut figures, &mut fine),
+        // A new member joins TLS peers, and its files were not given: say
+        // so rather than an `ok` that covers only the members.
+        None if !f.told.peer_urls.is_empty() => found.add(
+            Verdict::Warn,
+            None,
+            "the new member's peer certificate was not checked".to_string(),
+            "pass --peer-cert and --peer-key (and --peer-trusted-ca) with the new member's \
+             files to check them before it is added",
+        ),
+        None => {}
     }
     let verdict = found
         .0

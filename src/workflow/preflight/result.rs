@@ -31,6 +31,9 @@ pub enum CheckName {
     /// Peer certificates: the members' (expiry) and the new member's
     /// (names, CA, key usage, key, validity).
     PeerTls,
+    /// Whether a member still runs with `--force-new-cluster` (after a
+    /// recovery from a lost quorum): a restart with it would undo the recovery.
+    ForceNewCluster,
     /// Whether the cluster may move to a minor version (`member check --for
     /// upgrade`): one at a time, every member first on the minimum patch release.
     Upgrade,
@@ -38,7 +41,7 @@ pub enum CheckName {
 
 impl CheckName {
     /// Every check, in the order they are reported.
-    pub const ALL: [CheckName; 12] = [
+    pub const ALL: [CheckName; 13] = [
         CheckName::Quorum,
         CheckName::Alarms,
         CheckName::Learners,
@@ -50,6 +53,7 @@ impl CheckName {
         CheckName::Stability,
         CheckName::CatchUp,
         CheckName::PeerTls,
+        CheckName::ForceNewCluster,
         CheckName::Upgrade,
     ];
 
@@ -67,6 +71,7 @@ impl CheckName {
             CheckName::Stability => "stability",
             CheckName::CatchUp => "catch-up",
             CheckName::PeerTls => "peer-tls",
+            CheckName::ForceNewCluster => "force-new-cluster",
             CheckName::Upgrade => "upgrade",
         }
     }

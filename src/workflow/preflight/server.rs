@@ -189,8 +189,25 @@ pub(super) fn db(facts: &Facts, steps: &[Change]) -> Check {
         .remedy(remedies.join("; "))
 }
 
-/// WAL fsync and backend commit latencies (p99) per member.
-pub(super) fn disk(facts: &Facts) -> Check {
+/// Which members' disks bear on a change: all of them for `member check`
+/// on its own (or an upgrade); for a change that adds a member, the
+/// leader's, which reads and sends the new member's snapshot; for any
+/// other change (a removal, an update, a promotion) none: no snapshot is
+/// written, and a slow disk is not this change's concern.
+fn disk_judged(facts: &Facts, steps: &[Change], m: &Member) -> bool {
+    let inspects = steps.is_empty()
+        || steps
+            .iter()
+            .any(|s| matches!(s, Change::Inspect | Change::Upgrade { .. }));
+    if inspects {
+        return true;
+    }
+    Change::adds(steps) && facts.health.leader() == Some(m.id)
+}
+
+/// WAL fsync and backend commit latencies (p99) per member, judged on the
+/// members whose disks bear on the change ([`disk_judged`]).
+pub(super) fn disk(facts: &Facts, steps: &[Change]) -> Check {
     let (read, missing) = scraped(facts);
     let (mut figures, mut slow, mut unjudged) = (Vec::new(), Vec::new(), Vec::new());
     let mut f = Figures::default();
@@ -207,6 +224,9 @@ pub(super) fn disk(facts: &Facts) -> Check {
             "{}: wal fsync p99 {wal_text}, backend commit p99 {commit_text}",
             m.label()
         ));
+        if !disk_judged(facts, steps, m) {
+            continue;
+        }
         if wal.is_some_and(|p| p > DISK_WAL_FSYNC_WARN)
             || commit.is_some_and(|p| p > DISK_BACKEND_COMMIT_WARN)
         {
@@ -245,6 +265,19 @@ pub(super) fn disk(facts: &Facts) -> Check {
                 ms(DISK_WAL_FSYNC_WARN),
                 ms(DISK_BACKEND_COMMIT_WARN)
             ));
+    }
+    let judged_any = facts
+        .health
+        .list
+        .members
+        .iter()
+        .any(|m| disk_judged(facts, steps, m));
+    if !judged_any {
+        if !detail.is_empty() {
+            detail.push_str("; ");
+        }
+        detail.push_str("not judged for this change: it sends no snapshot");
+        return new_check(CheckName::Disk, Verdict::Ok, detail).figures(f);
     }
     let verdict = if missing.is_empty() && unjudged.is_empty() && !figures.is_empty() {
         Verdict::Ok

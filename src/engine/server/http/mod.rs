@@ -1,6 +1,6 @@
 //! The client port's HTTP face beside gRPC, as etcd's: a layer in front of
 //! the gRPC services that answers every request that is not gRPC (health
-//! checks, `/version`, `/metrics`, the JSON gateway) and counts the gRPC
+//! checks, `/version`, `/metrics`, `/debug/vars`, the JSON gateway) and counts the gRPC
 //! calls it passes on (`grpc_server_*`).
 
 mod gateway;
@@ -174,8 +174,25 @@ async fn answer(shared: &Arc<Shared>, serves: Serves, req: Request<Body>) -> Res
         (Serves::Client, true, "/version") => {
             text(StatusCode::OK, "application/json", health::version_json())
         }
+        // etcd serves Go's expvar here (GET only); its `cmdline` is what
+        // memberctl reads (whether a member runs with --force-new-cluster).
+        (Serves::Client, true, "/debug/vars") if req.method() == Method::GET => text(
+            StatusCode::OK,
+            "application/json; charset=utf-8",
+            debug_vars(),
+        ),
         _ => not_found(),
     }
+}
+
+/// `/debug/vars`: the process's arguments as `cmdline`, as Go's expvar
+/// gives them (etcd's other variables — memory statistics, raft's status —
+/// are not served).
+fn debug_vars() -> String {
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    format!("{}\n", serde_json::json!({ "cmdline": args }))
 }
 
 /// etcd's (Go's) answer to a path it does not serve.

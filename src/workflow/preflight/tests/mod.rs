@@ -100,12 +100,22 @@ fn facts() -> Facts {
             Ok(metrics.clone()),
             Ok(metrics.clone()),
         ],
+        start_flags: (1..=3).map(|_| Ok(started(false))).collect(),
         leader_metrics_again: Some(Ok(metrics)),
         version: version("3.5.17", "3.5.0"),
         metrics_interval: Duration::from_secs(1),
         progress: None,
         told: CatchUpInputs::default(),
         peer_tls: PeerTlsFacts::default(),
+    }
+}
+
+/// A member's start flags as read from its command line on `/debug/vars`.
+fn started(force_new_cluster: bool) -> crate::model::StartFlags {
+    crate::model::StartFlags {
+        force_new_cluster,
+        source: "its command line (/debug/vars)".into(),
+        complete: true,
     }
 }
 
@@ -417,4 +427,40 @@ fn a_lost_quorum_fails_every_change_but_a_removal() {
         verdict(&f, Change::Remove(MemberId(3)), CheckName::Quorum),
         Verdict::Warn
     );
+}
+
+#[test]
+fn a_member_left_with_force_new_cluster_warns_and_refuses_nothing() {
+    let mut f = facts();
+    f.start_flags[0] = Ok(started(true));
+    let checks = evaluate(&f, &[Change::Add { learner: true }]);
+    let c = checks
+        .iter()
+        .find(|c| c.name == CheckName::ForceNewCluster)
+        .unwrap();
+    assert_eq!(c.verdict, Verdict::Warn, "{c:?}");
+    assert_eq!(c.members, vec!["m1 (0000000000000001)".to_string()]);
+    assert!(c.detail.contains("removed for good"), "{}", c.detail);
+    assert!(c.remedy.contains("before its next restart"), "{}", c.remedy);
+    assert!(enforce(checks, &[], &crate::workflow::Silent).is_ok());
+    // Unread where a member answered: unknown, never ok.
+    let mut f = facts();
+    f.start_flags[1] = Err(ApiError::new(ApiErrorKind::Unavailable, "HTTP 404"));
+    assert_eq!(
+        verdict(&f, Change::Inspect, CheckName::ForceNewCluster),
+        Verdict::Unknown
+    );
+    // An environment that cannot be seen is said, the command line judged.
+    let mut f = facts();
+    f.start_flags[2] = Ok(crate::model::StartFlags {
+        complete: false,
+        ..started(false)
+    });
+    let checks = evaluate(&f, &[Change::Inspect]);
+    let c = checks
+        .iter()
+        .find(|c| c.name == CheckName::ForceNewCluster)
+        .unwrap();
+    assert_eq!(c.verdict, Verdict::Ok);
+    assert!(c.detail.contains("the environment of m3"), "{}", c.detail);
 }

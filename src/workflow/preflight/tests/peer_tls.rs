@@ -118,10 +118,12 @@ fn plain_http_peers_pass_saying_so() {
     assert!(c.detail.contains("--peer-cert is not used"), "{}", c.detail);
     // The check is listed, and ok, for a cluster on http.
     let checks = evaluate(&facts(), &[Change::Add { learner: true }]);
-    let last = checks.last().unwrap();
-    assert_eq!(last.name, CheckName::PeerTls);
-    assert_eq!(last.name.as_str(), "peer-tls");
-    assert_eq!(last.verdict, Verdict::Ok);
+    let c = checks
+        .iter()
+        .find(|c| c.name == CheckName::PeerTls)
+        .unwrap();
+    assert_eq!(c.name.as_str(), "peer-tls");
+    assert_eq!(c.verdict, Verdict::Ok);
 }
 
 #[test]
@@ -407,4 +409,21 @@ fn a_server_only_usage_a_wrong_key_and_bad_dates_fail() {
     assert_eq!(c.verdict, Verdict::Warn);
     assert!(c.detail.contains("expires in 20.0 days"), "{}", c.detail);
     assert_eq!(c.figures.get("new_member_days_left"), Some(20.0));
+}
+
+#[test]
+fn a_new_member_on_tls_peers_without_its_files_warns_not_checked() {
+    let a = ca("members CA");
+    let mut f = facts_with(|_| vec![issue(good(), &a)]);
+    // No new member (a removal, a promotion): the members alone, ok.
+    assert_eq!(judge(&f).verdict, Verdict::Ok);
+    // A new member's peer URL without --peer-cert/--peer-key: warned.
+    f.told = PeerTlsInputs {
+        peer_urls: PeerUrls::read(&["https://127.0.0.1:2390"]),
+        new_member: None,
+    };
+    let c = judge(&f);
+    assert_eq!(c.verdict, Verdict::Warn);
+    assert!(c.detail.contains("not checked"), "{}", c.detail);
+    assert!(c.remedy.contains("--peer-cert"), "{}", c.remedy);
 }

@@ -54,10 +54,32 @@ fn a_slow_disk_warns_naming_the_member() {
     let slow: Vec<(&str, &str)> = slow.iter().map(|(a, b)| (a.as_str(), *b)).collect();
     let mut f = facts();
     f.metrics[2] = Ok(parse_metrics(&busier(&altered(SCRAPED, &slow))));
-    let c = evaluate(&f, &[Change::Add { learner: true }]).remove(6);
+    let c = evaluate(&f, &[Change::Inspect]).remove(6);
     assert_eq!(c.verdict, Verdict::Warn, "{c:?}");
     assert_eq!(c.members, vec!["m3 (0000000000000003)".to_string()]);
     assert!(c.remedy.contains("10.0 ms"), "{}", c.remedy);
+    // An add: only the leader (m1) sends the snapshot; m3's disk is shown,
+    // not warned about.
+    let add = [Change::Add { learner: true }];
+    let c = evaluate(&f, &add).remove(6);
+    assert_eq!(c.verdict, Verdict::Ok, "{c:?}");
+    assert!(c.detail.contains("m3"), "{}", c.detail);
+    // m1's disk slow: the add warns, naming only m1.
+    f.metrics[0] = f.metrics[2].clone();
+    let c = evaluate(&f, &add).remove(6);
+    assert_eq!(c.verdict, Verdict::Warn, "{c:?}");
+    assert_eq!(c.members, vec!["m1 (0000000000000001)".to_string()]);
+    // A removal or a promotion sends no snapshot: no warning at all.
+    for step in [Change::Remove(MemberId(2)), Change::Promote(MemberId(2))] {
+        let c = evaluate(&f, std::slice::from_ref(&step)).remove(6);
+        assert_eq!(c.verdict, Verdict::Ok, "{step:?}: {c:?}");
+        assert!(
+            c.detail.contains("not judged for this change"),
+            "{}",
+            c.detail
+        );
+    }
+    f.metrics[0] = facts().metrics[0].clone();
     // The same figures a bucket lower (p99 within 8 ms) pass.
     let fast: Vec<(&str, &str)> = slow[..3].to_vec();
     f.metrics[2] = Ok(parse_metrics(&busier(&altered(SCRAPED, &fast))));

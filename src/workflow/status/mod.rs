@@ -1,12 +1,19 @@
-//! `member status`: every member's reachability, term, indexes and lag behind the leader.
+//! `member status`: every member's reachability, term, indexes and lag
+//! behind the leader, the cluster's fault tolerance, and (recovery.rs) the
+//! diagnosis of a lost quorum and the warning while a member still runs
+//! with `--force-new-cluster`.
+
+mod recovery;
 
 use futures_util::future::{join, join_all, select, Either};
 use futures_util::FutureExt;
 
 use super::health::Health;
+use super::quorum::{fault_tolerance, quorum};
 use super::{ApiError, MembershipApi};
 use crate::error::Error;
-use crate::model::{Member, MemberId, MemberList, MemberStatus, PeerProgress};
+use crate::model::{Member, MemberId, MemberList, MemberStatus, PeerProgress, StartFlags};
+pub use recovery::{forced_fact, forced_warning, QuorumLoss, FORCED_REMEDY};
 
 /// One member's row.
 #[derive(Clone, Debug)]
@@ -19,6 +26,90 @@ pub struct StatusRow {
     pub lag: Option<u64>,
     /// Its replication as the leader sees it (memberctl engine only).
     pub progress: Option<PeerProgress>,
+    /// How it was started (whether it runs with `--force-new-cluster`), read
+    /// when it answered; `None` when it was not asked.
+    pub start_flags: Option<Result<StartFlags, ApiError>>,
+}
+
+/// What a member is, as `member status` says it in one word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemberState {
+    /// It is the leader.
+    Leader,
+    /// A voter that answers and names a leader.
+    Follower,
+    /// A learner that answers and names a leader.
+    Learner,
+    /// It answers but names no leader (an election, or a lost quorum).
+    NoLeader,
+    /// It does not answer.
+    Unreachable,
+}
+
+impl MemberState {
+    /// The word printed: `leader`, `follower`, `learner`, `no_leader`, `unreachable`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemberState::Leader => "leader",
+            MemberState::Follower => "follower",
+            MemberState::Learner => "learner",
+            MemberState::NoLeader => "no_leader",
+            MemberState::Unreachable => "unreachable",
+        }
+    }
+}
+
+impl StatusRow {
+    /// Its state, `leader` being the cluster's leader.
+    pub fn state(&self, leader: Option<MemberId>) -> MemberState {
+        match &self.status {
+            Err(_) => MemberState::Unreachable,
+            Ok(_) if leader == Some(self.member.id) => MemberState::Leader,
+            Ok(s) if s.leader.0 == 0 => MemberState::NoLeader,
+            Ok(_) if self.member.is_learner => MemberState::Learner,
+            Ok(_) => MemberState::Follower,
+        }
+    }
+
+    /// Whether it runs with `--force-new-cluster`, as read.
+    pub fn forced(&self) -> Option<&StartFlags> {
+        match &self.start_flags {
+            Some(Ok(f)) if f.force_new_cluster => Some(f),
+            _ => None,
+        }
+    }
+}
+
+/// The voters, the quorum, the voters that answer memberctl, and how many
+/// more of those may fail before no quorum is left.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tolerance {
+    /// Voters in the configuration.
+    pub voters: usize,
+    /// Voters needed to elect a leader and commit.
+    pub quorum: usize,
+    /// Voters that answered memberctl.
+    pub answering: usize,
+    /// Answering voters beyond the quorum: 0 with one voter of three down,
+    /// and when the quorum is lost.
+    pub fault_tolerance: usize,
+}
+
+impl Tolerance {
+    /// The tolerance `rows` show.
+    pub fn of(rows: &[StatusRow]) -> Tolerance {
+        let voters = rows.iter().filter(|r| !r.member.is_learner).count();
+        let answering = rows
+            .iter()
+            .filter(|r| !r.member.is_learner && r.status.is_ok())
+            .count();
+        Tolerance {
+            voters,
+            quorum: if voters == 0 { 0 } else { quorum(voters) },
+            answering,
+            fault_tolerance: fault_tolerance(voters, answering),
+        }
+    }
 }
 
 /// The status of the whole cluster.
@@ -32,79 +123,20 @@ pub struct ClusterStatus {
     pub rows: Vec<StatusRow>,
     /// Set when no leader is known and too few voters answer to elect one.
     pub quorum_lost: Option<QuorumLoss>,
+    /// Voters, quorum, answering voters and fault tolerance.
+    pub tolerance: Tolerance,
 }
 
-/// A lost quorum, as `member status` diagnoses it: which voters answer,
-/// which survivor has the most of the log, and how to recover.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QuorumLoss {
-    /// Voters in the configuration.
-    pub voters: usize,
-    /// Voters needed to elect a leader.
-    pub quorum: usize,
-    /// The voters that answer.
-    pub answering: Vec<Member>,
-    /// The voters that do not.
-    pub lost: Vec<Member>,
-    /// The answering voter with the most of the log (highest term, then
-    /// index), with its term and index.
-    pub survivor: Option<(Member, u64, u64)>,
-}
-
-impl QuorumLoss {
-    /// The diagnosis and the recovery steps, with the exact commands.
-    pub fn advice(&self) -> Vec<String> {
-        let names = |ms: &[Member]| {
-            if ms.is_empty() {
-                "none".to_string()
-            } else {
-                ms.iter().map(Member::label).collect::<Vec<_>>().join(", ")
-            }
-        };
-        let mut out = vec![format!(
-            "quorum lost: {} of {} voters answer ({}), a quorum is {}: no leader can be \
-             elected, so nothing can be written or changed; not answering: {}",
-            self.answering.len(),
-            self.voters,
-            names(&self.answering),
-            self.quorum,
-            names(&self.lost)
-        )];
-        let Some((s, term, index)) = &self.survivor else {
-            out.push(
-                "no voter answers: start any that can start; if a majority is gone for good, \
-                 recover from the one with the most of the log (see `member status` once it runs)"
-                    .to_string(),
-            );
-            return out;
-        };
-        out.push(format!(
-            "if the others are gone for good, recover from {} (term {term}, index {index}, the \
-             most of the log among those that answer); writes acknowledged past what it holds \
-             are lost:",
-            s.label()
-        ));
-        out.push(format!(
-            "  1. stop every member, then restart {} on its data directory with its usual flags \
-             and --force-new-cluster (etcd and memberctl node run alike): it becomes the only member",
-            s.label()
-        ));
-        for (i, m) in self
-            .lost
+impl ClusterStatus {
+    /// What the operator must hear besides the table: a member still
+    /// running with `--force-new-cluster`.
+    pub fn warnings(&self) -> Vec<String> {
+        let forced: Vec<(&Member, &StartFlags)> = self
+            .rows
             .iter()
-            .chain(self.answering.iter().filter(|a| a.id != s.id))
-            .enumerate()
-        {
-            out.push(format!(
-                "  {}. memberctl member add {} --learner --peer-urls {}  (start it on an empty \
-                 data directory as printed, then: memberctl member promote {})",
-                i + 2,
-                if m.name.is_empty() { "NAME" } else { &m.name },
-                m.peer_urls.join(","),
-                if m.name.is_empty() { "NAME" } else { &m.name },
-            ));
-        }
-        out
+            .filter_map(|r| r.forced().map(|f| (&r.member, f)))
+            .collect();
+        forced_warning(&forced).into_iter().collect()
     }
 }
 
@@ -137,8 +169,19 @@ fn quorum_loss(rows: &[StatusRow], leader: Option<MemberId>) -> Option<QuorumLos
 
 /// Runs `member status`: every endpoint's status and the leader's view of
 /// replication are asked for while the member list is read; then the members
-/// no endpoint answered for are asked.
+/// no endpoint answered for are asked, and how each member that answers was
+/// started ([`StatusRow::start_flags`]).
 pub async fn status<A: MembershipApi>(api: &A) -> Result<ClusterStatus, Error> {
+    gather(api, true).await
+}
+
+/// [`status`] without asking how the members were started (the local
+/// cluster's own reports).
+pub async fn status_without_flags<A: MembershipApi>(api: &A) -> Result<ClusterStatus, Error> {
+    gather(api, false).await
+}
+
+async fn gather<A: MembershipApi>(api: &A, read_flags: bool) -> Result<ClusterStatus, Error> {
     let urls = api.endpoint_urls();
     let early: Vec<_> = urls.iter().map(|u| api.status_at(u).shared()).collect();
     let (list, progress) = {
@@ -171,10 +214,24 @@ pub async fn status<A: MembershipApi>(api: &A) -> Result<ClusterStatus, Error> {
     let health = Health { list, statuses };
     // The leader's view of replication, where the server has it (not etcd).
     let progress = progress.map(|p| p.peers).unwrap_or_default();
-    let (leader, rows) = rows(api, &health, &progress).await;
+    // How each member that answers was started, while the leader is settled.
+    let flags = join_all(health.list.members.iter().zip(&health.statuses).map(
+        |(m, s)| async move {
+            match s {
+                Ok(_) if read_flags => Some(api.start_flags(m).await),
+                _ => None,
+            }
+        },
+    ));
+    let ((leader, mut rows), flags) = join(rows(api, &health, &progress), flags).await;
+    for (r, f) in rows.iter_mut().zip(flags) {
+        // A member that stopped answering on the recheck was asked before.
+        r.start_flags = if r.status.is_ok() { f } else { None };
+    }
     Ok(ClusterStatus {
         cluster_id: health.list.cluster_id,
         quorum_lost: quorum_loss(&rows, leader),
+        tolerance: Tolerance::of(&rows),
         leader,
         rows,
     })
@@ -202,6 +259,7 @@ async fn rows<A: MembershipApi>(
                 _ => None,
             },
             progress: progress.iter().find(|p| p.id == m.id).cloned(),
+            start_flags: None,
         })
         .collect();
     recheck_unseen_leader(api, leader, rows).await
@@ -295,6 +353,7 @@ mod tests {
             },
             lag: None,
             progress: None,
+            start_flags: None,
         }
     }
 
@@ -332,5 +391,48 @@ mod tests {
         let mut healthy = rows.clone();
         healthy[1] = row(2, "m2", Some((2, 9)), false);
         assert!(quorum_loss(&healthy, None).is_none());
+        // 2 of 5 voters answer: no tolerance left, and the learner does not count.
+        let t = Tolerance::of(&rows);
+        assert_eq!(
+            (t.voters, t.quorum, t.answering, t.fault_tolerance),
+            (5, 3, 2, 0)
+        );
+    }
+
+    #[test]
+    fn one_voter_of_three_down_leaves_no_fault_tolerance() {
+        let mut rows = vec![
+            row(1, "m1", Some((2, 9)), false),
+            row(2, "m2", Some((2, 9)), false),
+            row(3, "m3", None, false),
+        ];
+        let t = Tolerance::of(&rows);
+        assert_eq!(
+            (t.voters, t.quorum, t.answering, t.fault_tolerance),
+            (3, 2, 2, 0)
+        );
+        rows[2] = row(3, "m3", Some((2, 9)), false);
+        assert_eq!(Tolerance::of(&rows).fault_tolerance, 1);
+    }
+
+    #[test]
+    fn a_member_that_does_not_answer_is_no_follower() {
+        let mut follower = row(2, "m2", Some((2, 9)), false);
+        follower.status.as_mut().unwrap().leader = MemberId(1);
+        assert_eq!(follower.state(Some(MemberId(1))), MemberState::Follower);
+        let leader = row(1, "m1", Some((2, 9)), false);
+        assert_eq!(leader.state(Some(MemberId(1))), MemberState::Leader);
+        // It answers, but names no leader.
+        assert_eq!(
+            row(3, "m3", Some((2, 9)), false).state(None),
+            MemberState::NoLeader
+        );
+        assert_eq!(
+            row(3, "m3", None, false).state(Some(MemberId(1))),
+            MemberState::Unreachable
+        );
+        let mut learner = row(4, "l1", Some((2, 9)), true);
+        learner.status.as_mut().unwrap().leader = MemberId(1);
+        assert_eq!(learner.state(Some(MemberId(1))), MemberState::Learner);
     }
 }
