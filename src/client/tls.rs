@@ -159,6 +159,14 @@ pub(super) fn hint(url: &str, cause: &str, client_cert: bool) -> Option<String> 
                  host in --endpoints"
             ));
         }
+        if cause.contains("handshake eof") || cause.contains("HandshakeFailure") {
+            return Some(
+                "the server ended the TLS handshake: it may not speak TLS there (use http://, \
+                 check --endpoints) or may refuse the client certificate: check --cacert, \
+                 --cert and --key"
+                    .into(),
+            );
+        }
         if transport {
             return Some(if client_cert {
                 "the server may have refused the client certificate: check --cert and --key \
@@ -168,7 +176,9 @@ pub(super) fn hint(url: &str, cause: &str, client_cert: bool) -> Option<String> 
                 "the server may require a client certificate: give --cert and --key".into()
             });
         }
-        return None;
+        // Any other failure over https: the TLS files are the first suspects.
+        return (!cause.contains("connection refused") && !cause.contains("--dial-timeout"))
+            .then(|| "check --cacert, --cert and --key".into());
     }
     transport.then(|| "if the server uses TLS, use https:// and give --cacert".into())
 }
@@ -197,5 +207,7 @@ mod hint_tests {
         assert!(h("http://a:1", "transport error", false).contains("use https://"));
         assert_eq!(hint("http://a:1", "connection refused", false), None);
         assert_eq!(hint("https://a:1", "connection refused", false), None);
+        assert!(h("https://a:1", "tls handshake eof", true).contains("check --cacert"));
+        assert!(h("https://a:1", "something else", true).contains("check --cacert"));
     }
 }

@@ -9,11 +9,15 @@ use crate::util::catch_up::{catch_up, ctl, engine, etcd, leader_url, Measured, L
 use crate::util::writer::{load, SteadyWriter};
 use crate::util::{self, free_port, versions};
 
-/// The measured time is within 0.5–3 × the prediction: a busy machine makes
-/// a catch-up slower, never faster than its bytes over the link, so only a
-/// gross error (a wrong path, bytes or bandwidth) leaves that range. How
+/// What load cannot break: the prediction covers at least its own bytes at
+/// the given bandwidth (a prediction far too small is caught here, from its
+/// figures, whatever the machine does), and the measured time is at least
+/// half the prediction (a busy machine makes a catch-up slower, never
+/// faster: a prediction far too large is caught there). Measured with both
+/// cores busy, the catch-up took up to 7 × its prediction (the link model
+/// is a user-space proxy), so no upper bound is asserted on the time. How
 /// close the prediction comes is measured in `benches/catch_up_plan.rs`
-/// (27 runs), not asserted here.
+/// (27 runs).
 fn assert_predicted(m: &Measured, path: &str) {
     assert_eq!(m.figures["path"], path, "{}", m.figures);
     assert_eq!(m.figures["bandwidth_source"], "given", "{}", m.figures);
@@ -27,9 +31,17 @@ fn assert_predicted(m: &Measured, path: &str) {
         error * 100.0,
         m.figures
     );
-    let ratio = m.seconds / predicted;
+    let bytes = m.figures["bytes"].as_f64().expect("the bytes to send");
+    let bandwidth = m.figures["bandwidth_bytes_per_second"]
+        .as_f64()
+        .expect("the bandwidth");
+    let floor = bytes / bandwidth;
     assert!(
-        (0.5..=3.0).contains(&ratio),
+        predicted >= floor,
+        "predicted {predicted:.2} s, less than its {bytes} bytes at {bandwidth} B/s ({floor:.2} s)"
+    );
+    assert!(
+        m.seconds >= 0.5 * predicted,
         "predicted {predicted:.2} s, took {:.2} s: {:+.0} %",
         m.seconds,
         error * 100.0

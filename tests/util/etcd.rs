@@ -369,10 +369,20 @@ pub fn require_etcdctl() -> PathBuf {
     })
 }
 
+/// etcdctl's timeouts in the tests: its 2 s dial (which includes
+/// authenticating) turns an answer that a busy machine slows down into
+/// "context deadline exceeded", so the tests give it longer (a flag on the
+/// command line still wins).
+const PATIENT: [(&str, &str); 2] = [
+    ("ETCDCTL_DIAL_TIMEOUT", "10s"),
+    ("ETCDCTL_COMMAND_TIMEOUT", "30s"),
+];
+
 /// Runs etcdctl (API v3) with `args`.
 pub fn etcdctl(bin: &std::path::Path, endpoints: &str, args: &[&str]) -> Run {
     run(Command::new(bin)
         .env("ETCDCTL_API", "3")
+        .envs(PATIENT)
         .arg(format!("--endpoints={endpoints}"))
         .args(args))
 }
@@ -382,6 +392,7 @@ pub fn etcdctl_in(bin: &std::path::Path, eps: &str, args: &[&str], input: &[u8])
     run_with_input(
         Command::new(bin)
             .env("ETCDCTL_API", "3")
+            .envs(PATIENT)
             .arg(format!("--endpoints={eps}"))
             .args(args),
         Some(input),
