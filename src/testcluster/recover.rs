@@ -113,12 +113,7 @@ pub async fn force_survivor(dir: &Path, from: Option<&str>) -> Result<Survivor, 
         }
     }
     state.save(&dir)?;
-    let record = state
-        .nodes
-        .iter()
-        .find(|n| n.name == name)
-        .cloned()
-        .ok_or_else(|| Error::new(ErrorKind::Internal, "the survivor's record went away"))?;
+    let record = survivor_record(&state, &name)?;
     let pid = process::spawn_with(&exe()?, &record, &state, &["--force-new-cluster"])?;
     if let Some(n) = state.node_mut(&name) {
         n.pid = Some(pid);
@@ -181,12 +176,7 @@ pub async fn restart_unforced(dir: &Path, name: &str) -> Result<(), Error> {
             format!("the local cluster in {} went away", dir.display()),
         ));
     };
-    let record = state
-        .nodes
-        .iter()
-        .find(|n| n.name == name)
-        .cloned()
-        .ok_or_else(|| Error::new(ErrorKind::Internal, "the survivor's record went away"))?;
+    let record = survivor_record(&state, name)?;
     if let Some(pid) = record.pid {
         process::stop(pid, &record.data_dir);
     }
@@ -243,6 +233,16 @@ fn choose(logs: &[(String, u64, u64)], from: Option<&str>) -> Result<usize, Erro
         )));
     }
     Ok(best)
+}
+
+/// The survivor's node record, as the state holds it now.
+fn survivor_record(state: &ClusterState, name: &str) -> Result<super::state::NodeRecord, Error> {
+    state
+        .nodes
+        .iter()
+        .find(|n| n.name == name)
+        .cloned()
+        .ok_or_else(|| Error::new(ErrorKind::Internal, "the survivor's record went away"))
 }
 
 fn names(nodes: &[super::state::NodeRecord]) -> String {
