@@ -9,7 +9,7 @@ use super::resolve::{resolve, Purpose};
 use super::retry::send_change;
 use super::validate;
 use super::{Ctx, MembershipApi};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::model::{Member, MemberList, PeerUrls};
 
 /// The result of `member update`.
@@ -83,14 +83,36 @@ pub async fn update<A: MembershipApi>(
         || api.member_update(member.id, peer_urls),
     )
     .await?;
+    let was_learner = member.is_learner;
     let member = list.get(member.id).cloned().unwrap_or(Member {
         peer_urls: peer_urls.texts(),
         ..member
     });
+    if was_learner && !member.is_learner {
+        return Err(lost_learner_flag(&member));
+    }
     Ok(Updated {
         member,
         list,
         unchanged: false,
         checks,
     })
+}
+
+/// The server took the update of a learner and now lists it as a voter: the
+/// etcd bug the `learners` check predicts from the release (etcd#21694), met
+/// where the release could not be read or the check was skipped.
+fn lost_learner_flag(member: &Member) -> Error {
+    Error::new(
+        ErrorKind::Internal,
+        format!(
+            "member update: the peer URLs of {} were updated, but the server now lists this \
+             learner as a voter while raft keeps it a learner (etcd#21694, fixed in etcd 3.5.31 \
+             and 3.6.12): it cannot be promoted, and the next learner add will be refused; \
+             remove it (`memberctl member remove {}`) and add it again as a learner, and \
+             upgrade etcd",
+            member.label(),
+            member.id
+        ),
+    )
 }

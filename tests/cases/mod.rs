@@ -40,6 +40,8 @@ mod http;
 mod joint;
 /// Leadership moved before the leader is removed or demoted, move-leader, names while a member starts.
 mod leader;
+/// `member update` of a learner on both sides of etcd#21694 (3.4, 3.5.30/3.5.31, 3.6.11/3.6.12, 3.7, the engine).
+mod learner_update;
 /// The link model: delay and bandwidth as set; `cluster up --link`.
 mod link;
 /// etcd's Lock and Election services on the engine, interleaved with etcdctl lock and elect.
@@ -70,7 +72,7 @@ mod release;
 mod removed;
 /// `member replace` on the engine (resumable) and against etcd, per version.
 mod replace;
-/// `member replace` where a machine died, per etcd version and on the engine under a writer: remove-first as planned, kill -9 after the removal and a rerun, five voters back to five; a live member of two replaced add-first.
+/// `member replace` where a machine died, per etcd version (and 3.5.29, 3.5.30, 3.6.10, 3.6.11) and on the engine under a writer: remove-first as planned, kill -9 after the removal and a rerun, five voters back to five; an add with one of five down judged as each side of etcd#21640 does; a live member of two replaced add-first.
 mod replace_dead;
 /// Linearizability on the engine: histories recorded under kill -9, partitions, membership changes and disk faults; the deliberate bugs caught.
 mod robustness;
@@ -132,6 +134,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         stress::cases(),
         tls::cases(),
         upgrade::cases(),
+        learner_update::cases(),
         watch::cases(),
     ]
     .into_iter()

@@ -5,7 +5,9 @@
 //! after the removal and run again with the same arguments finishes, with
 //! exactly one new member, in the steps the plan showed; every acknowledged
 //! write is read back. Five voters with two killed one after the other come
-//! back to five (one release and the engine). A live member of a two-voter
+//! back to five (one release and the engine). Both sides of etcd#21640
+//! (3.5.29/3.5.30, 3.6.10/3.6.11): with one of five voters down, memberctl
+//! judges an add as each release does. A live member of a two-voter
 //! cluster is replaced add-first in one run (etcd's "unhealthy cluster"
 //! window after the new member connects waited out within `--timeout`).
 
@@ -184,6 +186,19 @@ fn begun(log: &str) -> Vec<String> {
         .collect()
 }
 
+/// The plan of the dry run `dry` (a `member replace OLD … --dry-run`), once
+/// it sees `old` dead (silent, and lost by the leader): remove-first.
+fn plan_when_dead(cluster: &mut dyn Cluster, dry: &[&str], old: &str) -> Value {
+    wait_for(
+        &format!("the dry run to see {old} dead (silent, and lost by the leader)"),
+        Duration::from_secs(30),
+        || {
+            let (code, v, _) = cluster.run(dry, None);
+            (code == 0 && v["order"] == "remove_first").then_some(v)
+        },
+    )
+}
+
 /// Replaces dead `old` with `new`: the dry run (waited for until the leader
 /// has lost `old` too) plans remove-first; an add is refused (`refuses` is
 /// `Some(true)`: the server refuses it, and memberctl says so first) or
@@ -208,14 +223,7 @@ fn replace_dead(cluster: &mut dyn Cluster, old: &str, new: &str, refuses: Option
     ];
     let mut dry = args.to_vec();
     dry.push("--dry-run");
-    let plan = wait_for(
-        &format!("the dry run to see {old} dead (silent, and lost by the leader)"),
-        Duration::from_secs(30),
-        || {
-            let (code, v, _) = cluster.run(&dry, None);
-            (code == 0 && v["order"] == "remove_first").then_some(v)
-        },
-    );
+    let plan = plan_when_dead(cluster, &dry, old);
     let planned = names(&plan["plan"])[1..].to_vec();
     assert!(
         planned[0].starts_with(&format!("after removing {old} (")),
@@ -405,6 +413,71 @@ fn replace_dead_member_on_the_engine() {
     replace_killed_one_after_the_other(&mut local, 1, true);
 }
 
+/// Five voters on etcd `version`, one killed and its data deleted: once
+/// memberctl sees it dead, `member check --for add` and `member add` judge
+/// an add as the release does, and the server agrees (`refuses`: etcd before
+/// etcd#21640 — 3.5.29, 3.6.10 — wants every voter connected; 3.5.30 and
+/// 3.6.11 a quorum with the new member).
+fn add_with_one_of_five_down(version: &'static str, refuses: bool) {
+    let mut etcd = Etcd::start(etcd_server(version), 5);
+    etcd.wait_healthy();
+    let old = Cluster::followers(&etcd)[0].clone();
+    etcd.kill_and_wipe(&old);
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    let dry = [
+        "member",
+        "replace",
+        &old,
+        "--name",
+        "n",
+        "--peer-urls",
+        &peer,
+    ];
+    let mut dry = dry.to_vec();
+    dry.extend(["--dry-run", "-w", "json"]);
+    plan_when_dead(&mut etcd, &dry, &old);
+    let before = etcd.list();
+    if refuses {
+        adds_are_refused(&etcd, &old, &before);
+    } else {
+        adds_are_accepted(&etcd, &before);
+    }
+}
+
+fn add_with_one_of_five_down_3_5_29() {
+    add_with_one_of_five_down("3.5.29", true);
+}
+
+fn add_with_one_of_five_down_3_5_30() {
+    add_with_one_of_five_down("3.5.30", false);
+}
+
+fn add_with_one_of_five_down_3_6_10() {
+    add_with_one_of_five_down("3.6.10", true);
+}
+
+fn add_with_one_of_five_down_3_6_11() {
+    add_with_one_of_five_down("3.6.11", false);
+}
+
+/// Three voters on etcd 3.5.29, 3.5.30, 3.6.10 and 3.6.11 (both sides of
+/// etcd#21640), one killed and its data deleted: replaced.
+fn replace_dead_member_3_5_29() {
+    replace_dead_member("3.5.29");
+}
+
+fn replace_dead_member_3_5_30() {
+    replace_dead_member("3.5.30");
+}
+
+fn replace_dead_member_3_6_10() {
+    replace_dead_member("3.6.10");
+}
+
+fn replace_dead_member_3_6_11() {
+    replace_dead_member("3.6.11");
+}
+
 /// Five voters on etcd 3.6, two killed one after the other: back to five
 /// (with one of five down, 3.6 takes an add: still remove-first).
 fn replace_two_dead_of_five() {
@@ -481,6 +554,14 @@ fn replace_live_of_two_against_etcd() {
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         replace_dead_member: each_version [],
+        replace_dead_member_3_5_29: [EtcdServer("3.5.29")],
+        replace_dead_member_3_5_30: [EtcdServer("3.5.30")],
+        replace_dead_member_3_6_10: [EtcdServer("3.6.10")],
+        replace_dead_member_3_6_11: [EtcdServer("3.6.11")],
+        add_with_one_of_five_down_3_5_29: [EtcdServer("3.5.29")],
+        add_with_one_of_five_down_3_5_30: [EtcdServer("3.5.30")],
+        add_with_one_of_five_down_3_6_10: [EtcdServer("3.6.10")],
+        add_with_one_of_five_down_3_6_11: [EtcdServer("3.6.11")],
         replace_dead_member_on_the_engine,
         replace_two_dead_of_five: [EtcdServer("3.6")],
         replace_two_dead_of_five_on_the_engine,

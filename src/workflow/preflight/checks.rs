@@ -216,6 +216,9 @@ pub(super) fn alarms(facts: &Facts, steps: &[Change]) -> Check {
 }
 
 pub(super) fn learners(facts: &Facts, steps: &[Change]) -> Check {
+    if let Some(refused) = super::learner_update::refused(facts, steps) {
+        return refused;
+    }
     let h = &facts.health;
     let learners: Vec<&Member> = h.list.members.iter().filter(|m| m.is_learner).collect();
     let mut f = Figures::default();

@@ -9,6 +9,7 @@
 mod catch_up;
 mod checks;
 mod forced;
+mod learner_update;
 mod peer_tls;
 mod result;
 mod server;

@@ -11,7 +11,8 @@ pub enum CheckName {
     Quorum,
     /// Alarms raised (NOSPACE, CORRUPT).
     Alarms,
-    /// Learners already in the cluster (etcd allows one by default).
+    /// Learners already in the cluster (etcd allows one by default), and a
+    /// learner's update on a release that would list it as a voter.
     Learners,
     /// Server versions: one minor version, not an upgrade half done.
     Versions,

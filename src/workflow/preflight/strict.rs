@@ -3,16 +3,18 @@
 //! etcd and the memberctl engine refuse the add — a learner's too — as
 //! `unhealthy cluster`, so a plan never says ok to it. Pure.
 //!
-//! Measured (3 voters with one killed, and 5 voters with one or two killed):
-//! etcd 3.4 and the engine refuse unless the member taking the add is
-//! connected to every voter; etcd 3.5, 3.6 and 3.7 refuse unless it is
-//! connected to a quorum of the voters plus the new member (3 voters with one
-//! down: refused on every release; 5 with one down: accepted from 3.5); a
-//! cluster of one voter takes an add on every release.
+//! Measured (3, 4 and 5 voters with one killed, 5 with two; a learner's add
+//! and a voter's alike): etcd 3.4, 3.5.0–3.5.29, 3.6.0–3.6.10 and the engine
+//! refuse unless the member taking the add is connected to every voter;
+//! 3.5.30, 3.6.11 and 3.7 (etcd#21640) unless it is connected to a quorum of
+//! the voters plus the new member (3 voters with one down: refused on every
+//! release; 4 or 5 with one down: accepted from 3.5.30/3.6.11); a cluster of
+//! one voter takes an add on every release. In a cluster of mixed releases
+//! the strictest rule among the members that answer is the one judged.
 
 use std::time::Duration;
 
-use super::checks::new_check;
+use super::checks::{new_check, read};
 use super::upgrade::Release;
 use super::{Change, Check, CheckName, Facts, Figures, Verdict};
 use crate::model::MemberId;
@@ -22,12 +24,12 @@ use crate::workflow::quorum::quorum;
 /// How a server judges an add while a voter is down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum AddRule {
-    /// Every voter connected (etcd 3.4, the memberctl engine, and a server
-    /// whose version could not be read).
+    /// Every voter connected (etcd 3.4, 3.5 before 3.5.30, 3.6 before 3.6.11,
+    /// the memberctl engine, and a server whose version could not be read).
     AllVoters,
     /// A quorum of the voters plus the new member connected, the new member
-    /// counted as down (etcd 3.5 and later); a cluster of one voter takes
-    /// an add (measured on 3.5.34, 3.6.15, 3.7.2: a learner's and a voter's).
+    /// counted as down (etcd 3.5.30, 3.6.11, 3.7 and later); a cluster of one
+    /// voter takes an add (a learner's and a voter's).
     QuorumWithNew,
 }
 
@@ -50,29 +52,40 @@ impl AddRule {
     }
 }
 
+/// The rule etcd `release` follows: every voter connected before etcd#21640
+/// (3.4, 3.5.0–3.5.29, 3.6.0–3.6.10), a quorum with the new member from
+/// 3.5.30, 3.6.11 and 3.7.0 (measured on 3.5.29/3.5.30 and 3.6.10/3.6.11).
+fn add_rule(release: Release) -> AddRule {
+    let first = match release.minor_version() {
+        (3, m) if m <= 4 => return AddRule::AllVoters,
+        (3, 5) => 30,
+        (3, 6) => 11,
+        _ => 0,
+    };
+    if release.patch >= first {
+        AddRule::QuorumWithNew
+    } else {
+        AddRule::AllVoters
+    }
+}
+
 /// The rule the server follows, and the server as a person reads it.
 fn rule_of(facts: &Facts) -> (AddRule, String) {
     if facts.progress.is_some() {
         return (AddRule::AllVoters, "the memberctl engine".into());
     }
-    let version = facts
-        .health
-        .leader_status()
-        .map(|s| s.version.clone())
-        .filter(|v| !v.is_empty())
-        .or_else(|| match &facts.version {
-            Some(Ok(v)) => Some(v.server.clone()),
-            _ => None,
-        });
-    match version.as_deref().and_then(Release::parse) {
-        Some(r) if r.minor_version() >= (3, 5) => (
-            AddRule::QuorumWithNew,
-            format!("etcd {}", version.unwrap_or_default()),
-        ),
-        Some(_) => (
-            AddRule::AllVoters,
-            format!("etcd {}", version.unwrap_or_default()),
-        ),
+    // The add may reach any member: the strictest answering one decides.
+    let mut releases: Vec<Release> = read(&facts.health)
+        .filter_map(|(_, s)| Release::parse(&s.version))
+        .collect();
+    if releases.is_empty() {
+        if let Some(Ok(v)) = &facts.version {
+            releases.extend(Release::parse(&v.server));
+        }
+    }
+    releases.sort_by_key(|r| (add_rule(*r) == AddRule::QuorumWithNew, *r));
+    match releases.first() {
+        Some(r) => (add_rule(*r), format!("etcd {r}")),
         None => (
             AddRule::AllVoters,
             "this server (its version could not be read; judged as etcd 3.4)".into(),
@@ -174,14 +187,27 @@ pub(super) fn add_refused(facts: &Facts, steps: &[Change]) -> Option<Check> {
 
 #[cfg(test)]
 mod tests {
-    use super::AddRule;
+    use super::{add_rule, AddRule, Release};
+
+    #[test]
+    fn each_release_has_its_rule() {
+        let rule = |v| add_rule(Release::parse(v).unwrap());
+        for v in ["3.4.23", "3.5.0", "3.5.29", "3.6.0", "3.6.10"] {
+            assert_eq!(rule(v), AddRule::AllVoters, "{v}");
+        }
+        for v in [
+            "3.5.30", "3.5.34", "3.6.11", "3.6.15", "3.7.0", "3.7.2", "3.8.0",
+        ] {
+            assert_eq!(rule(v), AddRule::QuorumWithNew, "{v}");
+        }
+    }
 
     #[test]
     fn the_rules_as_measured() {
         // 3 voters, one down: every release refuses.
         assert!(AddRule::AllVoters.refuses(3, 2));
         assert!(AddRule::QuorumWithNew.refuses(3, 2));
-        // 5 voters, one down: etcd 3.4 and the engine refuse, 3.5+ accept.
+        // 5 voters, one down: etcd 3.4 and the engine refuse, 3.5.30+ accept.
         assert!(AddRule::AllVoters.refuses(5, 4));
         assert!(!AddRule::QuorumWithNew.refuses(5, 4));
         // 5 voters, two down: every release refuses.
