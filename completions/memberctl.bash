@@ -3416,7 +3416,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__snapshot__subcmd__restore)
-            opts="-w -h -V --name --data-dir --initial-cluster --initial-advertise-peer-urls --initial-cluster-token --skip-hash-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --name --data-dir --initial-cluster --initial-advertise-peer-urls --initial-cluster-token --skip-hash-check --bump-revision --mark-compacted --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3439,6 +3439,10 @@ _memberctl() {
                     return 0
                     ;;
                 --initial-cluster-token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bump-revision)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

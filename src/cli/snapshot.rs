@@ -44,4 +44,10 @@ pub struct RestoreArgs {
     /// Restore an etcd database that has no SHA-256 trailer (copied from a data directory's member/snap/db), unchecked
     #[arg(long)]
     pub skip_hash_check: bool,
+    /// Move the revision this far ahead of the snapshot's (with --mark-compacted, as etcdutl's): watchers and caches holding revisions of the old cluster see them compacted, not reused; restore every member with the same amount
+    #[arg(long, value_name = "N", requires = "mark_compacted")]
+    pub bump_revision: Option<u64>,
+    /// Mark the bumped revision compacted (with --bump-revision, as etcdutl's): a read or watch from an earlier revision is answered "compacted"
+    #[arg(long, requires = "bump_revision")]
+    pub mark_compacted: bool,
 }

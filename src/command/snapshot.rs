@@ -9,7 +9,7 @@ use crate::client::Client;
 use crate::engine::startup::restore::{self, BackupInfo, RestoreError};
 use crate::error::Error;
 use crate::etcd_db::{self, DbError, SnapshotStatus};
-use crate::printer::{Report, SnapshotContent, SnapshotReport};
+use crate::printer::{Report, Restored, SnapshotContent, SnapshotReport};
 
 fn content(info: &BackupInfo) -> SnapshotContent {
     SnapshotContent {
@@ -101,6 +101,7 @@ fn restore(a: &RestoreArgs) -> anyhow::Result<Report> {
             .into());
         }
     }
+    let bump = bump_of(a)?;
     let memberctl = is_memberctl(&a.file)?;
     if memberctl && a.skip_hash_check {
         return Err(Error::usage(format!(
@@ -122,11 +123,11 @@ fn restore(a: &RestoreArgs) -> anyhow::Result<Report> {
     )
     .map_err(|e| Error::usage(e.to_string()))?;
     if !memberctl {
-        return restore_etcd(a, cluster_id, member_id, &members);
+        return restore_etcd(a, cluster_id, member_id, &members, bump);
     }
-    let restored = restore::from_memberctl(&a.file, dir, cluster_id, member_id, &members);
-    let info = match restored {
-        Ok(info) => info,
+    let restored = restore::from_memberctl(&a.file, dir, cluster_id, member_id, &members, bump);
+    let (info, at) = match restored {
+        Ok(restored) => restored,
         Err(e) => {
             // Nothing half-made is left behind.
             let _ = std::fs::remove_dir_all(dir);
@@ -140,8 +141,39 @@ fn restore(a: &RestoreArgs) -> anyhow::Result<Report> {
         size: info.size,
         content: Some(content(&info)),
         etcd: None,
-        restored: Some((dir.display().to_string(), member_id)),
+        restored: Some(restored_at(dir, member_id, at)),
     }))
+}
+
+/// The revision bump asked (`--bump-revision N --mark-compacted`; clap has
+/// made sure the two come together): positive and small enough that a
+/// revision after it still fits.
+fn bump_of(a: &RestoreArgs) -> anyhow::Result<Option<i64>> {
+    const MAX: u64 = 1 << 62;
+    match a.bump_revision {
+        None => Ok(None),
+        Some(0) => Err(Error::usage(
+            "--bump-revision 0 bumps nothing: give the amount to move the revision ahead \
+             (more than the revisions written since the snapshot, e.g. 1000000000), or leave out both --bump-revision and \
+             --mark-compacted",
+        )
+        .into()),
+        Some(n) if n > MAX => Err(Error::usage(format!(
+            "--bump-revision {n} is more than a revision can take after it: give at most {MAX}"
+        ))
+        .into()),
+        Some(n) => Ok(Some(n as i64)),
+    }
+}
+
+/// The report's `restored`: the data directory, the member, where it starts.
+fn restored_at(dir: &Path, member_id: u64, at: restore::StartsAt) -> Restored {
+    Restored {
+        data_dir: dir.display().to_string(),
+        member_id,
+        revision: at.revision,
+        compact_revision: at.compact_revision,
+    }
 }
 
 /// `snapshot restore` of an etcd snapshot (or, with --skip-hash-check, of a
@@ -151,6 +183,7 @@ fn restore_etcd(
     cluster_id: u64,
     member_id: u64,
     members: &[crate::proto::memberctl_store_v1::MemberMeta],
+    bump: Option<i64>,
 ) -> anyhow::Result<Report> {
     let dir = &a.data_dir;
     let restored = restore::from_etcd(
@@ -160,9 +193,10 @@ fn restore_etcd(
         cluster_id,
         member_id,
         members,
+        bump,
     );
-    let c = match restored {
-        Ok(c) => c,
+    let (c, at) = match restored {
+        Ok(restored) => restored,
         Err(RestoreError::File(e)) => return Err(unreadable(&a.file, e)),
         Err(RestoreError::Store(e)) => {
             // Nothing half-made is left behind.
@@ -184,7 +218,7 @@ fn restore_etcd(
             sha256: c.sha256.unwrap_or_default(),
         }),
         etcd: None,
-        restored: Some((dir.display().to_string(), member_id)),
+        restored: Some(restored_at(dir, member_id, at)),
     }))
 }
 

@@ -143,8 +143,21 @@ pub struct SnapshotReport {
     pub content: Option<SnapshotContent>,
     /// What it holds, when it is an etcd snapshot (as `etcdctl snapshot status` shows it).
     pub etcd: Option<crate::etcd_db::SnapshotStatus>,
-    /// `restore`: the data directory and the member's ID in the new cluster.
-    pub restored: Option<(String, u64)>,
+    /// `restore`: the data directory, the member, where its store starts.
+    pub restored: Option<Restored>,
+}
+
+/// Where `snapshot restore` put the new member, and where its store starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Restored {
+    /// The data directory.
+    pub data_dir: String,
+    /// The member's ID in the new cluster.
+    pub member_id: u64,
+    /// The store's revision (the snapshot's, plus `--bump-revision`).
+    pub revision: i64,
+    /// The revision compacted at (the bumped revision with `--mark-compacted`).
+    pub compact_revision: i64,
 }
 
 /// What a memberctl snapshot file holds.
@@ -189,7 +202,15 @@ pub fn snapshot_lines(r: &SnapshotReport) -> Vec<String> {
             None => "no sha256 trailer: a database copied from a data directory".to_string(),
         });
     }
-    if let Some((dir, id)) = &r.restored {
+    if let Some(x) = &r.restored {
+        let (id, dir) = (x.member_id, &x.data_dir);
+        if let Some(c) = r.content.as_ref().filter(|c| c.revision != x.revision) {
+            lines.push(format!(
+                "revision bumped from {} to {} and compacted there: reads and watches from \
+                 earlier revisions are answered \"compacted\"",
+                c.revision, x.revision
+            ));
+        }
         lines.push(format!(
             "member {id:016x} restored into {dir}: start it with `memberctl node run --data-dir {dir}` and the same --name, --initial-cluster and peer URLs"
         ));

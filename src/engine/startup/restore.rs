@@ -9,7 +9,7 @@ use crate::engine::storage::{check_backup, Store, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
 pub use crate::engine::storage::{
-    restore_etcd as from_etcd, BackupInfo, RestoreError, MEMBERCTL_MAGIC,
+    restore_etcd as from_etcd, BackupInfo, RestoreError, StartsAt, MEMBERCTL_MAGIC,
 };
 
 /// Reads a memberctl snapshot file whole and checks it (nothing is written).
@@ -18,13 +18,15 @@ pub fn check_memberctl(file: &Path) -> Result<BackupInfo, StoreError> {
 }
 
 /// Restores the memberctl snapshot `file` into a new data directory `dir`
-/// for member `member_id` of a new cluster of `members`.
+/// for member `member_id` of a new cluster of `members` (with `bump`, its
+/// revision moved that far ahead and marked compacted).
 pub fn from_memberctl(
     file: &Path,
     dir: &Path,
     cluster_id: u64,
     member_id: u64,
     members: &[spb::MemberMeta],
-) -> Result<BackupInfo, StoreError> {
-    Store::open(dir)?.restore_backup(file, cluster_id, member_id, members)
+    bump: Option<i64>,
+) -> Result<(BackupInfo, StartsAt), StoreError> {
+    Store::open(dir)?.restore_backup(file, cluster_id, member_id, members, bump)
 }

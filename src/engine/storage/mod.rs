@@ -63,7 +63,7 @@ pub use self::files::force::Forced;
 pub use self::files::from_etcd::RestoreError;
 pub use self::files::snapshot::{SnapshotSource, SnapshotStaging};
 pub use self::log::{conf_change, Notify};
-pub use self::snapshot_face::restore_etcd;
+pub use self::snapshot_face::{restore_etcd, StartsAt};
 pub use self::state::{
     adds_data, bounds, conf_members, AlarmRecord, AuthRefusal, Batch, Change, KvHash, LeaseInfo,
     OpResult, RangeResult, Refusal, State, TxnResult, NOSPACE,

@@ -161,22 +161,57 @@ impl Store {
     /// member's ID and the membership are the new ones (as etcd's `snapshot
     /// restore`); alarms are not carried over. The file is checked whole
     /// before anything is written.
+    /// With `bump`, the revision is moved that far ahead and marked
+    /// compacted ([`State::bump_and_mark_compacted`]). Returns what the file
+    /// held and where the new member starts.
     pub fn restore_backup(
         &self,
         path: &Path,
         cluster_id: u64,
         member_id: u64,
         members: &[spb::MemberMeta],
-    ) -> Result<BackupInfo> {
-        let (info, state) = backup::read(path, cluster_id)?;
+        bump: Option<i64>,
+    ) -> Result<(BackupInfo, StartsAt)> {
+        let (info, mut state) = backup::read(path, cluster_id)?;
+        let at = starts_at(&mut state, bump).map_err(StoreError::other)?;
         self.bootstrap_with(state, member_id, members)?;
-        Ok(info)
+        Ok((info, at))
     }
+}
+
+/// Where a restored member's store starts: its revision and compacted revision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StartsAt {
+    /// The store's revision.
+    pub revision: i64,
+    /// The revision compacted at.
+    pub compact_revision: i64,
+}
+
+/// Applies `bump` to a restored state; where it starts, or why the bump
+/// cannot be made.
+fn starts_at(state: &mut State, bump: Option<i64>) -> std::result::Result<StartsAt, String> {
+    if let Some(by) = bump {
+        if state.bump_and_mark_compacted(by).is_none() {
+            return Err(format!(
+                "--bump-revision {by}: the snapshot's revision {} plus {by} does not fit in a \
+                 revision (at most {}); give a smaller amount",
+                state.revision(),
+                i64::MAX
+            ));
+        }
+    }
+    Ok(StartsAt {
+        revision: state.revision(),
+        compact_revision: state.compacted(),
+    })
 }
 
 /// Restores the etcd database at `path` into a new data directory `dir`.
 /// The file is read whole (its trailer checked unless `skip_hash_check`)
-/// before the directory is created.
+/// before the directory is created; with `bump`, the revision is moved that
+/// far ahead and marked compacted. Returns what the file held and where the
+/// new member starts.
 pub fn restore_etcd(
     path: &Path,
     skip_hash_check: bool,
@@ -184,8 +219,10 @@ pub fn restore_etcd(
     cluster_id: u64,
     member_id: u64,
     members: &[spb::MemberMeta],
-) -> std::result::Result<Content, RestoreError> {
-    let (content, state) = from_etcd::read(path, skip_hash_check, cluster_id)?;
+    bump: Option<i64>,
+) -> std::result::Result<(Content, StartsAt), RestoreError> {
+    let (content, mut state) = from_etcd::read(path, skip_hash_check, cluster_id)?;
+    let at = starts_at(&mut state, bump).map_err(|e| RestoreError::Store(StoreError::other(e)))?;
     Store::open(dir)?.bootstrap_with(state, member_id, members)?;
-    Ok(content)
+    Ok((content, at))
 }

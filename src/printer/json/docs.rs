@@ -184,6 +184,8 @@ pub(super) struct SnapshotDoc<'a> {
     pub(super) sha256: Option<&'a str>,
     pub(super) data_dir: Option<&'a str>,
     pub(super) member_id: Option<String>,
+    pub(super) restored_revision: Option<i64>,
+    pub(super) restored_compact_revision: Option<i64>,
 }
 
 #[derive(Serialize)]

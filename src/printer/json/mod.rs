@@ -217,8 +217,10 @@ impl Format for Json {
                 sha256: (r.content.as_ref().map(|c| c.sha256.as_str()))
                     .filter(|s| !s.is_empty())
                     .or(r.etcd.as_ref().and_then(|e| e.sha256.as_deref())),
-                data_dir: r.restored.as_ref().map(|(d, _)| d.as_str()),
-                member_id: r.restored.as_ref().map(|(_, id)| format!("{id:016x}")),
+                data_dir: r.restored.as_ref().map(|x| x.data_dir.as_str()),
+                member_id: r.restored.as_ref().map(|x| format!("{:016x}", x.member_id)),
+                restored_revision: r.restored.as_ref().map(|x| x.revision),
+                restored_compact_revision: r.restored.as_ref().map(|x| x.compact_revision),
             },
         )
     }

@@ -2,8 +2,10 @@
 //! save` from etcd) agree with etcdctl's `snapshot status` on files saved from
 //! etcd 3.4–3.7 and on a backend file copied from a data directory; damaged
 //! files are refused, saying what is wrong. [`restore`]: etcd's snapshots
-//! restored into the engine.
+//! restored into the engine; [`bump`]: restored with the revision bumped and
+//! compacted (`--bump-revision --mark-compacted`).
 
+mod bump;
 mod restore;
 mod to_etcd;
 
@@ -335,7 +337,7 @@ fn walk(d: &Path) -> Vec<(String, u64)> {
 
 /// This file's cases and the tools each needs.
 pub(super) fn cases() -> Vec<crate::harness::Case> {
-    let mut cases: Vec<_> = [restore::cases(), to_etcd::cases()]
+    let mut cases: Vec<_> = [restore::cases(), bump::cases(), to_etcd::cases()]
         .into_iter()
         .flatten()
         .collect();

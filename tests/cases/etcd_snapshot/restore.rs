@@ -10,9 +10,10 @@ use super::{add_users, seen, walk, Filled};
 use crate::util;
 
 /// A one-member engine started on a restored data directory; killed on drop.
-struct Restored {
+pub(super) struct Restored {
     child: std::process::Child,
-    client_url: String,
+    /// Its client URL.
+    pub(super) client_url: String,
 }
 
 impl Drop for Restored {
@@ -22,16 +23,17 @@ impl Drop for Restored {
     }
 }
 
-/// `memberctl snapshot restore FILE` as member r1 of a new one-member
-/// cluster in `data`, then the member started on it.
-fn restore_and_start(file: &Path, data: &Path) -> Restored {
+/// `memberctl snapshot restore FILE [extra]` as member r1 of a new
+/// one-member cluster in `data`, then the member started on it; with what
+/// the restore printed.
+pub(super) fn restore_and_start(file: &Path, data: &Path, extra: &[&str]) -> (Restored, util::Run) {
     let (peer, client) = (util::free_port(), util::free_port());
     let peer_url = format!("http://127.0.0.1:{peer}");
     let client_url = format!("http://127.0.0.1:{client}");
-    let r = util::restore_r1(file, data, &peer_url, &[]).expect(0);
+    let r = util::restore_r1(file, data, &peer_url, extra).expect(0);
     assert!(r.stdout.contains("restored"), "{}", r.stdout);
     let child = util::run_r1(data, &peer_url, &client_url);
-    Restored { child, client_url }
+    (Restored { child, client_url }, r)
 }
 
 /// A snapshot saved from etcd `version`, restored by memberctl into a new
@@ -44,7 +46,7 @@ fn restore_serves_what_etcd_served(version: &'static str) {
     add_users(ctl, ep);
     let file = f.save("prod.db", &["--user", "root:rootpw"]);
     let theirs = seen(ctl, ep);
-    let restored = restore_and_start(&file, &f.dir.path().join("r1"));
+    let (restored, _) = restore_and_start(&file, &f.dir.path().join("r1"), &[]);
     let ours = util::wait_for(
         "the restored member to serve",
         std::time::Duration::from_secs(20),

@@ -116,6 +116,25 @@ impl State {
         self.compacted
     }
 
+    /// Moves the store's revision `by` revisions ahead and compacts the
+    /// history at the new revision (`snapshot restore --bump-revision N
+    /// --mark-compacted`, as etcdutl 3.6's): the next write gets a revision
+    /// no client has seen, and every read or watch from an earlier revision
+    /// is answered `compacted`. Returns the new revision; `None` (nothing
+    /// changed) when `by` is not positive or the revision would not fit in
+    /// an i64.
+    pub fn bump_and_mark_compacted(&mut self, by: i64) -> Option<i64> {
+        let to = self.revision().checked_add(by).filter(|_| by > 0)?;
+        let before = self.revision;
+        self.revision = to;
+        // Past every revision compacted so far: it cannot be refused.
+        if Batch::begin(self).compact(to).is_err() {
+            self.revision = before;
+            return None;
+        }
+        Some(to)
+    }
+
     /// The last raft index applied, and its term.
     pub fn applied(&self) -> (u64, u64) {
         (self.applied, self.applied_term)

@@ -161,8 +161,11 @@ fn an_etcd_snapshot_of_the_store_restores_under_new_ids() {
     let status = crate::etcd_db::status(&file).unwrap();
     assert_eq!(status.revision, s.state().revision());
     let data = d2.path().join("r");
-    let content = restore_etcd(&file, false, &data, 9, 5, &[member(5), member(6)]).unwrap();
+    let (content, at) =
+        restore_etcd(&file, false, &data, 9, 5, &[member(5), member(6)], None).unwrap();
     assert_eq!(content.changes, 3);
+    let rev = s.state().revision();
+    assert_eq!((at.revision, at.compact_revision), (rev, 0));
     let t = Store::open(&data).unwrap();
     assert_eq!(
         t.state().hash_kv(0).unwrap().hash,
@@ -173,6 +176,37 @@ fn an_etcd_snapshot_of_the_store_restores_under_new_ids() {
     assert_eq!(t.conf_state().voters, vec![5, 6]);
     assert!(t.state().alarms().is_empty());
     assert_eq!(t.state().auth(), s.state().auth());
+
+    // --bump-revision 1000 --mark-compacted: the revision 1000 ahead and
+    // compacted there; the keys as they were, their history gone.
+    let bumped = d2.path().join("b");
+    let (_, at) = restore_etcd(&file, false, &bumped, 9, 5, &[member(5)], Some(1000)).unwrap();
+    assert_eq!((at.revision, at.compact_revision), (rev + 1000, rev + 1000));
+    let b = Store::open(&bumped).unwrap();
+    assert_eq!(
+        (b.state().revision(), b.state().compacted()),
+        (rev + 1000, rev + 1000)
+    );
+    let past = spb::Range {
+        key: b"a".to_vec(),
+        revision: rev,
+        ..Default::default()
+    };
+    assert!(matches!(b.state().range(&past), Err(Refusal::Compacted)));
+    let now = spb::Range {
+        key: b"a".to_vec(),
+        range_end: b"c".to_vec(),
+        ..Default::default()
+    };
+    let read = |st: &Store| {
+        let r = st.state().range(&now).unwrap();
+        r.kvs
+            .iter()
+            .map(|k| (k.key.clone(), k.value.clone(), k.mod_revision))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(read(&b), read(&s));
+    assert_eq!(b.state().range(&now).unwrap().revision, rev + 1000);
 }
 
 /// A file in memberctl's own snapshot format (what `snapshot save` wrote
@@ -199,7 +233,7 @@ fn an_older_memberctl_snapshot_file_still_restores() {
     let info = check_backup(&file).unwrap();
     assert_eq!((info.revision, info.records), (s.state().revision(), 3));
     let t = Store::open(d2.path()).unwrap();
-    t.restore_backup(&file, 9, 5, &[member(5), member(6)])
+    t.restore_backup(&file, 9, 5, &[member(5), member(6)], None)
         .unwrap();
     assert_eq!(
         t.state().hash_kv(0).unwrap().hash,
