@@ -20,6 +20,8 @@ use libtest_mimic::{Arguments, Completion, Trial};
 
 use crate::util;
 
+mod cpu;
+
 /// A tool a case needs beyond the Rust toolchain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Need {
@@ -146,17 +148,23 @@ pub(crate) use cases;
 /// stderr which tools were missing, for how many cases, and how to get them.
 pub fn main(mut cases: Vec<Case>) -> ExitCode {
     let mut args = Arguments::from_args();
+    let measured = measured();
     // One case per core by default; more is a choice (see [`CASES_PER_CORE`]).
     if args.test_threads.is_none() {
         args.test_threads = Some(threads());
     }
     // The slowest start first, so that the run does not end on one long case.
-    slowest_first(&mut cases);
+    cases.sort_by_key(|c| {
+        measured
+            .iter()
+            .position(|n| *n == c.name)
+            .unwrap_or(usize::MAX)
+    });
     let required = std::env::var("MEMBERCTL_REQUIRE_ETCD").is_ok_and(|v| v == "1");
     let mut looked: HashMap<Need, Result<(), String>> = HashMap::new();
     let mut missing: Vec<(String, usize)> = Vec::new();
     let mut trials = Vec::with_capacity(cases.len());
-    let timings: Arc<Mutex<Vec<(Duration, String)>>> = Arc::default();
+    let timings: Arc<Mutex<Vec<Timing>>> = Arc::default();
     for case in cases {
         // Only the cases this run selects are looked at: a filtered run
         // fetches no etcd it will not start.
@@ -181,16 +189,27 @@ pub fn main(mut cases: Vec<Case>) -> ExitCode {
             }
             None => {
                 let (timings, name) = (timings.clone(), case.name.clone());
+                let n = trials.len();
                 Trial::test(case.name, move || {
-                    let start = Instant::now();
-                    run();
-                    timings.lock().unwrap().push((start.elapsed(), name));
+                    let (start, meter) = (Instant::now(), cpu::Meter::start(n));
+                    // The thread leaves its cgroup also when the case panics.
+                    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run));
+                    let cpu = meter.and_then(cpu::Meter::finish);
+                    timings.lock().unwrap().push(Timing {
+                        took: start.elapsed(),
+                        cpu,
+                        name,
+                    });
+                    if let Err(panic) = ran {
+                        std::panic::resume_unwind(panic);
+                    }
                     Ok(())
                 })
             }
         });
     }
     let conclusion = libtest_mimic::run(&args, trials);
+    cpu::cleanup();
     write_timings(&timings.lock().unwrap());
     for (why, n) in &missing {
         eprintln!("not run here: {n} case(s): {why}");
@@ -219,42 +238,63 @@ fn threads() -> usize {
 
 /// Cases run at once per core by default. Two per core (four on this
 /// 2-core machine) overloaded it: a clean-clone CI run failed two cases
-/// whose learners could not catch up in time (docs/testing.md).
+/// whose learners could not catch up in time (docs/testing.md). Cases weighed
+/// by the cores they were measured to keep busy (with two at once: 0.37 on
+/// average) and started while the weights fitted the cores ran fewer at once
+/// at 2.5 times the measure, and overloaded the machine at 1.5 times: a
+/// weighing needs each case measured alone first.
 const CASES_PER_CORE: usize = 1;
 
-/// The slowest cases of a measured run, slowest first (`slowest.txt` beside
-/// this file: one case name per line, from the head of
-/// `target/tmp/case-times.txt`; refresh it when the suite changes).
-const SLOWEST: &str = include_str!("slowest.txt");
+/// The cases of a measured run (`measured.txt` beside this file: a copy of
+/// that run's target/tmp/case-times.txt; refresh it when the suite changes),
+/// slowest first: the harness starts the slowest first, in this order, so
+/// that the run does not end on one long case; the rest keep theirs.
+const MEASURED: &str = include_str!("measured.txt");
 
-/// Puts the cases [`SLOWEST`] names first, in its order; the rest keep
-/// theirs. A name no case has any more is ignored.
-fn slowest_first(cases: &mut [Case]) {
-    let rank = |name: &str| {
-        SLOWEST
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .position(|l| l == name)
-            .unwrap_or(usize::MAX)
-    };
-    // A stable sort: unranked cases keep their order.
-    cases.sort_by_key(|c| rank(&c.name));
+/// The case names in [`MEASURED`], slowest first; lines that name no case
+/// (the header, comments) are skipped.
+fn measured() -> Vec<String> {
+    MEASURED
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .filter_map(|l| l.split_whitespace().last())
+        .filter(|name| name.starts_with("cases::"))
+        .map(str::to_string)
+        .collect()
 }
 
-/// Writes how long each passed case took, slowest first, to
-/// `target/tmp/case-times.txt` (CI prints the head: where the suite's time goes).
-fn write_timings(timings: &[(Duration, String)]) {
-    let mut sorted = timings.to_vec();
-    sorted.sort_by_key(|t| std::cmp::Reverse(t.0));
-    let total: Duration = sorted.iter().map(|(d, _)| *d).sum();
+/// One case's run: its wall time, the CPU time it and every process it
+/// started used (when it could be measured), and its name.
+struct Timing {
+    took: Duration,
+    cpu: Option<f64>,
+    name: String,
+}
+
+/// Writes target/tmp/case-times.txt: every case's wall time, slowest first,
+/// its CPU time and the cores it kept busy on average (CPU ÷ wall; a case
+/// that waits for the CPU takes longer and seems lighter, so a run made one
+/// case at a time measures how heavy each is).
+fn write_timings(timings: &[Timing]) {
+    let mut sorted: Vec<&Timing> = timings.iter().collect();
+    sorted.sort_by_key(|t| std::cmp::Reverse(t.took));
+    let total: Duration = sorted.iter().map(|t| t.took).sum();
+    let cpu: f64 = sorted.iter().filter_map(|t| t.cpu).sum();
     let mut text = format!(
-        "{} cases, {:.1} s in all\n",
+        "{} cases, {:.1} s in all, {cpu:.1} s of CPU\n",
         sorted.len(),
-        total.as_secs_f64()
+        total.as_secs_f64(),
     );
-    for (took, name) in &sorted {
-        text.push_str(&format!("{:8.1} s  {name}\n", took.as_secs_f64()));
+    for t in &sorted {
+        let took = t.took.as_secs_f64();
+        match t.cpu {
+            Some(cpu) => text.push_str(&format!(
+                "{took:8.1} s  {cpu:7.1} s CPU  {:4.2} cores  {}\n",
+                cpu / took.max(0.001),
+                t.name
+            )),
+            None => text.push_str(&format!("{took:8.1} s  {}\n", t.name)),
+        }
     }
     let _ = std::fs::write(
         std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("case-times.txt"),
