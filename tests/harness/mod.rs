@@ -149,17 +149,22 @@ pub(crate) use cases;
 pub fn main(mut cases: Vec<Case>) -> ExitCode {
     let mut args = Arguments::from_args();
     let measured = measured();
-    // One case per core by default; more is a choice (see [`CASES_PER_CORE`]).
+    // Two cases per core by default (see [`CASES_PER_CORE`]).
     if args.test_threads.is_none() {
         args.test_threads = Some(threads());
     }
-    // The slowest start first, so that the run does not end on one long case.
-    cases.sort_by_key(|c| {
-        measured
-            .iter()
-            .position(|n| *n == c.name)
-            .unwrap_or(usize::MAX)
-    });
+    // The slowest start first, so that the run does not end on one long
+    // case; heavy and light alternate (see [`order`]).
+    let order = order(&measured);
+    let heavy: std::collections::HashSet<&str> = measured
+        .iter()
+        .filter(|m| m.cores >= HEAVY)
+        .map(|m| m.name.as_str())
+        .collect();
+    let gate = Arc::new(Gate::new(
+        std::thread::available_parallelism().map_or(1, usize::from),
+    ));
+    cases.sort_by_key(|c| order.get(c.name.as_str()).copied().unwrap_or(usize::MAX));
     let required = std::env::var("MEMBERCTL_REQUIRE_ETCD").is_ok_and(|v| v == "1");
     let mut looked: HashMap<Need, Result<(), String>> = HashMap::new();
     let mut missing: Vec<(String, usize)> = Vec::new();
@@ -190,7 +195,9 @@ pub fn main(mut cases: Vec<Case>) -> ExitCode {
             None => {
                 let (timings, name) = (timings.clone(), case.name.clone());
                 let n = trials.len();
+                let (gate, is_heavy) = (gate.clone(), heavy.contains(case.name.as_str()));
                 Trial::test(case.name, move || {
+                    let _slot = is_heavy.then(|| gate.enter());
                     let (start, meter) = (Instant::now(), cpu::Meter::start(n));
                     // The thread leaves its cgroup also when the case panics.
                     let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run));
@@ -236,14 +243,50 @@ fn threads() -> usize {
         })
 }
 
-/// Cases run at once per core by default. Two per core (four on this
-/// 2-core machine) overloaded it: a clean-clone CI run failed two cases
-/// whose learners could not catch up in time (docs/testing.md). Cases weighed
-/// by the cores they were measured to keep busy (with two at once: 0.37 on
-/// average) and started while the weights fitted the cores ran fewer at once
-/// at 2.5 times the measure, and overloaded the machine at 1.5 times: a
-/// weighing needs each case measured alone first.
-const CASES_PER_CORE: usize = 1;
+/// Cases run at once per core by default. The suite mostly waits (measured
+/// with two at once: 0.37 cores per case), so two per core keep the machine
+/// busy; what overloaded it at two per core before (two cases failed: their
+/// learners could not catch up in time) was the heavy cases, started first,
+/// running all together: now heavy and light alternate ([`order`]) and at
+/// most one heavy case per core runs ([`Gate`]).
+const CASES_PER_CORE: usize = 2;
+
+/// At most one heavy case per core at once: a heavy case waits here for a
+/// place (the light ones never do).
+struct Gate {
+    free: Mutex<usize>,
+    freed: std::sync::Condvar,
+}
+
+/// A heavy case's place, given back when it is dropped (also on a panic).
+struct Slot<'a>(&'a Gate);
+
+impl Gate {
+    /// A gate with `places` places.
+    fn new(places: usize) -> Gate {
+        Gate {
+            free: Mutex::new(places.max(1)),
+            freed: std::sync::Condvar::new(),
+        }
+    }
+
+    /// Waits for a place and takes it.
+    fn enter(&self) -> Slot<'_> {
+        let mut free = self.free.lock().unwrap();
+        while *free == 0 {
+            free = self.freed.wait(free).unwrap();
+        }
+        *free -= 1;
+        Slot(self)
+    }
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        *self.0.free.lock().unwrap() += 1;
+        self.0.freed.notify_one();
+    }
+}
 
 /// The cases of a measured run (`measured.txt` beside this file: a copy of
 /// that run's target/tmp/case-times.txt; refresh it when the suite changes),
@@ -251,16 +294,57 @@ const CASES_PER_CORE: usize = 1;
 /// that the run does not end on one long case; the rest keep theirs.
 const MEASURED: &str = include_str!("measured.txt");
 
-/// The case names in [`MEASURED`], slowest first; lines that name no case
-/// (the header, comments) are skipped.
-fn measured() -> Vec<String> {
+/// A case of the measured run: its name and the cores it kept busy.
+struct Measured {
+    name: String,
+    cores: f64,
+}
+
+/// The cases in [`MEASURED`], slowest first; lines that name no case (the
+/// header, comments) are skipped, and a line without a CPU figure counts as
+/// heavy.
+fn measured() -> Vec<Measured> {
     MEASURED
         .lines()
         .filter(|l| !l.trim_start().starts_with('#'))
-        .filter_map(|l| l.split_whitespace().last())
-        .filter(|name| name.starts_with("cases::"))
-        .map(str::to_string)
+        .filter_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let name = words.last().filter(|n| n.starts_with("cases::"))?;
+            let cores = words
+                .iter()
+                .position(|w| *w == "cores")
+                .and_then(|i| words.get(i - 1)?.parse().ok())
+                .unwrap_or(1.0);
+            Some(Measured {
+                name: name.to_string(),
+                cores,
+            })
+        })
         .collect()
+}
+
+/// A case measured to keep at least this many cores busy is heavy.
+const HEAVY: f64 = 0.45;
+
+/// Each measured case's place in the run: the slowest first, heavy and light
+/// cases alternating, so that the cases running at once are not all heavy
+/// (several snapshot catch-ups at once overload two cores) while the light
+/// ones, which mostly wait for timers, fill the other places.
+fn order(measured: &[Measured]) -> HashMap<&str, usize> {
+    let (heavy, light): (Vec<&Measured>, Vec<&Measured>) =
+        measured.iter().partition(|m| m.cores >= HEAVY);
+    let (mut heavy, mut light) = (heavy.into_iter(), light.into_iter());
+    let mut order = HashMap::new();
+    loop {
+        let (h, l) = (heavy.next(), light.next());
+        if h.is_none() && l.is_none() {
+            return order;
+        }
+        for m in [h, l].into_iter().flatten() {
+            let n = order.len();
+            order.insert(m.name.as_str(), n);
+        }
+    }
 }
 
 /// One case's run: its wall time, the CPU time it and every process it
