@@ -85,6 +85,7 @@ pub(super) async fn cluster(
                 from_snapshot: a.from_snapshot.clone(),
                 skip_hash_check: a.skip_hash_check,
                 link: a.link,
+                etcd: a.etcd.clone(),
             };
             tc::up(&dir, &options).await.context("cluster up")?
         }

@@ -244,6 +244,9 @@ impl Format for Simple {
                 l.pid.map_or("stopped", |_| "running")
             )?;
         }
+        if let Some(b) = &c.etcd {
+            writeln!(out, "server: etcd {}, {}", b.version, b.path.display())?;
+        }
         Ok(())
     }
 }

@@ -331,6 +331,9 @@ impl Format for Tabular {
         if let Some(l) = &c.link {
             writeln!(out, "{}", super::link_line(l))?;
         }
+        if let Some(b) = &c.etcd {
+            writeln!(out, "Server: etcd {} ({})", b.version, b.path.display())?;
+        }
         Ok(())
     }
 }

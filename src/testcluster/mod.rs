@@ -8,6 +8,7 @@ pub mod link;
 pub mod process;
 pub mod recover;
 mod report;
+mod server;
 pub mod state;
 
 use std::path::{Path, PathBuf};
@@ -19,6 +20,7 @@ use crate::model::MemberId;
 use crate::workflow::MembershipApi;
 use report::report;
 pub use report::{LocalCluster, LocalLink, LocalNode, NodeStatus};
+pub use server::EtcdBinary;
 use state::{ClusterState, NodeRecord};
 
 /// The directory used when none is given.
@@ -195,6 +197,8 @@ pub struct UpOptions {
     pub skip_hash_check: bool,
     /// The link model between the members (`--link`), if any.
     pub link: Option<crate::link::LinkSpec>,
+    /// The operator's etcd binary the members run (`--etcd`); `None`: memberctl's engine.
+    pub etcd: Option<PathBuf>,
 }
 
 /// `cluster up`: starts a new cluster as `options` say, or restarts the
@@ -213,6 +217,14 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
     let dir = absolute(dir)?;
     let exe = exe()?;
     let started = Instant::now();
+    let etcd = match &options.etcd {
+        Some(path) => {
+            let bin = EtcdBinary::probe(path)?;
+            bin.check(options)?;
+            Some(bin)
+        }
+        None => None,
+    };
     let mut state = match ClusterState::load(&dir)? {
         Some(_) if options.from_snapshot.is_some() => {
             return Err(Error::refused(format!(
@@ -237,6 +249,17 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
                         .map_or("without a link".to_string(), |l| format!("with --link {l}"))
                 )));
             }
+            if etcd.is_some() && etcd != state.etcd {
+                return Err(Error::refused(format!(
+                    "the cluster in {} was created {}; its server is kept across restarts: run `cluster up` without --etcd, or make a new cluster in another --dir",
+                    dir.display(),
+                    state.etcd.as_ref().map_or("on memberctl's engine".to_string(), |b| format!(
+                        "with --etcd {} (etcd {})",
+                        b.path.display(),
+                        b.version
+                    ))
+                )));
+            }
             if running.len() == members.len() {
                 return Err(Error::refused(format!(
                     "a cluster is already up in {} ({}); see `memberctl cluster status`, or `memberctl cluster down` first",
@@ -257,6 +280,7 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
                 fault_stale_reads: options.fault_stale_reads,
                 fault_ack_before_fsync: options.fault_ack_before_fsync,
                 link: options.link,
+                etcd,
                 link_pid: None,
                 link_stall: None,
                 nodes: vec![],
@@ -340,7 +364,11 @@ fn restore_all(
     state: &ClusterState,
 ) -> Result<(), Error> {
     for n in &state.nodes {
-        if let Err(e) = process::restore(exe, file, skip_hash_check, n) {
+        let restored = match &state.etcd {
+            Some(bin) => bin.restore(file, skip_hash_check, n),
+            None => process::restore(exe, file, skip_hash_check, n),
+        };
+        if let Err(e) = restored {
             for n in &state.nodes {
                 let _ = std::fs::remove_dir_all(&n.data_dir);
             }

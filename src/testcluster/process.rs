@@ -75,7 +75,8 @@ fn hold_free_port() -> Result<TcpListener, Error> {
 /// command line read empty while another thread still tears down its
 /// memory, holding its files, and with them the lock on its data directory.
 pub fn is_running(pid: u32, data_dir: &Path) -> bool {
-    runs_as(pid, b"run", data_dir)
+    // `memberctl node run … --data-dir DIR` or `etcd … --data-dir DIR`.
+    runs_as(pid, b"--data-dir", data_dir)
 }
 
 /// Whether `pid` is this executable running as `… WORD …` with `path` among
@@ -92,7 +93,7 @@ pub fn runs_as(pid: u32, word: &[u8], path: &Path) -> bool {
         return false;
     }
     if cmdline.is_empty() {
-        return comm == "memberctl";
+        return comm == "memberctl" || comm == "etcd";
     }
     let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
     let dir = path.as_os_str().as_encoded_bytes();
@@ -146,6 +147,11 @@ pub fn spawn_with(
     cluster: &ClusterState,
     extra: &[&str],
 ) -> Result<u32, Error> {
+    if let Some(bin) = &cluster.etcd {
+        let mut cmd = bin.command(node, cluster);
+        cmd.args(extra);
+        return spawn_detached(cmd, &node.log);
+    }
     let mut cmd = Command::new(exe);
     cmd.args(["node", "run", "--name", &node.name])
         .arg("--data-dir")
@@ -263,7 +269,7 @@ pub fn restore(
 
 /// Stops a node: SIGTERM, then SIGKILL after a grace period. Idempotent.
 pub fn stop(pid: u32, data_dir: &Path) {
-    stop_as(pid, b"run", data_dir)
+    stop_as(pid, b"--data-dir", data_dir)
 }
 
 /// Stops `pid` if it is this executable running as `… word … path …` (see

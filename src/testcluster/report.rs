@@ -77,6 +77,9 @@ pub struct LocalCluster {
     pub ready_ms: Option<u128>,
     /// The link model between the members (`cluster up --link`), if any.
     pub link: Option<LocalLink>,
+    /// The operator's etcd binary the members run (`cluster up --etcd`);
+    /// `None`: memberctl's engine.
+    pub etcd: Option<super::EtcdBinary>,
 }
 
 impl LocalCluster {
@@ -148,6 +151,7 @@ pub(super) async fn report(
         leader,
         ready_ms,
         link,
+        etcd: state.etcd.clone(),
     })
 }
 

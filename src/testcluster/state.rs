@@ -88,6 +88,10 @@ pub struct ClusterState {
     /// The link model between the members (`cluster up --link`), if any.
     #[serde(default)]
     pub link: Option<crate::link::LinkSpec>,
+    /// The operator's etcd binary the members run (`cluster up --etcd`);
+    /// `None`: memberctl's engine.
+    #[serde(default)]
+    pub etcd: Option<super::EtcdBinary>,
     /// The process that runs the link model, while it runs.
     #[serde(default)]
     pub link_pid: Option<u32>,

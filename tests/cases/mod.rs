@@ -44,6 +44,8 @@ mod leader;
 mod learner_update;
 /// The link model: delay and bandwidth as set; `cluster up --link`.
 mod link;
+/// `cluster up --etcd PATH`: the local cluster on the operator's own etcd (3.4, 3.6); what etcd lacks refused before anything is made.
+mod local_etcd;
 /// etcd's Lock and Election services on the engine, interleaved with etcdctl lock and elect.
 mod lock;
 /// etcd's Maintenance on the engine with etcdctl (both endpoint forms) vs etcd; HashKV; quota; snapshots; the :authority repair.
@@ -112,6 +114,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         http::cases(),
         joint::cases(),
         link::cases(),
+        local_etcd::cases(),
         leader::cases(),
         lock::cases(),
         maintenance::cases(),

@@ -283,7 +283,17 @@ pub(super) struct ClusterDoc<'a> {
     pub(super) leader: Option<String>,
     pub(super) ready_ms: Option<u128>,
     pub(super) link: Option<LinkDoc>,
+    pub(super) server: ServerDoc,
     pub(super) nodes: Vec<NodeDoc<'a>>,
+}
+
+/// The server a local cluster's members run: `engine` (memberctl's, its
+/// version memberctl's) or `etcd` (the operator's binary: its version and path).
+#[derive(Serialize)]
+pub(super) struct ServerDoc {
+    pub(super) kind: &'static str,
+    pub(super) version: String,
+    pub(super) path: Option<String>,
 }
 
 /// The link model between the members of a local cluster.

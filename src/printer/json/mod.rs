@@ -371,6 +371,18 @@ impl Format for Json {
                     pid: l.pid,
                     running: l.pid.is_some(),
                 }),
+                server: match &c.etcd {
+                    Some(b) => ServerDoc {
+                        kind: "etcd",
+                        version: b.version.clone(),
+                        path: Some(b.path.display().to_string()),
+                    },
+                    None => ServerDoc {
+                        kind: "engine",
+                        version: env!("CARGO_PKG_VERSION").to_string(),
+                        path: None,
+                    },
+                },
                 nodes: c
                     .nodes
                     .iter()

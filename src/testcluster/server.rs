@@ -1,0 +1,191 @@
+//! Which server the local cluster's members run: memberctl's engine (`node run`) or the operator's own etcd binary (`cluster up --etcd PATH`), and the command line each is started with.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde::{Deserialize, Serialize};
+
+use super::state::{ClusterState, NodeRecord};
+use super::UpOptions;
+use crate::error::{Error, ErrorKind};
+
+/// An etcd server binary the local cluster's members run, as `--version` named it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct EtcdBinary {
+    /// The binary, as an absolute path.
+    pub path: PathBuf,
+    /// Its version (`etcd Version: …` of `--version`), e.g. `3.4.23`.
+    pub version: String,
+}
+
+impl EtcdBinary {
+    /// Reads the version of the etcd binary at `path` (`PATH --version`);
+    /// refuses a path that is not an etcd of 3.4 or later.
+    pub fn probe(path: &Path) -> Result<EtcdBinary, Error> {
+        let path = std::path::absolute(path)
+            .map_err(|e| Error::usage(format!("--etcd {}: {e}", path.display())))?;
+        if !path.is_file() {
+            return Err(Error::usage(format!(
+                "--etcd {}: no such file; give the path of an etcd server binary (e.g. --etcd \"$(command -v etcd)\")",
+                path.display()
+            )));
+        }
+        let out = Command::new(&path)
+            .arg("--version")
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| {
+                Error::usage(format!(
+                    "--etcd {}: cannot run it: {e}; give the path of an etcd server binary",
+                    path.display()
+                ))
+            })?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let version = text
+            .lines()
+            .find_map(|l| l.strip_prefix("etcd Version: "))
+            .map(|v| v.trim().to_string());
+        let Some(version) = version.filter(|_| out.status.success()) else {
+            return Err(Error::usage(format!(
+                "--etcd {}: `--version` did not name an etcd version (said {:?}); give the path of an etcd server binary",
+                path.display(),
+                text.trim()
+            )));
+        };
+        let bin = EtcdBinary { path, version };
+        match bin.minor() {
+            Some((3, m)) if m >= 4 => Ok(bin),
+            _ => Err(Error::usage(format!(
+                "--etcd {}: etcd {} is not supported; memberctl's local cluster runs etcd 3.4 to 3.7",
+                bin.path.display(),
+                bin.version
+            ))),
+        }
+    }
+
+    /// Major and minor version.
+    pub fn minor(&self) -> Option<(u64, u64)> {
+        let mut parts = self.version.split('.').map(|p| p.parse::<u64>().ok());
+        Some((parts.next()??, parts.next()??))
+    }
+
+    /// Whether this etcd takes `--max-learners` (3.6 and later; before, one
+    /// learner at most, fixed).
+    fn has_max_learners(&self) -> bool {
+        self.minor().is_some_and(|v| v >= (3, 6))
+    }
+
+    /// Refuses, before anything is made, what `cluster up` was asked that
+    /// this etcd cannot do.
+    pub fn check(&self, options: &UpOptions) -> Result<(), Error> {
+        let refuse = |what: &str| {
+            Err(Error::usage(format!(
+                "{what} with --etcd {} (etcd {}): {}",
+                self.path.display(),
+                self.version,
+                "drop the flag, or run the cluster on memberctl's engine (without --etcd)"
+            )))
+        };
+        if options.fault_injection || options.fault_stale_reads || options.fault_ack_before_fsync {
+            return refuse(
+                "--fault-injection and its deliberate bugs are the engine's; etcd has none",
+            );
+        }
+        if options.max_learners != 1 && !self.has_max_learners() {
+            return refuse("--max-learners: etcd before 3.6 allows one learner, fixed");
+        }
+        Ok(())
+    }
+
+    /// The command line that starts `node` as an etcd member, with `cluster`'s settings.
+    pub fn command(&self, node: &NodeRecord, cluster: &ClusterState) -> Command {
+        let mut cmd = Command::new(&self.path);
+        cmd.args(["--name", &node.name])
+            .arg("--data-dir")
+            .arg(&node.data_dir)
+            .args(["--listen-client-urls", &node.client_url])
+            .args(["--advertise-client-urls", &node.client_url])
+            .args([
+                "--listen-peer-urls",
+                ClusterState::listen_peer_url(node),
+                "--initial-advertise-peer-urls",
+                &node.peer_url,
+            ])
+            .args(["--initial-cluster", &node.initial_cluster])
+            .args(["--initial-cluster-state", &node.initial_cluster_state])
+            .args(["--snapshot-count", &cluster.snapshot_count.to_string()])
+            .args(["--heartbeat-interval", &cluster.heartbeat_ms.to_string()])
+            .args([
+                "--election-timeout",
+                &cluster.election_timeout_ms.to_string(),
+            ]);
+        if cluster.quota_backend_bytes > 0 {
+            cmd.args([
+                "--quota-backend-bytes",
+                &cluster.quota_backend_bytes.to_string(),
+            ]);
+        }
+        if self.has_max_learners() {
+            cmd.args(["--max-learners", &cluster.max_learners.to_string()]);
+        }
+        cmd
+    }
+
+    /// Fills `node`'s data directory from a snapshot file with the restore
+    /// tool next to the binary: `etcdutl snapshot restore` (3.5 and later),
+    /// else `etcdctl snapshot restore` (3.4 and 3.5 have it); refuses when
+    /// neither is there. memberctl's own restore writes the engine's data
+    /// directory, which etcd does not open.
+    pub fn restore(
+        &self,
+        file: &Path,
+        skip_hash_check: bool,
+        node: &NodeRecord,
+    ) -> Result<(), Error> {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let tool = ["etcdutl", "etcdctl"]
+            .into_iter()
+            .map(|t| dir.join(t))
+            .find(|t| t.is_file())
+            .ok_or_else(|| {
+                Error::usage(format!(
+                    "--from-snapshot with --etcd {}: neither etcdutl nor etcdctl is next to it in {}, and etcd {} opens only a data directory its own tools restore; put etcd's release (etcd, etcdutl, etcdctl) in one folder",
+                    self.path.display(),
+                    dir.display(),
+                    self.version
+                ))
+            })?;
+        let mut cmd = Command::new(&tool);
+        cmd.args(["snapshot", "restore"])
+            .arg(file)
+            .args(["--name", &node.name])
+            .arg("--data-dir")
+            .arg(&node.data_dir)
+            .args(["--initial-cluster", &node.initial_cluster])
+            .args(["--initial-advertise-peer-urls", &node.peer_url]);
+        if skip_hash_check {
+            cmd.arg("--skip-hash-check");
+        }
+        // etcdctl 3.4 restores only under its v3 API (the default from 3.4 on).
+        cmd.env("ETCDCTL_API", "3");
+        let out = cmd.stdin(Stdio::null()).output().map_err(|e| {
+            Error::new(
+                ErrorKind::Internal,
+                format!("cannot start {}: {e}", tool.display()),
+            )
+        })?;
+        if out.status.success() {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorKind::Internal,
+            format!(
+                "cannot restore node {} from {} with {}: {}",
+                node.name,
+                file.display(),
+                tool.display(),
+                String::from_utf8_lossy(&out.stderr).trim()
+            ),
+        ))
+    }
+}

@@ -1,0 +1,215 @@
+//! `cluster up --etcd PATH`: the local cluster's members are the operator's own etcd processes (Debian's 3.4, the pinned 3.6), and every `cluster` and `member` command works on them as on the engine, with what etcd lacks refused plainly.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::util::local::{self, Local};
+use crate::util::members::{add_and_start, member_named};
+use crate::util::versions;
+use crate::util::wait_for;
+
+/// The member list of the local cluster, as JSON.
+fn list(local: &Local) -> serde_json::Value {
+    local
+        .ctl(&["member", "list", "-w", "json"])
+        .expect(0)
+        .json()
+}
+
+/// Up, status (every format), a learner added, started and promoted, joint
+/// refused, down and up again from the data directories, the server kept.
+fn a_local_cluster_runs_on_the_operators_etcd(version: &str) {
+    let bin = versions::etcd_server(version);
+    let reported = versions::reported_version(&bin);
+    let path = bin.to_str().unwrap();
+    let local = Local::up(&["--etcd", path]);
+
+    // The members are that binary's processes, and status says which etcd.
+    let status = local.status();
+    assert_eq!(status["server"]["kind"], "etcd", "{status}");
+    assert_eq!(status["server"]["version"], reported.as_str(), "{status}");
+    assert_eq!(status["server"]["path"], path, "{status}");
+    let real = std::fs::canonicalize(&bin).unwrap();
+    for (name, pid) in local.pids() {
+        let exe = std::fs::read_link(format!("/proc/{pid}/exe")).unwrap();
+        assert_eq!(exe, real, "{name} runs {}", exe.display());
+    }
+    let table = local.ctl(&["cluster", "status", "-w", "table"]).expect(0);
+    assert!(
+        table
+            .stdout
+            .contains(&format!("Server: etcd {reported} ({path})")),
+        "{}",
+        table.stdout
+    );
+    let simple = local.ctl(&["cluster", "status", "-w", "simple"]).expect(0);
+    assert!(
+        simple
+            .stdout
+            .contains(&format!("server: etcd {reported}, {path}")),
+        "{}",
+        simple.stdout
+    );
+
+    // Writes, then a learner added, started by start-node, promoted.
+    let eps = local.endpoints();
+    for i in 0..20 {
+        local::put(&eps[i % eps.len()], &format!("k{i:02}"), "v").unwrap();
+    }
+    let (id, _) = add_and_start(&local, "s4");
+    let exe = std::fs::read_link(format!(
+        "/proc/{}/exe",
+        local.node("s4")["pid"].as_u64().unwrap()
+    ))
+    .unwrap();
+    assert_eq!(exe, real, "s4 runs {}", exe.display());
+    local
+        .ctl(&["member", "promote", &id, "--timeout", "60s"])
+        .expect(0);
+    let members = list(&local);
+    assert_eq!(
+        member_named(&members, "s4")["is_learner"],
+        false,
+        "{members}"
+    );
+    assert_eq!(members["members"].as_array().unwrap().len(), 4);
+
+    // etcd has no explicit joint consensus: refused, with the reason.
+    let r = local.ctl(&["member", "joint", "status"]).expect(6);
+    assert!(
+        r.stderr.contains("one membership change at a time"),
+        "{}",
+        r.stderr
+    );
+
+    // Down, then up again from the data directories: nothing lost, same server.
+    local.ctl(&["cluster", "down"]).expect(0);
+    assert!(local.pids().is_empty(), "{}", local.status());
+    let up = local.ctl(&["cluster", "up", "-w", "json"]).expect(0).json();
+    assert_eq!(up["server"]["version"], reported.as_str(), "{up}");
+    let s4 = local.client_url("s4");
+    let kept = wait_for(
+        "the restarted cluster to serve",
+        Duration::from_secs(30),
+        || local::get_prefix_linearizable(&s4, "k").ok(),
+    );
+    assert_eq!(kept.len(), 20, "{kept:?}");
+    assert_eq!(list(&local)["members"].as_array().unwrap().len(), 4);
+
+    // The server is the cluster's: another one on restart is refused.
+    local.ctl(&["cluster", "down"]).expect(0);
+    let r = local
+        .ctl(&["cluster", "up", "--etcd", "/bin/true"])
+        .expect(2);
+    assert!(
+        r.stderr.contains("did not name an etcd version"),
+        "{}",
+        r.stderr
+    );
+    let other = if version == "3.4" { "3.6" } else { "3.4" };
+    let other = versions::etcd_server(other);
+    let r = local
+        .ctl(&["cluster", "up", "--etcd", other.to_str().unwrap()])
+        .expect(3);
+    assert!(
+        r.stderr.contains("its server is kept across restarts"),
+        "{}",
+        r.stderr
+    );
+    assert!(local.pids().is_empty(), "a refused up started nodes");
+}
+
+fn a_local_cluster_runs_on_etcd_3_4() {
+    a_local_cluster_runs_on_the_operators_etcd("3.4");
+}
+
+fn a_local_cluster_runs_on_etcd_3_6() {
+    a_local_cluster_runs_on_the_operators_etcd("3.6");
+}
+
+/// What etcd cannot do is refused before anything is made: the engine's
+/// fault flags, more than one learner before 3.6, a path that is no etcd, a
+/// snapshot with no restore tool beside the binary.
+fn what_etcd_lacks_is_refused_before_anything_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let v34 = versions::etcd_server("3.4");
+    let v36 = versions::etcd_server("3.6");
+    let up = |args: &[&str]| {
+        let mut all = vec!["cluster", "up", "--dir", dir.path().to_str().unwrap()];
+        all.extend_from_slice(args);
+        crate::util::run(&mut crate::util::memberctl_command(&all))
+    };
+    let nothing_made = |dir: &Path| {
+        assert!(
+            !dir.join("cluster.json").exists(),
+            "a refused up left a cluster behind"
+        );
+    };
+    let r = up(&["--etcd", v34.to_str().unwrap(), "--fault-injection"]).expect(2);
+    assert!(r.stderr.contains("etcd has none"), "{}", r.stderr);
+    let r = up(&["--etcd", v34.to_str().unwrap(), "--max-learners", "2"]).expect(2);
+    assert!(
+        r.stderr.contains("before 3.6 allows one learner"),
+        "{}",
+        r.stderr
+    );
+    let r = up(&["--etcd", "/nonexistent/etcd"]).expect(2);
+    assert!(r.stderr.contains("no such file"), "{}", r.stderr);
+    nothing_made(dir.path());
+
+    // A snapshot of a running cluster, for --from-snapshot.
+    let source = Local::up(&[]);
+    local::put(&source.endpoints()[0], "from", "snapshot").unwrap();
+    let file = dir.path().join("copy.db");
+    source
+        .ctl(&["snapshot", "save", file.to_str().unwrap()])
+        .expect(0);
+    // The pinned 3.6 binary stands alone: no etcdutl or etcdctl beside it.
+    let r = up(&[
+        "--etcd",
+        v36.to_str().unwrap(),
+        "--from-snapshot",
+        file.to_str().unwrap(),
+    ])
+    .expect(2);
+    assert!(
+        r.stderr
+            .contains("neither etcdutl nor etcdctl is next to it"),
+        "{}",
+        r.stderr
+    );
+    nothing_made(dir.path());
+    // Debian's etcd has etcdctl 3.4 beside it: restored with it, served by etcd.
+    let restored = dir.path().join("restored");
+    let r = crate::util::run(&mut crate::util::memberctl_command(&[
+        "cluster",
+        "up",
+        "--dir",
+        restored.to_str().unwrap(),
+        "--etcd",
+        v34.to_str().unwrap(),
+        "--from-snapshot",
+        file.to_str().unwrap(),
+        "-w",
+        "json",
+    ]));
+    let doc = r.expect(0).json();
+    let ep = doc["endpoints"][0].as_str().unwrap().to_string();
+    let got = local::get_prefix_linearizable(&ep, "from").unwrap();
+    assert_eq!(got, vec![("from".to_string(), "snapshot".to_string())]);
+    crate::util::run(&mut crate::util::memberctl_command(&[
+        "cluster",
+        "down",
+        "--dir",
+        restored.to_str().unwrap(),
+    ]))
+    .expect(0);
+}
+
+pub fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        a_local_cluster_runs_on_etcd_3_4: [Etcd, Etcdctl],
+        a_local_cluster_runs_on_etcd_3_6: [Etcd, EtcdServer("3.6")],
+        what_etcd_lacks_is_refused_before_anything_is_made: [Etcd, Etcdctl, EtcdServer("3.6")],
+    ]
+}
