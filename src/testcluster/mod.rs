@@ -479,9 +479,18 @@ pub async fn start_node(
                 .collect::<Vec<_>>()
         })
         .collect();
-    let listen_peer_url = match state.link {
-        Some(_) => Some(format!("http://127.0.0.1:{}", process::free_port()?)),
-        None => None,
+    // Behind a link, a node started again at a peer URL the link already
+    // fronts (`cluster recover` re-adds the lost members at theirs) listens
+    // where the link forwards it: the running link keeps its routes.
+    let fronted = state
+        .nodes
+        .iter()
+        .find(|n| n.name == name && n.peer_url == peer)
+        .and_then(|n| n.listen_peer_url.clone());
+    let listen_peer_url = match (state.link, fronted) {
+        (Some(_), Some(url)) => Some(url),
+        (Some(_), None) => Some(format!("http://127.0.0.1:{}", process::free_port()?)),
+        (None, _) => None,
     };
     let record = NodeRecord {
         name: name.to_string(),

@@ -127,6 +127,65 @@ fn a_local_cluster_runs_on_etcd_3_6() {
     a_local_cluster_runs_on_the_operators_etcd("3.6");
 }
 
+/// etcd's peers behind the link model (`--link`, `cluster link --stall`),
+/// then two of three killed: `cluster recover` restarts the survivor with
+/// etcd's `--force-new-cluster`, adds the others back and restarts it
+/// without the flag; every acknowledged write kept.
+fn link_and_recover_on_etcd(version: &str) {
+    let bin = versions::etcd_server(version);
+    let local = Local::up(&[
+        "--etcd",
+        bin.to_str().unwrap(),
+        "--link",
+        "rtt=10ms,bandwidth=100mbit,queue=1mb",
+    ]);
+    let status = local.status();
+    assert_eq!(status["link"]["running"], true, "{status}");
+    assert_eq!(status["server"]["kind"], "etcd", "{status}");
+    let eps = local.endpoints();
+    for i in 0..20 {
+        local::put(&eps[i % eps.len()], &format!("k{i:02}"), "v").unwrap();
+    }
+    // The peers talk through the link: stalled for 3 s, then writes commit
+    // again (etcd may time a write out meanwhile: retried, bounded).
+    local.ctl(&["cluster", "link", "--stall", "3s"]).expect(0);
+    wait_for("a write after the stall", Duration::from_secs(30), || {
+        local::put(&eps[0], "after", "stall").ok()
+    });
+    assert_eq!(
+        local::get_prefix_linearizable(&eps[1], "after").unwrap(),
+        vec![("after".to_string(), "stall".to_string())]
+    );
+
+    let survivor = local.client_url("n1");
+    local.kill_node("n2");
+    local.kill_node("n3");
+    let r = local.ctl(&["cluster", "recover"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stderr, local.logs());
+    assert!(r.stderr.contains("recovering from n1"), "{}", r.stderr);
+    let members = list(&local);
+    let members = members["members"].as_array().unwrap();
+    assert_eq!(members.len(), 3, "{members:?}");
+    assert!(
+        members.iter().all(|m| m["is_learner"] == false),
+        "{members:?}"
+    );
+    let kept = wait_for(
+        "the recovered cluster to serve",
+        Duration::from_secs(30),
+        || local::get_prefix_linearizable(&survivor, "k").ok(),
+    );
+    assert_eq!(kept.len(), 20, "{kept:?}");
+    for (name, pid) in local.pids() {
+        let exe = std::fs::read_link(format!("/proc/{pid}/exe")).unwrap();
+        assert_eq!(exe, std::fs::canonicalize(&bin).unwrap(), "{name}");
+    }
+}
+
+fn link_and_recover_on_etcd_3_4() {
+    link_and_recover_on_etcd("3.4");
+}
+
 /// What etcd cannot do is refused before anything is made: the engine's
 /// fault flags, more than one learner before 3.6, a path that is no etcd, a
 /// snapshot with no restore tool beside the binary.
@@ -210,6 +269,7 @@ pub fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         a_local_cluster_runs_on_etcd_3_4: [Etcd, Etcdctl],
         a_local_cluster_runs_on_etcd_3_6: [Etcd, EtcdServer("3.6")],
+        link_and_recover_on_etcd_3_4: [Etcd],
         what_etcd_lacks_is_refused_before_anything_is_made: [Etcd, Etcdctl, EtcdServer("3.6")],
     ]
 }
