@@ -137,6 +137,11 @@ pub(super) async fn autopilot(
         command_timeout: global.command_timeout,
     };
     let req = AutopilotRequest::from(args);
+    if let Some(w) =
+        autopilot::lease_ttl_warning(req.lease_ttl, req.interval, global.command_timeout)
+    {
+        observer.notice(&format!("warning: {w}"));
+    }
     // Watching the local cluster: a pid file in its directory, so that
     // `cluster chaos` finds it (kill-autopilot).
     let _registration = local_registration(client, &req.name, observer);
