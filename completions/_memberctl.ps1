@@ -605,6 +605,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('down', 'down', [CompletionResultType]::ParameterValue, 'Stop the local cluster''s node processes (only those it started)')
             [CompletionResult]::new('link', 'link', [CompletionResultType]::ParameterValue, 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall')
             [CompletionResult]::new('link-serve', 'link-serve', [CompletionResultType]::ParameterValue, 'Run the link model between the local cluster''s members (started by `cluster up --link`)')
+            [CompletionResult]::new('chaos', 'chaos', [CompletionResultType]::ParameterValue, 'Inject seeded random faults into the local cluster for a while (kill -9, wipe, pause, link stalls, the acting autopilot killed), one JSON line per fault''s start and end')
             [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -740,6 +741,32 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'memberctl;cluster;chaos' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'The seed of every random draw: the same seed replays the same schedule [default: from the clock, printed on stderr]')
+            [CompletionResult]::new('--duration', '--duration', [CompletionResultType]::ParameterName, 'How long to inject faults; those in progress end then')
+            [CompletionResult]::new('--faults', '--faults', [CompletionResultType]::ParameterName, 'The faults to draw from, comma-separated [default: all; stall and slow only with a link]')
+            [CompletionResult]::new('--max-concurrent', '--max-concurrent', [CompletionResultType]::ParameterName, 'The most faults in progress at once')
+            [CompletionResult]::new('--every', '--every', [CompletionResultType]::ParameterName, 'The mean time between the starts of two faults')
+            [CompletionResult]::new('--hold', '--hold', [CompletionResultType]::ParameterName, 'The longest a fault lasts (each lasts half to all of it)')
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS, for servers that require one (with --key)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (with --cert)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication')
+            [CompletionResult]::new('--break-quorum', '--break-quorum', [CompletionResultType]::ParameterName, 'Allow more voters down or cut off at once than the cluster can lose (its quorum goes)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Encrypt but do not verify the servers'' certificates (test clusters only)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'memberctl;cluster;recover' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The survivor to recover from (default: the one with the most of the log)')
@@ -768,6 +795,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('down', 'down', [CompletionResultType]::ParameterValue, 'Stop the local cluster''s node processes (only those it started)')
             [CompletionResult]::new('link', 'link', [CompletionResultType]::ParameterValue, 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall')
             [CompletionResult]::new('link-serve', 'link-serve', [CompletionResultType]::ParameterValue, 'Run the link model between the local cluster''s members (started by `cluster up --link`)')
+            [CompletionResult]::new('chaos', 'chaos', [CompletionResultType]::ParameterValue, 'Inject seeded random faults into the local cluster for a while (kill -9, wipe, pause, link stalls, the acting autopilot killed), one JSON line per fault''s start and end')
             [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -790,6 +818,9 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
         'memberctl;cluster;help;link-serve' {
             break
         }
+        'memberctl;cluster;help;chaos' {
+            break
+        }
         'memberctl;cluster;help;recover' {
             break
         }
@@ -807,6 +838,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'This autopilot''s name in the election among autopilots (key prefix memberctl/autopilot/) [default: HOST-PID]')
             [CompletionResult]::new('--lease-ttl', '--lease-ttl', [CompletionResultType]::ParameterName, 'The election lease''s time to live: how soon another autopilot takes over when this one dies')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long one action may wait (a standby''s catch-up, leadership moves)')
+            [CompletionResult]::new('--listen-metrics', '--listen-metrics', [CompletionResultType]::ParameterName, 'Serve Prometheus metrics (/metrics) and a health check (/health) on this address, e.g. 127.0.0.1:9479')
             [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade')
             [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
             [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
@@ -1036,6 +1068,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('down', 'down', [CompletionResultType]::ParameterValue, 'Stop the local cluster''s node processes (only those it started)')
             [CompletionResult]::new('link', 'link', [CompletionResultType]::ParameterValue, 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall')
             [CompletionResult]::new('link-serve', 'link-serve', [CompletionResultType]::ParameterValue, 'Run the link model between the local cluster''s members (started by `cluster up --link`)')
+            [CompletionResult]::new('chaos', 'chaos', [CompletionResultType]::ParameterValue, 'Inject seeded random faults into the local cluster for a while (kill -9, wipe, pause, link stalls, the acting autopilot killed), one JSON line per fault''s start and end')
             [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members')
             break
         }
@@ -1055,6 +1088,9 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;help;cluster;link-serve' {
+            break
+        }
+        'memberctl;help;cluster;chaos' {
             break
         }
         'memberctl;help;cluster;recover' {

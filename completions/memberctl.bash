@@ -37,6 +37,9 @@ _memberctl() {
             memberctl,snapshot)
                 cmd="memberctl__subcmd__snapshot"
                 ;;
+            memberctl__subcmd__cluster,chaos)
+                cmd="memberctl__subcmd__cluster__subcmd__chaos"
+                ;;
             memberctl__subcmd__cluster,down)
                 cmd="memberctl__subcmd__cluster__subcmd__down"
                 ;;
@@ -60,6 +63,9 @@ _memberctl() {
                 ;;
             memberctl__subcmd__cluster,up)
                 cmd="memberctl__subcmd__cluster__subcmd__up"
+                ;;
+            memberctl__subcmd__cluster__subcmd__help,chaos)
+                cmd="memberctl__subcmd__cluster__subcmd__help__subcmd__chaos"
                 ;;
             memberctl__subcmd__cluster__subcmd__help,down)
                 cmd="memberctl__subcmd__cluster__subcmd__help__subcmd__down"
@@ -105,6 +111,9 @@ _memberctl() {
                 ;;
             memberctl__subcmd__help,snapshot)
                 cmd="memberctl__subcmd__help__subcmd__snapshot"
+                ;;
+            memberctl__subcmd__help__subcmd__cluster,chaos)
+                cmd="memberctl__subcmd__help__subcmd__cluster__subcmd__chaos"
                 ;;
             memberctl__subcmd__help__subcmd__cluster,down)
                 cmd="memberctl__subcmd__help__subcmd__cluster__subcmd__down"
@@ -392,7 +401,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__autopilot)
-            opts="-w -h -V --interval --heartbeat --dead-after --standby --stable-for --cleanup-dead --min-voters --stalled-for --start-standby --name --lease-ttl --dry-run --timeout --skip-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --interval --heartbeat --dead-after --standby --stable-for --cleanup-dead --min-voters --stalled-for --start-standby --name --lease-ttl --dry-run --timeout --listen-metrics --skip-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -435,6 +444,10 @@ _memberctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --listen-metrics)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -490,12 +503,94 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster)
-            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version up start-node status down link link-serve recover help"
+            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version up start-node status down link link-serve chaos recover help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --endpoints)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dial-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-out)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                -w)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                --cacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__cluster__subcmd__chaos)
+            opts="-w -h -V --dir --seed --duration --faults --max-concurrent --break-quorum --every --hold --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --duration)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --faults)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-concurrent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --every)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --endpoints)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -602,8 +697,22 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster__subcmd__help)
-            opts="up start-node status down link link-serve recover help"
+            opts="up start-node status down link link-serve chaos recover help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__cluster__subcmd__help__subcmd__chaos)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1218,8 +1327,22 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__cluster)
-            opts="up start-node status down link link-serve recover"
+            opts="up start-node status down link link-serve chaos recover"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__help__subcmd__cluster__subcmd__chaos)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

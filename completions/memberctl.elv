@@ -558,6 +558,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand down 'Stop the local cluster''s node processes (only those it started)'
             cand link 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall'
             cand link-serve 'Run the link model between the local cluster''s members (started by `cluster up --link`)'
+            cand chaos 'Inject seeded random faults into the local cluster for a while (kill -9, wipe, pause, link stalls, the acting autopilot killed), one JSON line per fault''s start and end'
             cand recover 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -686,6 +687,31 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'memberctl;cluster;chaos'= {
+            cand --dir 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]'
+            cand --seed 'The seed of every random draw: the same seed replays the same schedule [default: from the clock, printed on stderr]'
+            cand --duration 'How long to inject faults; those in progress end then'
+            cand --faults 'The faults to draw from, comma-separated [default: all; stall and slow only with a link]'
+            cand --max-concurrent 'The most faults in progress at once'
+            cand --every 'The mean time between the starts of two faults'
+            cand --hold 'The longest a fault lasts (each lasts half to all of it)'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)'
+            cand --cert 'Client certificate for TLS, for servers that require one (with --key)'
+            cand --key 'Client key for TLS (with --cert)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)'
+            cand --password 'Password for authentication'
+            cand --break-quorum 'Allow more voters down or cut off at once than the cluster can lose (its quorum goes)'
+            cand --insecure-skip-tls-verify 'Encrypt but do not verify the servers'' certificates (test clusters only)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'memberctl;cluster;recover'= {
             cand --dir 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]'
             cand --from 'The survivor to recover from (default: the one with the most of the log)'
@@ -713,6 +739,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand down 'Stop the local cluster''s node processes (only those it started)'
             cand link 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall'
             cand link-serve 'Run the link model between the local cluster''s members (started by `cluster up --link`)'
+            cand chaos 'Inject seeded random faults into the local cluster for a while (kill -9, wipe, pause, link stalls, the acting autopilot killed), one JSON line per fault''s start and end'
             cand recover 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -727,6 +754,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;cluster;help;link'= {
         }
         &'memberctl;cluster;help;link-serve'= {
+        }
+        &'memberctl;cluster;help;chaos'= {
         }
         &'memberctl;cluster;help;recover'= {
         }
@@ -743,6 +772,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --name 'This autopilot''s name in the election among autopilots (key prefix memberctl/autopilot/) [default: HOST-PID]'
             cand --lease-ttl 'The election lease''s time to live: how soon another autopilot takes over when this one dies'
             cand --timeout 'How long one action may wait (a standby''s catch-up, leadership moves)'
+            cand --listen-metrics 'Serve Prometheus metrics (/metrics) and a health check (/health) on this address, e.g. 127.0.0.1:9479'
             cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
@@ -942,6 +972,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand down 'Stop the local cluster''s node processes (only those it started)'
             cand link 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall'
             cand link-serve 'Run the link model between the local cluster''s members (started by `cluster up --link`)'
+            cand chaos 'Inject seeded random faults into the local cluster for a while (kill -9, wipe, pause, link stalls, the acting autopilot killed), one JSON line per fault''s start and end'
             cand recover 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members'
         }
         &'memberctl;help;cluster;up'= {
@@ -955,6 +986,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;help;cluster;link'= {
         }
         &'memberctl;help;cluster;link-serve'= {
+        }
+        &'memberctl;help;cluster;chaos'= {
         }
         &'memberctl;help;cluster;recover'= {
         }

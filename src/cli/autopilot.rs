@@ -50,6 +50,9 @@ pub struct AutopilotArgs {
     /// How long one action may wait (a standby's catch-up, leadership moves)
     #[arg(long, default_value = "1m", value_parser = parse_duration, value_name = "DURATION")]
     pub timeout: Duration,
+    /// Serve Prometheus metrics (/metrics) and a health check (/health) on this address, e.g. 127.0.0.1:9479
+    #[arg(long, value_name = "ADDR")]
+    pub listen_metrics: Option<std::net::SocketAddr>,
     /// Pre-flight checks to pass knowingly.
     #[command(flatten)]
     pub checks: SkipCheckArgs,

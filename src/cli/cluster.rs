@@ -25,6 +25,9 @@ pub enum ClusterCommand {
     /// Run the link model between the local cluster's members (started by `cluster up --link`)
     #[command(hide = true)]
     LinkServe(DirArg),
+    /// Inject seeded random faults into the local cluster for a while (kill -9, wipe, pause, link stalls, the acting autopilot killed), one JSON line per fault's start and end
+    #[command(after_help = CHAOS_HELP)]
+    Chaos(ChaosArgs),
     /// Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members
     Recover(RecoverArgs),
 }
@@ -41,6 +44,47 @@ pub struct RecoverArgs {
     /// How long to wait for each member added back to start and catch up
     #[arg(long, default_value = "5m", value_parser = super::parse_duration, value_name = "DURATION")]
     pub timeout: Duration,
+}
+
+/// `cluster chaos --help`'s closing text.
+const CHAOS_HELP: &str = "Faults (--faults, comma-separated): kill (kill -9 of a member that does not lead, restarted from its data after), kill-leader, wipe (kill -9 and the data directory deleted; the member comes back empty once the cluster has removed it, or never), pause (SIGSTOP, then SIGCONT), stall (the links of a member deliver nothing; needs `cluster up --link`), slow (every link slower; needs --link), kill-autopilot (kill -9 of the acting autopilot of this cluster, known by its pid file in DIR/autopilots/, started again after). A fault starts every --every on average and lasts half to all of --hold. Never more voters down or cut off at once than the cluster can lose, (voters - 1) / 2, unless --break-quorum. The same --seed draws the same schedule. Each start and end is printed as it happens (-w json: one line each, {\"at_ms\", \"unix_ms\", \"seq\", \"fault\", \"phase\", \"member\", \"member_id\", \"voter\", \"detail\"}); faults still in progress end at --duration (or on SIGTERM/Ctrl-C).";
+
+/// Arguments of `cluster chaos`.
+#[derive(Debug, Clone, Args)]
+pub struct ChaosArgs {
+    /// The cluster directory.
+    #[command(flatten)]
+    pub dir: DirArg,
+    /// The seed of every random draw: the same seed replays the same schedule [default: from the clock, printed on stderr]
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// How long to inject faults; those in progress end then
+    #[arg(long, default_value = "1m", value_parser = super::parse_duration, value_name = "DURATION")]
+    pub duration: Duration,
+    /// The faults to draw from, comma-separated [default: all; stall and slow only with a link]
+    #[arg(long, value_name = "FAULTS", value_delimiter = ',', value_parser = parse_fault)]
+    pub faults: Vec<crate::testcluster::chaos::FaultKind>,
+    /// The most faults in progress at once
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub max_concurrent: usize,
+    /// Allow more voters down or cut off at once than the cluster can lose (its quorum goes)
+    #[arg(long)]
+    pub break_quorum: bool,
+    /// The mean time between the starts of two faults
+    #[arg(long, default_value = "15s", value_parser = super::parse_duration, value_name = "DURATION")]
+    pub every: Duration,
+    /// The longest a fault lasts (each lasts half to all of it)
+    #[arg(long, default_value = "20s", value_parser = super::parse_duration, value_name = "DURATION")]
+    pub hold: Duration,
+}
+
+/// `--faults`' value parser.
+fn parse_fault(s: &str) -> Result<crate::testcluster::chaos::FaultKind, String> {
+    use crate::testcluster::chaos::FaultKind;
+    FaultKind::parse(s.trim()).ok_or_else(|| {
+        let names: Vec<&str> = FaultKind::ALL.iter().map(|k| k.as_str()).collect();
+        format!("no fault {s:?}; the faults are {}", names.join(", "))
+    })
 }
 
 /// The cluster directory.

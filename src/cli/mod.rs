@@ -17,7 +17,9 @@ use std::time::Duration;
 use clap::{Parser, Subcommand, ValueEnum};
 
 pub use autopilot::AutopilotArgs;
-pub use cluster::{ClusterCommand, DirArg, LinkArgs, RecoverArgs, StartNodeArgs, UpArgs};
+pub use cluster::{
+    ChaosArgs, ClusterCommand, DirArg, LinkArgs, RecoverArgs, StartNodeArgs, UpArgs,
+};
 pub use member::{
     AddArgs, ApplyArgs, CatchUpArgs, CheckArgs, CheckFor, JointCommand, JointEnterArgs,
     MemberCommand, MoveLeaderArgs, PeerTlsArgs, PromoteArgs, PruneArgs, RemoveArgs, ReplaceArgs,

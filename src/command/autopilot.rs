@@ -54,12 +54,16 @@ fn default_name() -> String {
 /// simple line is the sentence already).
 struct Printing<'a> {
     format: OutputFormat,
+    metrics: Option<std::sync::Arc<super::autopilot_metrics::Metrics>>,
     observer: &'a dyn Observer,
     repeats: std::sync::Mutex<Repeats>,
 }
 
 impl autopilot::Reporter for Printing<'_> {
     fn report(&self, r: &Reported) {
+        if let Some(m) = &self.metrics {
+            m.record(r);
+        }
         let due = self
             .repeats
             .lock()
@@ -93,6 +97,32 @@ fn stop_on_signals(stop: watch::Sender<bool>) -> Result<(), Error> {
     Ok(())
 }
 
+/// `<cluster dir>/autopilots/NAME.pid` while this autopilot runs, when it
+/// watches the local test cluster (one of its endpoints is a running node's).
+fn local_registration(
+    client: &Client,
+    name: &str,
+    observer: &dyn Observer,
+) -> Option<crate::testcluster::chaos::autopilots::Registration> {
+    let dir = crate::testcluster::cluster_dir(None);
+    let local = crate::testcluster::running_endpoints(&dir);
+    let bare = |u: &str| u.trim_end_matches('/').to_string();
+    if !client
+        .endpoints()
+        .iter()
+        .any(|e| local.iter().any(|l| bare(l) == bare(e)))
+    {
+        return None;
+    }
+    match crate::testcluster::chaos::autopilots::register(&dir, name) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            observer.notice(&e.message);
+            None
+        }
+    }
+}
+
 /// Runs `memberctl autopilot` until a signal stops it.
 pub(super) async fn autopilot(
     client: &Client,
@@ -107,9 +137,39 @@ pub(super) async fn autopilot(
         command_timeout: global.command_timeout,
     };
     let req = AutopilotRequest::from(args);
+    if let Some(w) =
+        autopilot::lease_ttl_warning(req.lease_ttl, req.interval, global.command_timeout)
+    {
+        observer.notice(&format!("warning: {w}"));
+    }
+    // Watching the local cluster: a pid file in its directory, so that
+    // `cluster chaos` finds it (kill-autopilot).
+    let _registration = local_registration(client, &req.name, observer);
     let (tx, rx) = watch::channel(false);
     stop_on_signals(tx)?;
+    let metrics = match args.listen_metrics {
+        None => None,
+        Some(addr) => {
+            let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
+                Error::new(
+                    ErrorKind::Usage,
+                    format!("--listen-metrics {addr}: cannot listen there: {e}"),
+                )
+            })?;
+            let m = std::sync::Arc::new(super::autopilot_metrics::Metrics::new(
+                args.interval,
+                global.command_timeout,
+            ));
+            tokio::spawn(m.clone().serve(listener));
+            observer.notice(&format!(
+                "autopilot metrics on http://{}/metrics, its health on /health",
+                addr
+            ));
+            Some(m)
+        }
+    };
     let reporter = Printing {
+        metrics,
         format: global.write_out.unwrap_or_else(printer::default_format),
         observer,
         repeats: std::sync::Mutex::new(Repeats::new(args.heartbeat)),

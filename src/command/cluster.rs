@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 
-use crate::cli::{ClusterCommand, RecoverArgs};
+use crate::cli::{ChaosArgs, ClusterCommand, GlobalArgs, RecoverArgs};
 use crate::client::{Client, ClientConfig};
 use crate::error::Error;
 use crate::printer::Report;
@@ -63,6 +63,84 @@ async fn recover(
     tc::status(dir).await
 }
 
+/// `cluster chaos`: the faults of the seeded schedule, each start and end
+/// printed as it happens; SIGTERM and Ctrl-C end it early (the faults in
+/// progress are undone first).
+pub(super) async fn chaos(
+    a: &ChaosArgs,
+    global: &GlobalArgs,
+    observer: &dyn Observer,
+) -> anyhow::Result<()> {
+    use crate::printer::{self, Report};
+    use crate::testcluster::chaos::{self, ChaosOptions, FaultKind};
+    use crate::testcluster::cluster_dir;
+    let dir = cluster_dir(a.dir.dir.as_deref());
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let link = tc::state::ClusterState::load(&dir)
+        .ok()
+        .flatten()
+        .is_some_and(|s| s.link.is_some());
+    let faults = if a.faults.is_empty() {
+        FaultKind::ALL
+            .into_iter()
+            .filter(|k| link || !k.needs_link())
+            .collect()
+    } else {
+        let mut f = a.faults.clone();
+        f.sort();
+        f.dedup();
+        f
+    };
+    let options = ChaosOptions {
+        seed,
+        duration: a.duration,
+        faults,
+        max_concurrent: a.max_concurrent,
+        break_quorum: a.break_quorum,
+        every: a.every,
+        hold: a.hold,
+    };
+    let names: Vec<&str> = options.faults.iter().map(|k| k.as_str()).collect();
+    observer.notice(&format!(
+        "chaos on {} for {} with --seed {seed} (replay: memberctl cluster chaos --seed {seed} --duration {} --faults {} --max-concurrent {} --every {} --hold {}{})",
+        dir.display(),
+        humantime::format_duration(a.duration),
+        humantime::format_duration(a.duration),
+        names.join(","),
+        a.max_concurrent,
+        humantime::format_duration(a.every),
+        humantime::format_duration(a.hold),
+        if a.break_quorum { " --break-quorum" } else { "" }
+    ));
+    let (tx, rx) = tokio::sync::watch::channel(false);
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    tokio::spawn(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = tokio::signal::ctrl_c() => {}
+        }
+        let _ = tx.send(true);
+    });
+    let format = global.write_out.unwrap_or_else(printer::default_format);
+    let mut emit = |e: &chaos::ChaosEvent| {
+        if let Err(err) = printer::print(&Report::Chaos(e.clone()), format) {
+            observer.notice(&format!("chaos cannot write its output: {err}"));
+        }
+        if format == crate::cli::OutputFormat::Json {
+            observer.notice(&printer::chaos_line(e));
+        }
+    };
+    chaos::run(&dir, &options, &mut emit, rx)
+        .await
+        .context("cluster chaos")?;
+    observer.notice("chaos ended");
+    Ok(())
+}
+
 /// Runs `memberctl cluster …`.
 pub(super) async fn cluster(
     cmd: &ClusterCommand,
@@ -109,6 +187,9 @@ pub(super) async fn cluster(
                 .await?
                 .context("cluster link")?;
             tc::status(&dir).await.context("cluster link")?
+        }
+        ClusterCommand::Chaos(_) => {
+            unreachable!("chaos prints each fault as it happens and reports nothing at the end (command::run)")
         }
         ClusterCommand::LinkServe(_) => {
             unreachable!("link-serve runs in the foreground and reports nothing (command::run)")

@@ -3,6 +3,7 @@
 //! `cluster`, [`node`]); each returns a report for the printer.
 
 mod autopilot;
+mod autopilot_metrics;
 mod cluster;
 mod member;
 pub mod node;
@@ -110,6 +111,10 @@ pub async fn run(cli: &Cli, observer: &dyn Observer) -> anyhow::Result<Option<Re
         tokio::task::spawn_blocking(move || crate::testcluster::link::serve(&dir))
             .await?
             .map_err(|e| anyhow::Error::new(e).context("cluster link-serve"))?;
+        return Ok(None);
+    }
+    if let Command::Cluster(ClusterCommand::Chaos(a)) = &cli.command {
+        cluster::chaos(a, &cli.global, observer).await?;
         return Ok(None);
     }
     if let Command::Cluster(cmd) = &cli.command {

@@ -42,6 +42,14 @@ pub(super) trait Format {
     fn pruned(&self, out: &mut dyn Write, p: &Pruned) -> io::Result<()>;
     /// `autopilot`: one decision.
     fn decision(&self, out: &mut dyn Write, r: &Reported) -> io::Result<()>;
+    /// `cluster chaos`: one fault's start, end or skip.
+    fn chaos(
+        &self,
+        out: &mut dyn Write,
+        e: &crate::testcluster::chaos::ChaosEvent,
+    ) -> io::Result<()> {
+        writeln!(out, "{}", super::chaos_line(e))
+    }
     /// `member move-leader`.
     fn moved_leader(&self, out: &mut dyn Write, m: &Moved) -> io::Result<()>;
     /// `member update`.
@@ -109,6 +117,7 @@ pub(super) fn write<F: Format + ?Sized>(
         } => format.removed(out, removed, list, moved.as_deref()),
         Report::Pruned(p) => format.pruned(out, p),
         Report::Decision(r) => format.decision(out, r),
+        Report::Chaos(e) => format.chaos(out, e),
         Report::MovedLeader(m) => format.moved_leader(out, m),
         Report::Updated(u) => format.updated(out, u),
         Report::Status(s) => format.status(out, s),

@@ -51,6 +51,8 @@ pub enum Report {
     Pruned(Pruned),
     /// `autopilot`: one decision (JSON: one line per decision).
     Decision(Reported),
+    /// `cluster chaos`: one fault's start, end or skip (JSON: one line each).
+    Chaos(crate::testcluster::chaos::ChaosEvent),
     /// `member move-leader`.
     MovedLeader(Moved),
     /// `member update`.
@@ -301,6 +303,18 @@ fn ignore_broken_pipe(r: io::Result<()>) -> io::Result<()> {
 
 /// The line a person reads for one autopilot decision (table and simple):
 /// the time since autopilot began, its phase and the sentence.
+/// One `cluster chaos` event as a line for people (table, simple, and stderr).
+pub fn chaos_line(e: &crate::testcluster::chaos::ChaosEvent) -> String {
+    format!(
+        "{:>9.1}s {} #{} {}: {}",
+        e.at.as_secs_f64(),
+        e.phase.as_str(),
+        e.seq,
+        e.fault.as_str(),
+        e.detail
+    )
+}
+
 fn decision_line(r: &Reported) -> String {
     format!(
         "{:>9.1}s {} {}",

@@ -165,6 +165,7 @@ pub fn change(
     set: Option<crate::link::LinkSpec>,
     stall: Option<(Option<String>, Duration)>,
 ) -> Result<(), Error> {
+    let lock = super::state::StateLock::take(dir)?;
     let mut state = ClusterState::load(dir)?.ok_or_else(|| {
         Error::usage(format!(
             "no local cluster in {}; start one with `memberctl cluster up --link …`",
@@ -200,6 +201,7 @@ pub fn change(
         });
     }
     state.save(dir)?;
+    drop(lock);
     // Taken up at the link process's next reading of the state file.
     std::thread::sleep(RELOAD * 2);
     Ok(())

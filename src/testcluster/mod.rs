@@ -4,6 +4,7 @@
 //! engine, on the client side: it talks to the nodes through `client` and
 //! `workflow` like any other command, and uses nothing of `engine`.
 
+pub mod chaos;
 pub mod link;
 pub mod process;
 pub mod recover;
@@ -535,29 +536,38 @@ pub async fn start_node(
             )
         })?;
     }
+    // Recorded onto the newest state file, under its lock: `cluster chaos`
+    // may have recorded a restarted node meanwhile.
+    let put = |state: &mut ClusterState, record: NodeRecord| match state.node_mut(name) {
+        Some(n) => *n = record,
+        None => state.nodes.push(record),
+    };
     if state.link.is_some() {
         // Recorded first, so that the link fronts it before it starts.
-        match state.node_mut(name) {
-            Some(n) => *n = record.clone(),
-            None => state.nodes.push(record.clone()),
+        let r = record.clone();
+        if let Some(newest) = ClusterState::update(&dir, |s| {
+            put(s, r);
+            s.clone()
+        })? {
+            state = newest;
         }
-        state.save(&dir)?;
         ensure_link(&exe()?, &dir, &mut state)?;
     }
     let pid = process::spawn(&exe()?, &record, &state)?;
-    match state.node_mut(name) {
-        Some(n) => {
-            *n = NodeRecord {
-                pid: Some(pid),
-                ..record
-            }
+    let r = NodeRecord {
+        pid: Some(pid),
+        ..record
+    };
+    match ClusterState::update(&dir, |s| {
+        put(s, r.clone());
+        s.clone()
+    })? {
+        Some(newest) => state = newest,
+        None => {
+            put(&mut state, r);
+            state.save(&dir)?;
         }
-        None => state.nodes.push(NodeRecord {
-            pid: Some(pid),
-            ..record
-        }),
     }
-    state.save(&dir)?;
     // Ready once the member has published its name.
     let deadline = started + LEADER_WAIT;
     loop {

@@ -100,6 +100,12 @@ pub fn runs_as(pid: u32, word: &[u8], path: &Path) -> bool {
     args.windows(2).any(|w| w[0] == word) && args.contains(&dir)
 }
 
+/// Whether process `pid` exists and is neither a zombie nor dead (any
+/// program: a process `cluster chaos` stopped or is about to signal).
+pub fn alive(pid: u32) -> bool {
+    any_thread_alive(pid)
+}
+
 /// Whether some thread of `pid` is neither a zombie nor dead.
 fn any_thread_alive(pid: u32) -> bool {
     std::fs::read_dir(format!("/proc/{pid}/task")).is_ok_and(|threads| {

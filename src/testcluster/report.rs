@@ -181,6 +181,7 @@ fn remember(dir: &Path, state: &mut ClusterState, members: &[Member]) -> Result<
     }
     // Another command may have recorded a node meanwhile: apply what was
     // learnt to the newest state, not over it.
+    let _lock = super::state::StateLock::take(dir)?;
     let mut newest = ClusterState::load(dir)?.unwrap_or_else(|| state.clone());
     for n in &mut newest.nodes {
         if let Some(seen) = state.nodes.iter().find(|s| s.name == n.name) {

@@ -149,3 +149,55 @@ impl ClusterState {
         self.nodes.iter_mut().find(|n| n.name == name)
     }
 }
+
+/// An exclusive lock on the state file of a cluster directory (flock on
+/// `cluster.lock`), held until dropped: commands that change the state
+/// file while others run (`cluster chaos`, `start-node`, `cluster link`)
+/// read, change and write it under this lock, so that none writes over
+/// another's change.
+pub struct StateLock {
+    _file: std::fs::File,
+}
+
+impl StateLock {
+    /// Waits for the lock of the cluster directory `dir`.
+    pub fn take(dir: &Path) -> Result<StateLock, Error> {
+        use std::os::fd::AsRawFd;
+        let io = |e: std::io::Error| {
+            Error::new(
+                crate::ErrorKind::Internal,
+                format!("cannot lock the cluster state in {}: {e}", dir.display()),
+            )
+        };
+        std::fs::create_dir_all(dir).map_err(io)?;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join("cluster.lock"))
+            .map_err(io)?;
+        // SAFETY: flock(2) on a descriptor this value owns.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+            return Err(io(std::io::Error::last_os_error()));
+        }
+        Ok(StateLock { _file: file })
+    }
+}
+
+impl ClusterState {
+    /// Reads the newest state file under the lock, changes it with `f` and
+    /// writes it; returns what `f` returned. `None` when there is no state
+    /// file.
+    pub fn update<T>(
+        dir: &Path,
+        f: impl FnOnce(&mut ClusterState) -> T,
+    ) -> Result<Option<T>, Error> {
+        let _lock = StateLock::take(dir)?;
+        let Some(mut state) = ClusterState::load(dir)? else {
+            return Ok(None);
+        };
+        let out = f(&mut state);
+        state.save(dir)?;
+        Ok(Some(out))
+    }
+}

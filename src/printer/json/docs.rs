@@ -482,3 +482,31 @@ pub(super) fn decision_doc(r: &crate::workflow::autopilot::Reported) -> Decision
         },
     }
 }
+
+/// One `cluster chaos` event: a JSON line.
+#[derive(Serialize)]
+pub(super) struct ChaosDoc<'a> {
+    pub(super) at_ms: u128,
+    pub(super) unix_ms: u64,
+    pub(super) seq: u64,
+    pub(super) fault: &'static str,
+    pub(super) phase: &'static str,
+    pub(super) member: Option<&'a str>,
+    pub(super) member_id: Option<String>,
+    pub(super) voter: Option<bool>,
+    pub(super) detail: &'a str,
+}
+
+pub(super) fn chaos_doc(e: &crate::testcluster::chaos::ChaosEvent) -> ChaosDoc<'_> {
+    ChaosDoc {
+        at_ms: e.at.as_millis(),
+        unix_ms: e.unix_ms,
+        seq: e.seq,
+        fault: e.fault.as_str(),
+        phase: e.phase.as_str(),
+        member: e.member.as_deref(),
+        member_id: e.member_id.map(|i| i.to_string()),
+        voter: e.voter,
+        detail: &e.detail,
+    }
+}

@@ -113,6 +113,16 @@ impl Format for Json {
         writeln!(out)
     }
 
+    fn chaos(
+        &self,
+        out: &mut dyn Write,
+        e: &crate::testcluster::chaos::ChaosEvent,
+    ) -> io::Result<()> {
+        // One line per event: a stream a script reads line by line.
+        serde_json::to_writer(&mut *out, &chaos_doc(e)).map_err(io::Error::other)?;
+        writeln!(out)
+    }
+
     fn moved_leader(&self, out: &mut dyn Write, m: &Moved) -> io::Result<()> {
         write(
             out,

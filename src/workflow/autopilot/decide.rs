@@ -278,6 +278,9 @@ pub fn decide(obs: &Observation, settings: &Settings, memory: &Memory) -> Decisi
         };
         waiting.get_or_insert((why, m));
     }
+    if let Some(d) = dead_learner(obs, settings, memory) {
+        return d;
+    }
     if let Some(d) = prune_learner(obs, settings, memory) {
         return d;
     }
@@ -287,7 +290,15 @@ pub fn decide(obs: &Observation, settings: &Settings, memory: &Memory) -> Decisi
     if let Some(d) = grow(obs, settings, memory) {
         return d;
     }
-    if settings.start_standby && !obs.list.members.iter().any(|m| m.is_learner) {
+    // A learner that is dead is no standby: another is started beside it
+    // (it is pruned after --dead-after).
+    let live_learner = obs
+        .list
+        .members
+        .iter()
+        .filter(|m| m.is_learner)
+        .any(|m| !seen(obs, m.id).is_some_and(Seen::dead));
+    if settings.start_standby && !live_learner {
         return Decision {
             action: Action::StartStandby,
             why: Why::NoStandbyKept,
@@ -295,6 +306,30 @@ pub fn decide(obs: &Observation, settings: &Settings, memory: &Memory) -> Decisi
         };
     }
     Decision::none(Why::Healthy)
+}
+
+/// A started learner dead (it answers nothing and the leader has lost it)
+/// for `--dead-after`: pruned as a dead voter would be removed, without
+/// waiting for `--stalled-for` (a dead standby is never ready, and would
+/// hold the place of one that could be).
+fn dead_learner(obs: &Observation, settings: &Settings, memory: &Memory) -> Option<Decision> {
+    let at = obs.look.at;
+    obs.list
+        .members
+        .iter()
+        .filter(|m| m.is_learner && m.started())
+        .find_map(|m| {
+            if !seen(obs, m.id)?.dead() {
+                return None;
+            }
+            let since = memory.unreachable_since.get(&m.id).copied()?;
+            let for_ = at.saturating_sub(since);
+            (for_ >= settings.dead_after).then(|| Decision {
+                action: Action::Prune { learner: m.clone() },
+                why: Why::Pruned(Reason::Unreachable { watched: for_ }),
+                about: None,
+            })
+        })
 }
 
 /// With `--cleanup-dead`, fewer voters than `--min-voters` (a dead one was

@@ -311,23 +311,113 @@ async fn act<A: MembershipApi, S: StandbyStarter>(
     }
 }
 
-/// Renews `lease` every third of `ttl`; returns once it could not be
-/// renewed for a whole `ttl` (or has expired): leadership is lost.
+/// The member a removal would remove: a dead voter (`remove_dead`, the
+/// old voter of a `replace`) or a pruned learner.
+fn removes(action: &Action) -> Option<MemberId> {
+    match action {
+        Action::Replace { dead, .. } | Action::RemoveDead { dead } => Some(dead.id),
+        Action::Prune { learner } => Some(learner.id),
+        _ => None,
+    }
+}
+
+/// A fresh look (member list and health) right before a removal: `Err`
+/// with the reason when the member to remove is gone already, or — when it
+/// is to go for being dead or unreachable — answers again or is heard by
+/// the leader again (a voter that came back meanwhile is not removed).
+async fn still_dead<A: MembershipApi>(
+    api: &A,
+    decision: &Decision,
+    at: Duration,
+) -> Result<(), String> {
+    let Some(id) = removes(&decision.action) else {
+        return Ok(());
+    };
+    let obs = observe(api, at)
+        .await
+        .map_err(|e| format!("the look again before the removal failed: {e}; nothing removed"))?;
+    if obs.list.unconfirmed {
+        return Err("the look again before the removal found no leader; nothing removed".into());
+    }
+    let Some(member) = obs.list.get(id) else {
+        return Err(format!(
+            "{id} is no member any more (a look again before the removal); nothing removed"
+        ));
+    };
+    // A learner pruned for standing still (or never starting) may answer.
+    let for_dead = match &decision.why {
+        Why::Pruned(r) => matches!(
+            r,
+            prune::Reason::Unreachable { .. } | prune::Reason::Dead { .. }
+        ),
+        _ => true,
+    };
+    if !for_dead {
+        return Ok(());
+    }
+    match obs.look.members.iter().find(|s| s.id == id) {
+        Some(s) if s.dead() => Ok(()),
+        Some(s) if s.answered => Err(format!(
+            "{} answers again (a look again before the removal); nothing removed",
+            member.name
+        )),
+        _ => Err(format!(
+            "the leader hears {} again, or cannot tell (a look again before the removal); \
+             nothing removed",
+            member.name
+        )),
+    }
+}
+
+/// Renews `lease` every third of `ttl`; returns once it has expired
+/// (`NotFound`) or could not be renewed for a whole `ttl` since the last
+/// renewal that was sent and answered (the server counts its time to live
+/// from when it got that one, not before it was sent). A renewal that fails
+/// on the way (a transport error: an endpoint down or paused) is no
+/// expiry: it is tried again at once, through the next endpoint.
 async fn keep_alive<E: Election>(election: &E, lease: Option<i64>, ttl: Duration) -> ApiError {
     let Some(lease) = lease else {
         return std::future::pending().await;
     };
     let mut renewed = Instant::now();
+    let mut wait = ttl / 3;
     loop {
-        tokio::time::sleep(ttl / 3).await;
+        tokio::time::sleep(wait).await;
+        let sent = Instant::now();
         match election.lease_keep_alive(lease).await {
-            Ok(()) => renewed = Instant::now(),
+            Ok(()) => {
+                renewed = sent;
+                wait = ttl / 3;
+            }
             Err(e) if e.kind == ApiErrorKind::NotFound || renewed.elapsed() >= ttl => {
                 return ApiError::new(e.kind, format!("autopilot's election lease was lost: {e}"))
             }
-            Err(_) => {}
+            Err(_) => wait = (ttl / 20).max(Duration::from_millis(50)),
         }
     }
+}
+
+/// A warning when `--lease-ttl` is too short for the looks: a renewal may
+/// wait a whole `--command-timeout` on an endpoint that does not answer,
+/// and the lease must outlast a few of those; another autopilot must not
+/// take over while this one is inside one look.
+pub fn lease_ttl_warning(
+    lease_ttl: Duration,
+    interval: Duration,
+    command_timeout: Duration,
+) -> Option<String> {
+    let floor = (interval * 2).max(command_timeout * 2);
+    (lease_ttl < floor).then(|| {
+        format!(
+            "--lease-ttl {} is short: below twice --interval ({}) or twice --command-timeout ({}), \
+             a renewal that waits on an endpoint that does not answer can let the lease expire \
+             and leadership move between autopilots during a look; give it at least {}",
+            humantime::format_duration(lease_ttl),
+            humantime::format_duration(interval),
+            humantime::format_duration(command_timeout),
+            humantime::format_duration(floor)
+        )
+    })
 }
 
 /// This autopilot's place in the election: its lease, taken again when lost.
@@ -456,6 +546,15 @@ pub async fn run<A: MembershipApi, E: Election, S: StandbyStarter>(
                                 }
                                 continue;
                             }
+                        }
+                        // A removal is decided on a look a moment old: look again, and
+                        // remove nothing that answers (or that the leader hears) now.
+                        if let Err(why) = still_dead(cx.api, &decision, began.elapsed()).await {
+                            report(decision, Phase::Failed(why), leader);
+                            if pause(&mut stop, req.interval, &candidate).await {
+                                break;
+                            }
+                            continue;
                         }
                         // Leadership must last the whole action: lost, the action stops
                         // and the next leader resumes from what the cluster shows.

@@ -584,3 +584,40 @@ fn a_replacement_left_half_done_on_etcd_is_finished_from_its_intent() {
     assert_eq!(run(&[back], &s).why, Why::Healthy);
     assert_eq!(parse_intent("replace 3"), None);
 }
+
+#[test]
+fn a_dead_standby_is_pruned_after_dead_after_and_another_started() {
+    let s = Settings {
+        start_standby: true,
+        ..settings()
+    };
+    let standby_dead = |t| obs(t, vec![up(1), up(2), up(3), down(4, Some(false))]);
+    // Dead, but not yet for --dead-after: a new standby is started beside it.
+    let d = run(&[all_up(0), standby_dead(1), standby_dead(2)], &s);
+    assert_eq!(d.action, Action::StartStandby, "{d:?}");
+    // Dead for --dead-after (3 s), long before --stalled-for (10 s): pruned.
+    let d = run(
+        &[all_up(0), standby_dead(1), standby_dead(2), standby_dead(4)],
+        &s,
+    );
+    assert_eq!(
+        d.action,
+        Action::Prune {
+            learner: member(4, "s4", true)
+        },
+        "{d:?}"
+    );
+    // A standby the leader still hears is not dead: kept.
+    let heard = |t| obs(t, vec![up(1), up(2), up(3), down(4, Some(true))]);
+    let d = run(&[all_up(0), heard(1), heard(2), heard(5)], &s);
+    assert_eq!(d.action, Action::None, "{d:?}");
+}
+
+#[test]
+fn a_lease_ttl_shorter_than_two_looks_or_two_timeouts_is_warned_about() {
+    let warn = |ttl, interval, timeout| lease_ttl_warning(ttl * S, interval * S, timeout * S);
+    assert!(warn(10, 5, 2).is_none());
+    assert!(warn(3, 5, 2).is_some());
+    assert!(warn(3, 1, 2).is_some());
+    assert!(warn(4, 1, 2).is_none());
+}
