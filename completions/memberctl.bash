@@ -1151,7 +1151,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster__subcmd__up)
-            opts="-w -h -V --nodes --dir --max-learners --snapshot-count --quota-backend-bytes --heartbeat-interval --election-timeout --fault-injection --fault-stale-reads --fault-ack-before-fsync --from-snapshot --skip-hash-check --link --etcd --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --nodes --dir --max-learners --snapshot-count --quota-backend-bytes --heartbeat-interval --election-timeout --fault-injection --fault-stale-reads --fault-ack-before-fsync --from-snapshot --skip-hash-check --link --etcd --etcd-flag --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1194,6 +1194,10 @@ _memberctl() {
                     return 0
                     ;;
                 --etcd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --etcd-flag)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -573,6 +573,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --from-snapshot 'Start a new cluster holding the data of this snapshot file: `etcdctl snapshot save` of an etcd (3.4-3.7) or a memberctl snapshot; every node is restored from it'
             cand --link 'Put a link between every pair of members, both ways: round trip, bandwidth and queue, e.g. rtt=40ms,bandwidth=50mbit,queue=4mb; add shared=uplink for one queue per sending member instead of one per pair (a rehearsal on the operator''s own link; kept across restarts, honoured by start-node)'
             cand --etcd 'Run the members on this etcd server binary (3.4-3.7, e.g. "$(command -v etcd)") instead of memberctl''s engine: a rehearsal on the operator''s own etcd (kept across restarts; --from-snapshot restores with the etcdutl or etcdctl beside it)'
+            cand --etcd-flag 'With --etcd: give every member this etcd flag too, after memberctl''s (repeatable; a flag and its value as one word: --etcd-flag=--auto-compaction-retention=1); the flags memberctl sets itself are refused'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'

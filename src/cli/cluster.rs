@@ -140,6 +140,14 @@ pub struct UpArgs {
     /// Run the members on this etcd server binary (3.4-3.7, e.g. "$(command -v etcd)") instead of memberctl's engine: a rehearsal on the operator's own etcd (kept across restarts; --from-snapshot restores with the etcdutl or etcdctl beside it)
     #[arg(long, value_name = "PATH")]
     pub etcd: Option<PathBuf>,
+    /// With --etcd: give every member this etcd flag too, after memberctl's (repeatable; a flag and its value as one word: --etcd-flag=--auto-compaction-retention=1); the flags memberctl sets itself are refused
+    #[arg(
+        long,
+        value_name = "FLAG",
+        requires = "etcd",
+        allow_hyphen_values = true
+    )]
+    pub etcd_flag: Vec<String>,
 }
 
 /// Arguments of `cluster link`.

@@ -164,6 +164,7 @@ pub(super) async fn cluster(
                 skip_hash_check: a.skip_hash_check,
                 link: a.link,
                 etcd: a.etcd.clone(),
+                etcd_flags: a.etcd_flag.clone(),
             };
             tc::up(&dir, &options).await.context("cluster up")?
         }

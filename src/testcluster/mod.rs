@@ -200,6 +200,8 @@ pub struct UpOptions {
     pub link: Option<crate::link::LinkSpec>,
     /// The operator's etcd binary the members run (`--etcd`); `None`: memberctl's engine.
     pub etcd: Option<PathBuf>,
+    /// Flags given to every etcd member after memberctl's (`--etcd-flag`).
+    pub etcd_flags: Vec<String>,
 }
 
 /// `cluster up`: starts a new cluster as `options` say, or restarts the
@@ -220,7 +222,10 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
     let started = Instant::now();
     let etcd = match &options.etcd {
         Some(path) => {
-            let bin = EtcdBinary::probe(path)?;
+            let bin = EtcdBinary {
+                flags: options.etcd_flags.clone(),
+                ..EtcdBinary::probe(path)?
+            };
             bin.check(options)?;
             Some(bin)
         }
@@ -255,9 +260,14 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
                     "the cluster in {} was created {}; its server is kept across restarts: run `cluster up` without --etcd, or make a new cluster in another --dir",
                     dir.display(),
                     state.etcd.as_ref().map_or("on memberctl's engine".to_string(), |b| format!(
-                        "with --etcd {} (etcd {})",
+                        "with --etcd {} (etcd {}){}",
                         b.path.display(),
-                        b.version
+                        b.version,
+                        if b.flags.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" and --etcd-flag {}", b.flags.join(" --etcd-flag "))
+                        }
                     ))
                 )));
             }

@@ -16,7 +16,28 @@ pub struct EtcdBinary {
     pub path: PathBuf,
     /// Its version (`etcd Version: …` of `--version`), e.g. `3.4.23`.
     pub version: String,
+    /// Flags of the operator's own given to every member (`--etcd-flag`),
+    /// after memberctl's.
+    #[serde(default)]
+    pub flags: Vec<String>,
 }
+
+/// The flags memberctl gives every member itself: an `--etcd-flag` naming
+/// one is refused (the cluster's layout depends on them).
+const OWN_FLAGS: [&str; 12] = [
+    "--name",
+    "--data-dir",
+    "--listen-client-urls",
+    "--advertise-client-urls",
+    "--listen-peer-urls",
+    "--initial-advertise-peer-urls",
+    "--initial-cluster",
+    "--initial-cluster-state",
+    "--snapshot-count",
+    "--heartbeat-interval",
+    "--election-timeout",
+    "--quota-backend-bytes",
+];
 
 impl EtcdBinary {
     /// Reads the version of the etcd binary at `path` (`PATH --version`);
@@ -52,7 +73,11 @@ impl EtcdBinary {
                 text.trim()
             )));
         };
-        let bin = EtcdBinary { path, version };
+        let bin = EtcdBinary {
+            path,
+            version,
+            flags: Vec::new(),
+        };
         match bin.minor() {
             Some((3, m)) if m >= 4 => Ok(bin),
             _ => Err(Error::usage(format!(
@@ -94,6 +119,20 @@ impl EtcdBinary {
         if options.max_learners != 1 && !self.has_max_learners() {
             return refuse("--max-learners: etcd before 3.6 allows one learner, fixed");
         }
+        for flag in &self.flags {
+            let name = flag.split('=').next().unwrap_or_default();
+            if !name.starts_with("--") {
+                return Err(Error::usage(format!(
+                    "--etcd-flag {flag:?}: give one etcd flag, with its value after '=' (e.g. --etcd-flag=--auto-compaction-retention=1)"
+                )));
+            }
+            let own = name.replace('_', "-");
+            if OWN_FLAGS.contains(&own.as_str()) || own == "--max-learners" {
+                return Err(Error::usage(format!(
+                    "--etcd-flag {flag}: memberctl sets {own} on every member itself; use cluster up's own flag of that name where it has one"
+                )));
+            }
+        }
         Ok(())
     }
 
@@ -128,6 +167,7 @@ impl EtcdBinary {
         if self.has_max_learners() {
             cmd.args(["--max-learners", &cluster.max_learners.to_string()]);
         }
+        cmd.args(&self.flags);
         cmd
     }
 

@@ -22,9 +22,30 @@ fn a_local_cluster_runs_on_the_operators_etcd(version: &str) {
     let bin = versions::etcd_server(version);
     let reported = versions::reported_version(&bin);
     let path = bin.to_str().unwrap();
-    let local = Local::up(&["--etcd", path]);
+    let local = Local::up(&[
+        "--etcd",
+        path,
+        "--etcd-flag=--auto-compaction-mode=revision",
+        "--etcd-flag",
+        "--auto-compaction-retention=1000",
+    ]);
 
-    // The members are that binary's processes, and status says which etcd.
+    // The members are that binary's processes, with the operator's flags
+    // last, and status says which etcd.
+    for (name, pid) in local.pids() {
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap();
+        let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+        let tail = &args[args.len() - 3..args.len() - 1];
+        assert_eq!(
+            tail,
+            [
+                &b"--auto-compaction-mode=revision"[..],
+                &b"--auto-compaction-retention=1000"[..]
+            ],
+            "{name}: {}",
+            String::from_utf8_lossy(&cmdline)
+        );
+    }
     let status = local.status();
     assert_eq!(status["server"]["kind"], "etcd", "{status}");
     assert_eq!(status["server"]["version"], reported.as_str(), "{status}");
@@ -212,6 +233,20 @@ fn what_etcd_lacks_is_refused_before_anything_is_made() {
         "{}",
         r.stderr
     );
+    let r = up(&[
+        "--etcd",
+        v34.to_str().unwrap(),
+        "--etcd-flag=--data-dir=/tmp/x",
+    ])
+    .expect(2);
+    assert!(
+        r.stderr
+            .contains("memberctl sets --data-dir on every member itself"),
+        "{}",
+        r.stderr
+    );
+    let r = up(&["--etcd-flag=--enable-v2"]).expect(2);
+    assert!(r.stderr.contains("--etcd"), "{}", r.stderr);
     let r = up(&["--etcd", "/nonexistent/etcd"]).expect(2);
     assert!(r.stderr.contains("no such file"), "{}", r.stderr);
     nothing_made(dir.path());
