@@ -204,6 +204,24 @@ fn run_calls(base: &str) -> Vec<Outcome> {
         .collect()
 }
 
+/// A put and a range under each of etcd's gateway prefixes: the status,
+/// and the masked JSON of an answer that is JSON (404 pages differ in words).
+fn prefix_calls(base: &str) -> Vec<(String, u16, Value)> {
+    let mut out = Vec::new();
+    for prefix in ["/v3", "/v3beta", "/v3alpha"] {
+        for (what, body) in [
+            ("kv/put", r#"{"key":"cHJl","value":"Zml4"}"#),
+            ("kv/range", r#"{"key":"cHJl"}"#),
+        ] {
+            let path = format!("{prefix}/{what}");
+            let a = post(base, &path, &[], body);
+            let json = serde_json::from_str::<Value>(&a.body).map_or(Value::Null, |v| masked(&v));
+            out.push((path, a.status, json));
+        }
+    }
+    out
+}
+
 /// The first `n` lines of a gateway watch on `key` (base64) after a put to it.
 fn watch_lines(base: &str, n: usize) -> Vec<String> {
     let host = base.trim_start_matches("http://");
@@ -293,6 +311,12 @@ fn gateway_matches(version: &'static str) {
     let ours = leader_url(&local.endpoints());
     let etcd_eps: Vec<String> = etcd.endpoints().split(',').map(str::to_string).collect();
     let theirs = leader_url(&etcd_eps);
+    if version == "3.4" {
+        // /v3 and /v3beta served alike, /v3alpha not at all.
+        let (a, b) = (prefix_calls(&ours), prefix_calls(&theirs));
+        assert_eq!(a, b, "etcd {version}: the gateway's prefixes");
+        assert_eq!(b.iter().filter(|c| c.1 == 200).count(), 4, "{b:?}");
+    }
     let (mut a, mut b) = (run_calls(&ours), run_calls(&theirs));
     if version != "3.4" {
         b = b.into_iter().map(as_3_4).collect();

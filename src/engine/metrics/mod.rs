@@ -31,6 +31,12 @@ pub struct Metrics {
     pub leader_changes: IntCounter,
     /// etcd_server_proposals_failed_total
     pub proposals_failed: IntCounter,
+    /// etcd_mvcc_put_total: key writes applied by this process (each put,
+    /// also within a transaction).
+    pub mvcc_puts: IntCounter,
+    /// etcd_mvcc_delete_total: delete operations applied by this process,
+    /// as etcd counts them (see `Batch::delete_ops`).
+    pub mvcc_deletes: IntCounter,
     /// etcd_server_proposals_pending
     pub proposals_pending: IntGauge,
     /// etcd_disk_wal_fsync_duration_seconds: a raft log write with its fdatasync.
@@ -117,6 +123,7 @@ struct Gauges {
     server_version: GaugeVec,
     cluster_version: GaugeVec,
     open_read_txns: Gauge,
+    keys: IntGauge,
 }
 
 /// What the node looks like when scraped.
@@ -138,6 +145,8 @@ pub struct Scrape {
     pub db_size: u64,
     /// The part in use (etcd's dbSizeInUse).
     pub db_size_in_use: u64,
+    /// Live keys in the store.
+    pub keys: u64,
     /// The space quota.
     pub quota_bytes: u64,
     /// The version this server reports.
@@ -214,6 +223,16 @@ impl Metrics {
                 &r,
                 "etcd_server_proposals_failed_total",
                 "The total number of failed proposals seen.",
+            ),
+            mvcc_puts: counter(
+                &r,
+                "etcd_mvcc_put_total",
+                "Total number of puts seen by this member.",
+            ),
+            mvcc_deletes: counter(
+                &r,
+                "etcd_mvcc_delete_total",
+                "Total number of deletes seen by this member.",
             ),
             proposals_pending: gauge(
                 &r,
@@ -439,6 +458,11 @@ impl Metrics {
                     "Which version is running. 1 for 'cluster_version' label with current cluster version",
                     "cluster_version",
                 ),
+                keys: gauge(
+                    &r,
+                    "etcd_debugging_mvcc_keys_total",
+                    "Total number of keys.",
+                ),
                 open_read_txns: {
                     let g = Gauge::new(
                         "etcd_mvcc_db_open_read_transactions",
@@ -491,6 +515,7 @@ impl Metrics {
         g.db_total.set(int(now.db_size));
         g.db_total_debugging.set(int(now.db_size));
         g.db_in_use.set(int(now.db_size_in_use));
+        g.keys.set(int(now.keys));
         g.quota.set(int(now.quota_bytes));
         g.open_read_txns.set(0.0);
         g.server_id.reset();

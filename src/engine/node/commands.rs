@@ -219,6 +219,10 @@ pub fn apply_entries(state: &mut State, entries: Vec<Committed>) -> Result<Appli
     }
     events.after = a.revision();
     events.changes = a.take_changes();
+    let puts = events.changes.iter().filter(|c| !c.kv.tombstone).count() as u64;
+    let m = crate::engine::metrics::get();
+    m.mvcc_puts.inc_by(puts);
+    m.mvcc_deletes.inc_by(a.delete_ops());
     a.finish(last_index, last_term, new_conf.as_ref());
     out.events = (events.after != events.before).then_some(events);
     Ok(out)

@@ -429,6 +429,11 @@ impl Store {
             .max(in_use)
     }
 
+    /// How many live keys the state holds.
+    pub fn key_count(&self) -> u64 {
+        self.state().key_count()
+    }
+
     /// The size of what the state holds (etcd's dbSizeInUse): its key
     /// history as a snapshot file holds it.
     pub fn db_size_in_use(&self) -> i64 {

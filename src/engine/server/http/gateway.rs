@@ -152,9 +152,22 @@ static POOL: LazyLock<DescriptorPool> = LazyLock::new(|| {
     DescriptorPool::decode(crate::proto::DESCRIPTORS).expect("descriptors compiled with the protos")
 });
 
-/// The gRPC method behind a gateway path.
+/// The prefixes the gateway answers under: `/v3/`, and `/v3beta/` as etcd
+/// 3.4 (the version the engine reports) still does (measured on 3.4.23:
+/// both serve every path; `/v3alpha/` answers 404 there, and here).
+const PREFIXES: [&str; 2] = ["/v3/", "/v3beta/"];
+
+/// Whether `path` is under one of the gateway's prefixes.
+pub fn serves(path: &str) -> bool {
+    PREFIXES.iter().any(|p| path.starts_with(p))
+}
+
+/// The gRPC method behind a gateway path (under any of [`PREFIXES`]).
 pub fn route(path: &str) -> Option<MethodDescriptor> {
-    let (_, service, method) = ROUTES.iter().find(|(p, _, _)| *p == path)?;
+    let rest = PREFIXES.iter().find_map(|p| path.strip_prefix(p))?;
+    let (_, service, method) = ROUTES
+        .iter()
+        .find(|(p, _, _)| p.strip_prefix("/v3/") == Some(rest))?;
     POOL.get_service_by_name(service)?
         .methods()
         .find(|m| m.name() == *method)

@@ -222,6 +222,7 @@ pub fn scrape(s: &Arc<Shared>) -> Scrape {
         applied: v.applied,
         db_size: size(store.db_size()),
         db_size_in_use: size(store.db_size_in_use()),
+        keys: store.key_count(),
         quota_bytes: if s.quota_bytes == 0 {
             crate::engine::server::DEFAULT_QUOTA_BYTES
         } else {

@@ -96,7 +96,7 @@ where
                 Some(series) => Box::pin(metered::call(inner, req, series)),
             };
         }
-        if self.serves == Serves::Client && req.uri().path().starts_with("/v3/") {
+        if self.serves == Serves::Client && gateway::serves(req.uri().path()) {
             // grpc-gateway's answers: its routes take POST only.
             let plain = "text/plain; charset=utf-8";
             let answer = match gateway::route(req.uri().path()) {

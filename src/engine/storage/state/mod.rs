@@ -106,6 +106,11 @@ impl State {
         }
     }
 
+    /// How many live keys it holds.
+    pub fn key_count(&self) -> u64 {
+        self.kv.len() as u64
+    }
+
     /// The store's revision (1 in an empty store, as etcd's).
     pub fn revision(&self) -> i64 {
         self.revision.max(1)

@@ -18,6 +18,9 @@ pub struct Batch<'s> {
     /// Whether a NOSPACE alarm is raised, once read in this batch.
     pub(super) no_space: Option<bool>,
     applied_before: u64,
+    /// Delete operations applied (etcd's count: a range deleting nothing
+    /// counts, a lease's revocation counts one per key).
+    delete_ops: u64,
 }
 
 /// Where the writes of one revision go: the revision and the next sub.
@@ -35,6 +38,7 @@ impl<'s> Batch<'s> {
             changes: Vec::new(),
             no_space: None,
             applied_before,
+            delete_ops: 0,
         }
     }
 
@@ -67,6 +71,14 @@ impl<'s> Batch<'s> {
         if at.sub > 0 {
             self.state.revision = at.revision;
         }
+    }
+
+    /// The delete operations applied so far, as etcd counts them in
+    /// `etcd_mvcc_delete_total` (measured on 3.4.23: a range that deletes
+    /// nothing counts one, each delete of a transaction one, a revoked
+    /// lease one per key).
+    pub fn delete_ops(&self) -> u64 {
+        self.delete_ops
     }
 
     /// The changes applied so far (for watchers), taken.
@@ -135,6 +147,7 @@ impl<'s> Batch<'s> {
         key: &[u8],
         range_end: &[u8],
     ) -> Vec<spb::KvRecord> {
+        self.delete_ops += 1;
         let found: Vec<(Key, Arc<spb::KvRecord>)> = mvcc::live_range(self.state, key, range_end)
             .map(|(k, r)| (k.clone(), r.clone()))
             .collect();
