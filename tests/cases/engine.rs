@@ -347,9 +347,48 @@ fn a_live_peer_reads_as_recently_active_at_every_moment() {
     eprintln!("{reads} reads in {:?}", started.elapsed());
 }
 
+/// A voter (not a learner) added with etcdctl to a cluster of one member:
+/// etcd 3.4 accepts it (its exception for growing a cluster restored from
+/// one member's data), and so does the engine; both then wait for the new
+/// member, which, once started, makes the two serve again.
+fn a_voter_added_to_one_member_is_accepted_as_by_etcd_3_4() {
+    let etcdctl = util::require_etcdctl();
+    let etcd = util::Etcd::start(util::versions::etcd_server("3.4"), 1);
+    let local = Local::up(&["--nodes", "1"]);
+    let add = |endpoints: &str| {
+        let peer = format!("http://127.0.0.1:{}", free_port());
+        let r = util::etcd::etcdctl(
+            &etcdctl,
+            endpoints,
+            &["member", "add", "n2", "--peer-urls", &peer],
+        );
+        (r.code, r.stdout.contains("added to cluster"), r.stderr)
+    };
+    let theirs = add(&etcd.endpoints());
+    assert_eq!((theirs.0, theirs.1), (0, true), "etcd 3.4: {}", theirs.2);
+    let ours = add(&first_endpoint(&local));
+    assert_eq!(
+        (ours.0, ours.1),
+        (theirs.0, theirs.1),
+        "the engine: {}",
+        ours.2
+    );
+    // The engine's new member started: the two voters serve.
+    local.ctl(&["cluster", "start-node", "n2"]).expect(0);
+    wait_for("a write on two voters", Duration::from_secs(30), || {
+        put(&first_endpoint(&local), "after", "add").ok()
+    });
+    let list = local
+        .ctl(&["member", "list", "-w", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(ids(&list).len(), 2, "{list}");
+}
+
 /// This file's cases and the tools each needs.
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
+        a_voter_added_to_one_member_is_accepted_as_by_etcd_3_4: [Etcd, Etcdctl],
         a_live_peer_reads_as_recently_active_at_every_moment,
         learner_flow_on_a_local_cluster,
         etcdctl_administers_the_engine: [Etcdctl],
