@@ -347,6 +347,47 @@ fn a_live_peer_reads_as_recently_active_at_every_moment() {
     eprintln!("{reads} reads in {:?}", started.elapsed());
 }
 
+/// Each member's log has etcd 3.4's readiness lines, which tools written
+/// for etcd wait for: `published {Name:… ClientURLs:[…]} to cluster …`,
+/// then `ready to serve client requests`; once they are there, the member
+/// list has every name.
+fn each_member_says_as_etcd_when_it_is_published_and_ready() {
+    let local = Local::up(&[]);
+    let status = local.status();
+    for node in status["nodes"].as_array().unwrap() {
+        let name = node["name"].as_str().unwrap();
+        let url = node["client_url"].as_str().unwrap();
+        let log = std::path::PathBuf::from(node["log"].as_str().unwrap());
+        let published = format!("published {{Name:{name} ClientURLs:[{url}]}} to cluster ");
+        let text = wait_for(
+            "the member's readiness lines",
+            Duration::from_secs(20),
+            || {
+                let text = std::fs::read_to_string(&log).ok()?;
+                text.contains("ready to serve client requests")
+                    .then_some(text)
+            },
+        );
+        let p = text
+            .find(&published)
+            .unwrap_or_else(|| panic!("{name}: {text}"));
+        let r = text.find("ready to serve client requests").unwrap();
+        assert!(p < r, "{name}: published after ready:\n{text}");
+    }
+    let list = local
+        .ctl(&["member", "list", "-w", "json"])
+        .expect(0)
+        .json();
+    let mut names: Vec<&str> = list["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["n1", "n2", "n3"], "{list}");
+}
+
 /// A voter (not a learner) added with etcdctl to a cluster of one member:
 /// etcd 3.4 accepts it (its exception for growing a cluster restored from
 /// one member's data), and so does the engine; both then wait for the new
@@ -389,6 +430,7 @@ fn a_voter_added_to_one_member_is_accepted_as_by_etcd_3_4() {
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         a_voter_added_to_one_member_is_accepted_as_by_etcd_3_4: [Etcd, Etcdctl],
+        each_member_says_as_etcd_when_it_is_published_and_ready,
         a_live_peer_reads_as_recently_active_at_every_moment,
         learner_flow_on_a_local_cluster,
         etcdctl_administers_the_engine: [Etcdctl],

@@ -111,10 +111,11 @@ impl Driver {
                 _ = interval.tick() => {
                     self.raw.tick();
                     self.ticks_since_publish += 1;
-                    // Until the cluster has it: at once, then once per election
-                    // timeout (a learner still catching up cannot see it applied).
-                    if !self.published && self.ticks_since_publish >= self.config.election_ticks {
-                        self.maybe_publish();
+                    // Until the cluster has it: proposed at once, then once per
+                    // election timeout (a learner still catching up cannot see
+                    // it applied); looked for at every tick.
+                    if !self.published {
+                        self.maybe_publish(self.ticks_since_publish >= self.config.election_ticks);
                     }
                 }
                 req = rx.recv() => {
@@ -166,8 +167,9 @@ impl Driver {
         })
     }
 
-    /// Publishes this member's name and client URLs (each tick, until the cluster has them).
-    pub(super) fn maybe_publish(&mut self) {
+    /// Publishes this member's name and client URLs until the cluster has
+    /// them: says so once it has, and proposes them again when `propose`.
+    pub(super) fn maybe_publish(&mut self, propose: bool) {
         if self.raw.raft.leader_id == 0 {
             return;
         }
@@ -177,6 +179,21 @@ impl Driver {
         };
         if me.name == self.config.name && me.client_urls == self.config.client_urls {
             self.published = true;
+            // etcd's words at this moment (3.4's `etcdserver: published …`,
+            // then `embed: ready to serve client requests`), which tools
+            // written for etcd wait for in its log.
+            let log = crate::engine::log::logger();
+            slog::info!(
+                log,
+                "published {{Name:{} ClientURLs:[{}]}} to cluster {:x}",
+                me.name,
+                me.client_urls.join(" "),
+                self.store.cluster_id()
+            );
+            slog::info!(log, "ready to serve client requests");
+            return;
+        }
+        if !propose {
             return;
         }
         let op = spb::command::Op::Publish(spb::Publish {
