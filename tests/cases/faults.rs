@@ -161,7 +161,7 @@ fn learner_killed_while_catching_up(snapshot: bool, writes: bool) {
     if let Some(w) = &writer {
         check_acked(&urls(&voters), "catch/", &w.snapshot());
     }
-    let p = local.ctl(&["member", "promote", "n4", "--timeout", "60s", "-w", "json"]);
+    let p = local.ctl(&["member", "promote", "n4", "--timeout", "180s", "-w", "json"]);
     assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());
     if let Some(w) = writer {
         check_acked(&urls(&voters), "catch/", &w.finish().acked);
@@ -219,7 +219,7 @@ fn leader_killed_after_a_learner_add_and_during_promote() {
     // 2. During promote: it waits for n4 (not started yet) when the leader dies.
     let promote = Spawned::start(
         local.dir(),
-        &["member", "promote", &n4, "--timeout", "60s", "-w", "json"],
+        &["member", "promote", &n4, "--timeout", "180s", "-w", "json"],
     );
     // With -w json its progress is a JSON line per sample on stderr.
     wait_for("promote to be waiting", Duration::from_secs(15), || {

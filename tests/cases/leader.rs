@@ -272,7 +272,7 @@ fn names_work_while_a_member_starts() {
 
     let (_, _) = add_learner(|a| local.ctl(a), "n4");
     let starting = start("n4");
-    let r = local.ctl(&["member", "promote", "n4", "--timeout", "60s", "-w", "json"]);
+    let r = local.ctl(&["member", "promote", "n4", "--timeout", "180s", "-w", "json"]);
     assert_eq!(r.code, 0, "promote n4: {}", r.stderr);
     assert_eq!(r.json()["member"]["is_learner"], false);
     starting.wait(Duration::from_secs(60)).expect(0);

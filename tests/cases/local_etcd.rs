@@ -85,7 +85,7 @@ fn a_local_cluster_runs_on_the_operators_etcd(version: &str) {
     .unwrap();
     assert_eq!(exe, real, "s4 runs {}", exe.display());
     local
-        .ctl(&["member", "promote", &id, "--timeout", "60s"])
+        .ctl(&["member", "promote", &id, "--timeout", "180s"])
         .expect(0);
     let members = list(&local);
     assert_eq!(

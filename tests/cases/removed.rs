@@ -140,7 +140,7 @@ fn a_member_removed_while_down_stops_when_started_again() {
         .any(|e| e.file_name().to_string_lossy().starts_with("n3.removed-"));
     assert!(aside, "the stale data directory is kept aside");
     local
-        .ctl(&["member", "promote", "n3", "--timeout", "60s"])
+        .ctl(&["member", "promote", "n3", "--timeout", "180s"])
         .expect(0);
     let kept = local::get_prefix_linearizable(&local.client_url("n3"), "after/").unwrap();
     assert_eq!(kept.len(), 20);

@@ -128,7 +128,7 @@ fn robustness_learner_by_snapshot_then_promoted() {
         |local, run| {
             let name = format!("l{}", free_port());
             add_and_start(local, &name);
-            let p = local.ctl(&["member", "promote", &name, "--timeout", "60s"]);
+            let p = local.ctl(&["member", "promote", &name, "--timeout", "180s"]);
             assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());
             let log = std::fs::read_to_string(local.dir().join(format!("{name}.log")))
                 .unwrap_or_default();
@@ -279,7 +279,7 @@ fn robustness_learner_killed_while_installing_a_snapshot() {
                 "the learner was killed after the snapshot was installed:\n{before}"
             );
             restart(local);
-            let p = local.ctl(&["member", "promote", &name, "--timeout", "60s"]);
+            let p = local.ctl(&["member", "promote", &name, "--timeout", "180s"]);
             assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());
             assert!(
                 log().contains("installed a snapshot from the leader"),

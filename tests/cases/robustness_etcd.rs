@@ -108,7 +108,7 @@ fn robustness_etcd_learner_promoted_and_leader_removed() {
         let peer = format!("http://127.0.0.1:{peer_port}");
         let added = add_learner_at(|a| etcd.ctl(a), &name, &peer);
         etcd.start_added(&name, peer_port, added["initial_cluster"].as_str().unwrap());
-        let p = etcd.ctl(&["member", "promote", &name, "--timeout", "60s"]);
+        let p = etcd.ctl(&["member", "promote", &name, "--timeout", "180s"]);
         assert_eq!(p.code, 0, "{}\n{}", p.stderr, etcd.log(&name));
         run.recorder.set_endpoints(endpoints(etcd));
         run.settle();

@@ -100,7 +100,7 @@ fn kill_9_during_a_snapshot_stream() {
         "a half-received snapshot was left in {l1:?}"
     );
     local
-        .ctl(&["member", "promote", "l1", "--timeout", "60s"])
+        .ctl(&["member", "promote", "l1", "--timeout", "180s"])
         .expect(0);
 
     // The leader killed while it sends (slowly again: a restart cleared it).
@@ -346,7 +346,7 @@ fn torn_log_tail_is_cut_or_refused() {
             add_and_start(&local, &rebuilt);
             wait_for_copy(&local, &rebuilt, "torn/", &acked);
             local
-                .ctl(&["member", "promote", &rebuilt, "--timeout", "60s"])
+                .ctl(&["member", "promote", &rebuilt, "--timeout", "180s"])
                 .expect(0);
         }
         check_acked(&local.endpoints(), "torn/", &acked);

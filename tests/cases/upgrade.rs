@@ -50,7 +50,7 @@ fn an_upgrade_to_3_6_waits_for_3_5_26() {
     let added = add_learner_at(|a| etcd.ctl(a), "m4", &peer);
     let initial = added["initial_cluster"].as_str().unwrap().to_string();
     etcd.start_added_on("m4", peer_port, &initial, next);
-    let promote = ["member", "promote", "m4", "--timeout", "60s", "-w", "json"];
+    let promote = ["member", "promote", "m4", "--timeout", "180s", "-w", "json"];
     let r = etcd.ctl(&promote);
     assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
     assert!(

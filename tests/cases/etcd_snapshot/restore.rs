@@ -135,7 +135,7 @@ fn cluster_up_from_an_etcd_snapshot_rehearses_a_change() {
         .expect(0);
     local.ctl(&["cluster", "start-node", "n4"]).expect(0);
     local
-        .ctl(&["member", "promote", "n4", "--timeout", "60s"])
+        .ctl(&["member", "promote", "n4", "--timeout", "180s"])
         .expect(0);
     let n4 = local.client_url("n4");
     let seen = util::wait_for(
