@@ -78,6 +78,8 @@ mod replace_dead;
 mod robustness;
 /// Linearizability against real etcd (3.4, and newer in the long profile): the same recorder and checker.
 mod robustness_etcd;
+/// The autopilot soak (issue #54): 5 voters, 2 standbys, two autopilots and `cluster chaos` on the engine; every invariant judged throughout; the figures of docs/soak.md.
+mod soak;
 /// Storage faults on the engine: kill -9 during a snapshot stream and during compaction and purge, a torn log tail.
 mod storage;
 /// add → start → promote → remove cycles on the engine under a steady writer.
@@ -128,6 +130,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         removed::cases(),
         replace::cases(),
         replace_dead::cases(),
+        soak::cases(),
         robustness::cases(),
         robustness_etcd::cases(),
         storage::cases(),
