@@ -10,6 +10,8 @@ mod auth;
 mod autopilot;
 /// `autopilot` holding back on the engine: a voter only autopilot cannot reach (the leader hears it) is never removed; nothing while a joint configuration is open.
 mod autopilot_hold;
+/// `autopilot --listen-metrics`: its series (promtool-clean), /health, and the alert rules of docs/autopilot.md checked by promtool.
+mod autopilot_metrics;
 /// `autopilot` on the engine killed with kill -9 mid-replacement (its intent key seen; its joint configuration open): the other autopilot takes over and finishes it.
 mod autopilot_takeover;
 /// `autopilot --dead-after 10s` on the engine under a steady writer and the history recorder: a killed follower, then the killed leader, replaced in time; no write lost, linearizable.
@@ -97,6 +99,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         api::cases(),
         autopilot::cases(),
         autopilot_hold::cases(),
+        autopilot_metrics::cases(),
         autopilot_takeover::cases(),
         autopilot_writes::cases(),
         apply::cases(),

@@ -1,6 +1,6 @@
 //! The autopilot soak on the engine (issue #54; the frame in
 //! `util::soak`): 5 voters and 2 standby learners behind the link model,
-//! two autopilots (`--dead-after 5s --start-standby --cleanup-dead`), a
+//! two autopilots (`--dead-after 5s --start-standby --cleanup-dead --voters 5`), a
 //! paced writer and the history recorder, and `memberctl cluster chaos`
 //! striking at random from the seed. Judged throughout: each history window
 //! linearizable and its acknowledged writes read back as it closes; from
@@ -190,6 +190,8 @@ fn soak_on_the_engine_under_chaos() {
                 "--cleanup-dead",
                 "--min-voters",
                 "3",
+                "--voters",
+                "5",
                 "--interval",
                 "1s",
                 "--stalled-for",

@@ -621,3 +621,24 @@ fn a_lease_ttl_shorter_than_two_looks_or_two_timeouts_is_warned_about() {
     assert!(warn(3, 1, 2).is_some());
     assert!(warn(4, 1, 2).is_none());
 }
+
+#[test]
+fn with_voters_a_ready_standby_brings_the_voters_back_after_a_removal() {
+    // Three voters (a fourth was removed while no standby was ready) and
+    // s4 ready for --stable-for: promoted with --voters 4, not without.
+    let keep = Settings {
+        voters: Some(4),
+        ..settings()
+    };
+    let looks = [all_up(0), all_up(1), all_up(3)];
+    let d = run(&looks, &keep);
+    assert_eq!(
+        d.action,
+        Action::PromoteStandby {
+            standby: member(4, "s4", true)
+        },
+        "{d:?}"
+    );
+    assert_eq!(d.why, Why::Grow { voters: 3, min: 4 });
+    assert_eq!(run(&looks, &settings()).action, Action::None);
+}
