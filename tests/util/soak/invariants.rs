@@ -68,20 +68,67 @@ pub fn removals(samples: &[Sample]) -> Vec<Removal> {
     out
 }
 
-/// Autopilot never removed a voter the leader could hear at the last look
-/// before (samples at most `gap_ms` apart, so that "at that moment" holds).
-pub fn no_heard_voter_removed(removals: &[Removal], gap_ms: u64) -> Verdict {
-    let mut v = Verdict::new("no voter removed that the leader could hear");
+/// Autopilot never removed a voter the leader could hear at the moment it
+/// decided to: for each voter removed, the decision that named it (the
+/// latest before the removal) and the watcher's last sample at or before
+/// that decision (at most `gap_ms` older): the leader must not have heard
+/// it there. Also returns the removals where the leader heard the voter
+/// again between the decision and the removal (a restart racing the
+/// removal, after autopilot's look again): reported, not a violation.
+pub fn no_heard_voter_removed(
+    samples: &[Sample],
+    removals: &[Removal],
+    spans: &[ActionSpan],
+    gap_ms: u64,
+) -> (Verdict, Vec<String>) {
+    let mut v = Verdict::new("no voter removed that the leader could hear when autopilot decided");
+    let mut raced = vec![];
     for r in removals.iter().filter(|r| r.voter) {
         v.checked += 1;
-        if r.heard_before && r.unix_ms - r.before_ms <= gap_ms {
+        let decided = spans
+            .iter()
+            .filter(|s| s.member.as_deref() == Some(&r.name) && s.from_ms <= r.unix_ms)
+            .filter(|s| matches!(s.action.as_str(), "replace" | "remove_dead"))
+            .map(|s| s.from_ms)
+            .max();
+        let Some(decided) = decided else {
             v.violations.push(format!(
-                "voter {} ({:016x}) removed at {} while the leader heard it at {}",
-                r.name, r.id, r.unix_ms, r.before_ms
+                "voter {} ({:016x}) removed at {} with no autopilot decision naming it",
+                r.name, r.id, r.unix_ms
+            ));
+            continue;
+        };
+        let heard_at = |s: &Sample| {
+            s.members
+                .iter()
+                .find(|m| m.id == r.id)
+                .is_some_and(|m| m.heard)
+        };
+        let before = samples
+            .iter()
+            .filter(|s| s.leader.is_some() && s.unix_ms <= decided)
+            .next_back()
+            .filter(|s| decided - s.unix_ms <= gap_ms);
+        if before.is_some_and(heard_at) {
+            v.violations.push(format!(
+                "voter {} ({:016x}) removed at {}: the leader heard it at {} when autopilot decided at {decided}",
+                r.name,
+                r.id,
+                r.unix_ms,
+                before.map_or(0, |s| s.unix_ms)
+            ));
+        } else if samples
+            .iter()
+            .filter(|s| s.unix_ms > decided && s.unix_ms < r.unix_ms)
+            .any(heard_at)
+        {
+            raced.push(format!(
+                "voter {} ({:016x}) heard again between the decision at {decided} and the removal at {}",
+                r.name, r.id, r.unix_ms
             ));
         }
     }
-    v
+    (v, raced)
 }
 
 /// Voters never fewer than `min` after a removal, and a quorum of them
@@ -177,6 +224,8 @@ pub fn no_stuck_learner(samples: &[Sample], limit_ms: u64) -> Verdict {
 #[derive(Clone, Debug)]
 pub struct ActionSpan {
     pub autopilot: String,
+    /// The member the action is about, by name.
+    pub member: Option<String>,
     pub incarnation: usize,
     pub action: String,
     pub from_ms: u64,
@@ -218,6 +267,7 @@ pub fn actions(name: &str, lines: &[Value], kills: &[u64], end_ms: u64) -> Vec<A
                 close(&mut open, &mut out);
                 open = Some(ActionSpan {
                     autopilot: name.to_string(),
+                    member: l["member"]["name"].as_str().map(str::to_string),
                     incarnation,
                     action: action.to_string(),
                     from_ms: unix,
