@@ -106,8 +106,7 @@ pub fn no_heard_voter_removed(
         };
         let before = samples
             .iter()
-            .filter(|s| s.leader.is_some() && s.unix_ms <= decided)
-            .next_back()
+            .rfind(|s| s.leader.is_some() && s.unix_ms <= decided)
             .filter(|s| decided - s.unix_ms <= gap_ms);
         if before.is_some_and(heard_at) {
             v.violations.push(format!(
