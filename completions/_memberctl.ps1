@@ -835,6 +835,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--standby', '--standby', [CompletionResultType]::ParameterName, 'The learners kept as standbys, by name (repeatable) [default: any started learner]')
             [CompletionResult]::new('--stable-for', '--stable-for', [CompletionResultType]::ParameterName, 'How long a standby must have been ready (caught up) without a break before it takes a dead voter''s place')
             [CompletionResult]::new('--min-voters', '--min-voters', [CompletionResultType]::ParameterName, 'The fewest voters a removal may leave (at least 3, which can still lose one)')
+            [CompletionResult]::new('--voters', '--voters', [CompletionResultType]::ParameterName, 'The voters to keep: while fewer (a dead voter was removed without a ready standby), a ready standby is promoted [default: --min-voters, with --cleanup-dead only]')
             [CompletionResult]::new('--stalled-for', '--stalled-for', [CompletionResultType]::ParameterName, 'A started learner whose index stands still behind the leader''s this long is pruned, as `member prune` does')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'This autopilot''s name in the election among autopilots (key prefix memberctl/autopilot/) [default: HOST-PID]')
             [CompletionResult]::new('--lease-ttl', '--lease-ttl', [CompletionResultType]::ParameterName, 'The election lease''s time to live: how soon another autopilot takes over when this one dies')

@@ -401,7 +401,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__autopilot)
-            opts="-w -h -V --interval --heartbeat --dead-after --standby --stable-for --cleanup-dead --min-voters --stalled-for --start-standby --name --lease-ttl --dry-run --timeout --listen-metrics --skip-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --interval --heartbeat --dead-after --standby --stable-for --cleanup-dead --min-voters --voters --stalled-for --start-standby --name --lease-ttl --dry-run --timeout --listen-metrics --skip-check --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -428,6 +428,10 @@ _memberctl() {
                     return 0
                     ;;
                 --min-voters)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --voters)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

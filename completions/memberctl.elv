@@ -769,6 +769,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --standby 'The learners kept as standbys, by name (repeatable) [default: any started learner]'
             cand --stable-for 'How long a standby must have been ready (caught up) without a break before it takes a dead voter''s place'
             cand --min-voters 'The fewest voters a removal may leave (at least 3, which can still lose one)'
+            cand --voters 'The voters to keep: while fewer (a dead voter was removed without a ready standby), a ready standby is promoted [default: --min-voters, with --cleanup-dead only]'
             cand --stalled-for 'A started learner whose index stands still behind the leader''s this long is pruned, as `member prune` does'
             cand --name 'This autopilot''s name in the election among autopilots (key prefix memberctl/autopilot/) [default: HOST-PID]'
             cand --lease-ttl 'The election lease''s time to live: how soon another autopilot takes over when this one dies'

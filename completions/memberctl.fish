@@ -567,6 +567,7 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l dead-a
 complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l standby -d 'The learners kept as standbys, by name (repeatable) [default: any started learner]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l stable-for -d 'How long a standby must have been ready (caught up) without a break before it takes a dead voter\'s place' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l min-voters -d 'The fewest voters a removal may leave (at least 3, which can still lose one)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l voters -d 'The voters to keep: while fewer (a dead voter was removed without a ready standby), a ready standby is promoted [default: --min-voters, with --cleanup-dead only]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l stalled-for -d 'A started learner whose index stands still behind the leader\'s this long is pruned, as `member prune` does' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l name -d 'This autopilot\'s name in the election among autopilots (key prefix memberctl/autopilot/) [default: HOST-PID]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l lease-ttl -d 'The election lease\'s time to live: how soon another autopilot takes over when this one dies' -r

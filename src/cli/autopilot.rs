@@ -32,6 +32,9 @@ pub struct AutopilotArgs {
     /// The fewest voters a removal may leave (at least 3, which can still lose one)
     #[arg(long, default_value_t = 3, value_parser = parse_min_voters, value_name = "N")]
     pub min_voters: usize,
+    /// The voters to keep: while fewer (a dead voter was removed without a ready standby), a ready standby is promoted [default: --min-voters, with --cleanup-dead only]
+    #[arg(long, value_name = "N")]
+    pub voters: Option<usize>,
     /// A started learner whose index stands still behind the leader's this long is pruned, as `member prune` does
     #[arg(long, default_value = "1m", value_parser = parse_duration, value_name = "DURATION")]
     pub stalled_for: Duration,

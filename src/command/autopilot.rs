@@ -26,6 +26,7 @@ impl From<&AutopilotArgs> for AutopilotRequest {
                 min_voters: a.min_voters,
                 stalled_for: a.stalled_for,
                 start_standby: a.start_standby,
+                voters: a.voters,
             },
             interval: a.interval,
             name: a.name.clone().unwrap_or_else(default_name),

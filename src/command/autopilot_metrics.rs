@@ -108,6 +108,20 @@ impl Metrics {
                 .expect("each series is registered once");
         }
         since_look.set(-1.0);
+        // Every action's series from zero, so that an alert on their
+        // increase sees the first one.
+        for action in [
+            "replace",
+            "remove_dead",
+            "promote_standby",
+            "finish_replace",
+            "prune",
+            "start_standby",
+        ] {
+            for result in ["done", "failed"] {
+                actions.with_label_values(&[action, result]);
+            }
+        }
         Metrics {
             registry,
             looks,

@@ -43,6 +43,11 @@ pub struct Probe {
     /// Whether the traffic to the peer is dropped (fault injection): it is
     /// not probed then.
     pub blocked: Blocked,
+    /// Called when the peer refuses a probe because this member was removed
+    /// from the cluster: a learner sends no raft message of its own (it
+    /// never campaigns), so its probes are how a removed learner started
+    /// again on its old data learns that it must stop.
+    pub removed: Arc<dyn Fn() + Send + Sync>,
 }
 
 /// A prober running on the current runtime, stopped when dropped (its peer
@@ -76,6 +81,7 @@ async fn run(probe: Probe, every: Duration) {
         urls,
         tls,
         blocked,
+        removed,
     } = probe;
     if urls.is_empty() {
         return;
@@ -103,6 +109,10 @@ async fn run(probe: Probe, every: Duration) {
         let start = Instant::now();
         match tokio::time::timeout(every, c.probe(ProbeRequest { from: me })).await {
             Ok(Ok(_)) => rtt.observe(start.elapsed().as_secs_f64()),
+            Ok(Err(s)) if crate::engine::transport::is_removed_answer(&s) => {
+                removed();
+                client = None;
+            }
             _ => client = None,
         }
     }
@@ -198,6 +208,7 @@ mod tests {
                 urls: vec![dead, url],
                 tls: None,
                 blocked: Arc::new(move || flag.load(Ordering::SeqCst)),
+                removed: Arc::new(|| {}),
             },
             Duration::from_millis(50),
         );

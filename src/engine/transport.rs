@@ -234,6 +234,14 @@ impl Outbox for Transport {
                         let partition = self.partition.clone();
                         Arc::new(move || partition.blocks(id))
                     },
+                    removed: {
+                        let node = self.node.clone();
+                        Arc::new(move || {
+                            if let Some(node) = node.get() {
+                                node.removed_by_peer();
+                            }
+                        })
+                    },
                 },
                 PROBE_INTERVAL,
             );

@@ -10,6 +10,8 @@ mod auth;
 mod autopilot;
 /// `autopilot` holding back on the engine: a voter only autopilot cannot reach (the leader hears it) is never removed; nothing while a joint configuration is open.
 mod autopilot_hold;
+/// `autopilot --listen-metrics`: its series (promtool-clean), /health, and the alert rules of docs/autopilot.md checked by promtool.
+mod autopilot_metrics;
 /// `autopilot` on the engine killed with kill -9 mid-replacement (its intent key seen; its joint configuration open): the other autopilot takes over and finishes it.
 mod autopilot_takeover;
 /// `autopilot --dead-after 10s` on the engine under a steady writer and the history recorder: a killed follower, then the killed leader, replaced in time; no write lost, linearizable.
@@ -80,6 +82,8 @@ mod replace_dead;
 mod robustness;
 /// Linearizability against real etcd (3.4, and newer in the long profile): the same recorder and checker.
 mod robustness_etcd;
+/// The autopilot soak (issue #54): 5 voters, 2 standbys, two autopilots and `cluster chaos` on the engine; every invariant judged throughout; the figures of docs/soak.md.
+mod soak;
 /// Storage faults on the engine: kill -9 during a snapshot stream and during compaction and purge, a torn log tail.
 mod storage;
 /// add → start → promote → remove cycles on the engine under a steady writer.
@@ -97,6 +101,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         api::cases(),
         autopilot::cases(),
         autopilot_hold::cases(),
+        autopilot_metrics::cases(),
         autopilot_takeover::cases(),
         autopilot_writes::cases(),
         apply::cases(),
@@ -131,6 +136,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         removed::cases(),
         replace::cases(),
         replace_dead::cases(),
+        soak::cases(),
         robustness::cases(),
         robustness_etcd::cases(),
         storage::cases(),

@@ -300,10 +300,24 @@ fn a_member_that_joined_by_snapshot_knows_the_removed_ids() {
     assert_stopped_as_removed(&run, &id3);
 }
 
+/// A learner sends no raft message of its own (it never campaigns), and
+/// the leader sends none to a member it removed: started again on its old
+/// data, a removed learner learns of its removal from its peers' answers to
+/// its probes (every 4 s), and stops.
+fn a_learner_removed_while_down_stops_when_started_again() {
+    let local = Local::up(&["--nodes", "3"]);
+    crate::util::members::add_and_start(&local, "l4");
+    let id = kill_and_remove(&local, "l4");
+    // Two probe intervals and some: bounded, the machine may be busy.
+    let run = run_by_hand(&local, "l4", Duration::from_secs(45));
+    assert_stopped_as_removed(&run, &id);
+}
+
 /// This file's cases and the tools each needs.
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         a_member_removed_while_down_stops_when_started_again,
+        a_learner_removed_while_down_stops_when_started_again,
         the_removal_is_remembered_across_checkpoints,
         a_partitioned_old_leader_removed_meanwhile_stops_when_healed,
         a_member_that_joined_by_snapshot_knows_the_removed_ids,

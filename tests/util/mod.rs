@@ -13,6 +13,7 @@ pub mod operator;
 pub mod proxy;
 pub mod recorder;
 pub mod robustness;
+pub mod soak;
 pub mod streamed;
 pub mod tls;
 pub mod versions;

@@ -38,12 +38,30 @@ struct Common {
     endpoints: Arc<Mutex<Vec<String>>>,
     next_id: AtomicU64,
     keys: usize,
+    /// The prefix of this recorder's keys.
+    prefix: String,
+    /// The pause between two operations of one client.
+    pace: Duration,
 }
 
 impl Recorder {
     /// Starts `clients` clients on `keys` keys, client `i` first on endpoint
     /// `i mod n`, their choices drawn from `seed`.
     pub fn start(endpoints: Vec<String>, clients: usize, keys: usize, seed: u64) -> Recorder {
+        Self::start_paced(endpoints, clients, keys, seed, KEY_PREFIX, Duration::ZERO)
+    }
+
+    /// [`Recorder::start`] on keys under `prefix` (a history of their own,
+    /// from empty keys), each client pausing `pace` between two operations
+    /// (a light load for long runs).
+    pub fn start_paced(
+        endpoints: Vec<String>,
+        clients: usize,
+        keys: usize,
+        seed: u64,
+        prefix: &str,
+        pace: Duration,
+    ) -> Recorder {
         assert!(!endpoints.is_empty(), "the recorder needs an endpoint");
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -60,6 +78,8 @@ impl Recorder {
             endpoints: endpoints.clone(),
             next_id: AtomicU64::new(clients as u64),
             keys: keys.max(1),
+            prefix: prefix.to_string(),
+            pace,
         });
         let tasks = (0..clients)
             .map(|i| {
@@ -109,7 +129,7 @@ impl Recorder {
     pub fn one(&self, endpoint: &str, k: usize, request: Request) -> Response {
         let common = self.common.clone();
         let id = common.next_id.fetch_add(1, Ordering::SeqCst);
-        let key = format!("{KEY_PREFIX}k{}", k % common.keys);
+        let key = format!("{}k{}", common.prefix, k % common.keys);
         let request = match request {
             Request::Put { .. } => Request::Put {
                 value: format!("o{id}"),
@@ -193,7 +213,7 @@ async fn client(common: Arc<Common>, mut id: u64, mut at: usize, mut rng: rand::
         }
         let Some(c) = kv.as_mut() else { continue };
         let k = rng.gen_range(0..common.keys);
-        let key = format!("{KEY_PREFIX}k{k}");
+        let key = format!("{}k{k}", common.prefix);
         seq += 1;
         let value = format!("c{id}-{seq}");
         let request = match rng.gen_range(0..100) {
@@ -229,6 +249,9 @@ async fn client(common: Arc<Common>, mut id: u64, mut at: usize, mut rng: rand::
             _ => {}
         }
         record(&common, id, call, key, request, response);
+        if !common.pace.is_zero() {
+            tokio::time::sleep(common.pace).await;
+        }
         if failed {
             id = common.next_id.fetch_add(1, Ordering::SeqCst);
             at += 1;

@@ -183,6 +183,8 @@ impl Raft for RaftService {
         req: Request<pb::ProbeRequest>,
     ) -> Result<Response<pb::ProbeResponse>, Status> {
         let from = req.into_inner().from;
+        // A removed member's probes are refused as its raft traffic is.
+        self.refuse_removed(from)?;
         if self
             .0
             .partition

@@ -447,6 +447,7 @@ pub(super) fn pruned_docs(ms: &[crate::workflow::prune::PrunedMember]) -> Vec<Pr
 #[derive(Serialize)]
 pub(super) struct DecisionDoc<'a> {
     pub(super) at_ms: u128,
+    pub(super) unix_ms: u64,
     pub(super) autopilot: &'a str,
     pub(super) leader: Option<String>,
     pub(super) action: &'static str,
@@ -463,6 +464,10 @@ pub(super) fn decision_doc(r: &crate::workflow::autopilot::Reported) -> Decision
     let d = &r.decision;
     DecisionDoc {
         at_ms: r.at.as_millis(),
+        // Printed as it is made: now, to line it up with other logs.
+        unix_ms: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64),
         autopilot: &r.autopilot,
         leader: r.leader.map(|l| l.to_string()),
         action: d.action.as_str(),

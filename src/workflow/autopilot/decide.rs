@@ -34,6 +34,10 @@ pub struct Settings {
     pub stalled_for: Duration,
     /// Keep a standby: start one when there is none (`--start-standby`).
     pub start_standby: bool,
+    /// The voters to keep (`--voters`): while fewer (a dead voter was
+    /// removed without a standby to take its place), a ready standby is
+    /// promoted. `None`: `--min-voters`, and only with `--cleanup-dead`.
+    pub voters: Option<usize>,
 }
 
 impl Default for Settings {
@@ -46,6 +50,7 @@ impl Default for Settings {
             min_voters: prune::MIN_VOTERS,
             stalled_for: Duration::from_secs(60),
             start_standby: false,
+            voters: None,
         }
     }
 }
@@ -332,12 +337,14 @@ fn dead_learner(obs: &Observation, settings: &Settings, memory: &Memory) -> Opti
         })
 }
 
-/// With `--cleanup-dead`, fewer voters than `--min-voters` (a dead one was
-/// removed first) and a standby ready for `--stable-for`: promote it.
+/// Fewer voters than it keeps — `--voters` (at least `--min-voters`), or
+/// with `--cleanup-dead` alone `--min-voters` — (a dead one was removed
+/// first) and a standby ready for `--stable-for`: promote it.
 fn grow(obs: &Observation, settings: &Settings, memory: &Memory) -> Option<Decision> {
     let voters = obs.list.voters().count();
-    let min = settings.min_voters.max(prune::MIN_VOTERS);
-    if !settings.cleanup_dead || voters >= min {
+    let floor = settings.min_voters.max(prune::MIN_VOTERS);
+    let min = settings.voters.map_or(floor, |v| v.max(floor));
+    if (!settings.cleanup_dead && settings.voters.is_none()) || voters >= min {
         return None;
     }
     let standby = standby(obs, settings, memory)?;

@@ -89,7 +89,7 @@ pub enum Why {
         for_: Duration,
         /// The voters after the removal.
         voters_after: usize,
-        /// `--min-voters`.
+        /// The voters it keeps: `--voters`, at least `--min-voters`.
         min: usize,
     },
     /// Fewer voters than `--min-voters` (a dead one was removed first): a
@@ -97,7 +97,7 @@ pub enum Why {
     Grow {
         /// The voters now.
         voters: usize,
-        /// `--min-voters`.
+        /// The voters it keeps: `--voters`, at least `--min-voters`.
         min: usize,
     },
     /// A replacement an earlier autopilot began: the standby is a voter,
@@ -204,8 +204,8 @@ impl fmt::Display for Why {
             ),
             Why::Grow { voters, min } => write!(
                 f,
-                "{voters} voters, fewer than --min-voters {min} (a dead voter was removed \
-                 first): a ready standby brings them back"
+                "{voters} voters, fewer than the {min} kept (--voters, at least --min-voters; \
+                 a dead voter was removed first): a ready standby brings them back"
             ),
             Why::Resume => f.write_str(
                 "an earlier autopilot began this replacement (its intent is recorded) and the \

@@ -621,3 +621,50 @@ fn a_lease_ttl_shorter_than_two_looks_or_two_timeouts_is_warned_about() {
     assert!(warn(3, 1, 2).is_some());
     assert!(warn(4, 1, 2).is_none());
 }
+
+#[test]
+fn with_voters_a_ready_standby_brings_the_voters_back_after_a_removal() {
+    // Three voters (a fourth was removed while no standby was ready) and
+    // s4 ready for --stable-for: promoted with --voters 4, not without.
+    let keep = Settings {
+        voters: Some(4),
+        ..settings()
+    };
+    let looks = [all_up(0), all_up(1), all_up(3)];
+    let d = run(&looks, &keep);
+    assert_eq!(
+        d.action,
+        Action::PromoteStandby {
+            standby: member(4, "s4", true)
+        },
+        "{d:?}"
+    );
+    assert_eq!(d.why, Why::Grow { voters: 3, min: 4 });
+    assert_eq!(run(&looks, &settings()).action, Action::None);
+}
+
+#[tokio::test]
+async fn a_removal_looks_again_and_spares_a_voter_that_came_back() {
+    let fake = Fake::three();
+    {
+        let mut s = fake.state();
+        s.progress = true;
+        s.list.members.push(member(4, "m4", false));
+        s.index.insert(MemberId(4), 100);
+        s.down.insert(MemberId(4));
+    }
+    let m4 = fake.state().list.get(MemberId(4)).cloned().unwrap();
+    let decision = Decision {
+        action: Action::RemoveDead { dead: m4 },
+        why: Why::Dead { for_: 5 * S },
+        about: None,
+    };
+    // Still dead at the look again: the removal goes ahead.
+    assert_eq!(super::still_dead(&fake, &decision, S).await, Ok(()));
+    // Back (it answers, the leader hears it) between the decision and the
+    // removal: nothing is removed.
+    fake.state().down.remove(&MemberId(4));
+    let why = super::still_dead(&fake, &decision, S).await.unwrap_err();
+    assert!(why.contains("m4 answers again"), "{why}");
+    assert!(fake.state().list.get(MemberId(4)).is_some());
+}

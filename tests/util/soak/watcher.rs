@@ -1,0 +1,253 @@
+//! The soak's watcher: every half second it reads the cluster as its
+//! leader sees it (the member list, and the leader's progress: whom it
+//! hears, each follower's match index) and the local cluster's state file
+//! (each node's process), and keeps the samples; the invariants are
+//! judged from them as they come (`super::invariants`), not only at the end.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use memberctl::proto::etcdserverpb::cluster_client::ClusterClient;
+use memberctl::proto::etcdserverpb::MemberListRequest;
+use memberctl::proto::memberctl_v1::membership_client::MembershipClient;
+use memberctl::proto::memberctl_v1::GetProgressRequest;
+
+use crate::util::faults::node_status;
+use crate::util::local::{channel, runtime};
+
+/// One member at one sample.
+#[derive(Clone, Debug)]
+pub struct SeenMember {
+    pub id: u64,
+    pub name: String,
+    pub is_learner: bool,
+    /// The leader hears it (its progress' recent_active; the leader itself: yes).
+    pub heard: bool,
+    /// The leader's match index for it.
+    pub matched: u64,
+}
+
+/// One look at the cluster.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub unix_ms: u64,
+    pub leader: Option<u64>,
+    pub last_index: u64,
+    /// The membership as the leader lists it (empty without a leader).
+    pub members: Vec<SeenMember>,
+    /// Every recorded node: (name, whether its process runs).
+    pub processes: Vec<(String, bool)>,
+    /// The autopilots whose pid file names a live process.
+    pub autopilots: usize,
+}
+
+impl Sample {
+    pub fn voters(&self) -> impl Iterator<Item = &SeenMember> {
+        self.members.iter().filter(|m| !m.is_learner)
+    }
+
+    /// Whole: a leader, `voters` voters all heard by it, and a standby (a
+    /// started learner it hears, caught up to 90 % of its log), and both
+    /// autopilots running.
+    pub fn whole(&self, voters: usize, autopilots: usize) -> bool {
+        let ready_standby = self.members.iter().any(|m| {
+            m.is_learner && !m.name.is_empty() && m.heard && m.matched * 10 >= self.last_index * 9
+        });
+        self.leader.is_some()
+            && self.voters().count() == voters
+            && self.voters().all(|m| m.heard)
+            && ready_standby
+            && self.autopilots >= autopilots
+    }
+}
+
+pub fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// The nodes of the state file in `dir`: (name, client URL, pid).
+fn recorded(dir: &Path) -> Vec<(String, String, Option<u32>)> {
+    let Ok(text) = std::fs::read_to_string(dir.join("cluster.json")) else {
+        return vec![];
+    };
+    let Ok(state) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return vec![];
+    };
+    state["nodes"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|n| {
+                    (
+                        n["name"].as_str().unwrap_or("").to_string(),
+                        n["client_url"].as_str().unwrap_or("").to_string(),
+                        n["pid"].as_u64().map(|p| p as u32),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether `pid` is a live process (not a zombie).
+pub fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        s.rsplit(')')
+            .next()
+            .and_then(|r| r.trim_start().chars().next())
+            .is_some_and(|c| !matches!(c, 'Z' | 'X' | 'x'))
+    })
+}
+
+/// The autopilots of `dir` whose pid file names a live process.
+pub fn autopilots_alive(dir: &Path) -> usize {
+    std::fs::read_dir(dir.join("autopilots"))
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".pid"))
+                .filter_map(|e| std::fs::read_to_string(e.path()).ok()?.trim().parse().ok())
+                .filter(|p| alive(*p))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+/// One sample of the cluster in `dir`.
+pub fn sample(dir: &Path) -> Sample {
+    let nodes = recorded(dir);
+    let processes = nodes
+        .iter()
+        .map(|(n, _, pid)| (n.clone(), pid.is_some_and(alive)))
+        .collect();
+    let mut s = Sample {
+        unix_ms: unix_ms(),
+        leader: None,
+        last_index: 0,
+        members: vec![],
+        processes,
+        autopilots: autopilots_alive(dir),
+    };
+    let running: Vec<&String> = nodes
+        .iter()
+        .filter(|(_, _, pid)| pid.is_some_and(alive))
+        .map(|(_, url, _)| url)
+        .collect();
+    let Some((url, leader)) = running.iter().find_map(|u| {
+        let st = node_status(u).ok()?;
+        (st.leader != 0 && st.leader == st.member_id).then(|| ((*u).clone(), st.leader))
+    }) else {
+        return s;
+    };
+    let got = runtime().block_on(async {
+        let ch = channel(&url).await?;
+        let t = Duration::from_secs(2);
+        let progress = tokio::time::timeout(
+            t,
+            MembershipClient::new(ch.clone()).get_progress(GetProgressRequest {}),
+        )
+        .await
+        .map_err(|_| "progress timed out".to_string())?
+        .map_err(|e| e.message().to_string())?
+        .into_inner();
+        let list = tokio::time::timeout(
+            t,
+            ClusterClient::new(ch).member_list(MemberListRequest { linearizable: true }),
+        )
+        .await
+        .map_err(|_| "member list timed out".to_string())?
+        .map_err(|e| e.message().to_string())?
+        .into_inner();
+        Ok::<_, String>((progress, list))
+    });
+    let Ok((progress, list)) = got else {
+        return s;
+    };
+    if progress.leader != leader {
+        return s;
+    }
+    let peers: HashMap<u64, (bool, u64)> = progress
+        .peers
+        .iter()
+        .map(|p| (p.id, (p.recent_active, p.match_index)))
+        .collect();
+    s.leader = Some(leader);
+    s.last_index = progress.last_index;
+    s.members = list
+        .members
+        .iter()
+        .map(|m| {
+            let (heard, matched) = if m.id == leader {
+                (true, progress.last_index)
+            } else {
+                peers.get(&m.id).copied().unwrap_or((false, 0))
+            };
+            SeenMember {
+                id: m.id,
+                name: m.name.clone(),
+                is_learner: m.is_learner,
+                heard,
+                matched,
+            }
+        })
+        .collect();
+    s
+}
+
+/// Samples the cluster every `every` on a thread of its own until stopped.
+pub struct Watcher {
+    stop: Arc<AtomicBool>,
+    samples: Arc<Mutex<Vec<Sample>>>,
+    handle: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Watcher {
+    pub fn start(dir: PathBuf, every: Duration) -> Watcher {
+        let stop = Arc::new(AtomicBool::new(false));
+        let samples = Arc::new(Mutex::new(Vec::new()));
+        let (flag, out) = (stop.clone(), samples.clone());
+        let handle = std::thread::spawn(move || {
+            while !flag.load(Ordering::Relaxed) {
+                let began = std::time::Instant::now();
+                let s = sample(&dir);
+                out.lock().unwrap().push(s);
+                if let Some(rest) = every.checked_sub(began.elapsed()) {
+                    std::thread::sleep(rest);
+                }
+            }
+        });
+        Watcher {
+            stop,
+            samples,
+            handle: Some(handle),
+        }
+    }
+
+    /// The samples so far.
+    pub fn samples(&self) -> Vec<Sample> {
+        self.samples.lock().unwrap().clone()
+    }
+
+    /// The newest sample, if any.
+    pub fn last(&self) -> Option<Sample> {
+        self.samples.lock().unwrap().last().cloned()
+    }
+
+    pub fn stop(mut self) -> Vec<Sample> {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+        self.samples()
+    }
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
