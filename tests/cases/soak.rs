@@ -415,6 +415,7 @@ fn soak_on_the_engine_under_chaos() {
         "acknowledged_writes": all_acked.len(),
         "samples": samples.len(),
         "time_to_repair": repair_figures,
+        "repairs_ms": repairs.iter().map(|(f, took)| json!({"fault": f.kind, "member": f.member, "ms": took})).collect::<Vec<_>>(),
         "chaos_exit": chaos_code.flatten(),
         "autopilot_metrics": metrics.iter().map(|m| m.lines().filter(|l| l.starts_with("memberctl_autopilot_actions_total") || l.starts_with("memberctl_autopilot_looks_total") || l.starts_with("memberctl_autopilot_last_repair")).collect::<Vec<_>>().join("\n")).collect::<Vec<_>>(),
         "invariants": verdicts.iter().map(|v| json!({"invariant": v.name, "checked": v.checked, "violations": v.violations.len(), "first": v.violations.iter().take(3).collect::<Vec<_>>()})).collect::<Vec<_>>(),

@@ -70,7 +70,9 @@ pub fn unix_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-/// The nodes of the state file in `dir`: (name, client URL, pid).
+/// The nodes of the state file in `dir`: (name, client URL, pid), the pid
+/// only when it is still that node's process (a pid is reused once the
+/// node is gone: chaos leaves a killed node's pid recorded).
 fn recorded(dir: &Path) -> Vec<(String, String, Option<u32>)> {
     let Ok(text) = std::fs::read_to_string(dir.join("cluster.json")) else {
         return vec![];
@@ -83,15 +85,27 @@ fn recorded(dir: &Path) -> Vec<(String, String, Option<u32>)> {
         .map(|a| {
             a.iter()
                 .map(|n| {
+                    let data = n["data_dir"].as_str().unwrap_or("").as_bytes().to_vec();
+                    let pid = n["pid"]
+                        .as_u64()
+                        .map(|p| p as u32)
+                        .filter(|p| runs_on(*p, &data));
                     (
                         n["name"].as_str().unwrap_or("").to_string(),
                         n["client_url"].as_str().unwrap_or("").to_string(),
-                        n["pid"].as_u64().map(|p| p as u32),
+                        pid,
                     )
                 })
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// Whether `pid` is a live node process on the data directory `data`.
+fn runs_on(pid: u32, data: &[u8]) -> bool {
+    alive(pid)
+        && std::fs::read(format!("/proc/{pid}/cmdline"))
+            .is_ok_and(|c| c.split(|b| *b == 0).any(|a| a == data))
 }
 
 /// Whether `pid` is a live process (not a zombie).
