@@ -2,7 +2,7 @@
 # Makes the release artifacts into dist/ (or --out DIR):
 #   memberctl-VERSION-linux-amd64   a static binary (glibc linked in: it runs without /usr/lib)
 #   memberctl_VERSION_amd64.deb     that binary, the man pages, the shell completions, the
-#                                   autopilot's systemd unit (packaging/)
+#                                   autopilot's systemd unit and alert rules (packaging/)
 #   SHA256SUMS                      over both (`sha256sum -c SHA256SUMS` inside the folder)
 # The Dockerfile at the top of the tree builds the autopilot's image from dist/.
 #
@@ -149,6 +149,8 @@ build_deb() {
     "$pkg/usr/lib/systemd/system/memberctl-autopilot.service"
   install -D -m 0644 "$root/packaging/memberctl-autopilot.default" \
     "$pkg/etc/default/memberctl-autopilot"
+  install -D -m 0644 "$root/packaging/prometheus/memberctl-autopilot-rules.yml" \
+    "$pkg/usr/share/doc/memberctl/examples/memberctl-autopilot-rules.yml"
   install -d -m 0755 "$pkg/usr/share/doc/memberctl"
   cat >"$pkg/usr/share/doc/memberctl/copyright" <<'EOF'
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/

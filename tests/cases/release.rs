@@ -191,6 +191,15 @@ fn the_package_installs_into_a_scratch_root_and_works() {
         );
     }
 
+    // The autopilot's alert rules, as shipped in packaging/, among the examples.
+    assert!(
+        std::fs::read(at.join("usr/share/doc/memberctl/examples/memberctl-autopilot-rules.yml"))
+            .unwrap()
+            == std::fs::read(root().join("packaging/prometheus/memberctl-autopilot-rules.yml"))
+                .unwrap(),
+        "the alert rules in the package"
+    );
+
     // The systemd unit, as shipped in packaging/, verifies in the scratch root (systemd's
     // own targets stubbed: the root has no systemd); its ExecStart is the installed binary.
     let units = at.join("usr/lib/systemd/system");
@@ -360,7 +369,14 @@ fn the_docs_dockerfile_and_manifests_agree() {
         [read("packaging/memberctl-autopilot.service")]
     );
     let manifest = read("packaging/k8s/autopilot.yaml");
-    assert_eq!(fenced(&doc, "yaml"), std::slice::from_ref(&manifest));
+    // The alert rules first, then the Kubernetes manifest.
+    assert_eq!(
+        fenced(&doc, "yaml"),
+        [
+            read("packaging/prometheus/memberctl-autopilot-rules.yml"),
+            manifest.clone()
+        ]
+    );
 
     let dockerfile = read("Dockerfile");
     let instructions: Vec<(&str, &str)> = dockerfile
