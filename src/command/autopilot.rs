@@ -27,6 +27,11 @@ impl From<&AutopilotArgs> for AutopilotRequest {
                 stalled_for: a.stalled_for,
                 start_standby: a.start_standby,
                 voters: a.voters,
+                learner_limit: (!a
+                    .checks
+                    .skip_check
+                    .contains(&crate::workflow::preflight::CheckName::Learners))
+                .then_some(crate::workflow::preflight::LEARNER_LIMIT),
             },
             interval: a.interval,
             name: a.name.clone().unwrap_or_else(default_name),

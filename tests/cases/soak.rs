@@ -25,6 +25,7 @@ use crate::util::robustness::check;
 use crate::util::soak::invariants::{self as inv, Verdict};
 use crate::util::soak::watcher::{self, Watcher};
 use crate::util::soak::{self, Profile, DEAD_AFTER, MIN_VOTERS, VOTERS};
+use crate::util::versions;
 use crate::util::wait_for;
 use crate::util::writer::SteadyWriter;
 
@@ -119,6 +120,7 @@ fn lost(local: &Local, prefix: &str, acked: &[(String, String)]) -> usize {
 fn window(
     local: &Local,
     profile: &Profile,
+    tag: &str,
     seed: u64,
     w: usize,
     length: Duration,
@@ -141,7 +143,7 @@ fn window(
     }
     let ops = rec.stop();
     let written = writer.finish();
-    let checked = check(&format!("soak-{seed}-w{w}"), ops);
+    let checked = check(&format!("soak-{tag}-w{w}"), ops);
     let (answered, _) = checked.counts();
     let lost = lost(local, &prefix, &written.acked);
     Window {
@@ -155,28 +157,59 @@ fn window(
 }
 
 fn soak_on_the_engine_under_chaos() {
+    soak_under_chaos(None);
+}
+
+fn soak_on_etcd_3_6_under_chaos() {
+    soak_under_chaos(Some("3.6"));
+}
+
+fn soak_on_etcd_3_4_under_chaos() {
+    soak_under_chaos(Some("3.4"));
+}
+
+/// The soak on the engine (`None`) or on etcd's own binary of minor
+/// `version` (`cluster up --etcd`). etcd before 3.6 allows one learner,
+/// fixed: there the cluster keeps one standby, not two.
+fn soak_under_chaos(etcd: Option<&str>) {
     let profile = Profile::from_env();
-    let seed = soak::seed();
+    let case = match etcd {
+        None => "soak_on_the_engine_under_chaos".to_string(),
+        Some(v) => format!("soak_on_etcd_{}_under_chaos", v.replace('.', "_")),
+    };
+    let seed = soak::seed(&case);
     let out = soak::out_dir();
+    let label = etcd.map_or("engine".to_string(), |v| format!("etcd-{v}"));
+    let tag = format!("{label}-{seed}");
     let started = Instant::now();
-    let local = Local::up(&[
+    let standbys = if etcd == Some("3.4") { 1 } else { 2 };
+    let bin = etcd.map(versions::etcd_server);
+    let max_learners = standbys.to_string();
+    let mut up = vec![
         "--nodes",
         "5",
-        "--max-learners",
-        "2",
         "--link",
         "rtt=2ms,bandwidth=1gbit,queue=4mb",
-    ]);
+    ];
+    if standbys > 1 {
+        up.extend(["--max-learners", &max_learners]);
+    }
+    if let Some(bin) = &bin {
+        up.extend(["--etcd", bin.to_str().expect("a UTF-8 path")]);
+    }
+    let local = Local::up(&up);
     let _down = AutopilotsDown(local.dir().to_path_buf());
     add_and_start(&local, "s1");
-    // The second learner knowingly (the cluster allows two).
-    let with_skip = |a: &[&str]| {
-        let mut all = a.to_vec();
-        all.extend(["--skip-check", "learners"]);
-        local.ctl(&all)
-    };
-    add_learner(with_skip, "s2");
-    local.ctl(&["cluster", "start-node", "s2"]).expect(0);
+    if standbys > 1 {
+        // The second learner knowingly (the cluster allows two).
+        let with_skip = |a: &[&str]| {
+            let mut all = a.to_vec();
+            all.extend(["--skip-check", "learners"]);
+            local.ctl(&all)
+        };
+        add_learner(with_skip, "s2");
+        local.ctl(&["cluster", "start-node", "s2"]).expect(0);
+    }
     let ports = [free_port(), free_port()];
     let autopilots: Vec<Autopilot> = ["a1", "a2"]
         .iter()
@@ -206,11 +239,13 @@ fn soak_on_the_engine_under_chaos() {
                 "30s",
                 "--listen-metrics",
                 &addr,
+            ];
+            let mut args = args.to_vec();
+            if standbys > 1 {
                 // The cluster allows two learners: a standby may be
                 // started beside a dead one (the server keeps its limit).
-                "--skip-check",
-                "learners",
-            ];
+                args.extend(["--skip-check", "learners"]);
+            }
             Autopilot::start(&local, name, &args)
         })
         .collect();
@@ -222,7 +257,7 @@ fn soak_on_the_engine_under_chaos() {
         || watch.last().filter(|s| s.whole(VOTERS, 2)).map(|_| ()),
     );
     let faults = "kill,kill-leader,wipe,pause,stall,slow,kill-autopilot";
-    let chaos_out = out.join(format!("soak-{seed}-chaos.jsonl"));
+    let chaos_out = out.join(format!("soak-{tag}-chaos.jsonl"));
     let chaos_args = [
         "cluster".to_string(),
         "chaos".into(),
@@ -246,7 +281,7 @@ fn soak_on_the_engine_under_chaos() {
         local
             .command(&args)
             .stdout(std::fs::File::create(&chaos_out).unwrap())
-            .stderr(std::fs::File::create(out.join(format!("soak-{seed}-chaos.stderr"))).unwrap())
+            .stderr(std::fs::File::create(out.join(format!("soak-{tag}-chaos.stderr"))).unwrap())
             .spawn()
             .expect("cluster chaos starts"),
     );
@@ -261,13 +296,21 @@ fn soak_on_the_engine_under_chaos() {
     };
     let mut w = 0;
     while !done() {
-        windows.push(window(&local, &profile, seed, w, profile.window, &mut done));
+        windows.push(window(
+            &local,
+            &profile,
+            &tag,
+            seed,
+            w,
+            profile.window,
+            &mut done,
+        ));
         w += 1;
         // Bounded: chaos ends at its --duration (plus the faults' ends).
         assert!(
             Instant::now() < started + profile.chaos * 2 + Duration::from_secs(120),
             "chaos did not end; seed {seed}; replay: {}",
-            soak::replay(seed)
+            soak::replay(seed, &case)
         );
     }
     let chaos_ended = watcher::unix_ms();
@@ -279,6 +322,7 @@ fn soak_on_the_engine_under_chaos() {
     windows.push(window(
         &local,
         &profile,
+        &tag,
         seed,
         w,
         Duration::from_secs(5),
@@ -301,7 +345,7 @@ fn soak_on_the_engine_under_chaos() {
         .collect();
     drop(autopilots);
     for (name, file) in names.iter().zip(&files) {
-        let _ = std::fs::copy(file, out.join(format!("soak-{seed}-{name}.jsonl")));
+        let _ = std::fs::copy(file, out.join(format!("soak-{tag}-{name}.jsonl")));
     }
     let failures: Vec<String> = files
         .iter()
@@ -398,8 +442,9 @@ fn soak_on_the_engine_under_chaos() {
     let ops: usize = windows.iter().map(|w| w.ops).sum();
     let answered: usize = windows.iter().map(|w| w.answered).sum();
     let report = json!({
+        "server": label,
         "seed": seed,
-        "replay": soak::replay(seed),
+        "replay": soak::replay(seed, &case),
         "chaos_seconds": (chaos_ended - chaos_began) / 1000,
         "wall_seconds": started.elapsed().as_secs(),
         "profile": format!("{profile:?}"),
@@ -420,7 +465,7 @@ fn soak_on_the_engine_under_chaos() {
         "autopilot_metrics": metrics.iter().map(|m| m.lines().filter(|l| l.starts_with("memberctl_autopilot_actions_total") || l.starts_with("memberctl_autopilot_looks_total") || l.starts_with("memberctl_autopilot_last_repair")).collect::<Vec<_>>().join("\n")).collect::<Vec<_>>(),
         "invariants": verdicts.iter().map(|v| json!({"invariant": v.name, "checked": v.checked, "violations": v.violations.len(), "first": v.violations.iter().take(3).collect::<Vec<_>>()})).collect::<Vec<_>>(),
     });
-    let file = out.join(format!("soak-{seed}.json"));
+    let file = out.join(format!("soak-{tag}.json"));
     std::fs::write(&file, serde_json::to_string_pretty(&report).unwrap()).unwrap();
     eprintln!("soak: {}", serde_json::to_string_pretty(&report).unwrap());
     let broken: Vec<String> = verdicts
@@ -438,7 +483,7 @@ fn soak_on_the_engine_under_chaos() {
     assert!(
         broken.is_empty(),
         "the soak broke invariants (seed {seed}; replay: {}; figures in {}):\n{}\nlogs:\n{}",
-        soak::replay(seed),
+        soak::replay(seed, &case),
         file.display(),
         broken.join("\n"),
         local.logs()
@@ -466,5 +511,9 @@ fn wait_until_whole(watch: &Watcher, limit: Duration) -> Option<u64> {
 }
 
 pub(super) fn cases() -> Vec<crate::harness::Case> {
-    crate::harness::cases![soak_on_the_engine_under_chaos]
+    crate::harness::cases![
+        soak_on_the_engine_under_chaos,
+        soak_on_etcd_3_6_under_chaos: [EtcdServer("3.6")],
+        soak_on_etcd_3_4_under_chaos: [Etcd],
+    ]
 }

@@ -38,6 +38,12 @@ pub struct Settings {
     /// removed without a standby to take its place), a ready standby is
     /// promoted. `None`: `--min-voters`, and only with `--cleanup-dead`.
     pub voters: Option<usize>,
+    /// The learners the server takes (etcd's default,
+    /// [`LEARNER_LIMIT`](crate::workflow::preflight::LEARNER_LIMIT); `None`
+    /// when the operator passes the `learners` check knowingly: the server
+    /// was started with a higher `--max-learners`). At the limit, a standby
+    /// is started beside a dead one only once the dead one is pruned.
+    pub learner_limit: Option<usize>,
 }
 
 impl Default for Settings {
@@ -51,6 +57,7 @@ impl Default for Settings {
             stalled_for: Duration::from_secs(60),
             start_standby: false,
             voters: None,
+            learner_limit: Some(crate::workflow::preflight::LEARNER_LIMIT),
         }
     }
 }
@@ -303,6 +310,12 @@ pub fn decide(obs: &Observation, settings: &Settings, memory: &Memory) -> Decisi
         .iter()
         .filter(|m| m.is_learner)
         .any(|m| !seen(obs, m.id).is_some_and(Seen::dead));
+    let learners = obs.list.members.iter().filter(|m| m.is_learner).count();
+    if let Some(limit) = settings.learner_limit.filter(|l| learners >= *l) {
+        if settings.start_standby && !live_learner {
+            return Decision::none(Why::LearnerLimit { learners, limit });
+        }
+    }
     if settings.start_standby && !live_learner {
         return Decision {
             action: Action::StartStandby,

@@ -107,6 +107,14 @@ pub enum Why {
     Pruned(Reason),
     /// No standby exists and `--start-standby` asks for one.
     NoStandbyKept,
+    /// No live standby, but the learners listed (dead ones) fill the
+    /// server's limit: another is started once they are pruned.
+    LearnerLimit {
+        /// The learners listed.
+        learners: usize,
+        /// The server's limit.
+        limit: usize,
+    },
     /// A joint configuration that replaces dead voters is open.
     JointReplacing,
     /// All is well.
@@ -161,6 +169,7 @@ impl Why {
             Why::Resume => "resume",
             Why::Pruned(_) => "prune",
             Why::NoStandbyKept => "no_standby_kept",
+            Why::LearnerLimit { .. } => "learner_limit",
             Why::JointReplacing => "joint_replacing",
             Why::Healthy => "healthy",
             Why::NoQuorum => "no_quorum",
@@ -213,6 +222,12 @@ impl fmt::Display for Why {
             ),
             Why::Pruned(r) => write!(f, "{r}"),
             Why::NoStandbyKept => f.write_str("no standby learner exists (--start-standby)"),
+            Why::LearnerLimit { learners, limit } => write!(
+                f,
+                "no live standby, and the {learners} learner(s) listed fill the server's limit \
+                 of {limit}: a standby is started once the dead one is pruned (--dead-after); \
+                 on a server started with a higher --max-learners, pass --skip-check learners"
+            ),
             Why::JointReplacing => f.write_str(
                 "a joint configuration that drops only dead voters is open: an earlier \
                  replacement stopped half-way",

@@ -587,14 +587,36 @@ fn a_replacement_left_half_done_on_etcd_is_finished_from_its_intent() {
 
 #[test]
 fn a_dead_standby_is_pruned_after_dead_after_and_another_started() {
+    // The server takes more learners than etcd's default (--skip-check learners).
     let s = Settings {
         start_standby: true,
+        learner_limit: None,
         ..settings()
     };
     let standby_dead = |t| obs(t, vec![up(1), up(2), up(3), down(4, Some(false))]);
     // Dead, but not yet for --dead-after: a new standby is started beside it.
     let d = run(&[all_up(0), standby_dead(1), standby_dead(2)], &s);
     assert_eq!(d.action, Action::StartStandby, "{d:?}");
+    // At etcd's default of one learner the server would refuse it: nothing
+    // is tried until the dead one is pruned.
+    let limited = Settings {
+        learner_limit: Some(1),
+        ..s.clone()
+    };
+    let d = run(&[all_up(0), standby_dead(1), standby_dead(2)], &limited);
+    assert_eq!(d.action, Action::None, "{d:?}");
+    assert_eq!(
+        d.why,
+        Why::LearnerLimit {
+            learners: 1,
+            limit: 1
+        }
+    );
+    let d = run(
+        &[all_up(0), standby_dead(1), standby_dead(2), standby_dead(4)],
+        &limited,
+    );
+    assert!(matches!(d.action, Action::Prune { .. }), "{d:?}");
     // Dead for --dead-after (3 s), long before --stalled-for (10 s): pruned.
     let d = run(
         &[all_up(0), standby_dead(1), standby_dead(2), standby_dead(4)],

@@ -85,21 +85,21 @@ impl Profile {
 
 /// The seed: `MEMBERCTL_SOAK_SEED`, else drawn; printed with the command
 /// that replays it.
-pub fn seed() -> u64 {
+pub fn seed(case: &str) -> u64 {
     let seed = std::env::var("MEMBERCTL_SOAK_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(rand::random::<u64>);
-    eprintln!("soak: seed {seed}; replay: {}", replay(seed));
+    eprintln!("soak: seed {seed}; replay: {}", replay(seed, case));
     seed
 }
 
-/// The command that replays `seed` with this profile.
-pub fn replay(seed: u64) -> String {
+/// The command that replays `seed` with this profile, in `case`.
+pub fn replay(seed: u64, case: &str) -> String {
     let soak = std::env::var("MEMBERCTL_SOAK")
         .map(|v| format!("MEMBERCTL_SOAK={v} "))
         .unwrap_or_default();
-    format!("{soak}MEMBERCTL_SOAK_SEED={seed} cargo test --test tests -- cases::soak::")
+    format!("{soak}MEMBERCTL_SOAK_SEED={seed} cargo test --test tests -- cases::soak::{case}")
 }
 
 /// Where the soak's files go: `target/tmp/soak/`.

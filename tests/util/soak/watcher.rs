@@ -1,6 +1,7 @@
 //! The soak's watcher: every half second it reads the cluster as its
 //! leader sees it (the member list, and the leader's progress: whom it
-//! hears, each follower's match index) and the local cluster's state file
+//! hears, each follower's match index; on etcd, which has no progress
+//! service, every member's own Status stands for it) and the local cluster's state file
 //! (each node's process), and keeps the samples; the invariants are
 //! judged from them as they come (`super::invariants`), not only at the end.
 
@@ -11,7 +12,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use memberctl::proto::etcdserverpb::cluster_client::ClusterClient;
-use memberctl::proto::etcdserverpb::MemberListRequest;
+use memberctl::proto::etcdserverpb::maintenance_client::MaintenanceClient;
+use memberctl::proto::etcdserverpb::{MemberListRequest, StatusRequest, StatusResponse};
 use memberctl::proto::memberctl_v1::membership_client::MembershipClient;
 use memberctl::proto::memberctl_v1::GetProgressRequest;
 
@@ -151,6 +153,10 @@ pub fn sample(dir: &Path) -> Sample {
         .filter(|(_, _, pid)| pid.is_some_and(alive))
         .map(|(_, url, _)| url)
         .collect();
+    if on_etcd(dir) {
+        sample_etcd(&running, &mut s);
+        return s;
+    }
     let Some((url, leader)) = running.iter().find_map(|u| {
         let st = node_status(u).ok()?;
         (st.leader != 0 && st.leader == st.member_id).then(|| ((*u).clone(), st.leader))
@@ -210,6 +216,94 @@ pub fn sample(dir: &Path) -> Sample {
         })
         .collect();
     s
+}
+
+/// Whether the local cluster in `dir` runs etcd's own binary (`cluster up
+/// --etcd`): etcd has no memberctl progress service to ask.
+fn on_etcd(dir: &Path) -> bool {
+    std::fs::read_to_string(dir.join("cluster.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .is_some_and(|s| !s["etcd"].is_null())
+}
+
+/// How far behind the leader's raft index a member that follows it may be
+/// and still count as heard on etcd (about two seconds of the soak's
+/// traffic; a cut-off member also drops its leader after an election timeout).
+const ETCD_HEARD_LAG: u64 = 400;
+
+/// [`sample`] on etcd: the leader's view from every running member's own
+/// Status, asked at once (each within 1 s). A member counts as heard when it
+/// answers, follows the leader in the leader's term, and its raft index is
+/// within [`ETCD_HEARD_LAG`] of the leader's; its match index is its raft index.
+fn sample_etcd(running: &[&String], s: &mut Sample) {
+    let urls: Vec<String> = running.iter().map(|u| (*u).clone()).collect();
+    let got = runtime().block_on(async {
+        let asks = urls.iter().map(|url| async move {
+            let ask = async {
+                let ch = channel(url).await.ok()?;
+                MaintenanceClient::new(ch)
+                    .status(StatusRequest {})
+                    .await
+                    .ok()
+                    .map(|r| (url.clone(), r.into_inner()))
+            };
+            tokio::time::timeout(Duration::from_secs(1), ask)
+                .await
+                .ok()
+                .flatten()
+        });
+        futures_util::future::join_all(asks).await
+    });
+    let statuses: Vec<(String, StatusResponse)> = got.into_iter().flatten().collect();
+    let id = |r: &StatusResponse| r.header.as_ref().map_or(0, |h| h.member_id);
+    let Some((leader_url, lead)) = statuses
+        .iter()
+        .find(|(_, r)| r.leader != 0 && r.leader == id(r))
+    else {
+        return;
+    };
+    let list = runtime().block_on(async {
+        let ch = channel(leader_url).await.ok()?;
+        tokio::time::timeout(
+            Duration::from_secs(2),
+            ClusterClient::new(ch).member_list(MemberListRequest { linearizable: true }),
+        )
+        .await
+        .ok()?
+        .ok()
+        .map(|r| r.into_inner())
+    });
+    let Some(list) = list else {
+        return;
+    };
+    let leader = lead.leader;
+    s.leader = Some(leader);
+    s.last_index = lead.raft_index;
+    s.members = list
+        .members
+        .iter()
+        .map(|m| {
+            let seen = statuses.iter().map(|(_, r)| r).find(|r| id(r) == m.id);
+            let (heard, matched) = match seen {
+                Some(r) if m.id == leader => (true, r.raft_index),
+                Some(r) => (
+                    r.leader == leader
+                        && r.raft_term == lead.raft_term
+                        && lead.raft_index.saturating_sub(r.raft_index) <= ETCD_HEARD_LAG,
+                    r.raft_index,
+                ),
+                None => (false, 0),
+            };
+            SeenMember {
+                id: m.id,
+                name: m.name.clone(),
+                is_learner: m.is_learner,
+                heard,
+                matched,
+            }
+        })
+        .collect();
 }
 
 /// Samples the cluster every `every` on a thread of its own until stopped.
