@@ -9,6 +9,7 @@
 
 pub mod decide;
 mod decision;
+mod lease;
 mod repeats;
 
 use std::time::Duration;
@@ -16,6 +17,8 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
+use self::lease::keep_alive;
+pub use self::lease::lease_ttl_warning;
 use super::joint;
 use super::preflight::Preflight;
 use super::promote::{self, PromoteRequest};
@@ -367,57 +370,6 @@ async fn still_dead<A: MembershipApi>(
             member.name
         )),
     }
-}
-
-/// Renews `lease` every third of `ttl`; returns once it has expired
-/// (`NotFound`) or could not be renewed for a whole `ttl` since the last
-/// renewal that was sent and answered (the server counts its time to live
-/// from when it got that one, not before it was sent). A renewal that fails
-/// on the way (a transport error: an endpoint down or paused) is no
-/// expiry: it is tried again at once, through the next endpoint.
-async fn keep_alive<E: Election>(election: &E, lease: Option<i64>, ttl: Duration) -> ApiError {
-    let Some(lease) = lease else {
-        return std::future::pending().await;
-    };
-    let mut renewed = Instant::now();
-    let mut wait = ttl / 3;
-    loop {
-        tokio::time::sleep(wait).await;
-        let sent = Instant::now();
-        match election.lease_keep_alive(lease).await {
-            Ok(()) => {
-                renewed = sent;
-                wait = ttl / 3;
-            }
-            Err(e) if e.kind == ApiErrorKind::NotFound || renewed.elapsed() >= ttl => {
-                return ApiError::new(e.kind, format!("autopilot's election lease was lost: {e}"))
-            }
-            Err(_) => wait = (ttl / 20).max(Duration::from_millis(50)),
-        }
-    }
-}
-
-/// A warning when `--lease-ttl` is too short for the looks: a renewal may
-/// wait a whole `--command-timeout` on an endpoint that does not answer,
-/// and the lease must outlast a few of those; another autopilot must not
-/// take over while this one is inside one look.
-pub fn lease_ttl_warning(
-    lease_ttl: Duration,
-    interval: Duration,
-    command_timeout: Duration,
-) -> Option<String> {
-    let floor = (interval * 2).max(command_timeout * 2);
-    (lease_ttl < floor).then(|| {
-        format!(
-            "--lease-ttl {} is short: below twice --interval ({}) or twice --command-timeout ({}), \
-             a renewal that waits on an endpoint that does not answer can let the lease expire \
-             and leadership move between autopilots during a look; give it at least {}",
-            humantime::format_duration(lease_ttl),
-            humantime::format_duration(interval),
-            humantime::format_duration(command_timeout),
-            humantime::format_duration(floor)
-        )
-    })
 }
 
 /// This autopilot's place in the election: its lease, taken again when lost.
