@@ -3289,7 +3289,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__node__subcmd__run)
-            opts="-w -h -V --name --data-dir --listen-client-urls --advertise-client-urls --listen-metrics-urls --listen-peer-urls --initial-advertise-peer-urls --initial-cluster --initial-cluster-state --initial-cluster-token --heartbeat-interval --election-timeout --snapshot-count --max-learners --quota-backend-bytes --cert-file --key-file --trusted-ca-file --client-cert-auth --peer-cert-file --peer-key-file --peer-trusted-ca-file --peer-client-cert-auth --fault-injection --fault-stale-reads --fault-ack-before-fsync --force-new-cluster --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --name --data-dir --listen-client-urls --advertise-client-urls --listen-metrics-urls --listen-peer-urls --initial-advertise-peer-urls --initial-cluster --initial-cluster-state --initial-cluster-token --heartbeat-interval --election-timeout --snapshot-count --max-learners --quota-backend-bytes --cert-file --key-file --trusted-ca-file --client-cert-auth --peer-cert-file --peer-key-file --peer-trusted-ca-file --peer-client-cert-auth --initial-corrupt-check --strict-reconfig-check --max-concurrent-streams --watch-progress-notify-interval --fault-injection --fault-stale-reads --fault-ack-before-fsync --force-new-cluster --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3367,6 +3367,10 @@ _memberctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --client-cert-auth)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
                 --peer-cert-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3377,6 +3381,30 @@ _memberctl() {
                     ;;
                 --peer-trusted-ca-file)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --peer-client-cert-auth)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --initial-corrupt-check)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --strict-reconfig-check)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-concurrent-streams)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --watch-progress-notify-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --force-new-cluster)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
                     return 0
                     ;;
                 --endpoints)

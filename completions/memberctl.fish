@@ -339,13 +339,13 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -f -a "run" -d 'Run one member of an embedded-engine cluster (flags as etcd\'s)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and not __fish_seen_subcommand_from run help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l name -d 'This member\'s name' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l data-dir -d 'Directory for the member\'s data' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l data-dir -d 'Directory for the member\'s data (etcd\'s default: NAME.etcd)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l listen-client-urls -d 'URL to listen on for clients' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l advertise-client-urls -d 'Client URLs to advertise to the cluster' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l listen-metrics-urls -d 'Extra plain-HTTP URLs that serve /metrics and the health checks only (the client URL serves them too)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l listen-peer-urls -d 'URL to listen on for peers' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l initial-advertise-peer-urls -d 'Peer URLs to advertise to the cluster' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l initial-cluster -d 'The initial members, as name=peer-url pairs' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l initial-cluster -d 'The initial members, as name=peer-url pairs (etcd\'s default: this member alone, NAME=each --initial-advertise-peer-urls)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l initial-cluster-state -d 'new to bootstrap a cluster, existing to join one' -r -f -a "new\t'Bootstrap a new cluster with the members of --initial-cluster'
 existing\t'Join a cluster this member was added to (`member add`)'"
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l initial-cluster-token -d 'Token that keeps IDs of different clusters apart' -r
@@ -357,9 +357,21 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_see
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l cert-file -d 'Certificate for client connections (TLS on the client URLs)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l key-file -d 'Key of --cert-file' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l trusted-ca-file -d 'CA that signs client certificates' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l client-cert-auth -d 'Require client certificates signed by --trusted-ca-file' -r -f -a "true\t''
+false\t''"
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-cert-file -d 'Certificate for peer connections (served, and presented to peers)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-key-file -d 'Key of --peer-cert-file' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-trusted-ca-file -d 'CA that signs the peers\' certificates' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-client-cert-auth -d 'Require peer certificates signed by --peer-trusted-ca-file' -r -f -a "true\t''
+false\t''"
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l initial-corrupt-check -d 'Before serving, compare this member\'s key-value hash with its peers\' at its revision; exit on a mismatch (etcd\'s --experimental-initial-corrupt-check)' -r -f -a "true\t''
+false\t''"
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l strict-reconfig-check -d 'Refuse a membership change that would leave too few started voters or that the leader cannot reach every voter for (false: accept it, as etcd with --strict-reconfig-check=false)' -r -f -a "true\t''
+false\t''"
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l max-concurrent-streams -d 'Most concurrent gRPC streams per client connection (etcd\'s default, math.MaxUint32: no limit)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l watch-progress-notify-interval -d 'How often an idle watch that asked for progress notifications gets one (etcd\'s default: 10m)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l force-new-cluster -d 'etcd\'s way back from a lost quorum: keep this member\'s data and make it the cluster\'s only member (then add the others back as new members)' -r -f -a "true\t''
+false\t''"
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
@@ -371,12 +383,9 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_see
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l key -d 'Client key for TLS (with --cert)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l user -d 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l password -d 'Password for authentication' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l client-cert-auth -d 'Require client certificates signed by --trusted-ca-file'
-complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-client-cert-auth -d 'Require peer certificates signed by --peer-trusted-ca-file'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l fault-injection -d 'Test clusters only: serve the fault-injection service (memberctl.v1.Fault) on the client and peer URLs, with which any client can make this node drop the raft traffic to and from chosen peers, as a network partition would, and heal it'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l fault-stale-reads -d 'Test clusters only, a deliberate bug: serve linearizable reads from this node\'s state without asking the leader (ReadIndex), so they may be stale; for showing that the linearizability checker catches it'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l fault-ack-before-fsync -d 'Test clusters only, a deliberate bug: acknowledge raft log writes before they are written and fsync\'d (they are held in memory, as a disk\'s volatile cache would hold them), so a kill loses acknowledged writes; for showing that the linearizability checker catches it'
-complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l force-new-cluster -d 'etcd\'s way back from a lost quorum: keep this member\'s data and make it the cluster\'s only member (then add the others back as new members)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l insecure-skip-tls-verify -d 'Encrypt but do not verify the servers\' certificates (test clusters only)'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -s V -l version -d 'Print version'

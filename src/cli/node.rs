@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{ArgAction, Args, Subcommand, ValueEnum};
 
 /// `memberctl node …` subcommands.
 #[derive(Debug, Subcommand)]
@@ -38,30 +38,51 @@ pub struct InitialClusterArg {
 #[derive(Debug, Clone, Args)]
 pub struct RunArgs {
     /// This member's name
-    #[arg(long)]
+    #[arg(long, default_value = "default")]
     pub name: String,
-    /// Directory for the member's data
+    /// Directory for the member's data (etcd's default: NAME.etcd)
     #[arg(long, value_name = "DIR")]
-    pub data_dir: PathBuf,
+    pub data_dir: Option<PathBuf>,
     /// URL to listen on for clients
-    #[arg(long, value_delimiter = ',', required = true, value_name = "URL")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "http://localhost:2379",
+        value_name = "URL"
+    )]
     pub listen_client_urls: Vec<String>,
     /// Client URLs to advertise to the cluster
-    #[arg(long, value_delimiter = ',', required = true, value_name = "URL")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "http://localhost:2379",
+        value_name = "URL"
+    )]
     pub advertise_client_urls: Vec<String>,
     /// Extra plain-HTTP URLs that serve /metrics and the health checks only
     /// (the client URL serves them too)
     #[arg(long, value_delimiter = ',', value_name = "URL")]
     pub listen_metrics_urls: Vec<String>,
     /// URL to listen on for peers
-    #[arg(long, value_delimiter = ',', required = true, value_name = "URL")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "http://localhost:2380",
+        value_name = "URL"
+    )]
     pub listen_peer_urls: Vec<String>,
     /// Peer URLs to advertise to the cluster
-    #[arg(long, value_delimiter = ',', required = true, value_name = "URL")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "http://localhost:2380",
+        value_name = "URL"
+    )]
     pub initial_advertise_peer_urls: Vec<String>,
-    /// The initial members.
-    #[command(flatten)]
-    pub initial_cluster: InitialClusterArg,
+    /// The initial members, as name=peer-url pairs (etcd's default: this
+    /// member alone, NAME=each --initial-advertise-peer-urls)
+    #[arg(long, value_delimiter = ',', value_name = "NAME=URL,...")]
+    pub initial_cluster: Vec<String>,
     /// new to bootstrap a cluster, existing to join one
     #[arg(long, value_enum, default_value = "new")]
     pub initial_cluster_state: ClusterState,
@@ -93,7 +114,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub trusted_ca_file: Option<PathBuf>,
     /// Require client certificates signed by --trusted-ca-file
-    #[arg(long)]
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", action = ArgAction::Set, default_value_t = false)]
     pub client_cert_auth: bool,
     /// Certificate for peer connections (served, and presented to peers)
     #[arg(long, value_name = "FILE")]
@@ -105,8 +126,20 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub peer_trusted_ca_file: Option<PathBuf>,
     /// Require peer certificates signed by --peer-trusted-ca-file
-    #[arg(long)]
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", action = ArgAction::Set, default_value_t = false)]
     pub peer_client_cert_auth: bool,
+    /// Before serving, compare this member's key-value hash with its peers' at its revision; exit on a mismatch (etcd's --experimental-initial-corrupt-check)
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", action = ArgAction::Set, default_value_t = false)]
+    pub initial_corrupt_check: bool,
+    /// Refuse a membership change that would leave too few started voters or that the leader cannot reach every voter for (false: accept it, as etcd with --strict-reconfig-check=false)
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", action = ArgAction::Set, default_value_t = true)]
+    pub strict_reconfig_check: bool,
+    /// Most concurrent gRPC streams per client connection (etcd's default, math.MaxUint32: no limit)
+    #[arg(long, default_value = "math.MaxUint32", value_parser = parse_streams, value_name = "N")]
+    pub max_concurrent_streams: u32,
+    /// How often an idle watch that asked for progress notifications gets one (etcd's default: 10m)
+    #[arg(long, value_parser = crate::cli::parse_duration, value_name = "DURATION")]
+    pub watch_progress_notify_interval: Option<std::time::Duration>,
     /// Test clusters only: serve the fault-injection service (memberctl.v1.Fault) on the client and peer URLs, with which any client can make this node drop the raft traffic to and from chosen peers, as a network partition would, and heal it
     #[arg(long)]
     pub fault_injection: bool,
@@ -118,6 +151,45 @@ pub struct RunArgs {
     pub fault_ack_before_fsync: bool,
     /// etcd's way back from a lost quorum: keep this member's data and make
     /// it the cluster's only member (then add the others back as new members)
-    #[arg(long)]
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", action = ArgAction::Set, default_value_t = false)]
     pub force_new_cluster: bool,
+    /// etcd flags accepted that change nothing on the engine, one line each
+    /// for the log (filled by the parser from [`super::etcd_flags`]).
+    #[arg(skip)]
+    pub etcd_notes: Vec<String>,
+}
+
+impl RunArgs {
+    /// `--data-dir`, or etcd's default: `NAME.etcd`.
+    pub fn data_dir(&self) -> PathBuf {
+        self.data_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(format!("{}.etcd", self.name)))
+    }
+
+    /// `--initial-cluster`, or etcd's default: this member alone, at each of
+    /// its advertised peer URLs.
+    pub fn initial_cluster(&self) -> InitialClusterArg {
+        let initial_cluster = if self.initial_cluster.is_empty() {
+            self.initial_advertise_peer_urls
+                .iter()
+                .map(|u| format!("{}={u}", self.name))
+                .collect()
+        } else {
+            self.initial_cluster.clone()
+        };
+        InitialClusterArg { initial_cluster }
+    }
+}
+
+/// `--max-concurrent-streams`: a number, or etcd's default spelled as Go's
+/// `math.MaxUint32`.
+fn parse_streams(s: &str) -> Result<u32, String> {
+    if s == "math.MaxUint32" {
+        return Ok(u32::MAX);
+    }
+    s.parse::<u32>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| format!("{s}: give a number of streams above 0"))
 }

@@ -65,10 +65,33 @@ const PATHS: &[(&[&str], Augment)] = &[
 pub fn parse() -> Result<Cli, clap::Error> {
     super::etcdctl_env::adopt();
     let args: Vec<OsString> = std::env::args_os().collect();
-    match parse_path(&args) {
-        Some(cli) => Ok(cli),
-        None => Cli::try_parse_from(args),
+    let (args, notes) = etcd_flags(args)?;
+    let mut cli = match parse_path(&args) {
+        Some(cli) => cli,
+        None => Cli::try_parse_from(args)?,
+    };
+    if let super::Command::Node(super::NodeCommand::Run(run)) = &mut cli.command {
+        run.etcd_notes = notes;
     }
+    Ok(cli)
+}
+
+/// `node run`'s words with etcd's server flags put in its terms
+/// ([`super::etcd_flags`]), and the notes for the flags of no effect; other
+/// commands' words as they are.
+fn etcd_flags(args: Vec<OsString>) -> Result<(Vec<OsString>, Vec<String>), clap::Error> {
+    let at = args
+        .windows(2)
+        .position(|w| w[0] == "node" && w[1] == "run")
+        .filter(|i| *i >= 1);
+    let Some(at) = at else {
+        return Ok((args, vec![]));
+    };
+    let translated = super::etcd_flags::translate(&args[at + 2..])
+        .map_err(|e| clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{e}\n")))?;
+    let mut out = args[..at + 2].to_vec();
+    out.extend(translated.args);
+    Ok((out, translated.notes))
 }
 
 /// `args` parsed against the tree of the one command they name, if they

@@ -38,13 +38,13 @@ fn tls(
 pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
     let opts = NodeOptions {
         name: a.name.clone(),
-        data_dir: a.data_dir.clone(),
+        data_dir: a.data_dir(),
         listen_client_urls: a.listen_client_urls.clone(),
         listen_metrics_urls: a.listen_metrics_urls.clone(),
         advertise_client_urls: a.advertise_client_urls.clone(),
         listen_peer_urls: a.listen_peer_urls.clone(),
         initial_advertise_peer_urls: a.initial_advertise_peer_urls.clone(),
-        initial_cluster: initial_cluster(&a.initial_cluster)?,
+        initial_cluster: initial_cluster(&a.initial_cluster())?,
         join_existing: a.initial_cluster_state == ClusterState::Existing,
         token: a.initial_cluster_token.clone(),
         heartbeat: Duration::from_millis(a.heartbeat_interval.max(1)),
@@ -74,7 +74,16 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
         fault_stale_reads: a.fault_stale_reads,
         fault_ack_before_fsync: a.fault_ack_before_fsync,
         force_new_cluster: a.force_new_cluster,
+        initial_corrupt_check: a.initial_corrupt_check,
+        strict_reconfig_check: a.strict_reconfig_check,
+        max_concurrent_streams: a.max_concurrent_streams,
+        watch_progress_notify: a
+            .watch_progress_notify_interval
+            .unwrap_or_else(crate::engine::server::watch_progress_default),
     };
+    for note in &a.etcd_notes {
+        eprintln!("memberctl node: {note}");
+    }
     // A removed member keeps its kind (exit code 7); the rest are the node's own failures.
     startup::run(opts).await.map_err(|e| match e {
         startup::StartupError::Removed(e) => anyhow::Error::new(e),

@@ -152,6 +152,13 @@ mod tests {
             Err(Status::unimplemented("probes only"))
         }
 
+        async fn hash_kv(
+            &self,
+            _: Request<pb::PeerHashKvRequest>,
+        ) -> Result<Response<pb::PeerHashKvResponse>, Status> {
+            Err(Status::unimplemented("probes only"))
+        }
+
         async fn probe(
             &self,
             req: Request<pb::ProbeRequest>,

@@ -30,6 +30,16 @@ fn generated_files_are_up_to_date() {
         }
     }
     assert!(checked >= 5 + 10, "only {checked} files generated");
+    // The table of etcd's flags on the engine.
+    let table = root.join("docs/etcd-flags.md");
+    if std::env::var("MEMBERCTL_BLESS").is_ok_and(|v| v == "1") {
+        std::fs::write(&table, memberctl::cli::etcd_flags::markdown()).unwrap();
+    }
+    assert!(
+        std::fs::read_to_string(&table).unwrap_or_default()
+            == memberctl::cli::etcd_flags::markdown(),
+        "docs/etcd-flags.md differs from src/cli/etcd_flags.rs; run MEMBERCTL_BLESS=1 cargo test --test tests generated_files"
+    );
     // The man page of memberctl documents exit codes and environment variables.
     let man = std::fs::read_to_string(root.join("man/memberctl.1")).unwrap();
     assert!(

@@ -28,6 +28,8 @@ mod durability;
 mod engine;
 /// The learner flow, promote refusals and quorum-guard refusals against etcd, per version.
 mod etcd;
+/// `cluster up --etcd PATH`: the local cluster on the operator's own etcd (3.4, 3.6); what etcd lacks refused before anything is made.
+mod etcd_flags;
 /// etcd's snapshot files: `snapshot status`/`save` agree with etcdctl's on 3.4–3.7; restore and `cluster up --from-snapshot` serve what etcd served; damaged files refused.
 mod etcd_snapshot;
 /// kill -9 at the dangerous moments of a membership change on the engine.
@@ -46,7 +48,6 @@ mod leader;
 mod learner_update;
 /// The link model: delay and bandwidth as set; `cluster up --link`.
 mod link;
-/// `cluster up --etcd PATH`: the local cluster on the operator's own etcd (3.4, 3.6); what etcd lacks refused before anything is made.
 mod local_etcd;
 /// etcd's Lock and Election services on the engine, interleaved with etcdctl lock and elect.
 mod lock;
@@ -119,6 +120,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         http::cases(),
         joint::cases(),
         link::cases(),
+        etcd_flags::cases(),
         local_etcd::cases(),
         leader::cases(),
         lock::cases(),

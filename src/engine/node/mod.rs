@@ -58,6 +58,14 @@ pub struct NodeConfig {
     pub snapshot_count: u64,
     /// Most learners the cluster may have at once.
     pub max_learners: usize,
+    /// etcd's strict reconfiguration check: a voter change is refused when
+    /// it would leave too few started voters or the leader cannot reach
+    /// every voter (`--strict-reconfig-check`, on by default).
+    pub strict_reconfig_check: bool,
+    /// Most concurrent gRPC streams per client connection.
+    pub max_concurrent_streams: u32,
+    /// How often an idle watch that asked for progress notifications gets one.
+    pub watch_progress_notify: Duration,
     /// Set when the store was just bootstrapped for a new cluster: the first
     /// election is brought forward, earliest for `rank` 0.
     pub fresh_rank: Option<usize>,

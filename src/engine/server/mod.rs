@@ -42,6 +42,7 @@ use crate::proto::etcdserverpb as epb;
 use crate::proto::memberctl_store_v1 as spb;
 
 pub use serve::{serve, Faults, Listeners, ServeTls};
+pub use watch::progress_default as watch_progress_default;
 
 /// etcd's default space quota (`--quota-backend-bytes` 0): 2 GiB.
 pub const DEFAULT_QUOTA_BYTES: u64 = 2 << 30;

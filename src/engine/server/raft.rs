@@ -10,7 +10,7 @@ use std::sync::Arc;
 use tokio::sync::watch;
 use tonic::{Request, Response, Status, Streaming};
 
-use super::Shared;
+use super::{errors, Shared};
 use crate::engine::metrics::{self, SnapshotReceive, UNKNOWN_SNAPSHOT_SENDER};
 use crate::engine::node::message_sender;
 use crate::engine::storage::StoreError;
@@ -196,6 +196,24 @@ impl Raft for RaftService {
             ));
         }
         Ok(Response::new(pb::ProbeResponse {}))
+    }
+
+    async fn hash_kv(
+        &self,
+        req: Request<pb::PeerHashKvRequest>,
+    ) -> Result<Response<pb::PeerHashKvResponse>, Status> {
+        let revision = req.into_inner().revision;
+        let store = self.0.node.store().clone();
+        let h = tokio::task::spawn_blocking(move || store.state().hash_kv(revision))
+            .await
+            .map_err(|e| Status::internal(e.to_string()))?
+            .map_err(|r| errors::from_refusal(&r))?;
+        Ok(Response::new(pb::PeerHashKvResponse {
+            hash: h.hash,
+            compact_revision: h.compact_revision,
+            revision: h.revision,
+            member_id: self.0.node.view().id,
+        }))
     }
 
     async fn members(

@@ -158,6 +158,7 @@ pub async fn serve(
     // metrics and the JSON gateway answered in front of the gRPC services.
     let client_server = Server::builder()
         .http2_max_header_list_size(MAX_HEADER_LIST)
+        .max_concurrent_streams(Some(shared.node.config().max_concurrent_streams))
         .accept_http1(true)
         .layer(http::FaceLayer::new(shared.clone(), http::Serves::Client))
         .add_service(c1)

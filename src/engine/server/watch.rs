@@ -33,16 +33,17 @@ const STREAM_QUEUE: usize = 128;
 /// Changes read from history at a time while a watch catches up.
 const CATCH_UP_PAGE: usize = 1000;
 /// How often a watch that asked for progress notifications gets one when
-/// idle (etcd: 10 minutes); `MEMBERCTL_WATCH_PROGRESS_NOTIFY_INTERVAL`
-/// (humantime, e.g. `500ms`) sets it, as etcd's
-/// `--experimental-watch-progress-notify-interval` does.
+/// idle (etcd: 10 minutes), unless `--watch-progress-notify-interval` says.
 const PROGRESS_NOTIFY: Duration = Duration::from_secs(600);
 /// etcd's cancel reason for a watch ID already used on the stream.
 const DUPLICATE_ID: &str = "mvcc: duplicate watch ID provided on the WatchStream";
 /// etcd's cancel reason for a range whose end is not above its key.
 const EMPTY_RANGE: &str = "mvcc: watcher range is empty";
 
-fn progress_interval() -> Duration {
+/// The progress interval when `--watch-progress-notify-interval` is not
+/// given: etcd's 10 minutes, or `MEMBERCTL_WATCH_PROGRESS_NOTIFY_INTERVAL`
+/// (humantime, e.g. `500ms`) where the tests' command lines cannot add the flag.
+pub fn progress_default() -> Duration {
     std::env::var("MEMBERCTL_WATCH_PROGRESS_NOTIFY_INTERVAL")
         .ok()
         .and_then(|v| humantime::parse_duration(&v).ok())
@@ -151,7 +152,7 @@ impl Watcher {
 
     /// Follows the applied batches; returns when it must read history again.
     async fn follow(&mut self, sub: &mut broadcast::Receiver<Arc<EventBatch>>) -> Result<(), End> {
-        let mut progress = tokio::time::interval(progress_interval());
+        let mut progress = tokio::time::interval(self.shared.node.config().watch_progress_notify);
         progress.tick().await;
         loop {
             let batch = tokio::select! {

@@ -30,6 +30,9 @@ pub enum StartupError {
     /// The services or the raft thread failed while serving.
     #[error("{0}")]
     Serve(String),
+    /// The initial corruption check found this member's data differs from a peer's.
+    #[error("{0}")]
+    Corrupt(String),
     /// The member was removed from its cluster (its data directory carries
     /// the mark): the error says so with its kind, for the exit code.
     #[error(transparent)]

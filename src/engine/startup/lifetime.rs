@@ -297,6 +297,9 @@ pub async fn run(opts: NodeOptions) -> Result<(), StartupError> {
         election_ticks: ticks,
         snapshot_count: opts.snapshot_count.max(1),
         max_learners: opts.max_learners,
+        strict_reconfig_check: opts.strict_reconfig_check,
+        max_concurrent_streams: opts.max_concurrent_streams,
+        watch_progress_notify: opts.watch_progress_notify,
         fresh_rank,
     };
     let partition = Arc::new(Partition::default());
@@ -308,6 +311,7 @@ pub async fn run(opts: NodeOptions) -> Result<(), StartupError> {
     // What this member had committed when it stopped: applied before it
     // serves, so that it never answers from a state older than it had.
     let replay_to = store.hard_state().commit.min(store.last_index());
+    let had_data = fresh_rank.is_none() && replay_to > 0;
     let (node, mut driver) = node::start(config, store, transport.clone())
         .map_err(|e| StartupError::Store(because("cannot start raft", e)))?;
     transport.attach(node.clone());
@@ -335,6 +339,13 @@ pub async fn run(opts: NodeOptions) -> Result<(), StartupError> {
             "applied up to {replay_to} in {:.2}s",
             started.elapsed().as_secs_f64()
         );
+    }
+    // A member that had data before this start (etcd checks only those),
+    // once its committed entries are applied and before it serves: its peer
+    // listener is not served yet, and as a follower it has sent nothing but
+    // perhaps a pre-vote, which changes nothing at a peer.
+    if opts.initial_corrupt_check && had_data {
+        super::corrupt_check::check(node.store(), id, tls.peer_client.as_ref()).await?;
     }
     warn_faults(&opts);
     watch_leaders(&node);

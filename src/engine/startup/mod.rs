@@ -4,6 +4,7 @@
 //! removed). Start-up, not a service: the services live in `engine::server`.
 
 mod bootstrap;
+mod corrupt_check;
 mod error;
 mod lifetime;
 mod options;

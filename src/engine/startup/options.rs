@@ -53,6 +53,15 @@ pub struct NodeOptions {
     pub fault_ack_before_fsync: bool,
     /// --force-new-cluster: keep this member's data, make it the only member.
     pub force_new_cluster: bool,
+    /// --initial-corrupt-check (etcd's --experimental-initial-corrupt-check):
+    /// a member with data compares its hash with its peers' before it serves.
+    pub initial_corrupt_check: bool,
+    /// --strict-reconfig-check (etcd's default: true).
+    pub strict_reconfig_check: bool,
+    /// --max-concurrent-streams: per client connection.
+    pub max_concurrent_streams: u32,
+    /// --watch-progress-notify-interval.
+    pub watch_progress_notify: Duration,
 }
 
 /// `--initial-cluster` (of `node run` and `snapshot restore`) read once: the
