@@ -48,7 +48,7 @@ impl Shared {
     fn renew(&self, id: i64) -> Result<i64, Status> {
         match self.node.store().state().lease(id, false) {
             Some(l) => {
-                self.lessor.renew(id, l.ttl);
+                self.lessor.renew(id, l.ttl, self.node.view().term);
                 Ok(l.ttl)
             }
             None => Ok(0),
@@ -157,7 +157,7 @@ impl Lease for LeaseService {
                 let op = spb::command::Op::LeaseGrant(spb::LeaseGrant { id, ttl });
                 match s.propose(op).await? {
                     Applied::Revision(revision) => {
-                        s.lessor.renew(id, ttl);
+                        s.lessor.renew(id, ttl, s.node.view().term);
                         Ok(epb::LeaseGrantResponse {
                             header: s.header(revision),
                             id,

@@ -26,7 +26,8 @@ pub struct Lessor {
 struct Clock {
     /// The term in which this member leads (0: it does not).
     term: u64,
-    expiries: HashMap<i64, Instant>,
+    /// Each lease's expiry, and the term of the leader that set it.
+    expiries: HashMap<i64, (Instant, u64)>,
 }
 
 impl Lessor {
@@ -34,9 +35,13 @@ impl Lessor {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Starts (or restarts) lease `id`'s clock at its full `ttl`.
-    pub fn renew(&self, id: i64, ttl: i64) {
-        self.clock().expiries.insert(id, Instant::now() + secs(ttl));
+    /// Starts (or restarts) lease `id`'s clock at its full `ttl`, as the
+    /// leader of `term` (granted or kept alive): a lease granted in the term
+    /// a member has just begun to lead keeps this time, with no grace.
+    pub fn renew(&self, id: i64, ttl: i64, term: u64) {
+        self.clock()
+            .expiries
+            .insert(id, (Instant::now() + secs(ttl), term));
     }
 
     /// Forgets lease `id` (revoked).
@@ -47,7 +52,7 @@ impl Lessor {
     /// Seconds left of lease `id` (truncated, as etcd reports it), if its clock runs.
     pub fn remaining(&self, id: i64) -> Option<i64> {
         let clock = self.clock();
-        let at = clock.expiries.get(&id)?;
+        let (at, _) = clock.expiries.get(&id)?;
         Some(at.saturating_duration_since(Instant::now()).as_secs() as i64)
     }
 }
@@ -75,7 +80,8 @@ impl Lessor {
     /// this member leads in `term`, and takes the leases expired at `now`
     /// (each gets [`RETRY_REVOKE`] before it is taken again, in case its
     /// revoke fails). In a new term every lease starts its full TTL again
-    /// plus `grace` (an election timeout).
+    /// plus `grace` (an election timeout), but one granted or kept alive
+    /// by this leader in this term already, which keeps its time.
     pub fn expired(
         &self,
         term: u64,
@@ -87,23 +93,26 @@ impl Lessor {
         let fresh = clock.term != term;
         if fresh {
             clock.term = term;
-            clock.expiries.clear();
+            clock.expiries.retain(|_, (_, set_in)| *set_in == term);
         }
         let grace = if fresh { grace } else { Duration::ZERO };
         let mut stored = std::collections::HashSet::new();
         for (id, ttl) in leases {
             stored.insert(id);
-            clock.expiries.entry(id).or_insert(now + grace + secs(ttl));
+            clock
+                .expiries
+                .entry(id)
+                .or_insert((now + grace + secs(ttl), term));
         }
         clock.expiries.retain(|id, _| stored.contains(id));
         let expired: Vec<i64> = clock
             .expiries
             .iter()
-            .filter(|(_, at)| **at <= now)
+            .filter(|(_, (at, _))| *at <= now)
             .map(|(id, _)| *id)
             .collect();
         for id in &expired {
-            clock.expiries.insert(*id, now + RETRY_REVOKE);
+            clock.expiries.insert(*id, (now + RETRY_REVOKE, term));
         }
         expired
     }
@@ -143,12 +152,42 @@ mod tests {
             .expired(2, std::iter::empty(), at(9), grace)
             .is_empty());
         assert_eq!(lessor.remaining(7), None);
-        lessor.renew(8, 3);
+        lessor.renew(8, 3, 2);
         assert!(lessor.remaining(8).is_some());
         assert!(lessor
             .expired(3, [(8, 3)].into_iter(), at(10), grace)
             .is_empty());
         lessor.stop();
         assert_eq!(lessor.remaining(8), None);
+    }
+
+    #[test]
+    fn a_lease_granted_in_a_term_just_begun_lives_its_ttl_without_the_grace() {
+        let lessor = Lessor::default();
+        let grace = Duration::from_secs(1);
+        // Granted by the leader of term 5 before its clock's first look in
+        // that term: no grace (etcd counts a lease's TTL from its grant).
+        lessor.renew(9, 2, 5);
+        let granted = Instant::now();
+        let at = |ms| granted + Duration::from_millis(ms);
+        assert!(lessor
+            .expired(5, [(9, 2)].into_iter(), at(100), grace)
+            .is_empty());
+        assert_eq!(
+            lessor.expired(5, [(9, 2)].into_iter(), at(2_050), grace),
+            vec![9],
+            "expired at its TTL, not TTL + grace"
+        );
+        // One kept alive in an earlier term starts over with the grace.
+        lessor.renew(10, 2, 5);
+        let t = Instant::now();
+        assert!(lessor
+            .expired(
+                6,
+                [(10, 2)].into_iter(),
+                t + Duration::from_millis(2_050),
+                grace
+            )
+            .is_empty());
     }
 }
