@@ -39,7 +39,10 @@ impl ErrorKind {
             ErrorKind::Timeout => 4,
             ErrorKind::Unavailable => 5,
             ErrorKind::Unsupported => 6,
-            ErrorKind::Removed => 7,
+            // As etcd's member stops (3.4: removed while running and started
+            // again on its data; 3.6: while running): for good, with success,
+            // so that a supervisor does not start it again.
+            ErrorKind::Removed => 0,
             ErrorKind::QuorumLost => 8,
         }
     }
@@ -177,7 +180,7 @@ mod tests {
         .iter()
         .map(|k| k.exit_code())
         .collect();
-        assert_eq!(codes, vec![1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(codes, vec![1, 2, 3, 4, 5, 6, 0, 8]);
     }
 
     #[test]

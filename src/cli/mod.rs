@@ -54,22 +54,23 @@ pub struct Cli {
 
 /// The exit codes, shown under `--help`.
 pub const EXIT_CODES_HELP: &str = "\
-Exit codes: 0 success, 1 internal error, 2 usage, 3 refused by a validation or
-safety rule (the cluster is unchanged), 4 timed out waiting, 5 cluster
-unreachable or unavailable, 6 not supported by this server, 7 (node run) this
-member was removed from its cluster, 8 (member status) the quorum is lost.";
+Exit codes: 0 success (also node run of a member removed from its cluster: it
+stops for good, as etcd's), 1 internal error, 2 usage, 3 refused by a validation
+or safety rule (the cluster is unchanged), 4 timed out waiting, 5 cluster
+unreachable or unavailable, 6 not supported by this server, 8 (member status)
+the quorum is lost.";
 
 /// The exit codes and environment variables, shown under `--help` and in the man page.
 pub const LONG_HELP: &str = "\
 Exit codes:
-  0  success
+  0  success; also node run of a member removed from its cluster, as etcd's: it stops for
+     good (its data directory is stale; the reason on standard error)
   1  internal error
   2  usage: bad arguments or flags
   3  refused by a validation or safety rule, client- or server-side (the cluster is unchanged)
   4  timed out waiting (learner catch-up, leader election)
   5  cluster unreachable or unavailable
   6  not supported by this server (joint consensus on etcd)
-  7  node run: this member was removed from its cluster; its data directory is stale
   8  member status: the cluster has lost its quorum (fewer voters answer than a quorum and
      none leads); the status is printed in full, the way back on standard error
 

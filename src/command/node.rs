@@ -84,7 +84,7 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
     for note in &a.etcd_notes {
         eprintln!("memberctl node: {note}");
     }
-    // A removed member keeps its kind (exit code 7); the rest are the node's own failures.
+    // A removed member keeps its kind (exit code 0, as etcd's: for good); the rest are the node's own failures.
     startup::run(opts).await.map_err(|e| match e {
         startup::StartupError::Removed(e) => anyhow::Error::new(e),
         other => anyhow::Error::new(other),
