@@ -93,7 +93,11 @@ fn force_new_cluster_recovers_a_survivor_of_a_lost_quorum() {
         Duration::from_secs(20),
         || exited(pid).then_some(()),
     );
-    assert_eq!(n2.wait().unwrap().code(), Some(0), "a removed member stops as etcd's");
+    assert_eq!(
+        n2.wait().unwrap().code(),
+        Some(0),
+        "a removed member stops as etcd's"
+    );
     // Started again on that data, the survivor is itself again (no second rewrite needed).
     drop(survivor);
     let again = Running(local.node_run("n1", &[]).spawn().unwrap());
