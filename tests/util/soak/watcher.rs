@@ -32,6 +32,19 @@ pub struct SeenMember {
     pub matched: u64,
 }
 
+impl SeenMember {
+    /// Member `m` of the list, heard (or not) and matched as the leader says.
+    fn of(m: &memberctl::proto::etcdserverpb::Member, heard: bool, matched: u64) -> Self {
+        SeenMember {
+            id: m.id,
+            name: m.name.clone(),
+            is_learner: m.is_learner,
+            heard,
+            matched,
+        }
+    }
+}
+
 /// One look at the cluster.
 #[derive(Clone, Debug)]
 pub struct Sample {
@@ -74,15 +87,17 @@ pub fn unix_ms() -> u64 {
 
 /// The nodes of the state file in `dir`: (name, client URL, pid), the pid
 /// only when it is still that node's process (a pid is reused once the
-/// node is gone: chaos leaves a killed node's pid recorded).
-fn recorded(dir: &Path) -> Vec<(String, String, Option<u32>)> {
+/// node is gone: chaos leaves a killed node's pid recorded); and whether
+/// the cluster runs etcd's own binary (`cluster up --etcd`: no memberctl
+/// progress service to ask).
+fn recorded(dir: &Path) -> (Vec<(String, String, Option<u32>)>, bool) {
     let Ok(text) = std::fs::read_to_string(dir.join("cluster.json")) else {
-        return vec![];
+        return (vec![], false);
     };
     let Ok(state) = serde_json::from_str::<serde_json::Value>(&text) else {
-        return vec![];
+        return (vec![], false);
     };
-    state["nodes"]
+    let nodes = state["nodes"]
         .as_array()
         .map(|a| {
             a.iter()
@@ -100,7 +115,8 @@ fn recorded(dir: &Path) -> Vec<(String, String, Option<u32>)> {
                 })
                 .collect()
         })
-        .unwrap_or_default()
+        .unwrap_or_default();
+    (nodes, !state["etcd"].is_null())
 }
 
 /// Whether `pid` is a live node process on the data directory `data`.
@@ -135,7 +151,7 @@ pub fn autopilots_alive(dir: &Path) -> usize {
 
 /// One sample of the cluster in `dir`.
 pub fn sample(dir: &Path) -> Sample {
-    let nodes = recorded(dir);
+    let (nodes, on_etcd) = recorded(dir);
     let processes = nodes
         .iter()
         .map(|(n, _, pid)| (n.clone(), pid.is_some_and(alive)))
@@ -153,7 +169,7 @@ pub fn sample(dir: &Path) -> Sample {
         .filter(|(_, _, pid)| pid.is_some_and(alive))
         .map(|(_, url, _)| url)
         .collect();
-    if on_etcd(dir) {
+    if on_etcd {
         sample_etcd(&running, &mut s);
         return s;
     }
@@ -206,25 +222,10 @@ pub fn sample(dir: &Path) -> Sample {
             } else {
                 peers.get(&m.id).copied().unwrap_or((false, 0))
             };
-            SeenMember {
-                id: m.id,
-                name: m.name.clone(),
-                is_learner: m.is_learner,
-                heard,
-                matched,
-            }
+            SeenMember::of(m, heard, matched)
         })
         .collect();
     s
-}
-
-/// Whether the local cluster in `dir` runs etcd's own binary (`cluster up
-/// --etcd`): etcd has no memberctl progress service to ask.
-fn on_etcd(dir: &Path) -> bool {
-    std::fs::read_to_string(dir.join("cluster.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .is_some_and(|s| !s["etcd"].is_null())
 }
 
 /// How far behind the leader's raft index a member that follows it may be
@@ -295,13 +296,7 @@ fn sample_etcd(running: &[&String], s: &mut Sample) {
                 ),
                 None => (false, 0),
             };
-            SeenMember {
-                id: m.id,
-                name: m.name.clone(),
-                is_learner: m.is_learner,
-                heard,
-                matched,
-            }
+            SeenMember::of(m, heard, matched)
         })
         .collect();
 }
