@@ -257,10 +257,12 @@ fn robustness_learner_killed_while_installing_a_snapshot() {
         (Some(1), false),
         |local, run| {
             crate::util::writer::load(&local.endpoints()[0], "bulk/", 1_875, 16 * 1024);
-            // The leader sends slowly (50 ms a piece, 1.5 s in all), so
-            // that the kill lands while the snapshot is in flight.
+            // The leader sends slowly (200 ms a piece, about 6 s in all),
+            // so that the kill lands while the snapshot is in flight even
+            // on a busy machine (at 50 ms a piece, 1.5 s, it once landed
+            // after the install).
             let (leader, _) = leader_and_others(local);
-            crate::util::faults::snapshot_fault(&leader.client_url, 50);
+            crate::util::faults::snapshot_fault(&leader.client_url, 200);
             let name = format!("s{}", free_port());
             add_and_start(local, &name);
             let log_path = local.dir().join(format!("{name}.log"));
@@ -278,6 +280,8 @@ fn robustness_learner_killed_while_installing_a_snapshot() {
                 !before.contains("installed a snapshot"),
                 "the learner was killed after the snapshot was installed:\n{before}"
             );
+            // The second snapshot goes at full speed.
+            crate::util::faults::snapshot_fault(&leader.client_url, 0);
             restart(local);
             let p = local.ctl(&["member", "promote", &name, "--timeout", "180s"]);
             assert_eq!(p.code, 0, "{}\n{}", p.stderr, local.logs());

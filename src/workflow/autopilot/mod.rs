@@ -378,21 +378,32 @@ struct Candidate<'a, E> {
     name: &'a str,
     ttl: Duration,
     lease: Option<i64>,
+    /// Whether the last [`Candidate::lead`] found this autopilot leading.
+    leading: bool,
+    /// Whether it has led without a break since the [`Candidate::lead`]
+    /// before the last: the same lease kept alive, leading both times. A
+    /// look taken before the last `lead` was taken while it led only then.
+    held: bool,
 }
 
 impl<E: Election> Candidate<'_, E> {
     /// Whether this autopilot leads; else the leader's name. Takes a lease
     /// first when it has none (or lost it).
     async fn lead(&mut self) -> Result<Result<(), String>, ApiError> {
-        let lease = match self.lease {
+        let was = std::mem::take(&mut self.leading);
+        self.held = false;
+        let (lease, kept) = match self.lease {
             Some(l) => match self.election.lease_keep_alive(l).await {
-                Ok(()) => l,
-                Err(e) if e.kind == ApiErrorKind::NotFound => self.grant().await?,
+                Ok(()) => (l, true),
+                Err(e) if e.kind == ApiErrorKind::NotFound => (self.grant().await?, false),
                 Err(e) => return Err(e),
             },
-            None => self.grant().await?,
+            None => (self.grant().await?, false),
         };
-        lead(self.election, lease, self.name).await
+        let r = lead(self.election, lease, self.name).await?;
+        self.leading = r.is_ok();
+        self.held = was && kept && self.leading;
+        Ok(r)
     }
 
     async fn grant(&mut self) -> Result<i64, ApiError> {
@@ -434,6 +445,8 @@ pub async fn run<A: MembershipApi, E: Election, S: StandbyStarter>(
         name: &req.name,
         ttl: req.lease_ttl,
         lease: None,
+        leading: false,
+        held: false,
     };
     let began = Instant::now();
     let mut memory = Memory::default();
@@ -485,6 +498,11 @@ pub async fn run<A: MembershipApi, E: Election, S: StandbyStarter>(
                         }
                         report(decision, Phase::Decided, leader)
                     }
+                    // Leading only since this look was taken (a takeover): the
+                    // look may predate the last actions of the autopilot that
+                    // led before (a joint configuration it entered, a member
+                    // it removed). Look again at once, now as the leader.
+                    Ok(Ok(())) if !candidate.held => continue,
                     Ok(Ok(())) if req.dry_run => report(decision, Phase::DryRun, leader),
                     Ok(Ok(())) => {
                         report(decision.clone(), Phase::Decided, leader);
@@ -539,5 +557,7 @@ pub async fn run<A: MembershipApi, E: Election, S: StandbyStarter>(
     Ok(())
 }
 
+#[cfg(test)]
+mod loop_tests;
 #[cfg(test)]
 mod tests;

@@ -1,15 +1,12 @@
-//! Unit tests of autopilot: `decide` over observations made by hand, and the
-//! loop against the fake cluster with a fake election.
+//! Unit tests of autopilot's `decide`, over observations made by hand.
 
-use std::cell::RefCell;
 use std::time::Duration;
 
 use super::decide::*;
 use super::*;
 use crate::model::{Configuration, MemberId, MemberList};
-use crate::workflow::fake::Fake;
 use crate::workflow::prune::{Look, Seen};
-use crate::workflow::tests::{cx, member};
+use crate::workflow::tests::member;
 
 const S: Duration = Duration::from_secs(1);
 
@@ -375,181 +372,6 @@ fn start_standby_asks_for_a_learner_when_there_is_none() {
     assert_eq!(run(&[none], &s).action, Action::StartStandby);
 }
 
-/// An election nobody else campaigns in, or one `other` leads.
-struct FakeElection {
-    other: Option<String>,
-    won: RefCell<Option<i64>>,
-    calls: RefCell<Vec<String>>,
-    kv: RefCell<std::collections::HashMap<String, String>>,
-}
-
-impl FakeElection {
-    /// An election that `other` (if any) already leads.
-    fn led_by(other: Option<&str>) -> Self {
-        FakeElection {
-            other: other.map(str::to_string),
-            won: RefCell::new(None),
-            calls: RefCell::new(vec![]),
-            kv: Default::default(),
-        }
-    }
-}
-
-impl Election for FakeElection {
-    async fn lease_grant(&self, _: Duration) -> Result<i64, ApiError> {
-        self.calls.borrow_mut().push("grant".into());
-        Ok(7)
-    }
-    async fn lease_keep_alive(&self, _: i64) -> Result<(), ApiError> {
-        Ok(())
-    }
-    async fn lease_revoke(&self, _: i64) -> Result<(), ApiError> {
-        self.calls.borrow_mut().push("revoke".into());
-        Ok(())
-    }
-    async fn campaign(&self, name: &str, lease: i64, _: &str) -> Result<Leadership, ApiError> {
-        self.calls.borrow_mut().push("campaign".into());
-        *self.won.borrow_mut() = Some(lease);
-        Ok(Leadership {
-            name: name.into(),
-            key: vec![],
-            rev: 1,
-            lease,
-        })
-    }
-    async fn election_leader(&self, _: &str) -> Result<Option<ElectionLeader>, ApiError> {
-        let won = self.won.borrow().map(|lease| ElectionLeader {
-            value: "ap1".into(),
-            lease,
-        });
-        Ok(won.or_else(|| {
-            self.other
-                .clone()
-                .map(|value| ElectionLeader { value, lease: 99 })
-        }))
-    }
-    async fn resign(&self, _: &Leadership) -> Result<(), ApiError> {
-        Ok(())
-    }
-    async fn kv_get(&self, key: &str) -> Result<Option<String>, ApiError> {
-        Ok(self.kv.borrow().get(key).cloned())
-    }
-    async fn kv_put(&self, key: &str, value: Option<&str>) -> Result<(), ApiError> {
-        let mut kv = self.kv.borrow_mut();
-        self.calls.borrow_mut().push(format!("put {key} {value:?}"));
-        match value {
-            Some(v) => kv.insert(key.to_string(), v.to_string()),
-            None => kv.remove(key),
-        };
-        Ok(())
-    }
-}
-
-struct Collect(RefCell<Vec<Reported>>);
-
-impl Reporter for Collect {
-    fn report(&self, r: &Reported) {
-        self.0.borrow_mut().push(r.clone());
-    }
-}
-
-fn request(dry_run: bool) -> AutopilotRequest {
-    AutopilotRequest {
-        settings: Settings {
-            dead_after: Duration::from_millis(30),
-            stalled_for: Duration::from_secs(60),
-            cleanup_dead: true,
-            ..Settings::default()
-        },
-        interval: Duration::from_millis(10),
-        name: "ap1".into(),
-        lease_ttl: Duration::from_secs(10),
-        dry_run,
-        timeout: Duration::from_secs(1),
-        poll_interval: Duration::from_millis(5),
-        preflight: Preflight::ByCaller,
-    }
-}
-
-/// Four voters on the fake, the progress of the engine, m4 down: runs the
-/// loop for a while with `election`; returns the reports.
-async fn loop_on_fake(fake: &Fake, election: &FakeElection, dry_run: bool) -> Vec<Reported> {
-    {
-        let mut s = fake.state();
-        s.progress = true;
-        s.list.members.push(member(4, "m4", false));
-        s.index.insert(MemberId(4), 100);
-        s.down.insert(MemberId(4));
-    }
-    let collect = Collect(RefCell::new(Vec::new()));
-    let (tx, rx) = watch::channel(false);
-    let req = request(dry_run);
-    let c = cx(fake);
-    let stopper = async {
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        tx.send(true).unwrap();
-    };
-    let (r, ()) = tokio::join!(
-        super::run(&c, election, &req, &NoStandbyStarter, &collect, rx),
-        stopper
-    );
-    r.unwrap();
-    collect.0.into_inner()
-}
-
-#[tokio::test]
-async fn the_loop_removes_a_dead_voter_once_and_dry_run_changes_nothing() {
-    let fake = Fake::three();
-    let election = FakeElection::led_by(None);
-    let reports = loop_on_fake(&fake, &election, false).await;
-    let done: Vec<&Reported> = reports.iter().filter(|r| r.phase == Phase::Done).collect();
-    assert_eq!(done.len(), 1, "{reports:#?}");
-    assert_eq!(done[0].decision.action.as_str(), "remove_dead");
-    assert!(fake.state().list.get(MemberId(4)).is_none());
-    assert!(
-        fake.calls().iter().any(|c| c.starts_with("remove")),
-        "{:?}",
-        fake.calls()
-    );
-    assert_eq!(
-        election.calls.borrow().as_slice(),
-        ["grant", "campaign", "revoke"]
-    );
-
-    let fake = Fake::three();
-    let election = FakeElection::led_by(None);
-    let reports = loop_on_fake(&fake, &election, true).await;
-    assert!(
-        reports.iter().any(|r| r.phase == Phase::DryRun),
-        "{reports:#?}"
-    );
-    assert!(fake.state().list.get(MemberId(4)).is_some());
-    assert!(!fake.calls().iter().any(|c| c.starts_with("remove")));
-}
-
-#[tokio::test]
-async fn an_autopilot_that_does_not_lead_stands_by() {
-    let fake = Fake::three();
-    let election = FakeElection::led_by(Some("ap0"));
-    let reports = loop_on_fake(&fake, &election, false).await;
-    assert!(!reports.is_empty());
-    for r in &reports {
-        assert_eq!(r.phase, Phase::StandingBy);
-        assert_eq!(
-            r.decision.why,
-            Why::StandingBy {
-                leader: "ap0".into()
-            }
-        );
-    }
-    assert!(r_sentence(&reports[0]).contains("standing by (ap0 leads"));
-    assert!(fake.state().list.get(MemberId(4)).is_some());
-}
-
-fn r_sentence(r: &Reported) -> String {
-    r.sentence()
-}
-
 #[test]
 fn a_replacement_left_half_done_on_etcd_is_finished_from_its_intent() {
     // s4 already promoted, m3 dead and still listed: without the intent,
@@ -663,30 +485,4 @@ fn with_voters_a_ready_standby_brings_the_voters_back_after_a_removal() {
     );
     assert_eq!(d.why, Why::Grow { voters: 3, min: 4 });
     assert_eq!(run(&looks, &settings()).action, Action::None);
-}
-
-#[tokio::test]
-async fn a_removal_looks_again_and_spares_a_voter_that_came_back() {
-    let fake = Fake::three();
-    {
-        let mut s = fake.state();
-        s.progress = true;
-        s.list.members.push(member(4, "m4", false));
-        s.index.insert(MemberId(4), 100);
-        s.down.insert(MemberId(4));
-    }
-    let m4 = fake.state().list.get(MemberId(4)).cloned().unwrap();
-    let decision = Decision {
-        action: Action::RemoveDead { dead: m4 },
-        why: Why::Dead { for_: 5 * S },
-        about: None,
-    };
-    // Still dead at the look again: the removal goes ahead.
-    assert_eq!(super::still_dead(&fake, &decision, S).await, Ok(()));
-    // Back (it answers, the leader hears it) between the decision and the
-    // removal: nothing is removed.
-    fake.state().down.remove(&MemberId(4));
-    let why = super::still_dead(&fake, &decision, S).await.unwrap_err();
-    assert!(why.contains("m4 answers again"), "{why}");
-    assert!(fake.state().list.get(MemberId(4)).is_some());
 }
