@@ -83,8 +83,9 @@ impl Takeover {
 
     /// Waits for ap2 to finish the replacement and stops it; asserts that it
     /// stood by first, then took exactly one action, without a failure, and
-    /// that the cluster is exactly the replacement; ap2's `done` line.
-    fn finished_by_ap2(&self, ap2: Autopilot) -> Value {
+    /// that the cluster is exactly the replacement; ap2's `done` line and
+    /// all its lines.
+    fn finished_by_ap2(&self, ap2: Autopilot) -> (Value, Vec<Value>) {
         let (local, standby, dead) = (&self.local, &self.standby, &self.dead);
         wait_for(
             "the standby a voter, the dead member removed and the intent cleared",
@@ -122,7 +123,7 @@ impl Takeover {
         assert_eq!(got, want, "{after}");
         assert!(got.iter().all(|i| is_voter(&after, i)), "{after}");
         assert_eq!(local.joint_status()["joint"], false);
-        done[0].clone()
+        (done[0].clone(), lines)
     }
 }
 
@@ -153,7 +154,7 @@ fn autopilot_killed_mid_replacement_is_finished_by_the_other() {
     Takeover::assert_ap1_interrupted(&ap1_lines);
 
     // ap2 takes over and finishes.
-    let done = t.finished_by_ap2(ap2);
+    let (done, _) = t.finished_by_ap2(ap2);
     let action = done["action"].as_str().unwrap();
     assert!(["replace", "finish_replace"].contains(&action), "{done}");
 }
@@ -248,8 +249,8 @@ fn autopilot_killed_while_joint_is_finished_by_the_other() {
     // configuration: `finish_replace` is decided only on a joint
     // configuration, so ap2's look, a lease after the kill, still saw it
     // (no `joint leave` of ap1's was on its way).
-    let done = t.finished_by_ap2(ap2);
-    assert_eq!(done["action"], "finish_replace", "{done}");
+    let (done, lines) = t.finished_by_ap2(ap2);
+    assert_eq!(done["action"], "finish_replace", "{lines:#?}");
     assert_eq!(done["reason"], "joint_replacing", "{done}");
     drop(dark);
 }

@@ -1,40 +1,178 @@
-//! The election lease of autopilot: kept alive through every wait and action (a renewal that fails on the way is no expiry), and the warning for a `--lease-ttl` too short for the looks.
+//! Autopilot's place in the election: its lease, taken again when lost and
+//! kept alive through every look, wait and action (a renewal that fails on
+//! the way is no expiry; one not answered within the lease's time to live
+//! is); whether it leads, and since when; the warning for a `--lease-ttl`
+//! too short for the looks.
 
+use std::cell::Cell;
+use std::future::Future;
 use std::time::Duration;
 
+use tokio::sync::watch;
 use tokio::time::Instant;
 
-use super::Election;
+use super::{Election, ELECTION};
 use crate::workflow::{ApiError, ApiErrorKind};
 
-/// Renews `lease` every third of `ttl`; returns once it has expired
-/// (`NotFound`) or could not be renewed for a whole `ttl` since the last
-/// renewal that was sent and answered (the server counts its time to live
-/// from when it got that one, not before it was sent). A renewal that fails
-/// on the way (a transport error: an endpoint down or paused) is no
+/// This autopilot's place in the election: its lease, taken again when lost.
+pub(super) struct Candidate<'a, E> {
+    pub(super) election: &'a E,
+    pub(super) name: &'a str,
+    pub(super) ttl: Duration,
+    pub(super) lease: Option<i64>,
+    /// When the last renewal (or the grant) that was answered was sent: the
+    /// server counts the lease's time to live from when it got it, not
+    /// before.
+    renewed: Cell<Instant>,
+    /// Whether the last [`Candidate::lead`] found this autopilot leading.
+    leading: bool,
+    /// Whether it has led without a break since the [`Candidate::lead`]
+    /// before the last: the same lease kept alive, leading both times. A
+    /// look taken between the two was taken while it led.
+    pub(super) held: bool,
+}
+
+impl<'a, E: Election> Candidate<'a, E> {
+    /// A candidate without a lease yet.
+    pub(super) fn new(election: &'a E, name: &'a str, ttl: Duration) -> Self {
+        Candidate {
+            election,
+            name,
+            ttl,
+            lease: None,
+            renewed: Cell::new(Instant::now()),
+            leading: false,
+            held: false,
+        }
+    }
+
+    /// Whether this autopilot leads; else the leader's name. Takes a lease
+    /// first when it has none (or lost it).
+    pub(super) async fn lead(&mut self) -> Result<Result<(), String>, ApiError> {
+        let was = std::mem::take(&mut self.leading);
+        self.held = false;
+        let sent = Instant::now();
+        let (lease, kept) = match self.lease {
+            Some(l) => match self.election.lease_keep_alive(l).await {
+                Ok(()) => {
+                    self.renewed.set(sent);
+                    (l, true)
+                }
+                Err(e) if e.kind == ApiErrorKind::NotFound => (self.grant().await?, false),
+                Err(e) => return Err(e),
+            },
+            None => (self.grant().await?, false),
+        };
+        let r = lead(self.election, lease, self.name).await?;
+        self.leading = r.is_ok();
+        self.held = was && kept && self.leading;
+        Ok(r)
+    }
+
+    async fn grant(&mut self) -> Result<i64, ApiError> {
+        self.lease = None;
+        let sent = Instant::now();
+        let l = self.election.lease_grant(self.ttl).await?;
+        self.renewed.set(sent);
+        self.lease = Some(l);
+        Ok(l)
+    }
+
+    /// Runs `work` with the lease kept alive; `Err` once the lease is lost
+    /// (`work` is dropped then, wherever it is).
+    pub(super) async fn keeping<T>(&self, work: impl Future<Output = T>) -> Result<T, ApiError> {
+        tokio::select! {
+            r = work => Ok(r),
+            e = keep_alive(self.election, self.lease, self.ttl, &self.renewed) => Err(e),
+        }
+    }
+
+    /// Runs `work` with the lease kept alive while it can be; `work` runs to
+    /// its end either way (a look: the next [`Candidate::lead`] finds out
+    /// whether the lease lasted).
+    pub(super) async fn looking<T>(&self, work: impl Future<Output = T>) -> T {
+        tokio::pin!(work);
+        match self.keeping(&mut work).await {
+            Ok(r) => r,
+            Err(_) => work.await,
+        }
+    }
+
+    /// Sleeps `d` unless `stop` is set first (the lease kept alive
+    /// meanwhile); returns whether to stop.
+    pub(super) async fn pause(&self, stop: &mut watch::Receiver<bool>, d: Duration) -> bool {
+        if *stop.borrow() {
+            return true;
+        }
+        let wait = async {
+            tokio::select! {
+                _ = tokio::time::sleep(d) => {}
+                _ = stop.changed() => {}
+            }
+        };
+        let _ = self.looking(wait).await;
+        *stop.borrow()
+    }
+}
+
+/// Whether this autopilot leads the election; else the leader's name.
+async fn lead<E: Election>(
+    election: &E,
+    lease: i64,
+    name: &str,
+) -> Result<Result<(), String>, ApiError> {
+    match election.election_leader(ELECTION).await? {
+        Some(l) if l.lease == lease => Ok(Ok(())),
+        Some(l) => Ok(Err(l.value)),
+        None => match election.campaign(ELECTION, lease, name).await {
+            Ok(_) => Ok(Ok(())),
+            Err(e) if e.kind == ApiErrorKind::DeadlineExceeded => {
+                Ok(Err("another autopilot".to_string()))
+            }
+            Err(e) => Err(e),
+        },
+    }
+}
+
+/// Renews `lease` a third of `ttl` after the last renewal that was answered
+/// (`renewed`: when it was sent; updated here); returns once the lease has
+/// expired (`NotFound`) or was not renewed within a whole `ttl` of that
+/// send (a renewal still unanswered then counts as failed). A renewal that
+/// fails on the way (a transport error: an endpoint down or paused) is no
 /// expiry: it is tried again at once, through the next endpoint.
 pub(super) async fn keep_alive<E: Election>(
     election: &E,
     lease: Option<i64>,
     ttl: Duration,
+    renewed: &Cell<Instant>,
 ) -> ApiError {
     let Some(lease) = lease else {
         return std::future::pending().await;
     };
-    let mut renewed = Instant::now();
-    let mut wait = ttl / 3;
+    let lost = |e: &dyn std::fmt::Display, kind| {
+        ApiError::new(kind, format!("autopilot's election lease was lost: {e}"))
+    };
+    let mut next = renewed.get() + ttl / 3;
     loop {
-        tokio::time::sleep(wait).await;
+        tokio::time::sleep_until(next).await;
         let sent = Instant::now();
-        match election.lease_keep_alive(lease).await {
-            Ok(()) => {
-                renewed = sent;
-                wait = ttl / 3;
+        let expires = renewed.get() + ttl;
+        match tokio::time::timeout_at(expires, election.lease_keep_alive(lease)).await {
+            Ok(Ok(())) => {
+                renewed.set(sent);
+                next = sent + ttl / 3;
             }
-            Err(e) if e.kind == ApiErrorKind::NotFound || renewed.elapsed() >= ttl => {
-                return ApiError::new(e.kind, format!("autopilot's election lease was lost: {e}"))
+            Ok(Err(e)) if e.kind == ApiErrorKind::NotFound || Instant::now() >= expires => {
+                return lost(&e, e.kind)
             }
-            Err(_) => wait = (ttl / 20).max(Duration::from_millis(50)),
+            Ok(Err(_)) => next = Instant::now() + (ttl / 20).max(Duration::from_millis(50)),
+            Err(_) => {
+                let why = format!(
+                    "not renewed within its time to live ({})",
+                    humantime::format_duration(ttl)
+                );
+                return lost(&why, ApiErrorKind::DeadlineExceeded);
+            }
         }
     }
 }
@@ -70,10 +208,12 @@ mod tests {
     use super::*;
     use crate::workflow::autopilot::{ElectionLeader, Leadership};
 
-    /// An election whose renewals answer from a script (then NotFound), counting them.
+    /// An election whose renewals answer from a script (then NotFound, or
+    /// never when `hang`), counting them.
     struct Renewals {
         script: RefCell<VecDeque<Result<(), ApiErrorKind>>>,
         calls: RefCell<usize>,
+        hang: bool,
     }
 
     impl Renewals {
@@ -81,6 +221,7 @@ mod tests {
             Renewals {
                 script: RefCell::new(script.iter().cloned().collect()),
                 calls: RefCell::new(0),
+                hang: false,
             }
         }
     }
@@ -91,11 +232,11 @@ mod tests {
         }
         async fn lease_keep_alive(&self, _: i64) -> Result<(), ApiError> {
             *self.calls.borrow_mut() += 1;
-            let next = self
-                .script
-                .borrow_mut()
-                .pop_front()
-                .unwrap_or(Err(ApiErrorKind::NotFound));
+            let next = self.script.borrow_mut().pop_front();
+            if next.is_none() && self.hang {
+                return std::future::pending().await;
+            }
+            let next = next.unwrap_or(Err(ApiErrorKind::NotFound));
             next.map_err(|kind| ApiError::new(kind, "scripted"))
         }
         async fn lease_revoke(&self, _: i64) -> Result<(), ApiError> {
@@ -131,7 +272,7 @@ mod tests {
             Err(ApiErrorKind::DeadlineExceeded),
             Ok(()),
         ]);
-        let lost = keep_alive(&e, Some(7), TTL).await;
+        let lost = keep_alive(&e, Some(7), TTL, &Cell::new(Instant::now())).await;
         assert_eq!(lost.kind, ApiErrorKind::NotFound, "{lost}");
         assert_eq!(*e.calls.borrow(), 6, "every scripted renewal was made");
         assert!(lost.message.contains("lease was lost"), "{lost}");
@@ -143,7 +284,7 @@ mod tests {
         script.extend(std::iter::repeat_n(Err(ApiErrorKind::Unavailable), 1000));
         let e = Renewals::new(&script);
         let began = Instant::now();
-        let lost = keep_alive(&e, Some(7), TTL).await;
+        let lost = keep_alive(&e, Some(7), TTL, &Cell::new(Instant::now())).await;
         // Not NotFound: the renewals kept failing on the way for a TTL
         // since the last one answered (sent a third of the TTL in).
         assert_eq!(lost.kind, ApiErrorKind::Unavailable, "{lost}");
@@ -153,5 +294,33 @@ mod tests {
             calls > 3,
             "failed renewals were tried again at once: {calls}"
         );
+    }
+
+    #[tokio::test]
+    async fn a_renewal_left_unanswered_loses_the_lease_a_ttl_after_the_last_answered_one() {
+        // Renewed once, then a renewal that an endpoint takes and never
+        // answers: the lease counts as lost once a TTL has passed since the
+        // answered one was sent, not after the unanswered call gives up.
+        let e = Renewals {
+            hang: true,
+            ..Renewals::new(&[Ok(())])
+        };
+        let began = Instant::now();
+        let renewed = Cell::new(began);
+        let lost = tokio::time::timeout(
+            Duration::from_secs(30),
+            keep_alive(&e, Some(7), TTL, &renewed),
+        )
+        .await
+        .expect("the lease was given up while the renewal hung");
+        assert_eq!(lost.kind, ApiErrorKind::DeadlineExceeded, "{lost}");
+        assert!(lost.message.contains("not renewed within"), "{lost}");
+        assert_eq!(*e.calls.borrow(), 2);
+        let answered = renewed.get();
+        assert!(
+            answered >= began + TTL / 3,
+            "the first renewal was answered"
+        );
+        assert!(Instant::now() >= answered + TTL);
     }
 }

@@ -17,8 +17,8 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
-use self::lease::keep_alive;
 pub use self::lease::lease_ttl_warning;
+use self::lease::Candidate;
 use super::joint;
 use super::preflight::Preflight;
 use super::promote::{self, PromoteRequest};
@@ -249,25 +249,6 @@ pub async fn observe<A: MembershipApi>(api: &A, at: Duration) -> Result<Observat
     })
 }
 
-/// Whether this autopilot leads the election; else the leader's name.
-async fn lead<E: Election>(
-    election: &E,
-    lease: i64,
-    name: &str,
-) -> Result<Result<(), String>, ApiError> {
-    match election.election_leader(ELECTION).await? {
-        Some(l) if l.lease == lease => Ok(Ok(())),
-        Some(l) => Ok(Err(l.value)),
-        None => match election.campaign(ELECTION, lease, name).await {
-            Ok(_) => Ok(Ok(())),
-            Err(e) if e.kind == ApiErrorKind::DeadlineExceeded => {
-                Ok(Err("another autopilot".to_string()))
-            }
-            Err(e) => Err(e),
-        },
-    }
-}
-
 /// Takes `action` through the workflows.
 async fn act<A: MembershipApi, S: StandbyStarter>(
     cx: &Ctx<'_, A>,
@@ -372,65 +353,6 @@ async fn still_dead<A: MembershipApi>(
     }
 }
 
-/// This autopilot's place in the election: its lease, taken again when lost.
-struct Candidate<'a, E> {
-    election: &'a E,
-    name: &'a str,
-    ttl: Duration,
-    lease: Option<i64>,
-    /// Whether the last [`Candidate::lead`] found this autopilot leading.
-    leading: bool,
-    /// Whether it has led without a break since the [`Candidate::lead`]
-    /// before the last: the same lease kept alive, leading both times. A
-    /// look taken before the last `lead` was taken while it led only then.
-    held: bool,
-}
-
-impl<E: Election> Candidate<'_, E> {
-    /// Whether this autopilot leads; else the leader's name. Takes a lease
-    /// first when it has none (or lost it).
-    async fn lead(&mut self) -> Result<Result<(), String>, ApiError> {
-        let was = std::mem::take(&mut self.leading);
-        self.held = false;
-        let (lease, kept) = match self.lease {
-            Some(l) => match self.election.lease_keep_alive(l).await {
-                Ok(()) => (l, true),
-                Err(e) if e.kind == ApiErrorKind::NotFound => (self.grant().await?, false),
-                Err(e) => return Err(e),
-            },
-            None => (self.grant().await?, false),
-        };
-        let r = lead(self.election, lease, self.name).await?;
-        self.leading = r.is_ok();
-        self.held = was && kept && self.leading;
-        Ok(r)
-    }
-
-    async fn grant(&mut self) -> Result<i64, ApiError> {
-        self.lease = None;
-        let l = self.election.lease_grant(self.ttl).await?;
-        self.lease = Some(l);
-        Ok(l)
-    }
-}
-
-/// Sleeps `d` unless `stop` is set first (the lease kept alive meanwhile);
-/// returns whether to stop.
-async fn pause<E: Election>(
-    stop: &mut watch::Receiver<bool>,
-    d: Duration,
-    candidate: &Candidate<'_, E>,
-) -> bool {
-    if *stop.borrow() {
-        return true;
-    }
-    tokio::select! {
-        _ = tokio::time::sleep(d) => *stop.borrow(),
-        _ = stop.changed() => true,
-        _ = keep_alive(candidate.election, candidate.lease, candidate.ttl) => *stop.borrow(),
-    }
-}
-
 /// Runs autopilot until `stop` is set (checked between actions).
 pub async fn run<A: MembershipApi, E: Election, S: StandbyStarter>(
     cx: &Ctx<'_, A>,
@@ -440,14 +362,7 @@ pub async fn run<A: MembershipApi, E: Election, S: StandbyStarter>(
     reporter: &dyn Reporter,
     mut stop: watch::Receiver<bool>,
 ) -> Result<(), Error> {
-    let mut candidate = Candidate {
-        election,
-        name: &req.name,
-        ttl: req.lease_ttl,
-        lease: None,
-        leading: false,
-        held: false,
-    };
+    let mut candidate = Candidate::new(election, &req.name, req.lease_ttl);
     let began = Instant::now();
     let mut memory = Memory::default();
     loop {
@@ -461,15 +376,23 @@ pub async fn run<A: MembershipApi, E: Election, S: StandbyStarter>(
                 phase,
             })
         };
-        match observe(cx.api, at).await {
-            Err(e) => report(Decision::none(Why::NoLook(e.message)), Phase::Decided, None),
-            Ok(mut obs) => {
+        // A look may wait a --command-timeout on each member that does not
+        // answer: the lease is kept alive meanwhile.
+        let looked = candidate
+            .looking(async {
+                let mut obs = observe(cx.api, at).await?;
                 obs.intent = election
                     .kv_get(INTENT)
                     .await
                     .ok()
                     .flatten()
                     .and_then(|v| parse_intent(&v));
+                Ok::<_, ApiError>(obs)
+            })
+            .await;
+        match looked {
+            Err(e) => report(Decision::none(Why::NoLook(e.message)), Phase::Decided, None),
+            Ok(obs) => {
                 let leader = obs.look.leader;
                 let decision = decide(&obs, &req.settings, &memory);
                 // An intent whose dead voter is gone is done.
@@ -506,36 +429,16 @@ pub async fn run<A: MembershipApi, E: Election, S: StandbyStarter>(
                     Ok(Ok(())) if req.dry_run => report(decision, Phase::DryRun, leader),
                     Ok(Ok(())) => {
                         report(decision.clone(), Phase::Decided, leader);
-                        if let Action::Replace { dead, standby } = &decision.action {
-                            let value = intent(dead.id, standby.id);
-                            if let Err(e) = election.kv_put(INTENT, Some(&value)).await {
-                                let why = format!("cannot write the intent {INTENT}: {e}");
-                                report(decision, Phase::Failed(why), leader);
-                                if pause(&mut stop, req.interval, &candidate).await {
-                                    break;
-                                }
-                                continue;
-                            }
-                        }
-                        // A removal is decided on a look a moment old: look again, and
-                        // remove nothing that answers (or that the leader hears) now.
-                        if let Err(why) = still_dead(cx.api, &decision, began.elapsed()).await {
-                            report(decision, Phase::Failed(why), leader);
-                            if pause(&mut stop, req.interval, &candidate).await {
-                                break;
-                            }
-                            continue;
-                        }
-                        // Leadership must last the whole action: lost, the action stops
-                        // and the next leader resumes from what the cluster shows.
-                        let phase = tokio::select! {
-                            r = act(cx, req, starter, &decision.action) => match r {
-                                Ok(()) => Phase::Done,
-                                Err(e) => Phase::Failed(e.message),
-                            },
-                            e = keep_alive(election, candidate.lease, req.lease_ttl) => {
-                                Phase::Failed(e.message)
-                            }
+                        // Leadership must last the whole action: lost, the
+                        // action stops and the next leader resumes from what
+                        // the cluster shows.
+                        let acted = candidate
+                            .keeping(act_as_leader(cx, req, starter, election, &decision, began))
+                            .await;
+                        let phase = match acted {
+                            Ok(Ok(())) => Phase::Done,
+                            Ok(Err(why)) => Phase::Failed(why),
+                            Err(lost) => Phase::Failed(lost.message),
                         };
                         if phase == Phase::Done && matches!(decision.action, Action::Replace { .. })
                         {
@@ -546,7 +449,7 @@ pub async fn run<A: MembershipApi, E: Election, S: StandbyStarter>(
                 }
             }
         }
-        if pause(&mut stop, req.interval, &candidate).await {
+        if candidate.pause(&mut stop, req.interval).await {
             break;
         }
     }
@@ -555,6 +458,31 @@ pub async fn run<A: MembershipApi, E: Election, S: StandbyStarter>(
         let _ = election.lease_revoke(lease).await;
     }
     Ok(())
+}
+
+/// The leader's steps for `decision`: the intent written first (for a
+/// replacement), a look again before a removal, the action.
+async fn act_as_leader<A: MembershipApi, E: Election, S: StandbyStarter>(
+    cx: &Ctx<'_, A>,
+    req: &AutopilotRequest,
+    starter: &S,
+    election: &E,
+    decision: &Decision,
+    began: Instant,
+) -> Result<(), String> {
+    if let Action::Replace { dead, standby } = &decision.action {
+        let value = intent(dead.id, standby.id);
+        election
+            .kv_put(INTENT, Some(&value))
+            .await
+            .map_err(|e| format!("cannot write the intent {INTENT}: {e}"))?;
+    }
+    // A removal is decided on a look a moment old: look again, and remove
+    // nothing that answers (or that the leader hears) now.
+    still_dead(cx.api, decision, began.elapsed()).await?;
+    act(cx, req, starter, &decision.action)
+        .await
+        .map_err(|e| e.message)
 }
 
 #[cfg(test)]
