@@ -8,6 +8,7 @@ pub mod chaos;
 pub mod link;
 pub mod process;
 pub mod recover;
+pub mod rehearse;
 mod report;
 mod server;
 pub mod state;
