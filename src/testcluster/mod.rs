@@ -106,7 +106,7 @@ fn client(state: &ClusterState) -> Result<Client, Error> {
 }
 
 /// A client of the local nodes at `endpoints` (short timeouts: loopback).
-fn client_of(endpoints: Vec<String>) -> Result<Client, Error> {
+pub(crate) fn client_of(endpoints: Vec<String>) -> Result<Client, Error> {
     Client::new(ClientConfig {
         endpoints,
         dial_timeout: Duration::from_millis(300),

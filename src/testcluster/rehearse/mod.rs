@@ -198,7 +198,6 @@ pub async fn run(
         ))
     })?;
     let sampler = super::client_of(endpoints.clone())?;
-    let writer = super::client_of(endpoints)?;
     let initial = sample::list(&sampler).await.ok_or_else(|| {
         Error::new(
             ErrorKind::Unavailable,
@@ -209,7 +208,6 @@ pub async fn run(
             ),
         )
     })?;
-    let prediction = predict(&sampler, &state).await;
     let cost_before = cost::read(&sampler).await;
     let (server, version) = match &state.etcd {
         Some(b) => ("etcd".to_string(), b.version.clone()),
@@ -219,6 +217,7 @@ pub async fn run(
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64);
     let began = Instant::now();
+    let writer = sample::Writer::start(endpoints, options.writer_rate, options.value_size, began);
     let (stop, stopped) = watch::channel(false);
     let progress = Arc::new(Mutex::new(Vec::new()));
     let lag = options.writer_rate.ceil() as u64 + 10;
@@ -232,6 +231,8 @@ pub async fn run(
             humantime::format_duration(options.before)
         ));
         tokio::time::sleep(options.before).await;
+        // Asked with the writer running: the check reads the write rate.
+        let prediction = predict(&sampler, &state).await;
         let change_started_s = began.elapsed().as_secs_f64();
         let change = child::run(
             &options.command,
@@ -255,19 +256,11 @@ pub async fn run(
             ended_s: began.elapsed().as_secs_f64(),
             settled,
         };
-        (change, timeline)
+        (change, timeline, prediction)
     };
-    let (writes, sampled, (change, timeline)) = tokio::join!(
-        sample::write(
-            &writer,
-            options.writer_rate,
-            options.value_size,
-            began,
-            stopped.clone()
-        ),
-        sample::sample(&sampler, &dir, began, stopped.clone()),
-        steer
-    );
+    let (sampled, (change, timeline, prediction)) =
+        tokio::join!(sample::sample(&sampler, &dir, began, stopped), steer);
+    let writes = writer.stop().await;
     let change = change?;
     let cost_after = cost::read(&sampler).await;
     let cost = cost::cost(&cost_before, &cost_after).map(|c| Cost {

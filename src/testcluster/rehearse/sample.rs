@@ -4,6 +4,8 @@
 //! told to stop, and the wait for the cluster to settle.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
@@ -26,43 +28,73 @@ fn since(began: Instant) -> f64 {
     began.elapsed().as_secs_f64()
 }
 
-/// Puts a new key every `1 / rate` seconds through `client` until `stop`
-/// turns true; each put is timed (a put slower than the period delays the
+/// The steady writer: a thread of its own (so that the sampler's work never
+/// delays a put's timing), putting a new key every `1 / rate` seconds until
+/// stopped; each put is timed (a put slower than the period delays the
 /// next: the writer never has two puts in flight).
-pub async fn write(
-    client: &Client,
+pub struct Writer {
+    stop: Arc<AtomicBool>,
+    handle: std::thread::JoinHandle<Vec<WriteSample>>,
+}
+
+impl Writer {
+    /// Starts writing through `endpoints`; times are taken from `began`.
+    pub fn start(endpoints: Vec<String>, rate: f64, value_size: usize, began: Instant) -> Writer {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let handle = std::thread::spawn(move || {
+            let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            else {
+                return Vec::new();
+            };
+            rt.block_on(write(endpoints, rate, value_size, began, flag))
+        });
+        Writer { stop, handle }
+    }
+
+    /// Stops it and answers every put it made.
+    pub async fn stop(self) -> Vec<WriteSample> {
+        self.stop.store(true, Ordering::Relaxed);
+        tokio::task::spawn_blocking(move || self.handle.join().unwrap_or_default())
+            .await
+            .unwrap_or_default()
+    }
+}
+
+/// The writer's loop (see [`Writer`]).
+async fn write(
+    endpoints: Vec<String>,
     rate: f64,
     value_size: usize,
     began: Instant,
-    mut stop: watch::Receiver<bool>,
+    stop: Arc<AtomicBool>,
 ) -> Vec<WriteSample> {
     let mut out = Vec::new();
+    let Ok(client) = crate::testcluster::client_of(endpoints) else {
+        return out;
+    };
     let period = Duration::from_secs_f64(1.0 / rate.max(0.001));
     let mut tick = tokio::time::interval(period);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let value = "x".repeat(value_size);
     let mut n = 0u64;
-    loop {
-        tokio::select! {
-            _ = tick.tick() => {}
-            _ = stop.changed() => return out,
-        }
-        if *stop.borrow() {
-            return out;
-        }
+    while !stop.load(Ordering::Relaxed) {
+        tick.tick().await;
         let key = format!("{KEY_PREFIX}{n:08}");
         n += 1;
         let at_s = since(began);
         let t = Instant::now();
         let r = client.key_put(&key, Some(&value)).await;
-        let sample = WriteSample {
+        out.push(WriteSample {
             at_s,
             ms: t.elapsed().as_secs_f64() * 1000.0,
             ok: r.is_ok(),
             error: r.err().map(|e| e.message),
-        };
-        out.push(sample);
+        });
     }
+    out
 }
 
 /// A member that stands for a node's client URL (what `/metrics` and status are asked at).
