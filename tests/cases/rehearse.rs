@@ -102,13 +102,15 @@ fn check_report(dir: &Path) -> Value {
     let change = t["change_started_s"].as_f64().unwrap();
     assert!(change <= add, "{steps:?} {t}");
     assert!(add <= start && start <= promoted && promoted <= removed, "{steps:?}");
-    assert!(removed <= t["settled_s"].as_f64().unwrap(), "{steps:?} {t}");
+    // Seen by the sampler every 250 ms: perhaps a tick after the change ended.
+    assert!(removed <= t["ended_s"].as_f64().unwrap(), "{steps:?} {t}");
     assert!(
         s["bytes_received"].as_u64().unwrap() > 0,
         "the new member received nothing: {s}"
     );
     assert!(!r["new_member_bytes"].as_array().unwrap().is_empty());
-    assert!(s["catch_up_seconds"].as_f64().unwrap() > 0.0, "{s}");
+    let c = s["catch_up_seconds"].as_f64().unwrap_or_else(|| panic!("no catch-up time: {s} {steps:?}"));
+    assert!(c > 0.0, "{s}");
     assert!(r["prediction"]["bytes"].as_u64().is_some(), "{}", r["prediction"]);
     let leaders = r["leaders"].as_array().unwrap();
     assert!(

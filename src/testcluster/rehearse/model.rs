@@ -242,7 +242,9 @@ pub struct Cost {
 /// The figures of the summary table.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Summary {
-    /// The new member's catch-up: from its start (else its add) until ready (else promoted), seconds.
+    /// The new member's catch-up, seconds: the change's own time from the
+    /// start of its wait to its first `ready` progress line; without progress
+    /// lines, from the sampled start (else add) until promoted.
     pub catch_up_seconds: Option<f64>,
     /// The link floor (the predicted bytes over the bandwidth), seconds.
     pub link_floor_seconds: Option<f64>,
@@ -576,12 +578,25 @@ pub fn report(inputs: Inputs, samples: Samples) -> RehearsalReport {
     let bytes = new_member_bytes(&steps, &samples);
     let t = &inputs.timeline;
     let at = |k: StepKind| steps.iter().find(|s| s.step == k).map(|s| s.at_s);
-    let began = at(StepKind::Start).or(at(StepKind::Add));
+    // The start as sampled (every 250 ms) may come after the ready line the
+    // change printed: the add, sampled too, bounds it then.
     let caught_up = at(StepKind::Ready).or(at(StepKind::Promoted));
-    let catch_up_seconds = match (began, caught_up) {
+    let began = match (at(StepKind::Start), at(StepKind::Add), caught_up) {
+        (Some(s), _, Some(c)) if s < c => Some(s),
+        (_, Some(a), _) => Some(a),
+        (s, None, _) => s,
+    };
+    // The change's own clock, when it printed progress: the first ready
+    // line's time since its wait for the learner began.
+    let printed = samples
+        .progress
+        .iter()
+        .find(|p| p.catch_up.get("phase").and_then(|v| v.as_str()) == Some("ready"))
+        .and_then(|p| p.catch_up.get("elapsed_seconds").and_then(|v| v.as_f64()));
+    let catch_up_seconds = printed.or(match (began, caught_up) {
         (Some(a), Some(b)) if b >= a => Some(b - a),
         _ => None,
-    };
+    });
     let floor = inputs.prediction.as_ref().map(Prediction::link_floor_seconds);
     let summary = Summary {
         catch_up_seconds,

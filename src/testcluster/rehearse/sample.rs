@@ -133,9 +133,9 @@ pub async fn list(client: &Client) -> Option<Vec<ListedMember>> {
     )
 }
 
-/// One look at every node of the cluster in `dir`: its status and metrics.
-pub async fn look(client: &Client, dir: &Path, began: Instant) -> Vec<NodeSample> {
-    let at_s = since(began);
+/// One look at every node of the cluster in `dir`: its status and metrics,
+/// stamped `at_s` (the tick's time, the same as its member list's).
+pub async fn look(client: &Client, dir: &Path, at_s: f64) -> Vec<NodeSample> {
     let nodes = nodes(dir);
     join_all(nodes.into_iter().map(|(name, url)| async move {
         let m = at_url(&url);
@@ -186,8 +186,9 @@ pub async fn sample(
             return out;
         }
         let at_ms = began.elapsed().as_millis() as u64;
+        let at_s = at_ms as f64 / 1000.0;
         let (members, nodes) =
-            futures_util::future::join(list(client), look(client, dir, began)).await;
+            futures_util::future::join(list(client), look(client, dir, at_s)).await;
         if let Some(members) = members {
             out.lists.push(ListSample { at_ms, members });
         }
@@ -228,7 +229,7 @@ pub async fn settle(client: &Client, dir: &Path, lag: u64, within: Duration) -> 
     let deadline = began + within;
     loop {
         if let Some(members) = list(client).await {
-            let nodes = look(client, dir, began).await;
+            let nodes = look(client, dir, 0.0).await;
             if settled(&members, &nodes, lag) {
                 return true;
             }
