@@ -159,7 +159,11 @@ async fn rehearse(a: &RehearseArgs, observer: &dyn Observer) -> anyhow::Result<R
     };
     // The observer is not Sync; its notices are queued and said in order.
     let said = std::sync::Mutex::new(Vec::<String>::new());
-    let notice = |m: &str| said.lock().unwrap_or_else(|p| p.into_inner()).push(m.to_string());
+    let notice = |m: &str| {
+        said.lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(m.to_string())
+    };
     let flush = || {
         for m in std::mem::take(&mut *said.lock().unwrap_or_else(|p| p.into_inner())) {
             observer.notice(&m);

@@ -353,8 +353,7 @@ pub fn rehearsal_lines(r: &crate::testcluster::rehearse::Rehearsal) -> Vec<Strin
         secs(s.catch_up_seconds),
         secs(s.predicted_seconds),
         secs(s.link_floor_seconds),
-        s.bytes_received
-            .map_or("-".to_string(), crate::model::mib)
+        s.bytes_received.map_or("-".to_string(), crate::model::mib)
     ));
     lines.push(format!(
         "writer p99: before {}, during {}, after {}; {} failed writes; {} leader changes{}",
@@ -363,7 +362,11 @@ pub fn rehearsal_lines(r: &crate::testcluster::rehearse::Rehearsal) -> Vec<Strin
         ms(s.after.p99_ms),
         s.failed_writes,
         s.leader_changes,
-        if r.settled { "" } else { "; the cluster did not settle" }
+        if r.settled {
+            ""
+        } else {
+            "; the cluster did not settle"
+        }
     ));
     lines.push(format!(
         "report: {} and {}",

@@ -60,7 +60,11 @@ fn check_report(dir: &Path) -> Value {
     assert_eq!(r["schema"], 1);
     assert_eq!(r["change"]["ok"], true, "{}", r["change"]);
     assert_eq!(r["change"]["exit_code"], 0);
-    assert!(r["timeline"]["settled"].as_bool().unwrap(), "{}", r["timeline"]);
+    assert!(
+        r["timeline"]["settled"].as_bool().unwrap(),
+        "{}",
+        r["timeline"]
+    );
     let s = &r["summary"];
     for window in ["before", "during", "after"] {
         assert!(
@@ -101,7 +105,10 @@ fn check_report(dir: &Path) -> Value {
     let t = &r["timeline"];
     let change = t["change_started_s"].as_f64().unwrap();
     assert!(change <= add, "{steps:?} {t}");
-    assert!(add <= start && start <= promoted && promoted <= removed, "{steps:?}");
+    assert!(
+        add <= start && start <= promoted && promoted <= removed,
+        "{steps:?}"
+    );
     // Seen by the sampler every 250 ms: perhaps a tick after the change ended.
     assert!(removed <= t["ended_s"].as_f64().unwrap(), "{steps:?} {t}");
     assert!(
@@ -109,12 +116,20 @@ fn check_report(dir: &Path) -> Value {
         "the new member received nothing: {s}"
     );
     assert!(!r["new_member_bytes"].as_array().unwrap().is_empty());
-    let c = s["catch_up_seconds"].as_f64().unwrap_or_else(|| panic!("no catch-up time: {s} {steps:?}"));
+    let c = s["catch_up_seconds"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no catch-up time: {s} {steps:?}"));
     assert!(c > 0.0, "{s}");
-    assert!(r["prediction"]["bytes"].as_u64().is_some(), "{}", r["prediction"]);
+    assert!(
+        r["prediction"]["bytes"].as_u64().is_some(),
+        "{}",
+        r["prediction"]
+    );
     let leaders = r["leaders"].as_array().unwrap();
     assert!(
-        leaders.iter().any(|p| p["leader"].is_string() && p["term"].as_u64() > Some(0)),
+        leaders
+            .iter()
+            .any(|p| p["leader"].is_string() && p["term"].as_u64() > Some(0)),
         "no leader sampled"
     );
     r
@@ -159,7 +174,10 @@ fn look_at_the_page(dir: &Path, r: &Value) {
         } else {
             value
         };
-        assert_eq!(value, want, "summary.{key}: the page shows {value}, report.json {want}");
+        assert_eq!(
+            value, want,
+            "summary.{key}: the page shows {value}, report.json {want}"
+        );
         figures += 1;
     }
     assert!(figures >= 12, "{figures} figures in the summary table");
@@ -279,7 +297,8 @@ fn refusals_change_nothing_and_a_failed_change_is_reported() {
     ]);
     assert_eq!(r.code, 3, "{}\n{}", r.stdout, r.stderr);
     assert!(
-        r.stderr.contains("the rehearsed change `memberctl member remove nosuch` failed (exit code 3)"),
+        r.stderr
+            .contains("the rehearsed change `memberctl member remove nosuch` failed (exit code 3)"),
         "{}",
         r.stderr
     );

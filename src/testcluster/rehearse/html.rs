@@ -37,7 +37,11 @@ fn t_end(r: &RehearsalReport) -> f64 {
 
 /// Draws the change's steps and its start and end as vertical marks.
 fn marks<DB: DrawingBackend>(
-    chart: &mut ChartContext<'_, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>,
+    chart: &mut ChartContext<
+        '_,
+        DB,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
     r: &RehearsalReport,
     y_top: f64,
 ) -> Result<(), String> {
@@ -126,12 +130,15 @@ fn chart(
         }
         for (name, colour, points) in series {
             let colour = *colour;
-            c.draw_series(LineSeries::new(points.iter().copied(), colour.stroke_width(2)))
-                .map_err(|e| e.to_string())?
-                .label(*name)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2))
-                });
+            c.draw_series(LineSeries::new(
+                points.iter().copied(),
+                colour.stroke_width(2),
+            ))
+            .map_err(|e| e.to_string())?
+            .label(*name)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2))
+            });
         }
         c.configure_series_labels()
             .position(SeriesLabelPosition::UpperRight)
@@ -302,7 +309,11 @@ fn table(r: &RehearsalReport) -> String {
         "bytes_received",
         s.bytes_received.map_or("–".into(), |b| b.to_string()),
     ));
-    for (name, l) in [("before", &s.before), ("during", &s.during), ("after", &s.after)] {
+    for (name, l) in [
+        ("before", &s.before),
+        ("during", &s.during),
+        ("after", &s.after),
+    ] {
         t.push_str(&row(
             &format!("writer p99 {name} (ms)"),
             &format!("{name}.p99_ms"),
@@ -360,9 +371,7 @@ pub fn page(r: &RehearsalReport) -> Result<String, String> {
     } else {
         format!(
             "<p class=\"fail\">The change failed (exit code {}): {}</p>",
-            r.change
-                .exit_code
-                .map_or("none".into(), |c| c.to_string()),
+            r.change.exit_code.map_or("none".into(), |c| c.to_string()),
             escape(r.change.error.as_deref().unwrap_or("no message"))
         )
     };

@@ -121,10 +121,7 @@ fn local_cluster(dir: &Path) -> Result<(ClusterState, Vec<String>), Error> {
 }
 
 /// The catch-up check's prediction for adding a learner now.
-async fn predict(
-    client: &crate::client::Client,
-    state: &ClusterState,
-) -> Option<Prediction> {
+async fn predict(client: &crate::client::Client, state: &ClusterState) -> Option<Prediction> {
     let options = CheckOptions {
         catch_up: CatchUpInputs {
             bandwidth: state.link.as_ref().map(|l| Bandwidth {
@@ -160,7 +157,10 @@ fn write_report(dir: &Path, report: &model::RehearsalReport) -> Result<(), Error
     let io = |what: &str, e: std::io::Error| {
         Error::new(
             ErrorKind::Internal,
-            format!("cluster rehearse: cannot write {what} in {}: {e}", dir.display()),
+            format!(
+                "cluster rehearse: cannot write {what} in {}: {e}",
+                dir.display()
+            ),
         )
     };
     let json = serde_json::to_string_pretty(report)

@@ -339,7 +339,11 @@ pub fn percentile(sorted: &[f64], q: f64) -> Option<f64> {
 }
 
 /// The latency of the puts issued in `[from, to)`.
-pub fn latency<'a>(writes: impl IntoIterator<Item = &'a WriteSample>, from: f64, to: f64) -> Latency {
+pub fn latency<'a>(
+    writes: impl IntoIterator<Item = &'a WriteSample>,
+    from: f64,
+    to: f64,
+) -> Latency {
     let mut ms = Vec::new();
     let (mut n, mut failed) = (0, 0);
     for w in writes {
@@ -403,11 +407,7 @@ pub fn steps(initial: &[ListedMember], samples: &Samples) -> Vec<Step> {
     let mut out: Vec<Step> = Vec::new();
     let seen = |out: &mut Vec<Step>, step: StepKind, at_s: f64, member: String| {
         if !out.iter().any(|s| s.step == step && s.member == member) {
-            out.push(Step {
-                step,
-                at_s,
-                member,
-            });
+            out.push(Step { step, at_s, member });
         }
     };
     let is_new = |id: &str| !initial.iter().any(|m| m.id == id);
@@ -463,7 +463,11 @@ pub fn steps(initial: &[ListedMember], samples: &Samples) -> Vec<Step> {
     for p in &samples.progress {
         let phase = p.catch_up.get("phase").and_then(|v| v.as_str());
         if phase == Some("ready") {
-            let id = p.catch_up.get("member").and_then(|v| v.as_str()).unwrap_or("");
+            let id = p
+                .catch_up
+                .get("member")
+                .and_then(|v| v.as_str())
+                .unwrap_or("");
             seen(&mut out, StepKind::Ready, p.at_s, name_of(id, samples));
         }
     }
@@ -597,7 +601,10 @@ pub fn report(inputs: Inputs, samples: Samples) -> RehearsalReport {
         (Some(a), Some(b)) if b >= a => Some(b - a),
         _ => None,
     });
-    let floor = inputs.prediction.as_ref().map(Prediction::link_floor_seconds);
+    let floor = inputs
+        .prediction
+        .as_ref()
+        .map(Prediction::link_floor_seconds);
     let summary = Summary {
         catch_up_seconds,
         link_floor_seconds: floor,

@@ -91,7 +91,14 @@ fn steps_come_from_the_lists_the_nodes_and_the_progress_in_order() {
             l.push(listed(D, "n4", true));
             l
         }),
-        list(3000, vec![listed(A, "n1", false), listed(B, "n2", false), listed(D, "n4", false)]),
+        list(
+            3000,
+            vec![
+                listed(A, "n1", false),
+                listed(B, "n2", false),
+                listed(D, "n4", false),
+            ],
+        ),
     ];
     let mut n4 = node(1.5, "n4", D, A, 2);
     n4.snapshots_received = Some(0);
