@@ -82,6 +82,9 @@ fn marks<DB: DrawingBackend>(
     Ok(())
 }
 
+/// A line of a chart: its name, colour and points.
+type Series<'a> = (&'a str, RGBColor, Vec<(f64, f64)>);
+
 /// One chart: `series` (name, colour, points), its axis labels, the
 /// marks, and `elections` as red marks.
 fn chart(
@@ -89,7 +92,7 @@ fn chart(
     elections: &[(f64, String)],
     caption: &str,
     y_desc: &str,
-    series: &[(&str, RGBColor, Vec<(f64, f64)>)],
+    series: &[Series<'_>],
 ) -> Result<String, String> {
     let mut svg = String::new();
     {

@@ -129,17 +129,19 @@ fn steps_come_from_the_lists_the_nodes_and_the_progress_in_order() {
 
 #[test]
 fn elections_are_term_or_leader_changes_after_the_first_sample() {
-    let mut samples = Samples::default();
-    samples.nodes = vec![
-        node(0.0, "n1", A, A, 2),
-        node(0.0, "n2", B, A, 2),
-        node(1.0, "n1", A, A, 2),
-        // Mid-election: the members disagree; the highest term counts.
-        node(2.0, "n1", A, "0000000000000000", 3),
-        node(2.0, "n2", B, B, 2),
-        node(3.0, "n1", A, B, 3),
-        node(3.0, "n2", B, B, 3),
-    ];
+    let samples = Samples {
+        nodes: vec![
+            node(0.0, "n1", A, A, 2),
+            node(0.0, "n2", B, A, 2),
+            node(1.0, "n1", A, A, 2),
+            // Mid-election: the members disagree; the highest term counts.
+            node(2.0, "n1", A, "0000000000000000", 3),
+            node(2.0, "n2", B, B, 2),
+            node(3.0, "n1", A, B, 3),
+            node(3.0, "n2", B, B, 3),
+        ],
+        ..Samples::default()
+    };
     let points = leaders(&samples);
     assert_eq!(points.len(), 4);
     assert_eq!(points[0].leader.as_deref(), Some("n1"));
