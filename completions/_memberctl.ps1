@@ -610,6 +610,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('link', 'link', [CompletionResultType]::ParameterValue, 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall')
             [CompletionResult]::new('link-serve', 'link-serve', [CompletionResultType]::ParameterValue, 'Run the link model between the local cluster''s members (started by `cluster up --link`)')
             [CompletionResult]::new('chaos', 'chaos', [CompletionResultType]::ParameterValue, 'Inject seeded random faults into the local cluster for a while (kill -9, wipe, pause, link stalls, the acting autopilot killed), one JSON line per fault''s start and end')
+            [CompletionResult]::new('rehearse', 'rehearse', [CompletionResultType]::ParameterValue, 'Rehearse a membership change on the local cluster under a steady writer, and draw what it did: report.html (charts, summary) and report.json')
             [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -772,6 +773,32 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'memberctl;cluster;rehearse' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]')
+            [CompletionResult]::new('--writer-rate', '--writer-rate', [CompletionResultType]::ParameterName, 'Puts per second of the steady writer (N or N/s)')
+            [CompletionResult]::new('--value-size', '--value-size', [CompletionResultType]::ParameterName, 'Bytes of each put''s value')
+            [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'Directory for report.html and report.json (made if missing)')
+            [CompletionResult]::new('--before', '--before', [CompletionResultType]::ParameterName, 'How long the writer runs before the change')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'How long the writer runs after the cluster settled')
+            [CompletionResult]::new('--settle-timeout', '--settle-timeout', [CompletionResultType]::ParameterName, 'The longest wait for the cluster to settle after the change (one leader, every member answering, their indexes close)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'The longest the change may run (it is stopped then)')
+            [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
+            [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--write-out', '--write-out', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, simple otherwise]')
+            [CompletionResult]::new('--cacert', '--cacert', [CompletionResultType]::ParameterName, 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Client certificate for TLS, for servers that require one (with --key)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Client key for TLS (with --cert)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for authentication')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Encrypt but do not verify the servers'' certificates (test clusters only)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'memberctl;cluster;recover' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The survivor to recover from (default: the one with the most of the log)')
@@ -801,6 +828,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('link', 'link', [CompletionResultType]::ParameterValue, 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall')
             [CompletionResult]::new('link-serve', 'link-serve', [CompletionResultType]::ParameterValue, 'Run the link model between the local cluster''s members (started by `cluster up --link`)')
             [CompletionResult]::new('chaos', 'chaos', [CompletionResultType]::ParameterValue, 'Inject seeded random faults into the local cluster for a while (kill -9, wipe, pause, link stalls, the acting autopilot killed), one JSON line per fault''s start and end')
+            [CompletionResult]::new('rehearse', 'rehearse', [CompletionResultType]::ParameterValue, 'Rehearse a membership change on the local cluster under a steady writer, and draw what it did: report.html (charts, summary) and report.json')
             [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -824,6 +852,9 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;cluster;help;chaos' {
+            break
+        }
+        'memberctl;cluster;help;rehearse' {
             break
         }
         'memberctl;cluster;help;recover' {
@@ -1075,6 +1106,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('link', 'link', [CompletionResultType]::ParameterValue, 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall')
             [CompletionResult]::new('link-serve', 'link-serve', [CompletionResultType]::ParameterValue, 'Run the link model between the local cluster''s members (started by `cluster up --link`)')
             [CompletionResult]::new('chaos', 'chaos', [CompletionResultType]::ParameterValue, 'Inject seeded random faults into the local cluster for a while (kill -9, wipe, pause, link stalls, the acting autopilot killed), one JSON line per fault''s start and end')
+            [CompletionResult]::new('rehearse', 'rehearse', [CompletionResultType]::ParameterValue, 'Rehearse a membership change on the local cluster under a steady writer, and draw what it did: report.html (charts, summary) and report.json')
             [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members')
             break
         }
@@ -1097,6 +1129,9 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             break
         }
         'memberctl;help;cluster;chaos' {
+            break
+        }
+        'memberctl;help;cluster;rehearse' {
             break
         }
         'memberctl;help;cluster;recover' {

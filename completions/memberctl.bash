@@ -55,6 +55,9 @@ _memberctl() {
             memberctl__subcmd__cluster,recover)
                 cmd="memberctl__subcmd__cluster__subcmd__recover"
                 ;;
+            memberctl__subcmd__cluster,rehearse)
+                cmd="memberctl__subcmd__cluster__subcmd__rehearse"
+                ;;
             memberctl__subcmd__cluster,start-node)
                 cmd="memberctl__subcmd__cluster__subcmd__start__subcmd__node"
                 ;;
@@ -81,6 +84,9 @@ _memberctl() {
                 ;;
             memberctl__subcmd__cluster__subcmd__help,recover)
                 cmd="memberctl__subcmd__cluster__subcmd__help__subcmd__recover"
+                ;;
+            memberctl__subcmd__cluster__subcmd__help,rehearse)
+                cmd="memberctl__subcmd__cluster__subcmd__help__subcmd__rehearse"
                 ;;
             memberctl__subcmd__cluster__subcmd__help,start-node)
                 cmd="memberctl__subcmd__cluster__subcmd__help__subcmd__start__subcmd__node"
@@ -126,6 +132,9 @@ _memberctl() {
                 ;;
             memberctl__subcmd__help__subcmd__cluster,recover)
                 cmd="memberctl__subcmd__help__subcmd__cluster__subcmd__recover"
+                ;;
+            memberctl__subcmd__help__subcmd__cluster,rehearse)
+                cmd="memberctl__subcmd__help__subcmd__cluster__subcmd__rehearse"
                 ;;
             memberctl__subcmd__help__subcmd__cluster,start-node)
                 cmd="memberctl__subcmd__help__subcmd__cluster__subcmd__start__subcmd__node"
@@ -507,7 +516,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster)
-            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version up start-node status down link link-serve chaos recover help"
+            opts="-w -h -V --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version up start-node status down link link-serve chaos rehearse recover help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -701,7 +710,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster__subcmd__help)
-            opts="up start-node status down link link-serve chaos recover help"
+            opts="up start-node status down link link-serve chaos rehearse recover help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -785,6 +794,20 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__cluster__subcmd__help__subcmd__recover)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__cluster__subcmd__help__subcmd__rehearse)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -980,6 +1003,92 @@ _memberctl() {
                     return 0
                     ;;
                 --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoints)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dial-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-out)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                -w)
+                    COMPREPLY=($(compgen -W "table json simple" -- "${cur}"))
+                    return 0
+                    ;;
+                --cacert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__cluster__subcmd__rehearse)
+            opts="-w -h -V --dir --writer-rate --value-size --report --before --after --settle-timeout --timeout --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --writer-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --value-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --before)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --settle-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1335,7 +1444,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__cluster)
-            opts="up start-node status down link link-serve chaos recover"
+            opts="up start-node status down link link-serve chaos rehearse recover"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1405,6 +1514,20 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__help__subcmd__cluster__subcmd__recover)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        memberctl__subcmd__help__subcmd__cluster__subcmd__rehearse)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

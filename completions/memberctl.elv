@@ -563,6 +563,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand link 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall'
             cand link-serve 'Run the link model between the local cluster''s members (started by `cluster up --link`)'
             cand chaos 'Inject seeded random faults into the local cluster for a while (kill -9, wipe, pause, link stalls, the acting autopilot killed), one JSON line per fault''s start and end'
+            cand rehearse 'Rehearse a membership change on the local cluster under a steady writer, and draw what it did: report.html (charts, summary) and report.json'
             cand recover 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -717,6 +718,31 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'memberctl;cluster;rehearse'= {
+            cand --dir 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]'
+            cand --writer-rate 'Puts per second of the steady writer (N or N/s)'
+            cand --value-size 'Bytes of each put''s value'
+            cand --report 'Directory for report.html and report.json (made if missing)'
+            cand --before 'How long the writer runs before the change'
+            cand --after 'How long the writer runs after the cluster settled'
+            cand --settle-timeout 'The longest wait for the cluster to settle after the change (one leader, every member answering, their indexes close)'
+            cand --timeout 'The longest the change may run (it is stopped then)'
+            cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
+            cand --dial-timeout 'How long to wait for a connection to an endpoint'
+            cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
+            cand -w 'Output format [default: table on a terminal, simple otherwise]'
+            cand --write-out 'Output format [default: table on a terminal, simple otherwise]'
+            cand --cacert 'CA bundle to verify the servers'' certificates (endpoints without a scheme then use https)'
+            cand --cert 'Client certificate for TLS, for servers that require one (with --key)'
+            cand --key 'Client key for TLS (with --cert)'
+            cand --user 'User name for authentication, as NAME or NAME:PASSWORD (asked for on a terminal when missing)'
+            cand --password 'Password for authentication'
+            cand --insecure-skip-tls-verify 'Encrypt but do not verify the servers'' certificates (test clusters only)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'memberctl;cluster;recover'= {
             cand --dir 'Directory holding the cluster''s state, data and logs [env: MEMBERCTL_CLUSTER_DIR] [default: .memberctl]'
             cand --from 'The survivor to recover from (default: the one with the most of the log)'
@@ -745,6 +771,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand link 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall'
             cand link-serve 'Run the link model between the local cluster''s members (started by `cluster up --link`)'
             cand chaos 'Inject seeded random faults into the local cluster for a while (kill -9, wipe, pause, link stalls, the acting autopilot killed), one JSON line per fault''s start and end'
+            cand rehearse 'Rehearse a membership change on the local cluster under a steady writer, and draw what it did: report.html (charts, summary) and report.json'
             cand recover 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -761,6 +788,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;cluster;help;link-serve'= {
         }
         &'memberctl;cluster;help;chaos'= {
+        }
+        &'memberctl;cluster;help;rehearse'= {
         }
         &'memberctl;cluster;help;recover'= {
         }
@@ -979,6 +1008,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand link 'Change the link between the members of a cluster started with `cluster up --link`: its settings, or a stall'
             cand link-serve 'Run the link model between the local cluster''s members (started by `cluster up --link`)'
             cand chaos 'Inject seeded random faults into the local cluster for a while (kill -9, wipe, pause, link stalls, the acting autopilot killed), one JSON line per fault''s start and end'
+            cand rehearse 'Rehearse a membership change on the local cluster under a steady writer, and draw what it did: report.html (charts, summary) and report.json'
             cand recover 'Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members'
         }
         &'memberctl;help;cluster;up'= {
@@ -994,6 +1024,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         &'memberctl;help;cluster;link-serve'= {
         }
         &'memberctl;help;cluster;chaos'= {
+        }
+        &'memberctl;help;cluster;rehearse'= {
         }
         &'memberctl;help;cluster;recover'= {
         }

@@ -74,6 +74,10 @@ fn run() -> i32 {
                 // `member check` with a failed check: printed, and refused.
                 Ok(()) if report.refuses() => ErrorKind::Refused.exit_code(),
                 // `member status` of a cluster that lost its quorum: printed, and said.
+                // `cluster rehearse` of a change that failed: reported, and its failure's code.
+                Ok(()) if report.change_failed().is_some() => report
+                    .change_failed()
+                    .map_or(ErrorKind::Internal.exit_code(), |k| k.exit_code()),
                 Ok(()) if report.quorum_lost() => ErrorKind::QuorumLost.exit_code(),
                 Ok(()) => SUCCESS,
                 Err(e) => {

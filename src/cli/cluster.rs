@@ -28,8 +28,57 @@ pub enum ClusterCommand {
     /// Inject seeded random faults into the local cluster for a while (kill -9, wipe, pause, link stalls, the acting autopilot killed), one JSON line per fault's start and end
     #[command(after_help = CHAOS_HELP)]
     Chaos(ChaosArgs),
+    /// Rehearse a membership change on the local cluster under a steady writer, and draw what it did: report.html (charts, summary) and report.json
+    #[command(after_help = REHEARSE_HELP)]
+    Rehearse(RehearseArgs),
     /// Bring back a local cluster that lost its quorum: restart the best survivor with --force-new-cluster, then add the others back as new members
     Recover(RecoverArgs),
+}
+
+/// `cluster rehearse --help`'s closing text.
+const REHEARSE_HELP: &str = "The change is the command after `--`, a `memberctl member …` command (run as this memberctl, against the local cluster), e.g. `memberctl cluster rehearse --report out -- memberctl member replace n3 --name n4 --peer-urls http://127.0.0.1:23804 --start-local`. The writer puts a key (memberctl/rehearse/N) every 1/RATE seconds from --before the change until --after the cluster settled; every member's status and /metrics are sampled every 250 ms. --report DIR receives report.html (one self-contained page: the writer's latency, the new member's bytes against the catch-up check's prediction, the leader and its term, the change's steps) and report.json (every figure and the raw samples; schema in docs/commands.md). Exit code: 0 when the change succeeded, else the change's own (the report is written either way); 2 without a change after `--`, with a change that is not `memberctl member …`, or without a local cluster.";
+
+/// Arguments of `cluster rehearse`.
+#[derive(Debug, Clone, Args)]
+pub struct RehearseArgs {
+    /// The cluster directory.
+    #[command(flatten)]
+    pub dir: DirArg,
+    /// Puts per second of the steady writer (N or N/s)
+    #[arg(long, default_value = "50/s", value_parser = parse_rate, value_name = "N/s")]
+    pub writer_rate: f64,
+    /// Bytes of each put's value
+    #[arg(long, default_value_t = 256, value_name = "B")]
+    pub value_size: usize,
+    /// Directory for report.html and report.json (made if missing)
+    #[arg(long, default_value = "rehearsal", value_name = "DIR")]
+    pub report: PathBuf,
+    /// How long the writer runs before the change
+    #[arg(long, default_value = "3s", value_parser = super::parse_duration, value_name = "DURATION")]
+    pub before: Duration,
+    /// How long the writer runs after the cluster settled
+    #[arg(long, default_value = "3s", value_parser = super::parse_duration, value_name = "DURATION")]
+    pub after: Duration,
+    /// The longest wait for the cluster to settle after the change (one leader, every member answering, their indexes close)
+    #[arg(long, default_value = "30s", value_parser = super::parse_duration, value_name = "DURATION")]
+    pub settle_timeout: Duration,
+    /// The longest the change may run (it is stopped then)
+    #[arg(long, default_value = "10m", value_parser = super::parse_duration, value_name = "DURATION")]
+    pub timeout: Duration,
+    /// The change: `memberctl member …`, after `--`
+    #[arg(last = true, value_name = "CHANGE")]
+    pub change: Vec<String>,
+}
+
+/// `--writer-rate`'s value parser: "50" or "50/s".
+fn parse_rate(s: &str) -> Result<f64, String> {
+    let n = s.trim().trim_end_matches("/s");
+    match n.parse::<f64>() {
+        Ok(r) if r > 0.0 && r.is_finite() => Ok(r),
+        _ => Err(format!(
+            "{s:?} is not a rate; give puts per second above 0, e.g. 50/s"
+        )),
+    }
 }
 
 /// Arguments of `cluster recover`.

@@ -19,7 +19,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 pub use autopilot::AutopilotArgs;
 pub use cluster::{
-    ChaosArgs, ClusterCommand, DirArg, LinkArgs, RecoverArgs, StartNodeArgs, UpArgs,
+    ChaosArgs, ClusterCommand, DirArg, LinkArgs, RecoverArgs, RehearseArgs, StartNodeArgs, UpArgs,
 };
 pub use member::{
     AddArgs, ApplyArgs, CatchUpArgs, CheckArgs, CheckFor, JointCommand, JointEnterArgs,

@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 
-use crate::cli::{ChaosArgs, ClusterCommand, GlobalArgs, RecoverArgs};
+use crate::cli::{ChaosArgs, ClusterCommand, GlobalArgs, RecoverArgs, RehearseArgs};
 use crate::client::{Client, ClientConfig};
 use crate::error::Error;
 use crate::printer::Report;
@@ -141,6 +141,55 @@ pub(super) async fn chaos(
     Ok(())
 }
 
+/// `cluster rehearse`: the change rehearsed under a steady writer, its
+/// report written; a change that failed is said on stderr (main exits with
+/// its code, [`Report::change_failed`]).
+async fn rehearse(a: &RehearseArgs, observer: &dyn Observer) -> anyhow::Result<Report> {
+    use crate::testcluster::{cluster_dir, rehearse};
+    let dir = cluster_dir(a.dir.dir.as_deref());
+    let options = rehearse::RehearseOptions {
+        command: a.change.clone(),
+        writer_rate: a.writer_rate,
+        value_size: a.value_size,
+        report_dir: a.report.clone(),
+        before: a.before,
+        after: a.after,
+        settle_timeout: a.settle_timeout,
+        timeout: a.timeout,
+    };
+    // The observer is not Sync; its notices are queued and said in order.
+    let said = std::sync::Mutex::new(Vec::<String>::new());
+    let notice = |m: &str| {
+        said.lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(m.to_string())
+    };
+    let flush = || {
+        for m in std::mem::take(&mut *said.lock().unwrap_or_else(|p| p.into_inner())) {
+            observer.notice(&m);
+        }
+    };
+    let run = rehearse::run(&dir, &options, &notice);
+    tokio::pin!(run);
+    let mut every = tokio::time::interval(std::time::Duration::from_millis(200));
+    let r = loop {
+        tokio::select! {
+            r = &mut run => break r,
+            _ = every.tick() => flush(),
+        }
+    };
+    flush();
+    let r = r.context("cluster rehearse")?;
+    observer.notice(&format!(
+        "report written to {} (report.html, report.json)",
+        r.report_dir.display()
+    ));
+    if let Some((_, why)) = r.failure() {
+        observer.notice(&why);
+    }
+    Ok(Report::Rehearsed(Box::new(r)))
+}
+
 /// Runs `memberctl cluster …`.
 pub(super) async fn cluster(
     cmd: &ClusterCommand,
@@ -148,6 +197,7 @@ pub(super) async fn cluster(
 ) -> anyhow::Result<Report> {
     use crate::testcluster::cluster_dir;
     let local = match cmd {
+        ClusterCommand::Rehearse(a) => return rehearse(a, observer).await,
         ClusterCommand::Up(a) => {
             let dir = cluster_dir(a.dir.dir.as_deref());
             let options = tc::UpOptions {

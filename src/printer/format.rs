@@ -50,6 +50,17 @@ pub(super) trait Format {
     ) -> io::Result<()> {
         writeln!(out, "{}", super::chaos_line(e))
     }
+    /// `cluster rehearse`: a few lines (the report files hold the rest).
+    fn rehearsed(
+        &self,
+        out: &mut dyn Write,
+        r: &crate::testcluster::rehearse::Rehearsal,
+    ) -> io::Result<()> {
+        for line in super::rehearsal_lines(r) {
+            writeln!(out, "{line}")?;
+        }
+        Ok(())
+    }
     /// `member move-leader`.
     fn moved_leader(&self, out: &mut dyn Write, m: &Moved) -> io::Result<()>;
     /// `member update`.
@@ -118,6 +129,7 @@ pub(super) fn write<F: Format + ?Sized>(
         Report::Pruned(p) => format.pruned(out, p),
         Report::Decision(r) => format.decision(out, r),
         Report::Chaos(e) => format.chaos(out, e),
+        Report::Rehearsed(r) => format.rehearsed(out, r),
         Report::MovedLeader(m) => format.moved_leader(out, m),
         Report::Updated(u) => format.updated(out, u),
         Report::Status(s) => format.status(out, s),

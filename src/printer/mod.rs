@@ -51,6 +51,8 @@ pub enum Report {
     Pruned(Pruned),
     /// `autopilot`: one decision (JSON: one line per decision).
     Decision(Reported),
+    /// `cluster rehearse`: the change, its steps and the summary (the rest is in its report files).
+    Rehearsed(Box<crate::testcluster::rehearse::Rehearsal>),
     /// `cluster chaos`: one fault's start, end or skip (JSON: one line each).
     Chaos(crate::testcluster::chaos::ChaosEvent),
     /// `member move-leader`.
@@ -107,6 +109,15 @@ impl Report {
         match self {
             Report::Checks(checks) => any_failed(checks),
             _ => matches!(self.inner(), Report::Pruned(p) if !p.refused.is_empty()),
+        }
+    }
+
+    /// The rehearsed change's failure (`cluster rehearse`), when it failed:
+    /// `main` exits with the kind's code after printing the report.
+    pub fn change_failed(&self) -> Option<crate::error::ErrorKind> {
+        match self.inner() {
+            Report::Rehearsed(r) => r.failure().map(|(kind, _)| kind),
+            _ => None,
         }
     }
 
@@ -313,6 +324,56 @@ pub fn chaos_line(e: &crate::testcluster::chaos::ChaosEvent) -> String {
         e.fault.as_str(),
         e.detail
     )
+}
+
+/// What `cluster rehearse` prints for people (table and simple): the
+/// change's outcome, its steps, and the summary's main figures.
+pub fn rehearsal_lines(r: &crate::testcluster::rehearse::Rehearsal) -> Vec<String> {
+    let s = &r.summary;
+    let secs = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.2} s"));
+    let ms = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1} ms"));
+    let mut lines = vec![match r.failure() {
+        None => format!("Rehearsed `{}`: it succeeded", r.change.command.join(" ")),
+        Some((_, why)) => format!("Rehearsed: {why}"),
+    }];
+    lines.push(format!(
+        "steps: {}",
+        if r.steps.is_empty() {
+            "none seen".to_string()
+        } else {
+            r.steps
+                .iter()
+                .map(|s| format!("{} {} at {:.2} s", s.step.as_str(), s.member, s.at_s))
+                .collect::<Vec<_>>()
+                .join("; ")
+        }
+    ));
+    lines.push(format!(
+        "catch-up {} (predicted {}, link floor {}), {} received",
+        secs(s.catch_up_seconds),
+        secs(s.predicted_seconds),
+        secs(s.link_floor_seconds),
+        s.bytes_received.map_or("-".to_string(), crate::model::mib)
+    ));
+    lines.push(format!(
+        "writer p99: before {}, during {}, after {}; {} failed writes; {} leader changes{}",
+        ms(s.before.p99_ms),
+        ms(s.during.p99_ms),
+        ms(s.after.p99_ms),
+        s.failed_writes,
+        s.leader_changes,
+        if r.settled {
+            ""
+        } else {
+            "; the cluster did not settle"
+        }
+    ));
+    lines.push(format!(
+        "report: {} and {}",
+        r.report_dir.join("report.html").display(),
+        r.report_dir.join("report.json").display()
+    ));
+    lines
 }
 
 fn decision_line(r: &Reported) -> String {

@@ -8,6 +8,7 @@ pub mod chaos;
 pub mod link;
 pub mod process;
 pub mod recover;
+pub mod rehearse;
 mod report;
 mod server;
 pub mod state;
@@ -105,7 +106,7 @@ fn client(state: &ClusterState) -> Result<Client, Error> {
 }
 
 /// A client of the local nodes at `endpoints` (short timeouts: loopback).
-fn client_of(endpoints: Vec<String>) -> Result<Client, Error> {
+pub(crate) fn client_of(endpoints: Vec<String>) -> Result<Client, Error> {
     Client::new(ClientConfig {
         endpoints,
         dial_timeout: Duration::from_millis(300),

@@ -71,6 +71,8 @@ mod quorum_loss;
 mod quorum_loss_etcd;
 /// The README as a newcomer meets it: the demo scripts end to end, every shell block run as written.
 mod readme;
+/// `cluster rehearse`: a replacement rehearsed on the engine and on etcd 3.4 under a steady writer; report.json checked, report.html looked at in headless Chromium; refusals; a failed change reported.
+mod rehearse;
 /// The release artifacts: `scripts/release.sh`'s .deb installed into a scratch dpkg root, SHA256SUMS; the Kubernetes manifests through kubectl; Dockerfile and docs in agreement.
 mod release;
 /// A removed member always stops (etcd's "permanently removed") on the engine.
@@ -135,6 +137,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         quorum_loss_etcd::cases(),
         readme::cases(),
         release::cases(),
+        rehearse::cases(),
         removed::cases(),
         replace::cases(),
         replace_dead::cases(),

@@ -4,6 +4,7 @@
 
 pub mod autopilot;
 pub mod catch_up;
+pub mod chromium;
 pub mod etcd;
 pub mod faults;
 pub mod http;
@@ -93,6 +94,11 @@ pub fn run(cmd: &mut Command) -> Run {
 /// Runs a prepared command, writing `input` (if any) to its standard input,
 /// and captures what it did within [`COMMAND_LIMIT`].
 pub fn run_with_input(cmd: &mut Command, input: Option<&[u8]>) -> Run {
+    run_within(cmd, input, COMMAND_LIMIT)
+}
+
+/// As [`run_with_input`], killed (and the test failed) past `limit`.
+pub fn run_within(cmd: &mut Command, input: Option<&[u8]>, limit: Duration) -> Run {
     let stdin = if input.is_some() {
         Stdio::piped()
     } else {
@@ -118,7 +124,7 @@ pub fn run_with_input(cmd: &mut Command, input: Option<&[u8]>) -> Run {
     if let (Some(input), Some(mut w)) = (input, child.stdin.take()) {
         std::io::Write::write_all(&mut w, input).expect("write the command's input");
     }
-    let deadline = Instant::now() + COMMAND_LIMIT;
+    let deadline = Instant::now() + limit;
     let status = loop {
         if let Some(status) = child.try_wait().expect("wait for a command") {
             break status;
@@ -127,7 +133,7 @@ pub fn run_with_input(cmd: &mut Command, input: Option<&[u8]>) -> Run {
             let _ = child.kill();
             let _ = child.wait();
             panic!(
-                "{cmd:?} did not end within {COMMAND_LIMIT:?}\nstdout:\n{}\nstderr:\n{}",
+                "{cmd:?} did not end within {limit:?}\nstdout:\n{}\nstderr:\n{}",
                 stdout.join().unwrap_or_default(),
                 stderr.join().unwrap_or_default()
             );

@@ -123,6 +123,29 @@ impl Format for Json {
         writeln!(out)
     }
 
+    fn rehearsed(
+        &self,
+        out: &mut dyn Write,
+        r: &crate::testcluster::rehearse::Rehearsal,
+    ) -> io::Result<()> {
+        // report.json's own figures (the same serialization), without the samples.
+        let doc = serde_json::json!({
+            "report_html": r.report_dir.join("report.html"),
+            "report_json": r.report_dir.join("report.json"),
+            "change": {
+                "command": r.change.command,
+                "exit_code": r.change.exit_code,
+                "ok": r.change.ok,
+                "error": r.change.error,
+            },
+            "steps": r.steps,
+            "summary": r.summary,
+            "settled": r.settled,
+        });
+        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::other)?;
+        writeln!(out)
+    }
+
     fn moved_leader(&self, out: &mut dyn Write, m: &Moved) -> io::Result<()> {
         write(
             out,
