@@ -106,7 +106,7 @@ impl MembershipApi for Client {
 
     async fn member_remove(&self, id: MemberId) -> Result<MemberList, ApiError> {
         let r = self
-            .call(false, |ch| async move {
+            .call_avoiding(Some(id), false, |ch| async move {
                 ClusterClient::new(ch)
                     .member_remove(pb::MemberRemoveRequest { id: id.0 })
                     .await

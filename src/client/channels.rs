@@ -11,7 +11,7 @@ use tonic::transport::Endpoint;
 use super::auth::AuthChannel;
 use super::endpoint::normalize_with;
 use super::{convert, gather, insecure, unavailable, Client};
-use crate::model::Member;
+use crate::model::{Member, MemberId};
 use crate::workflow::{ApiError, ApiErrorKind};
 
 /// The connection to one URL, shared by the requests of a command.
@@ -197,17 +197,38 @@ impl Client {
         F: Fn(AuthChannel) -> Fut,
         Fut: Future<Output = Result<T, tonic::Status>>,
     {
+        self.call_avoiding(None, idempotent, call).await
+    }
+
+    /// As [`Client::call`], with the client URLs of `avoid` (when the last
+    /// member list named them) tried last: a member that removes itself
+    /// stops as it applies its removal, and may not get its answer out.
+    pub(super) async fn call_avoiding<T, F, Fut>(
+        &self,
+        avoid: Option<MemberId>,
+        idempotent: bool,
+        call: F,
+    ) -> Result<T, ApiError>
+    where
+        F: Fn(AuthChannel) -> Fut,
+        Fut: Future<Output = Result<T, tonic::Status>>,
+    {
         let learned = self
             .learned
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone();
+        let avoided: Vec<String> = avoid
+            .and_then(|id| {
+                let urls = self.urls_of.lock().unwrap_or_else(|p| p.into_inner());
+                urls.get(&id).cloned()
+            })
+            .unwrap_or_default();
         let endpoints: Vec<&String> = self.endpoints.iter().chain(&learned).collect();
         let n = endpoints.len();
         let start = *self.preferred.lock().unwrap_or_else(|p| p.into_inner()) % n.max(1);
         let mut errors = Vec::new();
-        for k in 0..n {
-            let i = (start + k) % n;
+        for i in attempt_order(&endpoints, start, &avoided) {
             let url = endpoints[i];
             match self.once(url, idempotent, &call).await {
                 Ok(v) => {
@@ -256,5 +277,31 @@ impl Client {
             }
         }
         Err(last.unwrap_or_else(|| unavailable("no client URL".into())))
+    }
+}
+
+/// The order in which `endpoints` are tried: round from `start` (the one
+/// that answered last), those in `avoided` last.
+fn attempt_order(endpoints: &[&String], start: usize, avoided: &[String]) -> Vec<usize> {
+    let n = endpoints.len();
+    let mut order: Vec<usize> = (0..n).map(|k| (start + k) % n).collect();
+    order.sort_by_key(|&i| avoided.contains(endpoints[i]));
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::attempt_order;
+
+    #[test]
+    fn endpoints_are_tried_from_the_last_that_answered_and_the_avoided_last() {
+        let urls: Vec<String> = ["http://a:1", "http://b:1", "http://c:1"]
+            .map(String::from)
+            .to_vec();
+        let endpoints: Vec<&String> = urls.iter().collect();
+        assert_eq!(attempt_order(&endpoints, 1, &[]), [1, 2, 0]);
+        assert_eq!(attempt_order(&endpoints, 1, &[urls[1].clone()]), [2, 0, 1]);
+        assert_eq!(attempt_order(&endpoints, 0, &[urls[2].clone()]), [0, 1, 2]);
+        assert!(attempt_order(&[], 0, &[]).is_empty());
     }
 }

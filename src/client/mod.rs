@@ -63,6 +63,9 @@ pub struct Client {
     /// a command outlives the removal of every endpoint it was given (a
     /// move to new hosts).
     learned: Mutex<Vec<String>>,
+    /// Each member's client URLs as the last member list gave them (a
+    /// removal is sent through the members that stay).
+    urls_of: Mutex<HashMap<crate::model::MemberId, Vec<String>>>,
     credentials: Option<Credentials>,
     tls: Option<ClientTlsConfig>,
     insecure: bool,
@@ -105,6 +108,7 @@ impl Client {
             channels: Mutex::new(HashMap::new()),
             preferred: Mutex::new(0),
             learned: Mutex::new(Vec::new()),
+            urls_of: Mutex::new(HashMap::new()),
             credentials: config.credentials,
             tls: loaded.as_ref().map(|l| l.config.clone()),
             insecure: config.tls.insecure_skip_verify,
@@ -160,6 +164,13 @@ impl Client {
         } else {
             "http"
         };
+        let mut urls_of = self.urls_of.lock().unwrap_or_else(|p| p.into_inner());
+        for m in members {
+            let urls = m.client_urls.iter();
+            let urls = urls.filter_map(|u| normalize_with(u, scheme).ok());
+            urls_of.insert(m.id, urls.collect());
+        }
+        drop(urls_of);
         let mut learned = self.learned.lock().unwrap_or_else(|p| p.into_inner());
         for url in members.iter().flat_map(|m| &m.client_urls) {
             let Ok(url) = normalize_with(url, scheme) else {
