@@ -87,7 +87,7 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value = "new")]
     pub initial_cluster_state: ClusterState,
     /// Token that keeps IDs of different clusters apart
-    #[arg(long, default_value = "memberctl-cluster")]
+    #[arg(long, default_value = "etcd-cluster")]
     pub initial_cluster_token: String,
     /// Time between heartbeats, in milliseconds
     #[arg(long, default_value_t = 100, value_name = "MS")]

@@ -39,7 +39,7 @@ pub struct RestoreArgs {
     #[arg(long, value_delimiter = ',', required = true, value_name = "URL")]
     pub initial_advertise_peer_urls: Vec<String>,
     /// Token that keeps IDs of different clusters apart
-    #[arg(long, default_value = "memberctl-cluster")]
+    #[arg(long, default_value = "etcd-cluster")]
     pub initial_cluster_token: String,
     /// Restore an etcd database that has no SHA-256 trailer (copied from a data directory's member/snap/db), unchecked
     #[arg(long)]

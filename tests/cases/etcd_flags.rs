@@ -95,35 +95,34 @@ impl Drop for Server {
     }
 }
 
-/// The ports and files of one single-member TLS cluster.
+/// The ports and files of one single-member TLS cluster (the same for etcd
+/// and the engine, one after the other: the same flags but the data directory).
 struct Line {
     client: String,
     peer: String,
     metrics: String,
-    data: PathBuf,
     pki: util::tls::Pki,
 }
 
 impl Line {
-    fn new(dir: &Path, tag: &str) -> Line {
+    fn new(dir: &Path) -> Line {
         Line {
             client: format!("https://127.0.0.1:{}", free_port()),
             peer: format!("https://127.0.0.1:{}", free_port()),
             metrics: format!("http://127.0.0.1:{}", free_port()),
-            data: dir.join(format!("{tag}-data")),
-            pki: util::tls::make(dir, tag),
+            pki: util::tls::make(dir, "kubeadm"),
         }
     }
 
-    /// kubeadm's etcd command line (its static pod manifest), for `m1`.
-    fn kubeadm(&self) -> Vec<String> {
+    /// kubeadm's etcd command line (its static pod manifest), for `m1` on `data`.
+    fn kubeadm(&self, data: &Path) -> Vec<String> {
         let p = |p: &PathBuf| p.to_str().unwrap().to_string();
         let pki = &self.pki;
         [
             format!("--advertise-client-urls={}", self.client),
             format!("--cert-file={}", p(&pki.server_cert)),
             "--client-cert-auth=true".into(),
-            format!("--data-dir={}", p(&self.data)),
+            format!("--data-dir={}", data.display()),
             "--experimental-initial-corrupt-check=true".into(),
             "--experimental-watch-progress-notify-interval=5s".into(),
             format!("--initial-advertise-peer-urls={}", self.peer),
@@ -173,15 +172,16 @@ fn start(program: &Path, prefix: &[&str], args: &[String], log: &Path) -> Server
 
 /// What one server did with kubeadm's line: (healthy through etcdctl, the
 /// value read back, `/health` of the metrics URL, healthy again after a
-/// restart on its data).
+/// restart on its data, the cluster and member IDs).
 fn kubeadm_run(
     program: &Path,
     prefix: &[&str],
     dir: &Path,
+    line: &Line,
     tag: &str,
-) -> (bool, String, bool, bool) {
+) -> (bool, String, bool, bool, String) {
     let etcdctl = util::require_etcdctl();
-    let line = Line::new(dir, tag);
+    let data = dir.join(format!("{tag}-data"));
     let log = dir.join(format!("{tag}.log"));
     let healthy = |what: &str| {
         wait_for(what, Duration::from_secs(30), || {
@@ -189,7 +189,7 @@ fn kubeadm_run(
             (r.code == 0).then_some(())
         })
     };
-    let server = start(program, prefix, &line.kubeadm(), &log);
+    let server = start(program, prefix, &line.kubeadm(&data), &log);
     healthy(&format!("{tag} healthy"));
     let put = line.etcdctl(&etcdctl, &["put", "k", "v1"]);
     assert_eq!(put.code, 0, "{tag}: {}", put.stderr);
@@ -200,27 +200,53 @@ fn kubeadm_run(
     drop(server);
     // Again on its data: the initial corruption check runs (no peer to ask).
     let log2 = dir.join(format!("{tag}-again.log"));
-    let _again = start(program, prefix, &line.kubeadm(), &log2);
+    let _again = start(program, prefix, &line.kubeadm(&data), &log2);
     healthy(&format!("{tag} healthy again"));
     let again = line.etcdctl(&etcdctl, &["get", "k", "--print-value-only"]);
+    let list = line
+        .etcdctl(&etcdctl, &["member", "list", "-w", "json"])
+        .json();
+    let ids = format!(
+        "cluster {} member {}",
+        list["header"]["cluster_id"], list["members"][0]["ID"]
+    );
     (
         true,
         got.stdout.trim().to_string(),
         health,
         again.stdout.trim() == "v1",
+        ids,
     )
 }
 
 fn kubeadm_command_line_serves_on_the_engine_as_on_etcd_3_4() {
     let dir = tempfile::tempdir().unwrap();
-    let etcd = kubeadm_run(&versions::etcd_server("3.4"), &[], dir.path(), "etcd");
+    let line = Line::new(dir.path());
+    let etcd = kubeadm_run(
+        &versions::etcd_server("3.4"),
+        &[],
+        dir.path(),
+        &line,
+        "etcd",
+    );
     let engine = kubeadm_run(
         Path::new(util::bin()),
         &["node", "run"],
         dir.path(),
+        &line,
         "engine",
     );
-    assert_eq!(etcd, (true, "v1".to_string(), true, true), "etcd 3.4");
+    assert_eq!(
+        (etcd.0, etcd.1.as_str(), etcd.2, etcd.3),
+        (true, "v1", true, true),
+        "etcd 3.4"
+    );
+    assert!(
+        etcd.4.starts_with("cluster ") && !etcd.4.contains("null"),
+        "{}",
+        etcd.4
+    );
+    // The same answers, and the same IDs from the same flags.
     assert_eq!(engine, etcd, "the engine as etcd 3.4");
     let log = std::fs::read_to_string(dir.path().join("engine-again.log")).unwrap();
     assert!(

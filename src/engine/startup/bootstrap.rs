@@ -16,27 +16,31 @@ use crate::proto::memberctl_v1::raft_client::RaftClient;
 /// How long a joining node keeps asking its peers for the member list.
 const JOIN_WAIT: Duration = Duration::from_secs(15);
 
-/// FNV-1a, 64 bits: member and cluster IDs every initial member computes alike.
-fn fnv1a(parts: &[&[u8]]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for p in parts {
-        for b in *p {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        h ^= 0xff;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h.max(1)
+/// The first 8 bytes of the SHA-1 of `bytes`, big-endian: how etcd makes its
+/// member and cluster IDs (never 0, which raft cannot take).
+fn sha1_id(bytes: &[u8]) -> u64 {
+    let d = ring::digest::digest(&ring::digest::SHA1_FOR_LEGACY_USE_ONLY, bytes);
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&d.as_ref()[..8]);
+    u64::from_be_bytes(first).max(1)
 }
 
-/// The ID of an initial member: a hash of its sorted peer URLs and the token.
+/// The ID of an initial member, as etcd derives it: the SHA-1 of its sorted
+/// peer URLs joined, then the token (so the same flags give etcd's IDs).
 pub fn initial_member_id(peer_urls: &[String], token: &str) -> u64 {
     let mut urls: Vec<&str> = peer_urls.iter().map(String::as_str).collect();
     urls.sort_unstable();
-    let mut parts: Vec<&[u8]> = urls.iter().map(|u| u.as_bytes()).collect();
-    parts.push(token.as_bytes());
-    fnv1a(&parts)
+    let mut bytes = urls.concat().into_bytes();
+    bytes.extend_from_slice(token.as_bytes());
+    sha1_id(&bytes)
+}
+
+/// The cluster ID, as etcd derives it: the SHA-1 of the sorted member IDs,
+/// each 8 bytes big-endian.
+fn cluster_id(mut ids: Vec<u64>) -> u64 {
+    ids.sort_unstable();
+    let bytes: Vec<u8> = ids.iter().flat_map(|id| id.to_be_bytes()).collect();
+    sha1_id(&bytes)
 }
 
 /// The IDs of a new cluster every initial member computes alike: (cluster
@@ -74,10 +78,8 @@ pub fn new_cluster(
         )));
     }
     let id = initial_member_id(mine, token);
-    let ids: Vec<Vec<u8>> = metas.iter().map(|m| m.id.to_be_bytes().to_vec()).collect();
-    let mut parts: Vec<&[u8]> = ids.iter().map(Vec::as_slice).collect();
-    parts.push(token.as_bytes());
-    Ok((fnv1a(&parts), id, metas))
+    let cluster = cluster_id(metas.iter().map(|m| m.id).collect());
+    Ok((cluster, id, metas))
 }
 
 /// Prepares the store: (cluster ID, member ID, fresh rank for the first election).
@@ -187,6 +189,32 @@ mod tests {
         assert_ne!(
             a,
             initial_member_id(&["http://a:1".into(), "http://b:2".into()], "u")
+        );
+    }
+
+    #[test]
+    fn ids_are_etcds_for_the_same_flags() {
+        // etcd 3.4.23's IDs for --initial-cluster
+        // a=http://127.0.0.1:24001,b=…:24002,c=…:24003 and its default token.
+        let cluster = InitialCluster::parse(&[
+            "a=http://127.0.0.1:24001".into(),
+            "b=http://127.0.0.1:24002".into(),
+            "c=http://127.0.0.1:24003".into(),
+        ])
+        .unwrap();
+        let (cid, id, metas) = new_cluster(
+            "c",
+            &cluster,
+            &["http://127.0.0.1:24003".into()],
+            "etcd-cluster",
+        )
+        .unwrap();
+        assert_eq!(format!("{cid:x}"), "1ca569cadbd48b4");
+        assert_eq!(format!("{id:x}"), "87d0a3f8befc46a9");
+        let ids: Vec<String> = metas.iter().map(|m| format!("{:x}", m.id)).collect();
+        assert_eq!(
+            ids,
+            ["64674cd17a494f9e", "87d0a3f8befc46a9", "f2d07606010358ee"]
         );
     }
 }
