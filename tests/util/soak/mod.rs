@@ -7,7 +7,8 @@
 //! `target/tmp/soak/`.
 //!
 //! Profiles: the short one for CI (about 2½ minutes, light: one fault at a
-//! time, writers paced); `MEMBERCTL_SOAK=1h` (any duration) a long one;
+//! time, writers paced); `MEMBERCTL_SOAK=1h` (any duration) a long one (up
+//! to two faults at once; `MEMBERCTL_SOAK_AT_ONCE=1` one at a time);
 //! `MEMBERCTL_SOAK_SEED=N` replays a seed. A failure prints the seed and the
 //! command that replays it.
 
@@ -72,7 +73,7 @@ impl Profile {
                 chaos: d,
                 every: Duration::from_secs(15),
                 hold: Duration::from_secs(12),
-                max_concurrent: 2,
+                max_concurrent: at_once().unwrap_or(2),
                 window: Duration::from_secs(60),
                 clients: 4,
                 pace: Duration::from_millis(20),
@@ -80,6 +81,16 @@ impl Profile {
                 long: true,
             },
         }
+    }
+}
+
+/// `MEMBERCTL_SOAK_AT_ONCE=N`: at most N faults at once in a long run (one
+/// fault at a time measures each repair on its own).
+fn at_once() -> Option<usize> {
+    let v = std::env::var("MEMBERCTL_SOAK_AT_ONCE").ok()?;
+    match v.parse() {
+        Ok(n) if n >= 1 => Some(n),
+        _ => panic!("MEMBERCTL_SOAK_AT_ONCE={v}: not a number of faults (1 or more)"),
     }
 }
 
@@ -99,7 +110,12 @@ pub fn replay(seed: u64, case: &str) -> String {
     let soak = std::env::var("MEMBERCTL_SOAK")
         .map(|v| format!("MEMBERCTL_SOAK={v} "))
         .unwrap_or_default();
-    format!("{soak}MEMBERCTL_SOAK_SEED={seed} cargo test --test tests -- cases::soak::{case}")
+    let at_once = std::env::var("MEMBERCTL_SOAK_AT_ONCE")
+        .map(|v| format!("MEMBERCTL_SOAK_AT_ONCE={v} "))
+        .unwrap_or_default();
+    format!(
+        "{soak}{at_once}MEMBERCTL_SOAK_SEED={seed} cargo test --test tests -- cases::soak::{case}"
+    )
 }
 
 /// Where the soak's files go: `target/tmp/soak/`.
