@@ -12,7 +12,8 @@
 //!
 //! below both: rules (peer-URL syntax, quorum, readiness), etcd_db (etcd's
 //!             database and snapshot files), proto (generated),
-//!             error (kinds and exit codes); model is the client half's domain types
+//!             error (kinds and exit codes), der (X.509 certificates read);
+//!             model is the client half's domain types
 //! ```
 //!
 //! [`cli`] holds the clap definitions, [`command`] the glue from arguments to
@@ -23,7 +24,8 @@
 //! [`engine`] never imports the client half; the client half uses of the
 //! engine only [`engine::startup`], for `memberctl node run`. [`rules`] holds
 //! what both halves check, defined once; [`etcd_db`] reads etcd's database
-//! and snapshot files; [`error`] decides exit codes.
+//! and snapshot files; [`der`] reads X.509 certificates (the `peer-tls`
+//! check's, and the engine's client-certificate users); [`error`] decides exit codes.
 //! [`link`] stands apart too: a user-space link model (delay, bandwidth,
 //! queue per member pair) that local clusters and tests put between members.
 //! [`history`] stands apart: the linearizability checker of the robustness
@@ -34,6 +36,7 @@
 pub mod cli;
 pub mod client;
 pub mod command;
+pub mod der;
 pub mod engine;
 pub mod error;
 pub mod etcd_db;

@@ -9,7 +9,6 @@ use std::fmt;
 use std::str::FromStr;
 
 pub mod cert;
-mod der;
 mod peer_urls;
 mod server;
 

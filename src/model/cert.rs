@@ -9,8 +9,8 @@ use std::net::IpAddr;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use webpki::{EndEntityCert, KeyPurposeIdIter, KeyUsage};
 
-use super::der;
-pub use super::der::{format_time, DerError};
+use crate::der;
+pub use crate::der::{format_time, DerError};
 
 /// One certificate, as the checks judge it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -20,6 +20,8 @@ mod autopilot_writes;
 mod bad_input;
 /// The catch-up check's prediction against the catch-up (engine, etcd 3.4 and 3.5, over the link model); progress; a catch-up that cannot finish refused.
 mod catch_up_plan;
+/// With --client-cert-auth and authentication on, a request without a token runs as the user its client certificate names: the engine as etcd 3.4.
+mod cert_user;
 /// etcd's compaction hold on the engine: one snapshot for a busy learner behind a slow link; two without the hold after the send.
 mod compaction_hold;
 /// The engine: acknowledged writes survive kill -9 of every node; damaged store files are refused.
@@ -110,6 +112,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         apply::cases(),
         auth::cases(),
         bad_input::cases(),
+        cert_user::cases(),
         compaction_hold::cases(),
         durability::cases(),
         catch_up_plan::cases(),

@@ -30,20 +30,41 @@ pub type Conn = authority::Repaired<Stream>;
 pub enum Stream {
     /// Without TLS.
     Plain(TcpStream),
-    /// After the TLS handshake.
-    Tls(Box<TlsStream<TcpStream>>),
+    /// After the TLS handshake; the user its client certificate names.
+    Tls(Box<TlsStream<TcpStream>>, Option<String>),
+}
+
+/// What a connection tells each of its requests (in their extensions).
+#[derive(Clone, Debug)]
+pub struct ConnInfo {
+    /// Its TCP addresses.
+    pub tcp: TcpConnectInfo,
+    /// With `--client-cert-auth`: the common name of the client
+    /// certificate the handshake verified, which etcd takes as the user of
+    /// a request without a token.
+    pub cert_user: Option<String>,
 }
 
 impl Connected for Conn {
-    type ConnectInfo = TcpConnectInfo;
+    type ConnectInfo = ConnInfo;
 
-    fn connect_info(&self) -> TcpConnectInfo {
-        let tcp = match self.get_ref() {
-            Stream::Plain(s) => s,
-            Stream::Tls(s) => s.get_ref().0,
+    fn connect_info(&self) -> ConnInfo {
+        let (tcp, cert_user) = match self.get_ref() {
+            Stream::Plain(s) => (s, None),
+            Stream::Tls(s, user) => (s.get_ref().0, user.clone()),
         };
-        tcp.connect_info()
+        ConnInfo {
+            tcp: tcp.connect_info(),
+            cert_user,
+        }
     }
+}
+
+/// The common name of the client certificate `tls` verified, if any.
+fn cert_user(tls: &TlsStream<TcpStream>) -> Option<String> {
+    let leaf = tls.get_ref().1.peer_certificates()?.first()?;
+    let cn = crate::der::read(leaf).ok()?.subject_cn?;
+    (!cn.is_empty()).then_some(cn)
 }
 
 impl AsyncRead for Stream {
@@ -54,7 +75,7 @@ impl AsyncRead for Stream {
     ) -> Poll<std::io::Result<()>> {
         match self.get_mut() {
             Stream::Plain(s) => Pin::new(s).poll_read(cx, buf),
-            Stream::Tls(s) => Pin::new(s).poll_read(cx, buf),
+            Stream::Tls(s, _) => Pin::new(s).poll_read(cx, buf),
         }
     }
 }
@@ -67,7 +88,7 @@ impl AsyncWrite for Stream {
     ) -> Poll<std::io::Result<usize>> {
         match self.get_mut() {
             Stream::Plain(s) => Pin::new(s).poll_write(cx, buf),
-            Stream::Tls(s) => Pin::new(s).poll_write(cx, buf),
+            Stream::Tls(s, _) => Pin::new(s).poll_write(cx, buf),
         }
     }
 
@@ -78,28 +99,28 @@ impl AsyncWrite for Stream {
     ) -> Poll<std::io::Result<usize>> {
         match self.get_mut() {
             Stream::Plain(s) => Pin::new(s).poll_write_vectored(cx, bufs),
-            Stream::Tls(s) => Pin::new(s).poll_write_vectored(cx, bufs),
+            Stream::Tls(s, _) => Pin::new(s).poll_write_vectored(cx, bufs),
         }
     }
 
     fn is_write_vectored(&self) -> bool {
         match self {
             Stream::Plain(s) => s.is_write_vectored(),
-            Stream::Tls(s) => s.is_write_vectored(),
+            Stream::Tls(s, _) => s.is_write_vectored(),
         }
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         match self.get_mut() {
             Stream::Plain(s) => Pin::new(s).poll_flush(cx),
-            Stream::Tls(s) => Pin::new(s).poll_flush(cx),
+            Stream::Tls(s, _) => Pin::new(s).poll_flush(cx),
         }
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         match self.get_mut() {
             Stream::Plain(s) => Pin::new(s).poll_shutdown(cx),
-            Stream::Tls(s) => Pin::new(s).poll_shutdown(cx),
+            Stream::Tls(s, _) => Pin::new(s).poll_shutdown(cx),
         }
     }
 }
@@ -110,11 +131,14 @@ impl AsyncWrite for Stream {
 /// (each on its own task, so a slow client holds up no other), then, when
 /// `repair`, the `:authority` repair (the client listener: etcdctl's calls;
 /// the peer listener serves memberctl's own transport and forwarding, whose
-/// authority is always valid, and reads straight through).
+/// authority is always valid, and reads straight through). With
+/// `cert_users` (`--client-cert-auth`), each connection carries the user
+/// its client certificate names.
 pub fn incoming(
     listener: TcpListener,
     tls: Option<Arc<rustls::ServerConfig>>,
     repair: bool,
+    cert_users: bool,
 ) -> impl futures_util::Stream<Item = Result<Conn, std::io::Error>> + Send + 'static {
     let wrap = move |s: Stream| {
         if repair {
@@ -156,7 +180,8 @@ pub fn incoming(
                         let shaken =
                             tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp)).await;
                         if let Ok(Ok(tls)) = shaken {
-                            let conn = Stream::Tls(Box::new(tls));
+                            let user = cert_users.then(|| cert_user(&tls)).flatten();
+                            let conn = Stream::Tls(Box::new(tls), user);
                             let _ = tx.send(wrap(conn)).await;
                         }
                     });

@@ -83,7 +83,11 @@ impl tonic::service::Interceptor for Access {
         } else {
             req.metadata_mut().remove(FORWARDED);
             req.metadata_mut().remove(FORWARDED_USER);
-            from_token(&self.shared, req.metadata())
+            let cert_user = req
+                .extensions()
+                .get::<crate::engine::listen::ConnInfo>()
+                .and_then(|c| c.cert_user.as_deref());
+            from_token(&self.shared, req.metadata(), cert_user)
         };
         req.extensions_mut().insert(caller);
         Ok(req)
@@ -91,16 +95,20 @@ impl tonic::service::Interceptor for Access {
 }
 
 /// The caller named by a request's token: etcd clients send it as `token`
-/// (newer ones also as `authorization`).
-fn from_token(s: &Shared, md: &MetadataMap) -> Resolved {
+/// (newer ones also as `authorization`). Without a token, while
+/// authentication is on, the user its connection's client certificate
+/// names (`cert_user`, with `--client-cert-auth`), as etcd takes it.
+fn from_token(s: &Shared, md: &MetadataMap, cert_user: Option<&str>) -> Resolved {
     let token = md
         .get("token")
         .or_else(|| md.get("authorization"))
         .and_then(|v| v.to_str().ok());
+    let enabled = || s.node.store().state().auth().enabled;
     let Some(token) = token else {
-        return Resolved::Known(Caller(None));
+        let user = cert_user.filter(|_| enabled()).map(str::to_string);
+        return Resolved::Known(Caller(user));
     };
-    if !s.node.store().state().auth().enabled {
+    if !enabled() {
         return Resolved::Known(Caller(None));
     }
     match s.node.tokens().user(token) {

@@ -37,6 +37,9 @@ const MAX_HEADER_LIST: u32 = listen::MAX_HEADER_BLOCK as u32;
 pub struct ServeTls {
     /// Served on the client URL.
     pub client: Option<Arc<rustls::ServerConfig>>,
+    /// `--client-cert-auth`: a request without a token comes from the user
+    /// its client certificate names (its common name), as in etcd.
+    pub client_cert_auth: bool,
     /// Served on the peer URL.
     pub peer: Option<Arc<rustls::ServerConfig>>,
     /// Used to dial peers (forwarding to the leader).
@@ -178,7 +181,7 @@ pub async fn serve(
         ))
         .add_optional_service(fault())
         .serve_with_incoming_shutdown(
-            listen::incoming(client, tls.client.clone(), true),
+            listen::incoming(client, tls.client.clone(), true, tls.client_cert_auth),
             stopped(stop_rx.clone()),
         );
     // Large HTTP/2 windows: appends and snapshots are up to megabytes.
@@ -196,7 +199,7 @@ pub async fn serve(
         .add_service(a2)
         .add_optional_service(fault())
         .serve_with_incoming_shutdown(
-            listen::incoming(peer, tls.peer.clone(), false),
+            listen::incoming(peer, tls.peer.clone(), false, false),
             stopped(stop_rx),
         );
     let served = tokio::try_join!(client_server, peer_server);

@@ -209,6 +209,7 @@ fn tls(opts: &NodeOptions) -> Result<server::ServeTls, StartupError> {
             .as_ref()
             .map(ListenerTls::server)
             .transpose()?,
+        client_cert_auth: opts.client_tls.as_ref().is_some_and(|t| t.client_cert_auth),
         peer: opts
             .peer_tls
             .as_ref()

@@ -1,5 +1,7 @@
 //! A small DER reader for what the `peer-tls` check shows of an X.509
-//! certificate and webpki does not expose: its subject and issuer in words,
+//! certificate and webpki does not expose (and the engine's user named by a
+//! client certificate, its subject's common name): its subject and issuer
+//! in words,
 //! its validity (notBefore, notAfter), its subjectAltName entries, its
 //! extended key usage and whether it is a CA. Reads only; judges nothing
 //! (the chain, the names and the key usage are verified with webpki, in
@@ -26,6 +28,8 @@ pub struct Fields {
     pub issuer_der: Vec<u8>,
     /// The subject in words (`CN=…, O=…`).
     pub subject: String,
+    /// The subject's common name (the last, as Go's `Subject.CommonName`).
+    pub subject_cn: Option<String>,
     /// The issuer in words.
     pub issuer: String,
     /// notBefore, seconds since the Unix epoch.
@@ -141,8 +145,13 @@ pub fn read(der: &[u8]) -> Result<Fields, DerError> {
     let mut fields = Fields {
         subject_der: subject_der.to_vec(),
         issuer_der: issuer_der.to_vec(),
-        subject: name(subject)?,
-        issuer: name(issuer)?,
+        subject: words(&name(subject)?),
+        subject_cn: name(subject)?
+            .into_iter()
+            .filter(|(k, _)| k == "CN")
+            .map(|(_, v)| v)
+            .last(),
+        issuer: words(&name(issuer)?),
         ..Fields::default()
     };
     let mut v = Reader::new(validity);
@@ -245,7 +254,17 @@ fn oid(content: &[u8]) -> String {
 }
 
 /// A `Name` in words: each attribute as `KEY=value`, in encoded order.
-fn name(content: &[u8]) -> Result<String, DerError> {
+fn words(attributes: &[(String, String)]) -> String {
+    if attributes.is_empty() {
+        return "(empty name)".to_string();
+    }
+    let parts: Vec<String> = attributes.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    parts.join(", ")
+}
+
+/// A `Name`'s attributes (`CN`, `O`, … or the type's OID; the value), in
+/// encoded order.
+fn name(content: &[u8]) -> Result<Vec<(String, String)>, DerError> {
     let mut parts = Vec::new();
     let mut rdns = Reader::new(content);
     while !rdns.is_empty() {
@@ -273,14 +292,10 @@ fn name(content: &[u8]) -> Result<String, DerError> {
             } else {
                 String::from_utf8_lossy(value).into_owned()
             };
-            parts.push(format!("{key}={text}"));
+            parts.push((key.to_string(), text));
         }
     }
-    Ok(if parts.is_empty() {
-        "(empty name)".to_string()
-    } else {
-        parts.join(", ")
-    })
+    Ok(parts)
 }
 
 /// The next UTCTime or GeneralizedTime, as seconds since the Unix epoch.
@@ -434,6 +449,7 @@ mod tests {
         let cert = p.self_signed(&key).unwrap();
         let f = read(cert.der()).unwrap();
         assert_eq!(f.subject, "CN=peer one, O=ops");
+        assert_eq!(f.subject_cn.as_deref(), Some("peer one"));
         assert_eq!(f.issuer, f.subject);
         assert_eq!(f.subject_der, f.issuer_der);
         assert_eq!(f.dns_names, vec!["peer.example".to_string()]);

@@ -1,0 +1,182 @@
+//! The user a client certificate names (issue #57): with `--client-cert-auth`
+//! and authentication on, a request without a token runs as the user named
+//! by its client certificate's common name, as etcd takes it; a token still
+//! wins. The same etcdctl commands give the same answers on the engine as on
+//! etcd 3.4.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use crate::util::tls::{Ca, Issue};
+use crate::util::{self, free_port, versions, wait_for};
+
+/// A server process, killed on drop.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// One CA; the server's certificate, and one client certificate per user
+/// (the common name is the tag): `root`, `alice` (may read `k` only),
+/// `nobody` (no such user).
+struct Pki {
+    ca: PathBuf,
+    server: (PathBuf, PathBuf),
+    users: Vec<(&'static str, PathBuf, PathBuf)>,
+}
+
+impl Pki {
+    fn new(dir: &Path) -> Pki {
+        let ca = Ca::new(dir, "users ca");
+        let server = ca.issue(dir, "server", Issue::peer());
+        let users = ["root", "alice", "nobody"]
+            .into_iter()
+            .map(|u| {
+                let (c, k) = ca.issue(dir, u, Issue::peer());
+                (u, c, k)
+            })
+            .collect();
+        Pki {
+            ca: ca.pem.clone(),
+            server,
+            users,
+        }
+    }
+
+    /// etcdctl at `client` with `user`'s certificate.
+    fn etcdctl(&self, client: &str, user: &str, args: &[&str]) -> util::Run {
+        let (_, cert, key) = self.users.iter().find(|(u, ..)| *u == user).unwrap();
+        let s = |p: &PathBuf| p.to_str().unwrap().to_string();
+        let mut all = vec![
+            format!("--cacert={}", s(&self.ca)),
+            format!("--cert={}", s(cert)),
+            format!("--key={}", s(key)),
+        ];
+        all.extend(args.iter().map(|a| a.to_string()));
+        let all: Vec<&str> = all.iter().map(String::as_str).collect();
+        util::etcd::etcdctl(&util::require_etcdctl(), client, &all)
+    }
+}
+
+/// What etcdctl printed: its output, or its `Error:` line (without the
+/// retry warnings etcdctl logs before it).
+fn answer(r: &util::Run) -> String {
+    if r.code == 0 {
+        return r.stdout.trim().to_string();
+    }
+    let error = r.stderr.lines().find(|l| l.starts_with("Error:"));
+    format!("exit {}: {}", r.code, error.unwrap_or(r.stderr.trim()))
+}
+
+/// A single member with TLS and `--client-cert-auth` (`program` with
+/// `prefix`: etcd, or `memberctl node run`); the transcript of etcdctl's
+/// answers with each user's certificate, before and after `auth enable`.
+fn transcript(program: &Path, prefix: &[&str], dir: &Path, pki: &Pki, tag: &str) -> Vec<String> {
+    let client = format!("https://127.0.0.1:{}", free_port());
+    let peer = format!("http://127.0.0.1:{}", free_port());
+    let s = |p: &PathBuf| p.to_str().unwrap().to_string();
+    let log = std::fs::File::create(dir.join(format!("{tag}.log"))).unwrap();
+    let _server = Server(
+        Command::new(program)
+            .args(prefix)
+            .args(["--name", "m1", "--data-dir"])
+            .arg(dir.join(format!("{tag}-data")))
+            .args(["--listen-client-urls", &client])
+            .args(["--advertise-client-urls", &client])
+            .args(["--listen-peer-urls", &peer])
+            .args(["--initial-advertise-peer-urls", &peer])
+            .args(["--initial-cluster", &format!("m1={peer}")])
+            .args(["--cert-file", &s(&pki.server.0)])
+            .args(["--key-file", &s(&pki.server.1)])
+            .args(["--trusted-ca-file", &s(&pki.ca), "--client-cert-auth"])
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap(),
+    );
+    let logs = || std::fs::read_to_string(dir.join(format!("{tag}.log"))).unwrap_or_default();
+    wait_for(&format!("{tag} healthy"), Duration::from_secs(30), || {
+        let r = pki.etcdctl(&client, "root", &["endpoint", "health"]);
+        (r.code == 0).then_some(())
+    });
+    let mut said = Vec::new();
+    let mut step = |user: &str, args: &[&str]| {
+        let r = pki.etcdctl(&client, user, args);
+        said.push(format!("{user}$ {}: {}", args.join(" "), answer(&r)));
+        r
+    };
+    for args in [
+        &["user", "add", "root:rootpw"][..],
+        &["user", "grant-role", "root", "root"],
+        &["user", "add", "alice:alicepw"],
+        &["role", "add", "reader"],
+        &["role", "grant-permission", "reader", "read", "k"],
+        &["user", "grant-role", "alice", "reader"],
+        &["put", "k", "v0"],
+    ] {
+        let r = step("root", args);
+        assert_eq!(r.code, 0, "{tag}: {}\n{}", r.stderr, logs());
+    }
+    let r = step("root", &["auth", "enable"]);
+    assert_eq!(r.code, 0, "{tag}: {}\n{}", r.stderr, logs());
+    // No token: the certificate's user.
+    step("root", &["put", "k", "v1"]);
+    step("root", &["get", "k", "--print-value-only"]);
+    step("alice", &["get", "k", "--print-value-only"]);
+    step("alice", &["put", "k", "v2"]);
+    step("nobody", &["get", "k", "--print-value-only"]);
+    // A token wins over the certificate.
+    step("root", &["--user", "alice:alicepw", "put", "k", "v3"]);
+    step("alice", &["--user", "root:rootpw", "put", "k", "v4"]);
+    step("alice", &["get", "k", "--print-value-only"]);
+    // Root by certificate may turn authentication off again.
+    step("root", &["auth", "disable"]);
+    step("nobody", &["put", "k", "v5"]);
+    said
+}
+
+fn a_client_certificate_names_the_user_on_the_engine_as_on_etcd_3_4() {
+    let dir = tempfile::tempdir().unwrap();
+    let pki = Pki::new(dir.path());
+    let etcd = transcript(&versions::etcd_server("3.4"), &[], dir.path(), &pki, "etcd");
+    // What etcd 3.4 answers, as the engine must.
+    let want_in_etcd = [
+        "root$ put k v1: OK",
+        "root$ get k --print-value-only: v1",
+        "alice$ get k --print-value-only: v1",
+        "alice$ put k v2: exit 1: Error: etcdserver: permission denied",
+        "nobody$ get k --print-value-only: exit 1: Error: etcdserver: permission denied",
+        "root$ --user alice:alicepw put k v3: exit 1: Error: etcdserver: permission denied",
+        "alice$ --user root:rootpw put k v4: OK",
+        "alice$ get k --print-value-only: v4",
+        "root$ auth disable: Authentication Disabled",
+        "nobody$ put k v5: OK",
+    ];
+    for line in want_in_etcd {
+        assert!(
+            etcd.iter().any(|l| l == line),
+            "etcd 3.4: {line}\n{etcd:#?}"
+        );
+    }
+    let engine = transcript(
+        Path::new(util::bin()),
+        &["node", "run"],
+        dir.path(),
+        &pki,
+        "engine",
+    );
+    assert_eq!(engine, etcd, "the engine as etcd 3.4");
+}
+
+/// This file's cases and the tools each needs.
+pub(super) fn cases() -> Vec<crate::harness::Case> {
+    crate::harness::cases![
+        a_client_certificate_names_the_user_on_the_engine_as_on_etcd_3_4: [Etcd, Etcdctl],
+    ]
+}
