@@ -148,9 +148,9 @@ pub fn read(der: &[u8]) -> Result<Fields, DerError> {
         subject: words(&name(subject)?),
         subject_cn: name(subject)?
             .into_iter()
-            .filter(|(k, _)| k == "CN")
-            .map(|(_, v)| v)
-            .last(),
+            .rev()
+            .find(|(k, _)| k == "CN")
+            .map(|(_, v)| v),
         issuer: words(&name(issuer)?),
         ..Fields::default()
     };
