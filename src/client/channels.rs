@@ -159,7 +159,11 @@ impl Client {
                 let e = convert::api_error(&status);
                 // A learner refuses most calls; another endpoint may be a voter.
                 let learner = status.message().contains("not supported for learner");
-                let next = learner || (idempotent && e.kind == ApiErrorKind::Unavailable);
+                // A connection refused sent nothing: a change may go on too
+                // (an open channel to a member that stopped since).
+                let unsent = e.kind == ApiErrorKind::Unavailable
+                    && e.message.to_lowercase().contains("connection refused");
+                let next = learner || unsent || (idempotent && e.kind == ApiErrorKind::Unavailable);
                 let hint = (e.kind == ApiErrorKind::Unavailable)
                     .then(|| super::tls::hint(url, &e.message, self.identity.is_some()))
                     .flatten()
