@@ -271,6 +271,23 @@ fn watch_lines(base: &str, n: usize) -> Vec<String> {
     }
 }
 
+/// A lease granted, then kept alive once through the gateway, the answer
+/// read to its end (a read that waits 15 s for the end is an error): its
+/// status, the TTL it renewed, whether it names the lease.
+fn keep_alive(base: &str) -> Result<(u16, String, bool), String> {
+    let granted = post(base, "/v3/lease/grant", &[], r#"{"TTL":60}"#).json();
+    let id = granted["ID"].as_str().unwrap().to_string();
+    let body = format!(r#"{{"ID":{id}}}"#);
+    let a = crate::util::http::request(base, "POST", "/v3/lease/keepalive", &[], Some(&body))?;
+    let v: Value = serde_json::from_str(&a.body).map_err(|e| format!("{e}: {}", a.body))?;
+    let result = &v["result"];
+    Ok((
+        a.status,
+        result["TTL"].to_string(),
+        result["ID"] == id.as_str(),
+    ))
+}
+
 /// etcd 3.5's answer as etcd 3.4 gives it, where the two differ (the
 /// engine reports API level 3.4 and answers as 3.4): FailedPrecondition is
 /// 412 in 3.4's gateway (400 in 3.5's); an alarm answer has no header in
@@ -332,6 +349,19 @@ fn gateway_matches(version: &'static str) {
         watch_lines(&ours, 2),
         watch_lines(&theirs, 2),
         "etcd {version}"
+    );
+    // A keep-alive answers the requests of its body, then ends (a watch
+    // goes on until the client leaves).
+    let theirs_ka = keep_alive(&theirs);
+    assert_eq!(
+        theirs_ka,
+        Ok((200, "\"60\"".into(), true)),
+        "etcd {version}"
+    );
+    assert_eq!(
+        keep_alive(&ours),
+        theirs_ka,
+        "etcd {version}: the keep-alive"
     );
 }
 

@@ -235,9 +235,11 @@ where
         framed.extend_from_slice(&bytes);
     }
     let framed = framed.freeze();
-    // A client stream stays open after its requests (etcd's gateway keeps
-    // a watch going until the HTTP client goes away).
-    let body = if method.is_client_streaming() {
+    // A watch's request stream stays open after its requests (etcd's
+    // gateway keeps a watch going until the HTTP client goes away); a
+    // keep-alive's ends with them, and so does its answer (etcd 3.4 answers
+    // each request, then ends).
+    let body = if method.is_client_streaming() && method.name() == "Watch" {
         let once = futures_util::stream::once(async move { Ok(Frame::data(framed)) });
         let open = once.chain(futures_util::stream::pending());
         Body::new(http_body_util::StreamBody::new(
