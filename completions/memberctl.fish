@@ -359,11 +359,13 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_see
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l trusted-ca-file -d 'CA that signs client certificates' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l client-cert-auth -d 'Require client certificates signed by --trusted-ca-file' -r -f -a "true\t''
 false\t''"
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l client-crl-file -d 'Refuse client certificates this revocation list revokes (PEM or DER; needs --trusted-ca-file)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-cert-file -d 'Certificate for peer connections (served, and presented to peers)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-key-file -d 'Key of --peer-cert-file' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-trusted-ca-file -d 'CA that signs the peers\' certificates' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-client-cert-auth -d 'Require peer certificates signed by --peer-trusted-ca-file' -r -f -a "true\t''
 false\t''"
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-crl-file -d 'Refuse peer certificates this revocation list revokes (PEM or DER; needs --peer-trusted-ca-file)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l initial-corrupt-check -d 'Before serving, compare this member\'s key-value hash with its peers\' at its revision; exit on a mismatch (etcd\'s --experimental-initial-corrupt-check)' -r -f -a "true\t''
 false\t''"
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l strict-reconfig-check -d 'Refuse a membership change that would leave too few started voters or that the leader cannot reach every voter for (false: accept it, as etcd with --strict-reconfig-check=false)' -r -f -a "true\t''

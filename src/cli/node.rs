@@ -116,6 +116,9 @@ pub struct RunArgs {
     /// Require client certificates signed by --trusted-ca-file
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", action = ArgAction::Set, default_value_t = false)]
     pub client_cert_auth: bool,
+    /// Refuse client certificates this revocation list revokes (PEM or DER; needs --trusted-ca-file)
+    #[arg(long, value_name = "FILE")]
+    pub client_crl_file: Option<PathBuf>,
     /// Certificate for peer connections (served, and presented to peers)
     #[arg(long, value_name = "FILE")]
     pub peer_cert_file: Option<PathBuf>,
@@ -128,6 +131,9 @@ pub struct RunArgs {
     /// Require peer certificates signed by --peer-trusted-ca-file
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", action = ArgAction::Set, default_value_t = false)]
     pub peer_client_cert_auth: bool,
+    /// Refuse peer certificates this revocation list revokes (PEM or DER; needs --peer-trusted-ca-file)
+    #[arg(long, value_name = "FILE")]
+    pub peer_crl_file: Option<PathBuf>,
     /// Before serving, compare this member's key-value hash with its peers' at its revision; exit on a mismatch (etcd's --experimental-initial-corrupt-check)
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", action = ArgAction::Set, default_value_t = false)]
     pub initial_corrupt_check: bool,

@@ -13,23 +13,31 @@ pub fn initial_cluster(arg: &InitialClusterArg) -> Result<InitialCluster, Error>
 
 /// One listener's TLS files from etcd-style flags (`prefix` is "" or "peer-").
 fn tls(
-    cert: &Option<std::path::PathBuf>,
-    key: &Option<std::path::PathBuf>,
+    (cert, key): (&Option<std::path::PathBuf>, &Option<std::path::PathBuf>),
     ca: &Option<std::path::PathBuf>,
     client_cert_auth: bool,
+    crl: &Option<std::path::PathBuf>,
     prefix: &str,
 ) -> Result<Option<ListenerTls>, Error> {
+    let crl_flag = if prefix.is_empty() { "client-" } else { prefix };
+    if crl.is_some() && ca.is_none() {
+        return Err(Error::usage(format!(
+            "--{crl_flag}crl-file needs --{prefix}trusted-ca-file: a client certificate is \
+             checked against the list once it is verified against the CA"
+        )));
+    }
     match (cert, key) {
         (Some(cert), Some(key)) => Ok(Some(ListenerTls {
             cert: cert.clone(),
             key: key.clone(),
             ca: ca.clone(),
             client_cert_auth,
+            crl: crl.clone(),
         })),
-        (None, None) if ca.is_none() && !client_cert_auth => Ok(None),
+        (None, None) if ca.is_none() && !client_cert_auth && crl.is_none() => Ok(None),
         _ => Err(Error::usage(format!(
             "--{prefix}cert-file and --{prefix}key-file go together, and --{prefix}trusted-ca-file / \
-             --{prefix}client-cert-auth need them"
+             --{prefix}client-cert-auth / --{crl_flag}crl-file need them"
         ))),
     }
 }
@@ -57,17 +65,17 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
         },
         max_learners: a.max_learners,
         client_tls: tls(
-            &a.cert_file,
-            &a.key_file,
+            (&a.cert_file, &a.key_file),
             &a.trusted_ca_file,
             a.client_cert_auth,
+            &a.client_crl_file,
             "",
         )?,
         peer_tls: tls(
-            &a.peer_cert_file,
-            &a.peer_key_file,
+            (&a.peer_cert_file, &a.peer_key_file),
             &a.peer_trusted_ca_file,
             a.peer_client_cert_auth,
+            &a.peer_crl_file,
             "peer-",
         )?,
         fault_injection: a.fault_injection,

@@ -1,8 +1,8 @@
-//! The user a client certificate names (issue #57): with `--client-cert-auth`
-//! and authentication on, a request without a token runs as the user named
-//! by its client certificate's common name, as etcd takes it; a token still
-//! wins. The same etcdctl commands give the same answers on the engine as on
-//! etcd 3.4.
+//! Client certificates on the engine as on etcd 3.4 (issue #57): with
+//! `--client-cert-auth` and authentication on, a request without a token
+//! runs as the user named by its client certificate's common name, as etcd
+//! takes it (a token still wins); a certificate `--client-crl-file` revokes
+//! is refused. The same etcdctl commands give the same answers on both.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -22,22 +22,25 @@ impl Drop for Server {
 }
 
 /// One CA; the server's certificate, and one client certificate per user
-/// (the common name is the tag): `root`, `alice` (may read `k` only),
-/// `nobody` (no such user).
+/// (the common name is the tag; serial numbers 1001 on): `root`, `alice`
+/// (may read `k` only), `nobody` (no such user), `mallory` (revoked by
+/// `crl`).
 struct Pki {
     ca: PathBuf,
     server: (PathBuf, PathBuf),
     users: Vec<(&'static str, PathBuf, PathBuf)>,
+    crl: PathBuf,
 }
 
 impl Pki {
     fn new(dir: &Path) -> Pki {
         let ca = Ca::new(dir, "users ca");
         let server = ca.issue(dir, "server", Issue::peer());
-        let users = ["root", "alice", "nobody"]
+        let users = ["root", "alice", "nobody", "mallory"]
             .into_iter()
-            .map(|u| {
-                let (c, k) = ca.issue(dir, u, Issue::peer());
+            .zip(1001..)
+            .map(|(u, serial)| {
+                let (c, k) = ca.issue_numbered(dir, u, Issue::peer(), Some(serial));
                 (u, c, k)
             })
             .collect();
@@ -45,7 +48,25 @@ impl Pki {
             ca: ca.pem.clone(),
             server,
             users,
+            crl: ca.revoke(dir, "revoked", &[1004]),
         }
+    }
+
+    /// etcdctl at `client` with `user`'s certificate, dialling for 3 s at
+    /// most (a refused handshake is not waited out as long as the tests'
+    /// patient etcdctl waits).
+    fn etcdctl_quick(&self, client: &str, user: &str, args: &[&str]) -> util::Run {
+        let (_, cert, key) = self.users.iter().find(|(u, ..)| *u == user).unwrap();
+        util::run(
+            Command::new(util::require_etcdctl())
+                .env("ETCDCTL_API", "3")
+                .arg(format!("--endpoints={client}"))
+                .args(["--dial-timeout=3s", "--command-timeout=5s"])
+                .arg(format!("--cacert={}", self.ca.display()))
+                .arg(format!("--cert={}", cert.display()))
+                .arg(format!("--key={}", key.display()))
+                .args(args),
+        )
     }
 
     /// etcdctl at `client` with `user`'s certificate.
@@ -74,14 +95,20 @@ fn answer(r: &util::Run) -> String {
 }
 
 /// A single member with TLS and `--client-cert-auth` (`program` with
-/// `prefix`: etcd, or `memberctl node run`); the transcript of etcdctl's
-/// answers with each user's certificate, before and after `auth enable`.
-fn transcript(program: &Path, prefix: &[&str], dir: &Path, pki: &Pki, tag: &str) -> Vec<String> {
+/// `prefix`: etcd, or `memberctl node run`; `extra` flags), healthy to
+/// root's certificate: the server and its client URL.
+fn start(
+    (program, prefix): (&Path, &[&str]),
+    dir: &Path,
+    pki: &Pki,
+    tag: &str,
+    extra: &[String],
+) -> (Server, String) {
     let client = format!("https://127.0.0.1:{}", free_port());
     let peer = format!("http://127.0.0.1:{}", free_port());
     let s = |p: &PathBuf| p.to_str().unwrap().to_string();
     let log = std::fs::File::create(dir.join(format!("{tag}.log"))).unwrap();
-    let _server = Server(
+    let server = Server(
         Command::new(program)
             .args(prefix)
             .args(["--name", "m1", "--data-dir"])
@@ -94,17 +121,25 @@ fn transcript(program: &Path, prefix: &[&str], dir: &Path, pki: &Pki, tag: &str)
             .args(["--cert-file", &s(&pki.server.0)])
             .args(["--key-file", &s(&pki.server.1)])
             .args(["--trusted-ca-file", &s(&pki.ca), "--client-cert-auth"])
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(log.try_clone().unwrap())
             .stderr(log)
             .spawn()
             .unwrap(),
     );
-    let logs = || std::fs::read_to_string(dir.join(format!("{tag}.log"))).unwrap_or_default();
     wait_for(&format!("{tag} healthy"), Duration::from_secs(30), || {
         let r = pki.etcdctl(&client, "root", &["endpoint", "health"]);
         (r.code == 0).then_some(())
     });
+    (server, client)
+}
+
+/// The transcript of etcdctl's answers with each user's certificate,
+/// before and after `auth enable`, on a member of `server`.
+fn transcript(server: (&Path, &[&str]), dir: &Path, pki: &Pki, tag: &str) -> Vec<String> {
+    let (_server, client) = start(server, dir, pki, tag, &[]);
+    let logs = || std::fs::read_to_string(dir.join(format!("{tag}.log"))).unwrap_or_default();
     let mut said = Vec::new();
     let mut step = |user: &str, args: &[&str]| {
         let r = pki.etcdctl(&client, user, args);
@@ -144,7 +179,8 @@ fn transcript(program: &Path, prefix: &[&str], dir: &Path, pki: &Pki, tag: &str)
 fn a_client_certificate_names_the_user_on_the_engine_as_on_etcd_3_4() {
     let dir = tempfile::tempdir().unwrap();
     let pki = Pki::new(dir.path());
-    let etcd = transcript(&versions::etcd_server("3.4"), &[], dir.path(), &pki, "etcd");
+    let etcd_bin = versions::etcd_server("3.4");
+    let etcd = transcript((&etcd_bin, &[]), dir.path(), &pki, "etcd");
     // What etcd 3.4 answers, as the engine must.
     let want_in_etcd = [
         "root$ put k v1: OK",
@@ -165,8 +201,7 @@ fn a_client_certificate_names_the_user_on_the_engine_as_on_etcd_3_4() {
         );
     }
     let engine = transcript(
-        Path::new(util::bin()),
-        &["node", "run"],
+        (Path::new(util::bin()), &["node", "run"]),
         dir.path(),
         &pki,
         "engine",
@@ -174,9 +209,61 @@ fn a_client_certificate_names_the_user_on_the_engine_as_on_etcd_3_4() {
     assert_eq!(engine, etcd, "the engine as etcd 3.4");
 }
 
+/// With `--client-crl-file`: whether etcdctl got through with each user's
+/// certificate (a put, then a read of it).
+fn crl_outcomes(server: (&Path, &[&str]), dir: &Path, pki: &Pki, tag: &str) -> Vec<String> {
+    let crl = format!("--client-crl-file={}", pki.crl.display());
+    let (_server, client) = start(server, dir, pki, tag, &[crl]);
+    ["root", "alice", "mallory"]
+        .into_iter()
+        .map(|user| {
+            let put = pki.etcdctl_quick(&client, user, &["put", user, "v"]);
+            let get = pki.etcdctl_quick(&client, user, &["get", user]);
+            format!("{user}: put {}, get {}", put.code == 0, get.code == 0)
+        })
+        .collect()
+}
+
+fn a_revoked_client_certificate_is_refused_on_the_engine_as_on_etcd_3_4() {
+    let dir = tempfile::tempdir().unwrap();
+    let pki = Pki::new(dir.path());
+    let etcd_bin = versions::etcd_server("3.4");
+    let etcd = crl_outcomes((&etcd_bin, &[]), dir.path(), &pki, "etcd");
+    assert_eq!(
+        etcd,
+        [
+            "root: put true, get true",
+            "alice: put true, get true",
+            "mallory: put false, get false"
+        ],
+        "etcd 3.4"
+    );
+    let engine = crl_outcomes(
+        (Path::new(util::bin()), &["node", "run"]),
+        dir.path(),
+        &pki,
+        "engine",
+    );
+    assert_eq!(engine, etcd, "the engine as etcd 3.4");
+    // Without a CA to verify against, the list is refused before anything
+    // is made.
+    let r = util::run(
+        Command::new(util::bin())
+            .args(["node", "run", "--name", "m1", "--data-dir"])
+            .arg(dir.path().join("no-ca-data"))
+            .args(["--cert-file", pki.server.0.to_str().unwrap()])
+            .args(["--key-file", pki.server.1.to_str().unwrap()])
+            .arg(format!("--client-crl-file={}", pki.crl.display())),
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("needs --trusted-ca-file"), "{}", r.stderr);
+    assert!(!dir.path().join("no-ca-data").exists());
+}
+
 /// This file's cases and the tools each needs.
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         a_client_certificate_names_the_user_on_the_engine_as_on_etcd_3_4: [Etcd, Etcdctl],
+        a_revoked_client_certificate_is_refused_on_the_engine_as_on_etcd_3_4: [Etcd, Etcdctl],
     ]
 }

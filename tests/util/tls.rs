@@ -92,11 +92,23 @@ impl Ca {
     /// Issues `what`, written into `dir` as `{tag}.pem` and `{tag}-key.pem`:
     /// (certificate, key).
     pub fn issue(&self, dir: &Path, tag: &str, what: Issue<'_>) -> (PathBuf, PathBuf) {
+        self.issue_numbered(dir, tag, what, None)
+    }
+
+    /// As [`Ca::issue`], with the serial number `serial` (else rcgen's).
+    pub fn issue_numbered(
+        &self,
+        dir: &Path,
+        tag: &str,
+        what: Issue<'_>,
+        serial: Option<u64>,
+    ) -> (PathBuf, PathBuf) {
         let key = KeyPair::generate().unwrap();
         let mut p =
             CertificateParams::new(what.names.iter().map(|s| s.to_string()).collect::<Vec<_>>())
                 .unwrap();
         p.extended_key_usages = what.usages;
+        p.serial_number = serial.map(rcgen::SerialNumber::from);
         let mut dn = rcgen::DistinguishedName::new();
         dn.push(rcgen::DnType::CommonName, tag);
         p.distinguished_name = dn;
@@ -117,5 +129,35 @@ impl Ca {
         std::fs::write(&c, cert.pem()).unwrap();
         std::fs::write(&k, key.serialize_pem()).unwrap();
         (c, k)
+    }
+
+    /// A revocation list of this CA revoking `serials`, valid from yesterday
+    /// for a year, written into `dir` as `{tag}.pem` (PEM, `X509 CRL`).
+    pub fn revoke(&self, dir: &Path, tag: &str, serials: &[u64]) -> PathBuf {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap();
+        let epoch = rcgen::date_time_ymd(1970, 1, 1);
+        let yesterday = epoch + now - std::time::Duration::from_secs(86_400);
+        let params = rcgen::CertificateRevocationListParams {
+            this_update: yesterday,
+            next_update: yesterday + std::time::Duration::from_secs(366 * 86_400),
+            crl_number: rcgen::SerialNumber::from(1u64),
+            issuing_distribution_point: None,
+            revoked_certs: serials
+                .iter()
+                .map(|s| rcgen::RevokedCertParams {
+                    serial_number: rcgen::SerialNumber::from(*s),
+                    revocation_time: yesterday,
+                    reason_code: Some(rcgen::RevocationReason::KeyCompromise),
+                    invalidity_date: None,
+                })
+                .collect(),
+            key_identifier_method: rcgen::KeyIdMethod::Sha256,
+        };
+        let crl = params.signed_by(&self.cert, &self.key).unwrap();
+        let path = dir.join(format!("{tag}.pem"));
+        std::fs::write(&path, crl.pem().unwrap()).unwrap();
+        path
     }
 }

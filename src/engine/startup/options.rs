@@ -119,6 +119,8 @@ pub struct ListenerTls {
     pub ca: Option<PathBuf>,
     /// Require the other side to present a certificate signed by `ca`.
     pub client_cert_auth: bool,
+    /// Certificates revoked (etcd's --client-crl-file, --peer-crl-file).
+    pub crl: Option<PathBuf>,
 }
 
 impl ListenerTls {
@@ -134,6 +136,7 @@ impl ListenerTls {
             &self.key,
             self.ca.as_deref(),
             self.client_cert_auth,
+            self.crl.as_deref(),
         )
         .map_err(|e| StartupError::Tls(e.to_string()))
     }
