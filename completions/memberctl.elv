@@ -510,6 +510,8 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --peer-trusted-ca-file 'CA that signs the peers'' certificates'
             cand --peer-client-cert-auth 'Require peer certificates signed by --peer-trusted-ca-file'
             cand --peer-crl-file 'Refuse peer certificates this revocation list revokes (PEM or DER; needs --peer-trusted-ca-file)'
+            cand --peer-cert-allowed-cn 'Accept only peer certificates with this common name (needs --peer-trusted-ca-file)'
+            cand --peer-cert-allowed-hostname 'Accept only peer certificates whose subjectAltNames name this host (needs --peer-trusted-ca-file)'
             cand --initial-corrupt-check 'Before serving, compare this member''s key-value hash with its peers'' at its revision; exit on a mismatch (etcd''s --experimental-initial-corrupt-check)'
             cand --strict-reconfig-check 'Refuse a membership change that would leave too few started voters or that the leader cannot reach every voter for (false: accept it, as etcd with --strict-reconfig-check=false)'
             cand --max-concurrent-streams 'Most concurrent gRPC streams per client connection (etcd''s default, math.MaxUint32: no limit)'

@@ -366,6 +366,8 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_see
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-client-cert-auth -d 'Require peer certificates signed by --peer-trusted-ca-file' -r -f -a "true\t''
 false\t''"
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-crl-file -d 'Refuse peer certificates this revocation list revokes (PEM or DER; needs --peer-trusted-ca-file)' -r -F
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-cert-allowed-cn -d 'Accept only peer certificates with this common name (needs --peer-trusted-ca-file)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-cert-allowed-hostname -d 'Accept only peer certificates whose subjectAltNames name this host (needs --peer-trusted-ca-file)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l initial-corrupt-check -d 'Before serving, compare this member\'s key-value hash with its peers\' at its revision; exit on a mismatch (etcd\'s --experimental-initial-corrupt-check)' -r -f -a "true\t''
 false\t''"
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l strict-reconfig-check -d 'Refuse a membership change that would leave too few started voters or that the leader cannot reach every voter for (false: accept it, as etcd with --strict-reconfig-check=false)' -r -f -a "true\t''

@@ -134,6 +134,12 @@ pub struct RunArgs {
     /// Refuse peer certificates this revocation list revokes (PEM or DER; needs --peer-trusted-ca-file)
     #[arg(long, value_name = "FILE")]
     pub peer_crl_file: Option<PathBuf>,
+    /// Accept only peer certificates with this common name (needs --peer-trusted-ca-file)
+    #[arg(long, value_name = "CN")]
+    pub peer_cert_allowed_cn: Option<String>,
+    /// Accept only peer certificates whose subjectAltNames name this host (needs --peer-trusted-ca-file)
+    #[arg(long, value_name = "HOST")]
+    pub peer_cert_allowed_hostname: Option<String>,
     /// Before serving, compare this member's key-value hash with its peers' at its revision; exit on a mismatch (etcd's --experimental-initial-corrupt-check)
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", action = ArgAction::Set, default_value_t = false)]
     pub initial_corrupt_check: bool,

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use crate::cli::{ClusterState, InitialClusterArg, RunArgs};
-use crate::engine::startup::{self, InitialCluster, ListenerTls, NodeOptions};
+use crate::engine::startup::{self, Allowed, InitialCluster, ListenerTls, NodeOptions};
 use crate::error::Error;
 
 /// Reads `--initial-cluster` (name=url,…), once: a usage error when an item is not name=url.
@@ -16,7 +16,7 @@ fn tls(
     (cert, key): (&Option<std::path::PathBuf>, &Option<std::path::PathBuf>),
     ca: &Option<std::path::PathBuf>,
     client_cert_auth: bool,
-    crl: &Option<std::path::PathBuf>,
+    (crl, allowed): (&Option<std::path::PathBuf>, Allowed),
     prefix: &str,
 ) -> Result<Option<ListenerTls>, Error> {
     let crl_flag = if prefix.is_empty() { "client-" } else { prefix };
@@ -26,6 +26,13 @@ fn tls(
              checked against the list once it is verified against the CA"
         )));
     }
+    if allowed != Allowed::Any && ca.is_none() {
+        return Err(Error::usage(format!(
+            "--{prefix}cert-allowed-cn and --{prefix}cert-allowed-hostname need \
+             --{prefix}trusted-ca-file: a certificate's name counts once it is verified \
+             against the CA"
+        )));
+    }
     match (cert, key) {
         (Some(cert), Some(key)) => Ok(Some(ListenerTls {
             cert: cert.clone(),
@@ -33,12 +40,27 @@ fn tls(
             ca: ca.clone(),
             client_cert_auth,
             crl: crl.clone(),
+            allowed,
         })),
         (None, None) if ca.is_none() && !client_cert_auth && crl.is_none() => Ok(None),
         _ => Err(Error::usage(format!(
             "--{prefix}cert-file and --{prefix}key-file go together, and --{prefix}trusted-ca-file / \
              --{prefix}client-cert-auth / --{crl_flag}crl-file need them"
         ))),
+    }
+}
+
+/// What a peer's certificate must name: etcd's --peer-cert-allowed-cn or
+/// --peer-cert-allowed-hostname (one of the two, as etcd takes them).
+fn peer_allowed(a: &RunArgs) -> Result<Allowed, Error> {
+    match (&a.peer_cert_allowed_cn, &a.peer_cert_allowed_hostname) {
+        (Some(cn), Some(host)) if !cn.is_empty() && !host.is_empty() => Err(Error::usage(format!(
+            "--peer-cert-allowed-cn ({cn}) and --peer-cert-allowed-hostname ({host}) exclude \
+             each other, as in etcd: give one"
+        ))),
+        (Some(cn), _) if !cn.is_empty() => Ok(Allowed::CommonName(cn.clone())),
+        (_, Some(host)) if !host.is_empty() => Ok(Allowed::Hostname(host.clone())),
+        _ => Ok(Allowed::Any),
     }
 }
 
@@ -68,14 +90,14 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
             (&a.cert_file, &a.key_file),
             &a.trusted_ca_file,
             a.client_cert_auth,
-            &a.client_crl_file,
+            (&a.client_crl_file, Allowed::Any),
             "",
         )?,
         peer_tls: tls(
             (&a.peer_cert_file, &a.peer_key_file),
             &a.peer_trusted_ca_file,
             a.peer_client_cert_auth,
-            &a.peer_crl_file,
+            (&a.peer_crl_file, peer_allowed(a)?),
             "peer-",
         )?,
         fault_injection: a.fault_injection,

@@ -22,8 +22,8 @@ impl Drop for Server {
 }
 
 /// One CA; the server's certificate, and one client certificate per user
-/// (the common name is the tag; serial numbers 1001 on): `root`, `alice`
-/// (may read `k` only), `nobody` (no such user), `mallory` (revoked by
+/// (the common name is the tag; serial numbers 1001 on; all name 127.0.0.1,
+/// all but alice's localhost): `root`, `alice` (may read `k` only), `nobody` (no such user), `mallory` (revoked by
 /// `crl`).
 struct Pki {
     ca: PathBuf,
@@ -40,7 +40,15 @@ impl Pki {
             .into_iter()
             .zip(1001..)
             .map(|(u, serial)| {
-                let (c, k) = ca.issue_numbered(dir, u, Issue::peer(), Some(serial));
+                // alice's names no localhost (the others': 127.0.0.1 and localhost).
+                let what = match u {
+                    "alice" => Issue {
+                        names: &["127.0.0.1", "alice.example"],
+                        ..Issue::peer()
+                    },
+                    _ => Issue::peer(),
+                };
+                let (c, k) = ca.issue_numbered(dir, u, what, Some(serial));
                 (u, c, k)
             })
             .collect();
@@ -95,18 +103,41 @@ fn answer(r: &util::Run) -> String {
 }
 
 /// A single member with TLS and `--client-cert-auth` (`program` with
-/// `prefix`: etcd, or `memberctl node run`; `extra` flags), healthy to
-/// root's certificate: the server and its client URL.
-fn start(
+/// `prefix`: etcd, or `memberctl node run`; `extra` flags; with
+/// `peer_extra`, TLS on its peer URL too, client certificates required
+/// there, and those flags), healthy to root's certificate: the server, its
+/// client URL and its peer URL.
+fn start_with(
     (program, prefix): (&Path, &[&str]),
     dir: &Path,
     pki: &Pki,
     tag: &str,
-    extra: &[String],
-) -> (Server, String) {
+    (extra, peer_extra): (&[String], Option<&[String]>),
+) -> (Server, String, String) {
     let client = format!("https://127.0.0.1:{}", free_port());
-    let peer = format!("http://127.0.0.1:{}", free_port());
+    let scheme = if peer_extra.is_some() {
+        "https"
+    } else {
+        "http"
+    };
+    let peer = format!("{scheme}://127.0.0.1:{}", free_port());
     let s = |p: &PathBuf| p.to_str().unwrap().to_string();
+    let mut extra = extra.to_vec();
+    if let Some(more) = peer_extra {
+        extra.extend(
+            [
+                "--peer-cert-file",
+                &s(&pki.server.0),
+                "--peer-key-file",
+                &s(&pki.server.1),
+                "--peer-trusted-ca-file",
+                &s(&pki.ca),
+                "--peer-client-cert-auth",
+            ]
+            .map(String::from),
+        );
+        extra.extend(more.iter().cloned());
+    }
     let log = std::fs::File::create(dir.join(format!("{tag}.log"))).unwrap();
     let server = Server(
         Command::new(program)
@@ -121,7 +152,7 @@ fn start(
             .args(["--cert-file", &s(&pki.server.0)])
             .args(["--key-file", &s(&pki.server.1)])
             .args(["--trusted-ca-file", &s(&pki.ca), "--client-cert-auth"])
-            .args(extra)
+            .args(&extra)
             .stdin(Stdio::null())
             .stdout(log.try_clone().unwrap())
             .stderr(log)
@@ -132,6 +163,18 @@ fn start(
         let r = pki.etcdctl(&client, "root", &["endpoint", "health"]);
         (r.code == 0).then_some(())
     });
+    (server, client, peer)
+}
+
+/// [`start_with`] with plain peer URLs: the server and its client URL.
+fn start(
+    server: (&Path, &[&str]),
+    dir: &Path,
+    pki: &Pki,
+    tag: &str,
+    extra: &[String],
+) -> (Server, String) {
+    let (server, client, _) = start_with(server, dir, pki, tag, (extra, None));
     (server, client)
 }
 
@@ -260,10 +303,99 @@ fn a_revoked_client_certificate_is_refused_on_the_engine_as_on_etcd_3_4() {
     assert!(!dir.path().join("no-ca-data").exists());
 }
 
+/// Whether the TLS listener at `url` takes `user`'s certificate: a
+/// handshake, then an HTTP/1.1 request read to its end; taken when
+/// anything is answered (a refusal comes after the handshake, in TLS 1.3:
+/// an alert, or a reset that loses it).
+fn takes(url: &str, pki: &Pki, user: &str) -> bool {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+    use std::io::{Read, Write};
+    let (_, cert, key) = pki.users.iter().find(|(u, ..)| *u == user).unwrap();
+    let mut roots = rustls::RootCertStore::empty();
+    for c in CertificateDer::pem_file_iter(&pki.ca).unwrap() {
+        roots.add(c.unwrap()).unwrap();
+    }
+    let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(cert)
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_client_auth_cert(certs, PrivateKeyDer::from_pem_file(key).unwrap())
+        .unwrap();
+    let host = url.trim_start_matches("https://");
+    let name = ServerName::try_from("127.0.0.1").unwrap();
+    let conn = rustls::ClientConnection::new(std::sync::Arc::new(config), name).unwrap();
+    let tcp = std::net::TcpStream::connect(host).unwrap();
+    tcp.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut tls = rustls::StreamOwned::new(conn, tcp);
+    let sent = write!(
+        tls,
+        "GET /version HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    );
+    let mut answer = Vec::new();
+    if sent.is_ok() {
+        let mut buf = [0u8; 4096];
+        while let Ok(n @ 1..) = tls.read(&mut buf) {
+            answer.extend_from_slice(&buf[..n]);
+        }
+    }
+    !answer.is_empty()
+}
+
+/// With `--peer-cert-allowed-cn=root` (`--peer-cert-allowed-hostname` with
+/// `hostname`): whether the peer listener takes root's and alice's
+/// certificates.
+fn peer_outcomes(server: (&Path, &[&str]), dir: &Path, pki: &Pki, tag: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (flag, what) in [
+        ("--peer-cert-allowed-cn=root", "cn"),
+        ("--peer-cert-allowed-hostname=localhost", "hostname"),
+    ] {
+        let tag = format!("{tag}-{what}");
+        let peer_flags = [flag.to_string()];
+        let (_server, _, peer) = start_with(server, dir, pki, &tag, (&[], Some(&peer_flags)));
+        for user in ["root", "alice"] {
+            out.push(format!("{what} {user}: {}", takes(&peer, pki, user)));
+        }
+    }
+    out
+}
+
+fn a_peer_certificate_must_name_the_allowed_cn_or_host_on_the_engine_as_on_etcd_3_4() {
+    let dir = tempfile::tempdir().unwrap();
+    let pki = Pki::new(dir.path());
+    let etcd_bin = versions::etcd_server("3.4");
+    let etcd = peer_outcomes((&etcd_bin, &[]), dir.path(), &pki, "etcd");
+    // Only root's certificate has the common name root and names localhost.
+    assert_eq!(
+        etcd,
+        [
+            "cn root: true",
+            "cn alice: false",
+            "hostname root: true",
+            "hostname alice: false"
+        ],
+        "etcd 3.4"
+    );
+    let engine = peer_outcomes(
+        (Path::new(util::bin()), &["node", "run"]),
+        dir.path(),
+        &pki,
+        "engine",
+    );
+    assert_eq!(engine, etcd, "the engine as etcd 3.4");
+}
+
 /// This file's cases and the tools each needs.
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         a_client_certificate_names_the_user_on_the_engine_as_on_etcd_3_4: [Etcd, Etcdctl],
         a_revoked_client_certificate_is_refused_on_the_engine_as_on_etcd_3_4: [Etcd, Etcdctl],
+        a_peer_certificate_must_name_the_allowed_cn_or_host_on_the_engine_as_on_etcd_3_4: [Etcd, Etcdctl],
     ]
 }

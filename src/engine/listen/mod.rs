@@ -1,6 +1,7 @@
 //! The node's listeners: accepted TCP connections, TLS when configured, and
 //! the `:authority` repair, handed to tonic as a stream of connections.
 
+mod allowed;
 mod authority;
 mod tls;
 
@@ -15,6 +16,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio_rustls::server::TlsStream;
 use tonic::transport::server::{Connected, TcpConnectInfo};
 
+pub use allowed::Allowed;
 pub use authority::{Repaired, MAX_BLOCK as MAX_HEADER_BLOCK};
 pub use tls::{server_config, TlsError};
 

@@ -9,6 +9,8 @@ use rustls::pki_types::{CertificateDer, CertificateRevocationListDer, PrivateKey
 use rustls::server::WebPkiClientVerifier;
 use rustls::RootCertStore;
 
+use super::allowed::{Allowed, AllowedVerifier};
+
 /// Why a listener's TLS files could not be used: the file and the cause.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -22,14 +24,15 @@ fn fail(what: String) -> impl FnOnce(rustls::Error) -> TlsError {
 /// certificates signed by it are checked, and required when
 /// `client_cert_auth`; with `crl` (etcd's --client-crl-file, PEM or DER),
 /// one it revokes is refused at the handshake (the end entity's, as etcd
-/// checks the serial numbers of the certificates presented). HTTP/2 only
-/// (ALPN `h2`), as gRPC needs.
+/// checks the serial numbers of the certificates presented); a client
+/// certificate must also name what `allowed` allows. HTTP/2 only (ALPN
+/// `h2`), as gRPC needs.
 pub fn server_config(
     cert: &Path,
     key: &Path,
     ca: Option<&Path>,
-    client_cert_auth: bool,
-    crl: Option<&Path>,
+    (client_cert_auth, crl): (bool, Option<&Path>),
+    allowed: &Allowed,
 ) -> Result<Arc<rustls::ServerConfig>, TlsError> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let builder = rustls::ServerConfig::builder_with_provider(provider.clone())
@@ -59,11 +62,17 @@ pub fn server_config(
             } else {
                 verifier.allow_unauthenticated()
             };
-            builder.with_client_cert_verifier(
-                verifier
-                    .build()
-                    .map_err(|e| TlsError(format!("cannot use {} as a CA: {e}", ca.display())))?,
-            )
+            let verifier = verifier
+                .build()
+                .map_err(|e| TlsError(format!("cannot use {} as a CA: {e}", ca.display())))?;
+            let verifier: Arc<dyn rustls::server::danger::ClientCertVerifier> = match allowed {
+                Allowed::Any => verifier,
+                _ => Arc::new(AllowedVerifier {
+                    inner: verifier,
+                    allowed: allowed.clone(),
+                }),
+            };
+            builder.with_client_cert_verifier(verifier)
         }
         None if crl.is_some() => {
             return Err(TlsError(

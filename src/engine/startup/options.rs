@@ -121,6 +121,9 @@ pub struct ListenerTls {
     pub client_cert_auth: bool,
     /// Certificates revoked (etcd's --client-crl-file, --peer-crl-file).
     pub crl: Option<PathBuf>,
+    /// What the other side's certificate must name (etcd's
+    /// --peer-cert-allowed-cn, --peer-cert-allowed-hostname).
+    pub allowed: crate::engine::listen::Allowed,
 }
 
 impl ListenerTls {
@@ -135,8 +138,8 @@ impl ListenerTls {
             &self.cert,
             &self.key,
             self.ca.as_deref(),
-            self.client_cert_auth,
-            self.crl.as_deref(),
+            (self.client_cert_auth, self.crl.as_deref()),
+            &self.allowed,
         )
         .map_err(|e| StartupError::Tls(e.to_string()))
     }
