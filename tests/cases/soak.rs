@@ -412,10 +412,15 @@ fn soak_under_chaos(etcd: Option<&str>) {
     // The figures.
     let mut faults_by_kind: BTreeMap<String, usize> = BTreeMap::new();
     let mut repair_by_kind: BTreeMap<String, Vec<u64>> = BTreeMap::new();
-    for (f, took) in &repairs {
+    let mut alone_by_kind: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+    let alone = inv::alone(&repairs);
+    for ((f, took), alone) in repairs.iter().zip(&alone) {
         *faults_by_kind.entry(f.kind.clone()).or_default() += 1;
         if let Some(t) = took {
             repair_by_kind.entry(f.kind.clone()).or_default().push(*t);
+            if *alone {
+                alone_by_kind.entry(f.kind.clone()).or_default().push(*t);
+            }
         }
     }
     let skipped = chaos_lines
@@ -428,17 +433,23 @@ fn soak_under_chaos(etcd: Option<&str>) {
             .entry(format!("{} {}", s.action, s.result))
             .or_default() += 1;
     }
-    let repair_figures: BTreeMap<String, Value> = repair_by_kind
-        .iter_mut()
-        .map(|(k, v)| {
-            let n = v.len();
-            let (p50, p99, max) = inv::spread(v);
-            (
-                k.clone(),
-                json!({"repaired": n, "p50_s": p50 as f64 / 1e3, "p99_s": p99 as f64 / 1e3, "max_s": max as f64 / 1e3}),
-            )
-        })
-        .collect();
+    let figures = |by_kind: &mut BTreeMap<String, Vec<u64>>| -> BTreeMap<String, Value> {
+        let mut all: Vec<u64> = by_kind.values().flatten().copied().collect();
+        by_kind.insert("all".to_string(), std::mem::take(&mut all));
+        by_kind
+            .iter_mut()
+            .map(|(k, v)| {
+                let n = v.len();
+                let (p50, p99, max) = inv::spread(v);
+                (
+                    k.clone(),
+                    json!({"repaired": n, "p50_s": p50 as f64 / 1e3, "p99_s": p99 as f64 / 1e3, "max_s": max as f64 / 1e3}),
+                )
+            })
+            .collect()
+    };
+    let repair_figures = figures(&mut repair_by_kind);
+    let alone_figures = figures(&mut alone_by_kind);
     let ops: usize = windows.iter().map(|w| w.ops).sum();
     let answered: usize = windows.iter().map(|w| w.answered).sum();
     let report = json!({
@@ -460,7 +471,8 @@ fn soak_under_chaos(etcd: Option<&str>) {
         "acknowledged_writes": all_acked.len(),
         "samples": samples.len(),
         "time_to_repair": repair_figures,
-        "repairs_ms": repairs.iter().map(|(f, took)| json!({"fault": f.kind, "member": f.member, "ms": took})).collect::<Vec<_>>(),
+        "time_to_repair_alone": alone_figures,
+        "repairs_ms": repairs.iter().zip(&alone).map(|((f, took), alone)| json!({"fault": f.kind, "member": f.member, "ms": took, "alone": alone})).collect::<Vec<_>>(),
         "chaos_exit": chaos_code.flatten(),
         "autopilot_metrics": metrics.iter().map(|m| m.lines().filter(|l| l.starts_with("memberctl_autopilot_actions_total") || l.starts_with("memberctl_autopilot_looks_total") || l.starts_with("memberctl_autopilot_last_repair")).collect::<Vec<_>>().join("\n")).collect::<Vec<_>>(),
         "invariants": verdicts.iter().map(|v| json!({"invariant": v.name, "checked": v.checked, "violations": v.violations.len(), "first": v.violations.iter().take(3).collect::<Vec<_>>()})).collect::<Vec<_>>(),

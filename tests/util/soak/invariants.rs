@@ -404,6 +404,21 @@ pub fn repaired_in_time(repairs: &[(Fault, Option<u64>)], limit_ms: u64) -> Verd
     v
 }
 
+/// For each repair, whether it was done before any other fault began (a
+/// repair another fault struck during is that fault's time too).
+pub fn alone(repairs: &[(Fault, Option<u64>)]) -> Vec<bool> {
+    repairs
+        .iter()
+        .map(|(f, took)| {
+            let Some(t) = took else { return false };
+            let whole = f.start_ms + t;
+            !repairs
+                .iter()
+                .any(|(o, _)| o.seq != f.seq && o.start_ms > f.start_ms && o.start_ms < whole)
+        })
+        .collect()
+}
+
 /// (p50, p99, max) of `values`.
 pub fn spread(values: &mut [u64]) -> (u64, u64, u64) {
     values.sort_unstable();
