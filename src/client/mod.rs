@@ -165,20 +165,19 @@ impl Client {
             "http"
         };
         let mut urls_of = self.urls_of.lock().unwrap_or_else(|p| p.into_inner());
-        for m in members {
-            let urls = m.client_urls.iter();
-            let urls = urls.filter_map(|u| normalize_with(u, scheme).ok());
-            urls_of.insert(m.id, urls.collect());
-        }
-        drop(urls_of);
         let mut learned = self.learned.lock().unwrap_or_else(|p| p.into_inner());
-        for url in members.iter().flat_map(|m| &m.client_urls) {
-            let Ok(url) = normalize_with(url, scheme) else {
-                continue;
-            };
-            if !self.endpoints.contains(&url) && !learned.contains(&url) {
-                learned.push(url);
+        for m in members {
+            let urls: Vec<String> = m
+                .client_urls
+                .iter()
+                .filter_map(|u| normalize_with(u, scheme).ok())
+                .collect();
+            for url in &urls {
+                if !self.endpoints.contains(url) && !learned.contains(url) {
+                    learned.push(url.clone());
+                }
             }
+            urls_of.insert(m.id, urls);
         }
     }
 }

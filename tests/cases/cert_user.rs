@@ -219,37 +219,48 @@ fn transcript(server: (&Path, &[&str]), dir: &Path, pki: &Pki, tag: &str) -> Vec
     said
 }
 
-fn a_client_certificate_names_the_user_on_the_engine_as_on_etcd_3_4() {
+/// `outcomes` on etcd 3.4 (checked by `etcd_says`), then on the engine,
+/// which must give the same.
+fn on_etcd_3_4_and_the_engine(
+    outcomes: impl Fn((&Path, &[&str]), &Path, &Pki, &str) -> Vec<String>,
+    etcd_says: impl Fn(&[String]),
+) {
     let dir = tempfile::tempdir().unwrap();
     let pki = Pki::new(dir.path());
     let etcd_bin = versions::etcd_server("3.4");
-    let etcd = transcript((&etcd_bin, &[]), dir.path(), &pki, "etcd");
-    // What etcd 3.4 answers, as the engine must.
-    let want_in_etcd = [
-        "root$ put k v1: OK",
-        "root$ get k --print-value-only: v1",
-        "alice$ get k --print-value-only: v1",
-        "alice$ put k v2: exit 1: Error: etcdserver: permission denied",
-        "nobody$ get k --print-value-only: exit 1: Error: etcdserver: permission denied",
-        "root$ --user alice:alicepw put k v3: exit 1: Error: etcdserver: permission denied",
-        "alice$ --user root:rootpw put k v4: OK",
-        "alice$ get k --print-value-only: v4",
-        "root$ auth disable: Authentication Disabled",
-        "nobody$ put k v5: OK",
-    ];
-    for line in want_in_etcd {
-        assert!(
-            etcd.iter().any(|l| l == line),
-            "etcd 3.4: {line}\n{etcd:#?}"
-        );
-    }
-    let engine = transcript(
+    let etcd = outcomes((&etcd_bin, &[]), dir.path(), &pki, "etcd");
+    etcd_says(&etcd);
+    let engine = outcomes(
         (Path::new(util::bin()), &["node", "run"]),
         dir.path(),
         &pki,
         "engine",
     );
     assert_eq!(engine, etcd, "the engine as etcd 3.4");
+}
+
+fn a_client_certificate_names_the_user_on_the_engine_as_on_etcd_3_4() {
+    on_etcd_3_4_and_the_engine(transcript, |etcd| {
+        // What etcd 3.4 answers, as the engine must.
+        let want_in_etcd = [
+            "root$ put k v1: OK",
+            "root$ get k --print-value-only: v1",
+            "alice$ get k --print-value-only: v1",
+            "alice$ put k v2: exit 1: Error: etcdserver: permission denied",
+            "nobody$ get k --print-value-only: exit 1: Error: etcdserver: permission denied",
+            "root$ --user alice:alicepw put k v3: exit 1: Error: etcdserver: permission denied",
+            "alice$ --user root:rootpw put k v4: OK",
+            "alice$ get k --print-value-only: v4",
+            "root$ auth disable: Authentication Disabled",
+            "nobody$ put k v5: OK",
+        ];
+        for line in want_in_etcd {
+            assert!(
+                etcd.iter().any(|l| l == line),
+                "etcd 3.4: {line}\n{etcd:#?}"
+            );
+        }
+    });
 }
 
 /// With `--client-crl-file`: whether etcdctl got through with each user's
@@ -268,26 +279,16 @@ fn crl_outcomes(server: (&Path, &[&str]), dir: &Path, pki: &Pki, tag: &str) -> V
 }
 
 fn a_revoked_client_certificate_is_refused_on_the_engine_as_on_etcd_3_4() {
-    let dir = tempfile::tempdir().unwrap();
-    let pki = Pki::new(dir.path());
-    let etcd_bin = versions::etcd_server("3.4");
-    let etcd = crl_outcomes((&etcd_bin, &[]), dir.path(), &pki, "etcd");
-    assert_eq!(
-        etcd,
-        [
+    on_etcd_3_4_and_the_engine(crl_outcomes, |etcd| {
+        let want = [
             "root: put true, get true",
             "alice: put true, get true",
-            "mallory: put false, get false"
-        ],
-        "etcd 3.4"
-    );
-    let engine = crl_outcomes(
-        (Path::new(util::bin()), &["node", "run"]),
-        dir.path(),
-        &pki,
-        "engine",
-    );
-    assert_eq!(engine, etcd, "the engine as etcd 3.4");
+            "mallory: put false, get false",
+        ];
+        assert_eq!(etcd, want, "etcd 3.4");
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let pki = Pki::new(dir.path());
     // Without a CA to verify against, the list is refused before anything
     // is made.
     let r = util::run(
@@ -367,28 +368,16 @@ fn peer_outcomes(server: (&Path, &[&str]), dir: &Path, pki: &Pki, tag: &str) -> 
 }
 
 fn a_peer_certificate_must_name_the_allowed_cn_or_host_on_the_engine_as_on_etcd_3_4() {
-    let dir = tempfile::tempdir().unwrap();
-    let pki = Pki::new(dir.path());
-    let etcd_bin = versions::etcd_server("3.4");
-    let etcd = peer_outcomes((&etcd_bin, &[]), dir.path(), &pki, "etcd");
-    // Only root's certificate has the common name root and names localhost.
-    assert_eq!(
-        etcd,
-        [
+    on_etcd_3_4_and_the_engine(peer_outcomes, |etcd| {
+        // Only root's certificate has the common name root and names localhost.
+        let want = [
             "cn root: true",
             "cn alice: false",
             "hostname root: true",
-            "hostname alice: false"
-        ],
-        "etcd 3.4"
-    );
-    let engine = peer_outcomes(
-        (Path::new(util::bin()), &["node", "run"]),
-        dir.path(),
-        &pki,
-        "engine",
-    );
-    assert_eq!(engine, etcd, "the engine as etcd 3.4");
+            "hostname alice: false",
+        ];
+        assert_eq!(etcd, want, "etcd 3.4");
+    });
 }
 
 /// This file's cases and the tools each needs.
