@@ -25,8 +25,43 @@ use super::{ApiErrorKind, Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
 use crate::model::{Member, MemberList, PeerUrls};
 
-/// How many lost answers a run looks past before it gives up.
-const MAX_LOST_ANSWERS: usize = 5;
+/// How long a run looks past lost answers in a row before it gives up: a
+/// leader that removed itself, or one that handed its leadership over,
+/// leaves the cluster without a leader for an election or two, longer on a
+/// loaded machine.
+const LOST_ANSWERS_FOR: Duration = Duration::from_secs(15);
+
+/// Lost answers in a row: each one waits a little longer (200 ms doubling
+/// to 1 s) before the run looks at the cluster again, until
+/// [`LOST_ANSWERS_FOR`] has passed since the first.
+#[derive(Default)]
+struct LostAnswers {
+    since: Option<Instant>,
+    pause: Duration,
+}
+
+impl LostAnswers {
+    /// Whether `e` is a lost answer to look past; if so, after the pause.
+    async fn look_past(&mut self, e: &Error, observer: &dyn super::Observer) -> bool {
+        if e.kind != ErrorKind::Unavailable {
+            return false;
+        }
+        let now = Instant::now();
+        let since = *self.since.get_or_insert(now);
+        self.pause = (self.pause * 2).clamp(super::retry::FIRST_BACKOFF, super::retry::MAX_BACKOFF);
+        if now + self.pause > since + LOST_ANSWERS_FOR {
+            return false;
+        }
+        observer.notice(&format!("{e}; looking at the cluster again"));
+        tokio::time::sleep(self.pause).await;
+        true
+    }
+
+    /// An answer came: the next lost one starts a new count.
+    fn answered(&mut self) {
+        *self = Self::default();
+    }
+}
 
 /// Where to go and how.
 #[derive(Clone, Debug)]
@@ -268,12 +303,18 @@ pub async fn run<A: MembershipApi, S: StartMember>(
         predicted: predicted_seconds(&checks),
         seen: Vec::new(),
     };
-    let mut lost_answers = 0;
+    let mut lost = LostAnswers::default();
     // Each step changes one member; a plan never has more steps than twice
-    // the members involved, and a step repeated means it did not take.
+    // the members involved, and a step repeated means it did not take (lost
+    // answers are bounded by their own time, not counted here).
     let limit = 4 * (list.members.len() + req.target.len()) + 4;
-    for _ in 0..limit {
-        let (list, plan) = plan_now(api, &req.target, engine.as_mut()).await?;
+    let mut tried = 0;
+    while tried < limit {
+        let (list, plan) = match plan_now(api, &req.target, engine.as_mut()).await {
+            Ok(now) => now,
+            Err(e) if lost.look_past(&e, observer).await => continue,
+            Err(e) => return Err(e),
+        };
         let Some(step) = plan.steps.first() else {
             return Ok(ApplyOutcome::Applied {
                 applied: Applied {
@@ -304,15 +345,15 @@ pub async fn run<A: MembershipApi, S: StartMember>(
         )
         .await
         {
-            Ok(took) => took,
-            // A lost answer (the member that took the change was just
-            // removed, or the connection broke): the step may have been
-            // taken; look at the cluster again.
-            Err(e) if e.kind == ErrorKind::Unavailable && lost_answers < MAX_LOST_ANSWERS => {
-                lost_answers += 1;
-                observer.notice(&format!("{e}; looking at the cluster again"));
-                continue;
+            Ok(took) => {
+                tried += 1;
+                lost.answered();
+                took
             }
+            // A lost answer (the member that took the change was just
+            // removed, the connection broke, or no leader yet): the step
+            // may have been taken; look at the cluster again.
+            Err(e) if lost.look_past(&e, observer).await => continue,
             Err(e) => return Err(e),
         };
         match (took, engine.as_mut()) {

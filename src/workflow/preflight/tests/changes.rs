@@ -238,6 +238,39 @@ async fn apply_checks_the_whole_plan_once_before_its_first_step() {
     assert_eq!(fake.calls(), vec!["remove"]);
 }
 
+/// No leader for a while (a removed leader, an election on a loaded
+/// machine): the run looks at the cluster again, pausing longer each time,
+/// and takes the step once the cluster answers; it is not given up after a
+/// few quick tries.
+#[tokio::test(start_paused = true)]
+async fn apply_looks_past_a_cluster_without_a_leader_for_seconds() {
+    let no_leader = || ApiError::new(ApiErrorKind::Unavailable, "etcdserver: no leader");
+    let removals = |f: &Fake| f.calls().iter().filter(|c| *c == "remove").count();
+    let fake = Fake::three();
+    fake.state().remove_errors = (0..8).map(|_| no_leader()).collect();
+    // A removal's lost answer is confirmed from the member list for a
+    // --command-timeout; short here, so that the pacing is the run's own.
+    let mut quick = cx(&fake);
+    quick.command_timeout = Duration::from_millis(100);
+    let started = tokio::time::Instant::now();
+    let done = apply::run(&quick, &apply_req(&[1, 2]), &Manual).await;
+    assert!(done.is_ok(), "{done:?}");
+    assert_eq!(removals(&fake), 9, "{:?}", fake.calls());
+    let took = started.elapsed();
+    assert!(took >= Duration::from_secs(5), "paced: {took:?}");
+    // Without an answer for longer than that, the run gives up: exit 5.
+    let fake = Fake::three();
+    fake.state().remove_errors = (0..100).map(|_| no_leader()).collect();
+    let mut quick = cx(&fake);
+    quick.command_timeout = Duration::from_millis(100);
+    let err = apply::run(&quick, &apply_req(&[1, 2]), &Manual)
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, crate::error::ErrorKind::Unavailable, "{err}");
+    let tried = removals(&fake);
+    assert!((10..30).contains(&tried), "{tried} removals tried");
+}
+
 /// The checks a change passed come back in its outcome, by value (the
 /// report is built from them): a skip marked, a warning kept.
 #[tokio::test]
