@@ -108,6 +108,18 @@ pub fn kv(r: spb::KvRecord) -> mvccpb::KeyValue {
     }
 }
 
+/// A record shared with the state machine as etcd's key-value (copied).
+pub fn kv_shared(r: &spb::KvRecord) -> mvccpb::KeyValue {
+    mvccpb::KeyValue {
+        key: r.key.clone(),
+        create_revision: r.create_revision,
+        mod_revision: r.mod_revision,
+        version: r.version,
+        value: r.value.clone(),
+        lease: r.lease,
+    }
+}
+
 /// An inner response's header: the revision only, as etcd fills it.
 fn inner_header(revision: i64) -> Option<epb::ResponseHeader> {
     Some(epb::ResponseHeader {
@@ -135,7 +147,7 @@ fn response_op(r: OpResult) -> epb::ResponseOp {
         }
         OpResult::Put { revision, prev } => Response::ResponsePut(epb::PutResponse {
             header: inner_header(revision),
-            prev_kv: prev.map(kv),
+            prev_kv: prev.as_deref().map(kv_shared),
         }),
         OpResult::Delete {
             revision,
@@ -144,7 +156,7 @@ fn response_op(r: OpResult) -> epb::ResponseOp {
         } => Response::ResponseDeleteRange(epb::DeleteRangeResponse {
             header: inner_header(revision),
             deleted,
-            prev_kvs: prev.into_iter().map(kv).collect(),
+            prev_kvs: prev.iter().map(|p| kv_shared(p)).collect(),
         }),
         OpResult::Txn(t) => {
             let h = inner_header(t.revision);
@@ -174,9 +186,9 @@ pub fn event(c: &Change, prev_kv: bool) -> mvccpb::Event {
     };
     mvccpb::Event {
         r#type: kind as i32,
-        kv: Some(kv(c.kv.clone())),
+        kv: Some(kv_shared(&c.kv)),
         prev_kv: if prev_kv {
-            c.prev.clone().map(kv)
+            c.prev.as_deref().map(kv_shared)
         } else {
             None
         },

@@ -94,7 +94,7 @@ impl Kv for KvService {
                 match only(s.propose_txn(t).await?)? {
                     (revision, OpResult::Put { prev, .. }) => Ok(epb::PutResponse {
                         header: s.header(revision),
-                        prev_kv: prev.map(convert::kv),
+                        prev_kv: prev.as_deref().map(convert::kv_shared),
                     }),
                     (_, other) => Err(internal(format!("unexpected result {other:?}"))),
                 }
@@ -121,7 +121,7 @@ impl Kv for KvService {
                         Ok(epb::DeleteRangeResponse {
                             header: s.header(revision),
                             deleted,
-                            prev_kvs: prev.into_iter().map(convert::kv).collect(),
+                            prev_kvs: prev.iter().map(|p| convert::kv_shared(p)).collect(),
                         })
                     }
                     (_, other) => Err(internal(format!("unexpected result {other:?}"))),

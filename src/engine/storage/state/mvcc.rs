@@ -49,9 +49,9 @@ pub struct RangeResult {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Change {
     /// The key's new record (a tombstone for a deletion: key and revision only).
-    pub kv: spb::KvRecord,
+    pub kv: Arc<spb::KvRecord>,
     /// The key's record before the change, if it existed.
-    pub prev: Option<spb::KvRecord>,
+    pub prev: Option<Arc<spb::KvRecord>>,
 }
 
 impl Change {
@@ -337,12 +337,12 @@ pub(crate) fn changes_since(
             continue;
         };
         let prev = if prev {
-            at(state, key, rev as i64 - 1).map(|r| (*r).clone())
+            at(state, key, rev as i64 - 1)
         } else {
             None
         };
         out.push(Change {
-            kv: (*kv).clone(),
+            kv: kv.clone(),
             prev,
         });
     }

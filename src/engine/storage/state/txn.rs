@@ -3,6 +3,8 @@
 //! branch is checked (leases, keys, revisions), and only then do its
 //! operations run, all writes at one revision.
 
+use std::sync::Arc;
+
 use super::mvcc::{self, RangeResult, Refusal};
 use super::writes::{At, Batch};
 use super::State;
@@ -19,7 +21,7 @@ pub enum OpResult {
         /// The revision of the write.
         revision: i64,
         /// The previous record (when the put asked for it and the key existed).
-        prev: Option<spb::KvRecord>,
+        prev: Option<Arc<spb::KvRecord>>,
     },
     /// A range deletion.
     Delete {
@@ -28,7 +30,7 @@ pub enum OpResult {
         /// How many keys went.
         deleted: i64,
         /// Their records, when asked for.
-        prev: Vec<spb::KvRecord>,
+        prev: Vec<Arc<spb::KvRecord>>,
     },
     /// A nested transaction.
     Txn(TxnResult),

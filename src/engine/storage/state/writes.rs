@@ -91,21 +91,21 @@ impl<'s> Batch<'s> {
         at: &mut At,
         key: Key,
         kv: spb::KvRecord,
-        prev: Option<spb::KvRecord>,
+        prev: Option<Arc<spb::KvRecord>>,
     ) -> Arc<spb::KvRecord> {
         let rec = Arc::new(kv);
         self.state.insert_record(key, rec.clone());
         at.sub += 1;
         self.changes.push(Change {
-            kv: (*rec).clone(),
+            kv: rec.clone(),
             prev,
         });
         rec
     }
 
-    /// The live record of `key`, with its value.
-    pub(super) fn current(&self, key: &[u8]) -> Option<spb::KvRecord> {
-        self.state.kv.get(key).map(|r| (**r).clone())
+    /// The live record of `key`, with its value (shared, not copied).
+    pub(super) fn current(&self, key: &[u8]) -> Option<Arc<spb::KvRecord>> {
+        self.state.kv.get(key).cloned()
     }
 
     /// Writes `key` at `at` (value and lease as given); returns the previous record.
@@ -115,7 +115,7 @@ impl<'s> Batch<'s> {
         key: &[u8],
         value: Vec<u8>,
         lease: i64,
-    ) -> Option<spb::KvRecord> {
+    ) -> Option<Arc<spb::KvRecord>> {
         let prev = self.current(key);
         let k = self.state.key(key);
         let rec = spb::KvRecord {
@@ -140,13 +140,15 @@ impl<'s> Batch<'s> {
         prev
     }
 
-    /// Deletes the live keys of a range at `at`; returns their records.
+    /// Deletes the live keys of a range at `at`; returns their records
+    /// (shared with the history, not copied: a range of many keys would
+    /// otherwise hold their values once more per copy until applied).
     pub(super) fn delete(
         &mut self,
         at: &mut At,
         key: &[u8],
         range_end: &[u8],
-    ) -> Vec<spb::KvRecord> {
+    ) -> Vec<Arc<spb::KvRecord>> {
         self.delete_ops += 1;
         let found: Vec<(Key, Arc<spb::KvRecord>)> = mvcc::live_range(self.state, key, range_end)
             .map(|(k, r)| (k.clone(), r.clone()))
@@ -164,7 +166,6 @@ impl<'s> Batch<'s> {
                 tombstone: true,
                 ..Default::default()
             };
-            let prev = (*prev).clone();
             self.record_change(at, k, tomb, Some(prev.clone()));
             prevs.push(prev);
         }
