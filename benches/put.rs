@@ -1,5 +1,6 @@
 //! Put latency and throughput through a 3-member cluster, the bundled engine
-//! vs etcd 3.4 with the same Rust client, and the floor measured in the same
+//! vs etcd 3.6 and 3.7 (the pinned servers) and Debian's 3.4 with the same
+//! Rust client, and the floor measured in the same
 //! run: fdatasync of a small write plus a loopback round trip. Single writer
 //! (p50, p99, p99.9) and 64 concurrent writers (puts/s, p99 of their puts).
 //! `MEMBERCTL_BENCH_ROUNDS` rounds (default 1), each with fresh clusters and
@@ -125,6 +126,10 @@ fn measure(rt: &tokio::runtime::Runtime, url: &str) -> Figures {
     })
 }
 
+/// The etcd servers measured beside the engine, in order: the releases
+/// people run now (3.6, 3.7: the pinned binaries) and Debian's 3.4.
+const ETCDS: [&str; 3] = ["3.6", "3.7", "3.4"];
+
 fn main() {
     let rounds = common::rounds(1);
     let rt = runtime();
@@ -140,12 +145,6 @@ fn main() {
         let eps = cluster_up(&dir);
         let engine = measure(&rt, &leader_and_follower(&eps.join(",")).0);
         memberctl(&dir, &["cluster", "down"]);
-        let etcd = util::etcd::etcd_binary().map(|bin| {
-            let c = util::Etcd::start_default_timing(bin, 3);
-            let r = measure(&rt, &leader_and_follower(&c.endpoints()).0);
-            drop(c);
-            r
-        });
         let row = |name: &str, f: Figures| {
             format!(
                 "| {round} | {name} | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} (floor {floor:.2} ms) | {:.0} puts/s | {:.2} ms |\n",
@@ -158,21 +157,25 @@ fn main() {
             )
         };
         report.push_str(&row("engine", engine));
-        match etcd {
-            Some(e) => {
-                report.push_str(&row("etcd 3.4", e));
-                ratios.push_str(&format!(
-                    "round {round}: engine ÷ etcd: p50 {:.2}, p99 {:.2}, p99.9 {:.2}, throughput {:.2}, {BATCH_WRITERS} writers' p99 {:.2}\n",
-                    engine.p50 / e.p50,
-                    engine.p99 / e.p99,
-                    engine.p999 / e.p999,
-                    engine.rate / e.rate,
-                    engine.batch_p99 / e.batch_p99
+        for version in ETCDS {
+            let Ok(bin) = util::versions::find(version) else {
+                report.push_str(&format!(
+                    "| {round} | etcd {version} | skipped: not available | | | | | |\n"
                 ));
-            }
-            None => report.push_str(&format!(
-                "| {round} | etcd | skipped: etcd not installed | | | | | |\n"
-            )),
+                continue;
+            };
+            let c = util::Etcd::start_default_timing(bin, 3);
+            let e = measure(&rt, &leader_and_follower(&c.endpoints()).0);
+            drop(c);
+            report.push_str(&row(&format!("etcd {version}"), e));
+            ratios.push_str(&format!(
+                "round {round}: engine ÷ etcd {version}: p50 {:.2}, p99 {:.2}, p99.9 {:.2}, throughput {:.2}, {BATCH_WRITERS} writers' p99 {:.2}\n",
+                engine.p50 / e.p50,
+                engine.p99 / e.p99,
+                engine.p999 / e.p999,
+                engine.rate / e.rate,
+                engine.batch_p99 / e.batch_p99
+            ));
         }
         eprintln!("{report}\n{ratios}");
     }
