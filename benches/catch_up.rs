@@ -61,12 +61,7 @@ struct Run {
 
 /// A process's peak resident set (VmHWM) in MB.
 fn peak_rss_mb(pid: u32) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
+    common::status_mib(pid, "VmHWM")
 }
 
 /// Bytes a process has passed to write calls (wchar of /proc/PID/io).

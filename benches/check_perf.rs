@@ -23,7 +23,7 @@ use common::{cluster_up, memberctl};
 
 /// What one run of `check perf` printed, and the members' RSS afterwards.
 #[derive(Clone, Debug, Default)]
-struct Run {
+struct Measured {
     passed: bool,
     throughput: Option<f64>,
     slowest_s: Option<f64>,
@@ -31,13 +31,13 @@ struct Run {
     rss_mib: Vec<f64>,
 }
 
-impl Run {
+impl Measured {
     fn rss_total(&self) -> f64 {
         self.rss_mib.iter().sum()
     }
 }
 
-/// The number after the last ": " or "is "/"took " of a line, without its unit.
+/// The figure that ends a verdict line (`… 674`, `… 0.786915s`), its unit dropped.
 fn figure(line: &str) -> Option<f64> {
     let tail = line.rsplit([':', ' ']).find(|w| !w.is_empty())?;
     let num: String = tail
@@ -49,8 +49,8 @@ fn figure(line: &str) -> Option<f64> {
 
 /// Reads `check perf`'s verdict lines (`PASS: Throughput is 989 writes/s`,
 /// `FAIL: Slowest request took too long: 0.78s`, …).
-fn parse(out: &str) -> Run {
-    let mut run = Run::default();
+fn parse(out: &str) -> Measured {
+    let mut run = Measured::default();
     for line in out.lines().map(str::trim) {
         if line.contains("Throughput") {
             run.throughput = figure(line.trim_end_matches(" writes/s"));
@@ -65,20 +65,8 @@ fn parse(out: &str) -> Run {
     run
 }
 
-/// VmRSS of `pid` in MiB.
-fn rss_mib(pid: u32) -> f64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-        })
-        .map_or(0.0, |kib| kib / 1024.0)
-}
-
 /// `etcdctl check perf --load LOAD` against `endpoints`, then the RSS of `pids`.
-fn check_perf(etcdctl: &Path, endpoints: &str, load: &str, pids: &[u32]) -> Run {
+fn check_perf(etcdctl: &Path, endpoints: &str, load: &str, pids: &[u32]) -> Measured {
     let out = Command::new(etcdctl)
         .args(["--endpoints", endpoints, "check", "perf", "--load", load])
         .env("ETCDCTL_API", "3")
@@ -90,13 +78,16 @@ fn check_perf(etcdctl: &Path, endpoints: &str, load: &str, pids: &[u32]) -> Run 
     if run.throughput.is_none() {
         eprintln!("check perf printed no verdict:\n{text}");
     }
-    run.rss_mib = pids.iter().map(|p| rss_mib(*p)).collect();
+    run.rss_mib = pids
+        .iter()
+        .map(|p| common::status_mib(*p, "VmRSS"))
+        .collect();
     run
 }
 
 /// One run on a fresh 3-member cluster of `server` (`engine` or an etcd
 /// minor version); None with the reason when that server is missing.
-fn run_on(server: &str, etcdctl: &Path, load: &str) -> Result<Run, String> {
+fn run_on(server: &str, etcdctl: &Path, load: &str) -> Result<Measured, String> {
     if server == "engine" {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("cluster");
@@ -161,7 +152,7 @@ fn main() {
     };
     for round in 1..=rounds {
         for load in &loads {
-            let mut runs: Vec<(String, Run)> = Vec::new();
+            let mut runs: Vec<(String, Measured)> = Vec::new();
             for server in &servers {
                 match run_on(server, &etcdctl, load) {
                     Ok(r) => {

@@ -127,6 +127,17 @@ pub fn publish(name: &str, section: &str) {
     let _ = std::fs::write(target.join("bench-report.md"), all.join("\n"));
 }
 
+/// A memory figure of `/proc/PID/status` (`VmRSS`, `VmHWM`, …) in MiB; 0
+/// when the process or the field is gone.
+pub fn status_mib(pid: u32, field: &str) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
 /// How many rounds to run: `MEMBERCTL_BENCH_ROUNDS`, else `default` (at least 1).
 pub fn rounds(default: usize) -> usize {
     std::env::var("MEMBERCTL_BENCH_ROUNDS")

@@ -108,16 +108,10 @@ pub fn kv(r: spb::KvRecord) -> mvccpb::KeyValue {
     }
 }
 
-/// A record shared with the state machine as etcd's key-value (copied).
+/// A record shared with the state machine as etcd's key-value (its key and
+/// value copied, as they must be for the message).
 pub fn kv_shared(r: &spb::KvRecord) -> mvccpb::KeyValue {
-    mvccpb::KeyValue {
-        key: r.key.clone(),
-        create_revision: r.create_revision,
-        mod_revision: r.mod_revision,
-        version: r.version,
-        value: r.value.clone(),
-        lease: r.lease,
-    }
+    kv(r.clone())
 }
 
 /// An inner response's header: the revision only, as etcd fills it.

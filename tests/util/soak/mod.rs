@@ -10,9 +10,10 @@
 //! time, writers paced); `MEMBERCTL_SOAK=1h` (any duration) a long one (up
 //! to two faults at once; `MEMBERCTL_SOAK_AT_ONCE=1` one at a time);
 //! `MEMBERCTL_SOAK_SEED=N` replays a seed. A failure prints the seed and the
-//! command that replays it.
+//! command that replays it, and ends with the run's story ([`story`]).
 
 pub mod invariants;
+pub mod story;
 pub mod watcher;
 
 use std::path::PathBuf;

@@ -128,7 +128,12 @@ impl Batch<'_> {
                     OpResult::Range(mvcc::range_with(self.state, r, now)?)
                 }
                 Some(spb::op::Op::Put(p)) => {
-                    let prev = self.current(&p.key);
+                    // Read here only to keep its value or lease; `write` reads it anyway.
+                    let prev = if p.ignore_value || p.ignore_lease {
+                        self.current(&p.key)
+                    } else {
+                        None
+                    };
                     let value = match (&prev, p.ignore_value) {
                         (Some(prev), true) => prev.value.clone(),
                         _ => p.value.clone(),
