@@ -176,6 +176,7 @@ impl TryFrom<&ReplaceArgs> for ReplaceRequest {
             dry_run: a.dry_run,
             timeout: a.wait.timeout,
             poll_interval: a.wait.poll_interval,
+            only_dead: false,
         })
     }
 }

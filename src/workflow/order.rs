@@ -3,7 +3,11 @@
 //! voter ([`Seen::dead`]) is removed first, since every server memberctl
 //! knows refuses each member add while a voter is down and removing a dead
 //! voter never lowers fault tolerance; a live one is replaced add-first.
-//! Pure: `member replace`, its plan and its pre-flight checks ask it.
+//! A standby that is a learner already replaces a dead voter in the
+//! engine's one joint swap, and elsewhere after the dead voter's removal
+//! (promoted first, a voter that came back before its removal would stay
+//! beside it as an extra voter). Pure: `member replace`, its plan and its
+//! pre-flight checks ask it.
 
 use std::fmt;
 
@@ -57,9 +61,26 @@ impl fmt::Display for Order {
 
 /// The order of replacing `old`, as one look `seen` it, with the member
 /// named `name`; `new`: that member when it exists already (an earlier run
-/// or a standby added it).
-pub fn decide(old: &Member, seen: Option<&Seen>, name: &str, new: Option<&Member>) -> Order {
+/// or a standby added it); `swap`: whether the server swaps them in one
+/// joint change (the engine).
+pub fn decide(
+    old: &Member,
+    seen: Option<&Seen>,
+    name: &str,
+    new: Option<&Member>,
+    swap: bool,
+) -> Order {
     let old_label = old.label();
+    let dead = seen.is_some_and(Seen::dead);
+    if let Some(n) = new.filter(|n| n.is_learner && dead && !old.is_learner && !swap) {
+        return Order {
+            first: First::Remove,
+            rule: format!(
+                "{old_label} is dead: it answers nothing and the leader has lost it too, and {}                  is a learner already; removing a dead voter does not lower fault tolerance,                  and the server has no joint swap: {old_label} is removed first, then {name}                  promoted (promoted first, {old_label} coming back before its removal would                  stay beside {name} as one voter too many)",
+                n.label()
+            ),
+        };
+    }
     if let Some(n) = new {
         let role = if n.is_learner { "a learner" } else { "a voter" };
         return Order {
@@ -141,40 +162,82 @@ mod tests {
 
     #[test]
     fn a_dead_voter_goes_first_and_a_live_one_last() {
-        let dead = decide(&old(), Some(&seen(false, Some(false))), "m4", None);
+        let dead = decide(&old(), Some(&seen(false, Some(false))), "m4", None, false);
         assert_eq!(dead.first, First::Remove);
         assert!(dead.rule.contains("dead"), "{}", dead.rule);
         assert!(dead.rule.contains("refuses a member add"), "{}", dead.rule);
         for (answered, hears) in [(true, Some(true)), (false, Some(true)), (false, None)] {
-            let o = decide(&old(), Some(&seen(answered, hears)), "m4", None);
+            let o = decide(&old(), Some(&seen(answered, hears)), "m4", None, false);
             assert_eq!(o.first, First::Add, "{answered} {hears:?}: {}", o.rule);
         }
-        let unknown = decide(&old(), Some(&seen(false, None)), "m4", None);
+        let unknown = decide(&old(), Some(&seen(false, None)), "m4", None, false);
         assert!(
             unknown.rule.contains("could not be read"),
             "{}",
             unknown.rule
         );
-        assert_eq!(decide(&old(), None, "m4", None).first, First::Add);
+        assert_eq!(decide(&old(), None, "m4", None, false).first, First::Add);
     }
 
-    #[test]
-    fn a_new_member_that_exists_is_promoted_before_the_old_one_goes() {
-        let standby = Member {
+    fn standby() -> Member {
+        Member {
             id: MemberId(4),
             name: "m4".into(),
             is_learner: true,
             ..Default::default()
-        };
+        }
+    }
+
+    #[test]
+    fn a_new_member_that_exists_is_promoted_before_a_live_old_one_goes() {
+        let standby = standby();
+        for swap in [false, true] {
+            let o = decide(
+                &old(),
+                Some(&seen(true, Some(true))),
+                "m4",
+                Some(&standby),
+                swap,
+            );
+            assert_eq!(o.first, First::Add);
+            assert!(o.rule.contains("a learner already"), "{}", o.rule);
+        }
+        // The engine swaps a dead one for it in one joint change.
         let o = decide(
             &old(),
             Some(&seen(false, Some(false))),
             "m4",
             Some(&standby),
+            true,
         );
         assert_eq!(o.first, First::Add);
-        assert!(o.rule.contains("a learner already"), "{}", o.rule);
         assert_eq!(First::Remove.as_str(), "remove_first");
         assert_eq!(First::Add.as_str(), "add_first");
+    }
+
+    #[test]
+    fn a_dead_voter_goes_before_a_standby_is_promoted_without_a_joint_swap() {
+        let o = decide(
+            &old(),
+            Some(&seen(false, Some(false))),
+            "m4",
+            Some(&standby()),
+            false,
+        );
+        assert_eq!(o.first, First::Remove, "{}", o.rule);
+        assert!(o.rule.contains("one voter too many"), "{}", o.rule);
+        // A voter already: nothing is left to promote.
+        let voter = Member {
+            is_learner: false,
+            ..standby()
+        };
+        let o = decide(
+            &old(),
+            Some(&seen(false, Some(false))),
+            "m4",
+            Some(&voter),
+            false,
+        );
+        assert_eq!(o.first, First::Add, "{}", o.rule);
     }
 }

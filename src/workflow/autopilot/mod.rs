@@ -273,6 +273,7 @@ async fn act<A: MembershipApi, S: StandbyStarter>(
                 timeout: req.timeout,
                 poll_interval: req.poll_interval,
                 preflight: req.preflight.clone(),
+                only_dead: true,
             };
             replace::run(cx, &replace, &Manual).await.map(|_| ())
         }

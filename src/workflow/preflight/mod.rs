@@ -452,7 +452,7 @@ pub async fn check<A: MembershipApi>(
             // The order `member replace` would choose: a dead voter goes first.
             let old = resolve(&list, t, Purpose::Replace)?;
             let look = look::look_at(api, &health, Duration::ZERO).await;
-            let first = order::decide(old, look.seen(old.id), "NEW", None).first;
+            let first = order::decide(old, look.seen(old.id), "NEW", None, false).first;
             replacing(old.id, None, first)
         }
         Planned::Upgrade(v) => {

@@ -20,7 +20,7 @@ use tokio::time::Instant;
 
 use super::catch_up::CatchUpSummary;
 use super::health::Health;
-use super::look;
+use super::look::{self, Seen};
 use super::order::{self, First, Order};
 use super::preflight::{predicted_seconds, Check, Preflight};
 use super::quorum::Plan;
@@ -53,6 +53,10 @@ pub struct ReplaceRequest {
     pub poll_interval: Duration,
     /// The pre-flight checks, run once for the whole replacement before its first step.
     pub preflight: Preflight,
+    /// Replace OLD only while it is dead (autopilot's replacement: an OLD
+    /// that answers again, or that the leader hears again, is kept and
+    /// nothing is done).
+    pub only_dead: bool,
 }
 
 /// A finished replacement.
@@ -219,7 +223,22 @@ pub async fn prepare<A: MembershipApi>(
     let health = Health::gather(api, list.clone()).await;
     let order = if old_present {
         let look = look::look_at(api, &health, Duration::ZERO).await;
-        order::decide(&old, look.seen(old.id), &req.name, new.as_ref())
+        if req.only_dead && !look.seen(old.id).is_some_and(Seen::dead) {
+            return Err(Error::new(
+                ErrorKind::Refused,
+                format!(
+                    "{} is not dead any more (it answers, or the leader hears it): it is kept,                      and nothing was changed",
+                    old.label()
+                ),
+            ));
+        }
+        order::decide(
+            &old,
+            look.seen(old.id),
+            &req.name,
+            new.as_ref(),
+            engine.is_some(),
+        )
     } else {
         Order {
             first: First::Remove,

@@ -176,6 +176,7 @@ fn replace_req(old: &str, preflight: Preflight) -> ReplaceRequest {
         timeout: Duration::from_secs(2),
         poll_interval: Duration::from_millis(5),
         preflight,
+        only_dead: false,
     }
 }
 
