@@ -1,4 +1,4 @@
-//! Learner catch-up over a link: the same change on the engine and on etcd 3.4, every member pair behind the same link model, in three profiles — LAN (1 Gbit/s, 0.5 ms), region (200 Mbit/s, 10 ms), cross-region (50 Mbit/s, 60 ms, 4 MB queue).
+//! Learner catch-up over a link: the same change on the engine and on etcd 3.6, 3.7 and 3.4, every member pair behind the same link model — LAN (1 Gbit/s, 0.5 ms), region (200 Mbit/s, 10 ms), cross-region (50 Mbit/s, 60 ms, 4 MB queue) — or, to judge the model, behind the kernel's `tbf` on a namespace's loopback and the model set as that shaper.
 //!
 //! Per server and profile: three members with `--snapshot-count 10000` are
 //! loaded with N × 1 KiB keys (default 100k ≈ 100 MB) on a fast link, then
@@ -6,15 +6,24 @@
 //! after 5 s a learner is added, started (from the settings `member add`
 //! printed) and promoted by `memberctl member promote`, which waits until it
 //! has caught up. Reported: catch-up time (learner started → promoted) and
-//! its ratio to the link floor (data ÷ bandwidth) and to etcd's; the
+//! its ratio to the link floor (data ÷ bandwidth); the
 //! writer's p50/p99/worst before and during the catch-up; leader changes
 //! (the raft term's rise); and, as the link saw them, the delay of small
 //! messages (≤ 1 KiB: heartbeats, votes, acks) from the leader to the
 //! voters and to the learner, p99 during the catch-up — a heartbeat's round
-//! trip is that and the way back. `MEMBERCTL_BENCH_KEYS`,
-//! `MEMBERCTL_BENCH_ROUNDS` (default 1), `MEMBERCTL_BENCH_PROFILES` (lan,
-//! region, cross-region) and `MEMBERCTL_BENCH_SERVERS` (engine, etcd) choose
-//! what runs. Prints a Markdown table (also target/bench-report-catch-up-link.md).
+//! trip is that and the way back; under the kernel's shaper instead, the
+//! qdisc's backlog (p50 / max, sampled every 100 ms) and its drops. Then
+//! engine ÷ each etcd per profile.
+//!
+//! The `kernel-tbf` profile and its model twins (`model-tbf`,
+//! `model-tbf-uplink`) run the whole bench in a network namespace of its
+//! own (`unshare -rn`; loopback MTU 1500): there everything — every member
+//! pair, both ways, and the writer's requests — crosses the one shaped
+//! loopback. `MEMBERCTL_BENCH_KEYS`, `MEMBERCTL_BENCH_ROUNDS` (default 1),
+//! `MEMBERCTL_BENCH_PROFILES` (default lan, region, cross-region,
+//! cross-region-uplink; or any of kernel-tbf, model-tbf, model-tbf-uplink)
+//! and `MEMBERCTL_BENCH_SERVERS` (default engine, 3.6, 3.7, 3.4) choose what
+//! runs. Prints a Markdown table (also target/bench-report-catch-up-link.md).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -24,24 +33,63 @@ mod common;
 #[allow(unused_imports)]
 mod util;
 
+use common::shaper::{self, Backlog, Tbf};
 use memberctl::link::{LinkSpec, Links};
 use serde_json::Value;
 use util::writer::{Sample, SteadyWriter};
 
 /// The link the data is loaded over (fast: the load is not measured).
 const LOADING: &str = "rtt=100us,bandwidth=10gbit,queue=16mb";
-/// The profiles: name and link.
-const PROFILES: [(&str, &str); 4] = [
-    ("lan", "rtt=500us,bandwidth=1gbit,queue=1mb"),
-    ("region", "rtt=10ms,bandwidth=200mbit,queue=4mb"),
-    ("cross-region", "rtt=60ms,bandwidth=50mbit,queue=4mb"),
+/// A profile's link: the link model's, or the kernel's shaper on the
+/// namespace's loopback (the model then only forwards, on [`LOADING`]).
+#[derive(Clone, Copy)]
+enum Link {
+    Model(&'static str),
+    Kernel(Tbf),
+}
+
+/// The kernel's shaper of issue 55's measurement: 50 Mbit/s, a 64 KiB
+/// bucket, a 4 MiB queue.
+const TBF: Tbf = Tbf {
+    rate_bits: 50_000_000,
+    burst_bytes: 64 * 1024,
+    limit_bytes: 4 * 1024 * 1024,
+};
+
+/// The profiles: name and link; the first four by default.
+const PROFILES: [(&str, Link); 7] = [
+    ("lan", Link::Model("rtt=500us,bandwidth=1gbit,queue=1mb")),
+    (
+        "region",
+        Link::Model("rtt=10ms,bandwidth=200mbit,queue=4mb"),
+    ),
+    (
+        "cross-region",
+        Link::Model("rtt=60ms,bandwidth=50mbit,queue=4mb"),
+    ),
     // The leader's traffic to every peer through one queue: its uplink, as
     // in a namespace whose loopback is shaped.
     (
         "cross-region-uplink",
-        "rtt=60ms,bandwidth=50mbit,queue=4mb,shared=uplink",
+        Link::Model("rtt=60ms,bandwidth=50mbit,queue=4mb,shared=uplink"),
+    ),
+    // The kernel's shaper, and the model set as it: loopback's round trip,
+    // its rate and queue, per pair or the sender's uplink.
+    ("kernel-tbf", Link::Kernel(TBF)),
+    (
+        "model-tbf",
+        Link::Model("rtt=100us,bandwidth=50mbit,queue=4mb"),
+    ),
+    (
+        "model-tbf-uplink",
+        Link::Model("rtt=100us,bandwidth=50mbit,queue=4mb,shared=uplink"),
     ),
 ];
+/// The profiles run unless `MEMBERCTL_BENCH_PROFILES` names others.
+const DEFAULT_PROFILES: &str = "lan,region,cross-region,cross-region-uplink";
+/// The servers beside the engine: the releases people run now (3.6, 3.7:
+/// the pinned binaries) and Debian's 3.4.
+const DEFAULT_SERVERS: &str = "engine,3.6,3.7,3.4";
 /// The writer's pace.
 const PACE: Duration = Duration::from_millis(20);
 /// How long the cluster runs on the profile's link before the writer starts.
@@ -51,7 +99,7 @@ const BEFORE: Duration = Duration::from_secs(5);
 
 /// One catch-up.
 struct Outcome {
-    server: &'static str,
+    server: String,
     seconds: f64,
     floor: f64,
     before: Latency,
@@ -60,6 +108,8 @@ struct Outcome {
     leader_changes: u64,
     to_voters_p99_ms: f64,
     to_learner_p99_ms: f64,
+    /// Under the kernel's shaper: the qdisc's backlog (p50, max, bytes) and drops.
+    qdisc: Option<(f64, f64, u64)>,
 }
 
 /// p50, p99 and worst of a writer's puts, ms.
@@ -129,29 +179,49 @@ fn p99_ms(
     util::percentile(&mut all, 0.99).unwrap_or(0.0)
 }
 
-fn catch_up(
-    server: &'static str,
+/// Loads `keys` keys through the leader of `c`.
+fn load(c: &util::Etcd, server: &Server, keys: usize, rt: &tokio::runtime::Runtime) {
+    let (_, url, _) = leader(c);
+    let load_s = rt.block_on(common::load(&url, keys));
+    eprintln!("{}: loaded {keys} keys in {load_s:.1}s", server.label);
+}
+
+/// One server to run: its label, binary and the arguments before the flags.
+struct Server {
+    label: String,
     bin: std::path::PathBuf,
     prefix: Vec<&'static str>,
-    link: LinkSpec,
-    keys: usize,
-    rt: &tokio::runtime::Runtime,
-) -> Outcome {
-    let mut loading = LinkSpec::parse(LOADING).unwrap();
-    // Sharing is taken when a connection opens: the same from the start.
-    loading.uplink = link.uplink;
-    let links = Arc::new(Links::new(loading));
-    let mut c = util::Etcd::start_linked(
-        bin,
-        prefix,
-        3,
-        vec!["--snapshot-count", "10000"],
-        links.clone(),
-    );
-    let (_, url, _) = leader(&c);
-    let load_s = rt.block_on(common::load(&url, keys));
-    eprintln!("{server}: loaded {keys} keys in {load_s:.1}s");
-    links.set_spec(link);
+}
+
+fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runtime) -> Outcome {
+    let flags = vec!["--snapshot-count", "10000"];
+    // The kernel's shaper alone: no model in the path (the members talk to
+    // each other directly over the shaped loopback).
+    let (mut c, links, bandwidth_bits) = match link {
+        Link::Model(spec) => {
+            let model = LinkSpec::parse(spec).unwrap();
+            let mut loading = LinkSpec::parse(LOADING).unwrap();
+            // Sharing is taken when a connection opens: the same from the start.
+            loading.uplink = model.uplink;
+            let links = Arc::new(Links::new(loading));
+            let c = util::Etcd::start_linked(
+                server.bin.clone(),
+                server.prefix.clone(),
+                3,
+                flags,
+                links.clone(),
+            );
+            load(&c, server, keys, rt);
+            links.set_spec(model);
+            (c, Some(links), model.bandwidth_bits as f64)
+        }
+        Link::Kernel(tbf) => {
+            let c = util::Etcd::start_direct(server.bin.clone(), server.prefix.clone(), 3, flags);
+            load(&c, server, keys, rt);
+            shaper::shape(tbf);
+            (c, None, tbf.rate_bits as f64)
+        }
+    };
     // Settle on the new link: what the load left in flight drains, and the
     // round trips the servers measured on the fast link age out (the
     // engine's pacing takes the lowest of the last 10 s as the link's own).
@@ -174,7 +244,10 @@ fn catch_up(
     );
     let initial = added["initial_cluster"].as_str().unwrap().to_string();
     let id = added["member"]["id"].as_str().unwrap().to_string();
-    links.take_delays();
+    if let Some(l) = &links {
+        l.take_delays();
+    }
+    let backlog = matches!(link, Link::Kernel(_)).then(Backlog::start);
     let start = Instant::now();
     c.start_added("learner", peer_port, &initial);
     ctl(
@@ -190,9 +263,19 @@ fn catch_up(
         ],
     );
     let end = Instant::now();
-    let delays = links.take_delays();
+    let qdisc = backlog.map(|b| {
+        let (samples, drops) = b.stop();
+        let mut kb: Vec<f64> = samples.iter().map(|b| *b as f64).collect();
+        let p50 = util::percentile(&mut kb, 0.5).unwrap_or(0.0);
+        let max = util::percentile(&mut kb, 1.0).unwrap_or(0.0);
+        (p50, max, drops)
+    });
+    let delays = links.as_ref().map(|l| l.take_delays()).unwrap_or_default();
     let written = writer.finish();
     let (_, _, term_after) = leader(&c);
+    if matches!(link, Link::Kernel(_)) {
+        shaper::unshape();
+    }
     let voters: Vec<&str> = ["m1", "m2", "m3"]
         .into_iter()
         .filter(|m| *m != leader_name)
@@ -205,83 +288,119 @@ fn catch_up(
         .collect();
     let data_bits = (keys * common::VALUE_SIZE) as f64 * 8.0;
     let out = Outcome {
-        server,
+        server: server.label.clone(),
         seconds: (end - start).as_secs_f64(),
-        floor: data_bits / link.bandwidth_bits as f64,
+        floor: data_bits / bandwidth_bits,
         before: Latency::of(&before),
         during: Latency::of(&during),
         failed: during.iter().filter(|s| !s.ok).count(),
         leader_changes: term_after.saturating_sub(term_before),
         to_voters_p99_ms: p99_ms(&delays, &leader_name, &voters),
         to_learner_p99_ms: p99_ms(&delays, &leader_name, &["learner"]),
+        qdisc,
     };
     eprintln!(
-        "{server}: caught up in {:.2}s (floor {:.2}s); writer p99 {:.1} → {:.1} ms, worst {:.1} → {:.1} ms; {} leader changes",
-        out.seconds, out.floor, out.before.p99, out.during.p99, out.before.worst, out.during.worst, out.leader_changes
+        "{}: caught up in {:.2}s (floor {:.2}s); writer p99 {:.1} → {:.1} ms, worst {:.1} → {:.1} ms; {} leader changes",
+        out.server, out.seconds, out.floor, out.before.p99, out.during.p99, out.before.worst, out.during.worst, out.leader_changes
     );
     drop(c);
     drop(links);
     out
 }
 
-/// The names in `var` (comma-separated), or every one of `all`.
-fn chosen(var: &str, name: &str) -> bool {
-    std::env::var(var).map_or(true, |v| v.split(',').any(|p| p.trim() == name))
+/// The names in `var` (comma-separated), or in `default`.
+fn list(var: &str, default: &str) -> Vec<String> {
+    std::env::var(var)
+        .unwrap_or_else(|_| default.to_string())
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// The servers named in `MEMBERCTL_BENCH_SERVERS`: the engine, or an etcd
+/// minor version; a missing etcd is reported and skipped.
+fn servers(report: &mut String) -> Vec<Server> {
+    let mut out = Vec::new();
+    for name in list("MEMBERCTL_BENCH_SERVERS", DEFAULT_SERVERS) {
+        if name == "engine" {
+            out.push(Server {
+                label: "engine".into(),
+                bin: std::path::PathBuf::from(util::bin()),
+                prefix: vec!["node", "run"],
+            });
+            continue;
+        }
+        match util::versions::find(&name) {
+            Ok(bin) => out.push(Server {
+                label: format!("etcd {name}"),
+                bin,
+                prefix: vec![],
+            }),
+            Err(why) => report.push_str(&format!("etcd {name} skipped: {why}\n\n")),
+        }
+    }
+    out
 }
 
 fn main() {
+    let profiles = list("MEMBERCTL_BENCH_PROFILES", DEFAULT_PROFILES);
+    let in_netns = profiles.iter().any(|p| p.contains("tbf"));
+    if in_netns {
+        if let Err(why) = shaper::enter_netns() {
+            println!("catch_up_link: skipped, {why}");
+            return;
+        }
+    }
     let keys: usize = std::env::var("MEMBERCTL_BENCH_KEYS")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(100_000);
     let rounds = common::rounds(1);
     let rt = common::runtime();
-    let memberctl_bin = std::path::PathBuf::from(util::bin());
-    let etcd = util::etcd::etcd_binary();
     let mut report = format!(
-        "### Learner catch-up over a link, {keys} keys × 1 KiB, engine vs etcd 3.4, every member pair behind the same link model; a put every {} ms through the leader; learner started → promoted\n\n",
+        "### Learner catch-up over a link, {keys} keys × 1 KiB, the engine and etcd, every member pair behind the same link{}; a put every {} ms through the leader; learner started → promoted\n\n",
+        if in_netns {
+            " (in a network namespace of its own, loopback MTU 1500)"
+        } else {
+            ""
+        },
         PACE.as_millis()
     );
+    let servers = servers(&mut report);
+    let mut ratios = String::new();
     for round in 1..=rounds {
         report.push_str(&format!(
-            "\nRound {round}\n\n| profile | server | catch-up | ÷ link floor | ÷ etcd's | writer p50 / p99 / worst before | during | failed puts | leader changes | small msgs leader → voters p99 | → learner p99 |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
+            "\nRound {round}\n\n| profile | server | catch-up | ÷ link floor | writer p50 / p99 / worst before | during | failed puts | leader changes | small msgs leader → voters p99 | → learner p99 | qdisc backlog p50 / max, drops |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
         ));
-        for (name, spec) in PROFILES {
-            if !chosen("MEMBERCTL_BENCH_PROFILES", name) {
+        for (name, link) in PROFILES {
+            if !profiles.iter().any(|p| p == name) {
                 continue;
             }
-            let link = LinkSpec::parse(spec).unwrap();
-            let mut outs = Vec::new();
-            if chosen("MEMBERCTL_BENCH_SERVERS", "engine") {
-                outs.push(catch_up(
-                    "engine",
-                    memberctl_bin.clone(),
-                    vec!["node", "run"],
-                    link,
-                    keys,
-                    &rt,
-                ));
-            }
-            if chosen("MEMBERCTL_BENCH_SERVERS", "etcd") {
-                match &etcd {
-                    Some(bin) => outs.push(catch_up("etcd 3.4", bin.clone(), vec![], link, keys, &rt)),
-                    None => report.push_str(&format!(
-                        "| {name} ({link}) | etcd 3.4 | skipped: etcd not installed | | | | | | | | |\n"
-                    )),
-                }
-            }
-            let etcd_s = outs
+            let shown = match link {
+                Link::Model(spec) => spec.to_string(),
+                Link::Kernel(tbf) => format!("kernel {tbf}"),
+            };
+            let outs: Vec<Outcome> = servers
                 .iter()
-                .find(|o| o.server.starts_with("etcd"))
-                .map(|o| o.seconds);
+                .map(|s| catch_up(s, link, keys, &rt))
+                .collect();
             for o in &outs {
-                let vs = match etcd_s {
-                    Some(e) if !o.server.starts_with("etcd") => format!("{:.2}", o.seconds / e),
-                    _ => String::new(),
-                };
                 let lat = |l: &Latency| format!("{:.1} / {:.1} / {:.1} ms", l.p50, l.p99, l.worst);
+                let (voters, learner, qdisc) = match o.qdisc {
+                    Some((p50, max, drops)) => (
+                        "—".to_string(),
+                        "—".to_string(),
+                        format!("{:.0} / {:.0} KiB, {drops}", p50 / 1024.0, max / 1024.0),
+                    ),
+                    None => (
+                        format!("{:.1} ms", o.to_voters_p99_ms),
+                        format!("{:.1} ms", o.to_learner_p99_ms),
+                        "—".to_string(),
+                    ),
+                };
                 report.push_str(&format!(
-                    "| {name} ({link}) | {} | {:.2} s | {:.2} | {vs} | {} | {} | {} | {} | {:.1} ms | {:.1} ms |\n",
+                    "| {name} ({shown}) | {} | {:.2} s | {:.2} | {} | {} | {} | {} | {voters} | {learner} | {qdisc} |\n",
                     o.server,
                     o.seconds,
                     o.seconds / o.floor,
@@ -289,14 +408,24 @@ fn main() {
                     lat(&o.during),
                     o.failed,
                     o.leader_changes,
-                    o.to_voters_p99_ms,
-                    o.to_learner_p99_ms,
                 ));
             }
-            eprintln!("{report}");
+            if let Some(engine) = outs.iter().find(|o| o.server == "engine") {
+                for e in outs.iter().filter(|o| o.server != "engine") {
+                    ratios.push_str(&format!(
+                        "round {round}, {name}: engine ÷ {}: catch-up {:.2}, writer p99 during {:.2}, worst during {:.2}\n",
+                        e.server,
+                        engine.seconds / e.seconds,
+                        engine.during.p99 / e.during.p99,
+                        engine.during.worst / e.during.worst,
+                    ));
+                }
+            }
+            eprintln!("{report}\n{ratios}");
         }
     }
-    report.push_str("\nTargets (medians of 3 rounds, every profile): 0 leader changes; writer p99 during ≤ 2 × before and worst ≤ etcd's; catch-up ≤ etcd's and ≤ 1.4 × the link floor.\n");
+    report.push_str(&format!("\n{ratios}"));
+    report.push_str("\nTargets (medians of 3 rounds, every profile): 0 leader changes; writer p99 during ≤ 2 × before and worst ≤ etcd's; catch-up ≤ etcd's and ≤ 1.4 × the link floor. The model's twins of kernel-tbf within ±20 % of it on catch-up and writer p99 / worst.\n");
     println!("{report}");
     common::publish("catch-up-link", &report);
 }

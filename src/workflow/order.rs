@@ -76,7 +76,11 @@ pub fn decide(
         return Order {
             first: First::Remove,
             rule: format!(
-                "{old_label} is dead: it answers nothing and the leader has lost it too, and {}                  is a learner already; removing a dead voter does not lower fault tolerance,                  and the server has no joint swap: {old_label} is removed first, then {name}                  promoted (promoted first, {old_label} coming back before its removal would                  stay beside {name} as one voter too many)",
+                "{old_label} is dead: it answers nothing and the leader has lost it too, and {} \
+                 is a learner already; removing a dead voter does not lower fault tolerance, \
+                 and the server has no joint swap: {old_label} is removed first, then {name} \
+                 promoted (promoted first, {old_label} coming back before its removal would \
+                 stay beside {name} as one voter too many)",
                 n.label()
             ),
         };

@@ -101,6 +101,17 @@ impl Etcd {
         Self::start_full(binary, prefix, n, flags, Some(links))
     }
 
+    /// Like [`Etcd::start_linked`] with no link in between: the members
+    /// talk to each other directly (a shaped loopback's own link).
+    pub fn start_direct(
+        binary: PathBuf,
+        prefix: Vec<&'static str>,
+        n: usize,
+        flags: Vec<&'static str>,
+    ) -> Etcd {
+        Self::start_full(binary, prefix, n, flags, None)
+    }
+
     fn start_full(
         binary: PathBuf,
         prefix: Vec<&'static str>,

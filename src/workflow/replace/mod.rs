@@ -227,7 +227,8 @@ pub async fn prepare<A: MembershipApi>(
             return Err(Error::new(
                 ErrorKind::Refused,
                 format!(
-                    "{} is not dead any more (it answers, or the leader hears it): it is kept,                      and nothing was changed",
+                    "{} is not dead any more (it answers, or the leader hears it): it is kept, \
+                     and nothing was changed",
                     old.label()
                 ),
             ));

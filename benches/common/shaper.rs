@@ -1,0 +1,148 @@
+//! The kernel's shaper beside the link model: the bench run again in a network namespace of its own (`unshare -rn`), whose loopback (MTU 1500) a `tbf` qdisc shapes, and that qdisc's backlog sampled.
+
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Set in the bench run inside the namespace.
+const IN_NETNS: &str = "MEMBERCTL_BENCH_IN_NETNS";
+
+/// A token bucket on the namespace's loopback, as `tc … tbf` takes it.
+#[derive(Clone, Copy, Debug)]
+pub struct Tbf {
+    /// The rate, bits per second.
+    pub rate_bits: u64,
+    /// The bucket, bytes.
+    pub burst_bytes: u64,
+    /// The queue in front of it, bytes.
+    pub limit_bytes: u64,
+}
+
+impl std::fmt::Display for Tbf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "tbf rate {}mbit burst {}kb limit {}mb",
+            self.rate_bits / 1_000_000,
+            self.burst_bytes / 1024,
+            self.limit_bytes / 1_048_576
+        )
+    }
+}
+
+/// Runs this bench again inside a new user and network namespace, unless it
+/// runs in one already: returns there (loopback up, MTU 1500, as a shaped
+/// link needs: with 64 KiB packets tbf drops each one larger than its
+/// burst), and in the parent exits with the child's code. `Err` with the
+/// reason when the namespace cannot be made (no `unshare`, no user
+/// namespaces): the caller skips what needs it.
+pub fn enter_netns() -> Result<(), String> {
+    if std::env::var_os(IN_NETNS).is_none() {
+        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+        let status = Command::new("unshare")
+            .args(["-rn", "--"])
+            .arg(exe)
+            .args(std::env::args_os().skip(1))
+            .env(IN_NETNS, "1")
+            .status()
+            .map_err(|e| format!("cannot run unshare: {e}"))?;
+        // 3: the child could not set its loopback up; anything else is its own.
+        match status.code() {
+            Some(3) => return Err("unshare -rn: no network namespace could be made".into()),
+            code => std::process::exit(code.unwrap_or(1)),
+        }
+    }
+    for args in [
+        &["link", "set", "lo", "up"][..],
+        &["link", "set", "lo", "mtu", "1500"],
+    ] {
+        let ok = Command::new("ip")
+            .args(args)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!("ip {args:?} failed in the namespace");
+            std::process::exit(3);
+        }
+    }
+    Ok(())
+}
+
+/// Shapes the namespace's loopback with `tbf` (replacing any root qdisc).
+pub fn shape(tbf: Tbf) {
+    tc(&[
+        "qdisc",
+        "replace",
+        "dev",
+        "lo",
+        "root",
+        "tbf",
+        "rate",
+        &format!("{}bit", tbf.rate_bits),
+        "burst",
+        &format!("{}b", tbf.burst_bytes),
+        "limit",
+        &format!("{}b", tbf.limit_bytes),
+    ]);
+}
+
+/// Takes the shaper off the loopback.
+pub fn unshape() {
+    tc(&["qdisc", "del", "dev", "lo", "root"]);
+}
+
+fn tc(args: &[&str]) {
+    let out = Command::new("tc").args(args).output().expect("run tc");
+    assert!(
+        out.status.success(),
+        "tc {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The loopback's root qdisc: (backlog bytes, drops so far).
+fn qdisc() -> Option<(u64, u64)> {
+    let out = Command::new("tc")
+        .args(["-s", "-j", "qdisc", "show", "dev", "lo"])
+        .output()
+        .ok()?;
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    let root = v.as_array()?.first()?;
+    Some((root["backlog"].as_u64()?, root["drops"].as_u64()?))
+}
+
+/// Samples the loopback qdisc's backlog every 100 ms until stopped.
+pub struct Backlog {
+    stop: Arc<AtomicBool>,
+    thread: JoinHandle<(Vec<u64>, u64)>,
+}
+
+impl Backlog {
+    /// Starts sampling.
+    pub fn start() -> Backlog {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let first_drops = qdisc().map_or(0, |q| q.1);
+        let thread = std::thread::spawn(move || {
+            let mut backlog = Vec::new();
+            let mut drops = first_drops;
+            while !flag.load(Ordering::Relaxed) {
+                if let Some((b, d)) = qdisc() {
+                    backlog.push(b);
+                    drops = d;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            (backlog, drops - first_drops)
+        });
+        Backlog { stop, thread }
+    }
+
+    /// Stops: the samples (bytes) and the packets dropped meanwhile.
+    pub fn stop(self) -> (Vec<u64>, u64) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.thread.join().unwrap_or_default()
+    }
+}
