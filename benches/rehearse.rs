@@ -12,7 +12,8 @@
 //! worst during the change, failed puts, leader changes; then engine ÷
 //! each etcd. `MEMBERCTL_BENCH_KEYS`, `MEMBERCTL_BENCH_ROUNDS` (default 3)
 //! and `MEMBERCTL_BENCH_SERVERS` (default engine, 3.4, 3.6) choose what
-//! runs. Prints a Markdown table (also target/bench-report-rehearse.md).
+//! runs. Prints a Markdown table (also target/bench-report-rehearse.md);
+//! each report.json is kept as target/bench-rehearse/SERVER-ROUND.json.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -86,6 +87,8 @@ struct Outcome {
 }
 
 fn rehearse(
+    label: &str,
+    round: usize,
     etcd: Option<&Path>,
     restore: bool,
     snap: &Path,
@@ -171,10 +174,12 @@ fn rehearse(
                 "10m",
             ],
         )?;
-        let r: Value = serde_json::from_slice(
-            &std::fs::read(report.join("report.json")).map_err(|e| e.to_string())?,
-        )
-        .map_err(|e| e.to_string())?;
+        let bytes = std::fs::read(report.join("report.json")).map_err(|e| e.to_string())?;
+        // Kept for reading later: target/bench-rehearse/LABEL-N.json.
+        let kept = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-rehearse");
+        let _ = std::fs::create_dir_all(&kept);
+        let _ = std::fs::write(kept.join(format!("{label}-{round}.json")), &bytes);
+        let r: Value = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
         let s = &r["summary"];
         let f = |v: &Value| v.as_f64().unwrap_or(f64::NAN);
         Ok(Outcome {
@@ -228,7 +233,7 @@ fn main() {
                     }
                 }
             };
-            match rehearse(etcd.as_deref(), restore, &snap, keys, &rt) {
+            match rehearse(&label, round, etcd.as_deref(), restore, &snap, keys, &rt) {
                 Ok(o) => {
                     table.push_str(&format!(
                         "| {round} | {label} | {} | {:.1} s | {:.2} | {:.0} ms | {:.0} ms | {} | {} |\n",
