@@ -308,21 +308,11 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
     out
 }
 
-/// The names in `var` (comma-separated), or in `default`.
-fn list(var: &str, default: &str) -> Vec<String> {
-    std::env::var(var)
-        .unwrap_or_else(|_| default.to_string())
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect()
-}
-
 /// The servers named in `MEMBERCTL_BENCH_SERVERS`: the engine, or an etcd
 /// minor version; a missing etcd is reported and skipped.
 fn servers(report: &mut String) -> Vec<Server> {
     let mut out = Vec::new();
-    for name in list("MEMBERCTL_BENCH_SERVERS", DEFAULT_SERVERS) {
+    for name in common::list("MEMBERCTL_BENCH_SERVERS", DEFAULT_SERVERS) {
         if name == "engine" {
             out.push(Server {
                 label: "engine".into(),
@@ -344,7 +334,7 @@ fn servers(report: &mut String) -> Vec<Server> {
 }
 
 fn main() {
-    let profiles = list("MEMBERCTL_BENCH_PROFILES", DEFAULT_PROFILES);
+    let profiles = common::list("MEMBERCTL_BENCH_PROFILES", DEFAULT_PROFILES);
     let in_netns = profiles.iter().any(|p| p.contains("tbf"));
     if in_netns {
         if let Err(why) = shaper::enter_netns() {

@@ -113,15 +113,6 @@ fn run_on(server: &str, etcdctl: &Path, load: &str) -> Result<Measured, String> 
     Ok(run)
 }
 
-fn list(var: &str, default: &str) -> Vec<String> {
-    std::env::var(var)
-        .unwrap_or_else(|_| default.to_string())
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect()
-}
-
 fn label(server: &str) -> String {
     if server == "engine" {
         "engine".into()
@@ -139,8 +130,8 @@ fn main() {
         return;
     };
     let rounds = common::rounds(3);
-    let loads = list("MEMBERCTL_CHECK_PERF_LOADS", "s,m,l");
-    let servers = list("MEMBERCTL_CHECK_PERF_SERVERS", "engine,3.6,3.7,3.4");
+    let loads = common::list("MEMBERCTL_CHECK_PERF_LOADS", "s,m,l");
+    let servers = common::list("MEMBERCTL_CHECK_PERF_SERVERS", "engine,3.6,3.7,3.4");
     let mut table = String::from(
         "### `etcdctl check perf` (etcdctl 3.4, 3 members on loopback, a fresh cluster per run)\n\n\
          | round | load | server | result | throughput | slowest | stddev | RSS of the 3 members after |\n\

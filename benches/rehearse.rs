@@ -202,11 +202,7 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(100_000);
     let rounds = common::rounds(3);
-    let servers: Vec<String> = std::env::var("MEMBERCTL_BENCH_SERVERS")
-        .unwrap_or_else(|_| "engine,3.4,3.6".into())
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .collect();
+    let servers = common::list("MEMBERCTL_BENCH_SERVERS", "engine,3.4,3.6");
     let rt = common::runtime();
     let tmp = tempfile::tempdir().unwrap();
     let snap = snapshot(keys, &rt, tmp.path());

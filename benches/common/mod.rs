@@ -140,6 +140,17 @@ pub fn status_mib(pid: u32, field: &str) -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
+/// The names in the environment variable `var` (comma-separated), or in
+/// `default`.
+pub fn list(var: &str, default: &str) -> Vec<String> {
+    std::env::var(var)
+        .unwrap_or_else(|_| default.to_string())
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
 /// How many rounds to run: `MEMBERCTL_BENCH_ROUNDS`, else `default` (at least 1).
 pub fn rounds(default: usize) -> usize {
     std::env::var("MEMBERCTL_BENCH_ROUNDS")
