@@ -16,7 +16,6 @@
 //! each report.json is kept as target/bench-rehearse/SERVER-ROUND.json.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 mod common;
@@ -35,12 +34,7 @@ const SETTLE: Duration = Duration::from_secs(11);
 
 /// memberctl on the local cluster in `dir`; its stdout, or why it failed.
 fn run(dir: &Path, args: &[&str]) -> Result<String, String> {
-    let out = Command::new(util::bin())
-        .args(args)
-        .env("MEMBERCTL_CLUSTER_DIR", dir)
-        .env_remove("MEMBERCTL_ENDPOINTS")
-        .env_remove("ETCDCTL_ENDPOINTS")
-        .stdin(Stdio::null())
+    let out = common::memberctl_command(dir, args)
         .output()
         .map_err(|e| e.to_string())?;
     if out.status.success() {

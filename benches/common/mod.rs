@@ -13,15 +13,22 @@ use memberctl::proto::etcdserverpb::kv_client::KvClient;
 use memberctl::proto::etcdserverpb::PutRequest;
 use serde_json::Value;
 
-/// Runs the built memberctl with the local cluster in `dir`; its JSON output.
-pub fn memberctl(dir: &Path, args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_memberctl"))
-        .args(args)
-        .args(["-w", "json"])
+/// The built memberctl with `args`, on the local cluster in `dir` (no
+/// endpoint from the environment), its stdin closed.
+pub fn memberctl_command(dir: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_memberctl"));
+    c.args(args)
         .env("MEMBERCTL_CLUSTER_DIR", dir)
         .env_remove("MEMBERCTL_ENDPOINTS")
         .env_remove("ETCDCTL_ENDPOINTS")
-        .stdin(Stdio::null())
+        .stdin(Stdio::null());
+    c
+}
+
+/// Runs the built memberctl with the local cluster in `dir`; its JSON output.
+pub fn memberctl(dir: &Path, args: &[&str]) -> Value {
+    let out = memberctl_command(dir, args)
+        .args(["-w", "json"])
         .stderr(Stdio::inherit())
         .output()
         .expect("run memberctl");
