@@ -23,7 +23,9 @@
 //! `MEMBERCTL_BENCH_PROFILES` (default lan, region, cross-region,
 //! cross-region-uplink; or any of kernel-tbf, model-tbf, model-tbf-uplink)
 //! and `MEMBERCTL_BENCH_SERVERS` (default engine, 3.6, 3.7, 3.4) choose what
-//! runs. Prints a Markdown table (also target/bench-report-catch-up-link.md).
+//! runs; `MEMBERCTL_BENCH_CC` sets TCP's congestion control in the
+//! namespace (e.g. `reno`: how full a bulk sender keeps the queue depends on
+//! it). Prints a Markdown table (also target/bench-report-catch-up-link.md).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -351,9 +353,12 @@ fn main() {
     let mut report = format!(
         "### Learner catch-up over a link, {keys} keys × 1 KiB, the engine and etcd, every member pair behind the same link{}; a put every {} ms through the leader; learner started → promoted\n\n",
         if in_netns {
-            " (in a network namespace of its own, loopback MTU 1500)"
+            format!(
+                " (in a network namespace of its own, loopback MTU 1500, TCP congestion control {})",
+                shaper::congestion_control()
+            )
         } else {
-            ""
+            String::new()
         },
         PACE.as_millis()
     );

@@ -67,7 +67,36 @@ pub fn enter_netns() -> Result<(), String> {
             std::process::exit(3);
         }
     }
+    if let Ok(cc) = std::env::var(CC) {
+        if std::fs::write(CC_SYSCTL, &cc).is_err() {
+            eprintln!("{CC}={cc}: the namespace refused it (allowed: {})", allowed());
+            std::process::exit(4);
+        }
+    }
     Ok(())
+}
+
+/// Names TCP's congestion control in the namespace (`reno`, `cubic`, `bbr`;
+/// default: the host's).
+const CC: &str = "MEMBERCTL_BENCH_CC";
+/// Where the namespace's congestion control is read and set.
+const CC_SYSCTL: &str = "/proc/sys/net/ipv4/tcp_congestion_control";
+
+/// The congestion controls a namespace may choose.
+fn allowed() -> String {
+    std::fs::read_to_string("/proc/sys/net/ipv4/tcp_allowed_congestion_control")
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+/// TCP's congestion control in this namespace (how a bulk sender fills a
+/// queue: loss-based `reno`/`cubic` fill it, `bbr` keeps it near the path's
+/// bandwidth × delay).
+pub fn congestion_control() -> String {
+    std::fs::read_to_string(CC_SYSCTL)
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|_| "unknown".into())
 }
 
 /// Shapes the namespace's loopback with `tbf` (replacing any root qdisc).
