@@ -69,7 +69,10 @@ pub fn enter_netns() -> Result<(), String> {
     }
     if let Ok(cc) = std::env::var(CC) {
         if std::fs::write(CC_SYSCTL, &cc).is_err() {
-            eprintln!("{CC}={cc}: the namespace refused it (allowed: {})", allowed());
+            eprintln!(
+                "{CC}={cc}: the namespace refused it (allowed: {})",
+                allowed()
+            );
             std::process::exit(4);
         }
     }

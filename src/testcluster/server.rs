@@ -100,6 +100,33 @@ impl EtcdBinary {
         self.minor().is_some_and(|v| v >= (3, 6))
     }
 
+    /// The restore tool for this etcd among those `present` says are next
+    /// to it: `etcdutl snapshot restore` (3.5 and later), else `etcdctl
+    /// snapshot restore` — but only before 3.6: etcdctl 3.4 restores the
+    /// membership into the v2 store alone, and etcd 3.6, which reads it from
+    /// its database, panics on such a directory ("failed to update; member
+    /// unknown", measured on 3.6.15), while 3.6's own etcdctl has no restore.
+    pub fn restore_tool(&self, present: impl Fn(&str) -> bool) -> Result<&'static str, String> {
+        if present("etcdutl") {
+            return Ok("etcdutl");
+        }
+        let before_3_6 = self.minor().is_some_and(|v| v < (3, 6));
+        if before_3_6 && present("etcdctl") {
+            return Ok("etcdctl");
+        }
+        Err(if before_3_6 {
+            format!(
+                "etcd {} opens only a data directory its own tools restore, and neither etcdutl nor etcdctl is next to it",
+                self.version
+            )
+        } else {
+            format!(
+                "etcd {} opens only a data directory etcdutl restores (an older etcdctl's restore makes it panic), and no etcdutl is next to it",
+                self.version
+            )
+        })
+    }
+
     /// Refuses, before anything is made, what `cluster up` was asked that
     /// this etcd cannot do.
     pub fn check(&self, options: &UpOptions) -> Result<(), Error> {
@@ -172,10 +199,9 @@ impl EtcdBinary {
     }
 
     /// Fills `node`'s data directory from a snapshot file with the restore
-    /// tool next to the binary: `etcdutl snapshot restore` (3.5 and later),
-    /// else `etcdctl snapshot restore` (3.4 and 3.5 have it); refuses when
-    /// neither is there. memberctl's own restore writes the engine's data
-    /// directory, which etcd does not open.
+    /// tool next to the binary (see [`EtcdBinary::restore_tool`]); refuses
+    /// when there is none whose work this etcd opens. memberctl's own
+    /// restore writes the engine's data directory, which etcd does not open.
     pub fn restore(
         &self,
         file: &Path,
@@ -183,16 +209,14 @@ impl EtcdBinary {
         node: &NodeRecord,
     ) -> Result<(), Error> {
         let dir = self.path.parent().unwrap_or(Path::new("."));
-        let tool = ["etcdutl", "etcdctl"]
-            .into_iter()
+        let tool = self
+            .restore_tool(|t| dir.join(t).is_file())
             .map(|t| dir.join(t))
-            .find(|t| t.is_file())
-            .ok_or_else(|| {
+            .map_err(|why| {
                 Error::usage(format!(
-                    "--from-snapshot with --etcd {}: neither etcdutl nor etcdctl is next to it in {}, and etcd {} opens only a data directory its own tools restore; put etcd's release (etcd, etcdutl, etcdctl) in one folder",
+                    "--from-snapshot with --etcd {}: {why} in {}; put etcd's release (etcd, etcdutl, etcdctl) in one folder",
                     self.path.display(),
                     dir.display(),
-                    self.version
                 ))
             })?;
         let mut cmd = Command::new(&tool);
@@ -227,5 +251,38 @@ impl EtcdBinary {
                 String::from_utf8_lossy(&out.stderr).trim()
             ),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn etcd(version: &str) -> EtcdBinary {
+        EtcdBinary {
+            path: PathBuf::from("/opt/etcd/etcd"),
+            version: version.into(),
+            flags: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn etcdutl_restores_when_it_is_there() {
+        for v in ["3.4.23", "3.5.25", "3.6.15", "3.7.2"] {
+            assert_eq!(etcd(v).restore_tool(|_| true), Ok("etcdutl"), "{v}");
+        }
+    }
+
+    #[test]
+    fn etcdctl_restores_only_before_3_6() {
+        let only_etcdctl = |t: &str| t == "etcdctl";
+        assert_eq!(etcd("3.4.23").restore_tool(only_etcdctl), Ok("etcdctl"));
+        assert_eq!(etcd("3.5.25").restore_tool(only_etcdctl), Ok("etcdctl"));
+        for v in ["3.6.15", "3.7.2"] {
+            let why = etcd(v).restore_tool(only_etcdctl).unwrap_err();
+            assert!(why.contains("no etcdutl"), "{v}: {why}");
+        }
+        let why = etcd("3.4.23").restore_tool(|_| false).unwrap_err();
+        assert!(why.contains("neither etcdutl nor etcdctl"), "{why}");
     }
 }
