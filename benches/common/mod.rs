@@ -14,9 +14,12 @@ use memberctl::proto::etcdserverpb::PutRequest;
 use serde_json::Value;
 
 /// The built memberctl with `args`, on the local cluster in `dir` (no
-/// endpoint from the environment), its stdin closed.
+/// endpoint from the environment), its stdin closed. `MEMBERCTL_BENCH_BIN`
+/// names another memberctl binary (an earlier build, to compare with).
 pub fn memberctl_command(dir: &Path, args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_memberctl"));
+    let bin = std::env::var_os("MEMBERCTL_BENCH_BIN")
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_memberctl").into());
+    let mut c = Command::new(bin);
     c.args(args)
         .env("MEMBERCTL_CLUSTER_DIR", dir)
         .env_remove("MEMBERCTL_ENDPOINTS")
@@ -89,7 +92,9 @@ pub async fn client(url: &str) -> KvClient<tonic::transport::Channel> {
 pub const VALUE_SIZE: usize = 1024;
 
 /// Loads `n` keys of [`VALUE_SIZE`] (`bench/00000000` …) with 64 concurrent writers;
-/// returns the seconds taken.
+/// returns the seconds taken. A put refused while the leader changes
+/// ("etcdserver: leader changed", Unavailable) is sent again, at most 20
+/// times: loading is not what is measured.
 pub async fn load(url: &str, n: usize) -> f64 {
     let start = Instant::now();
     let mut tasks = Vec::new();
@@ -103,7 +108,18 @@ pub async fn load(url: &str, n: usize) -> f64 {
                     value: vec![b'x'; VALUE_SIZE],
                     ..Default::default()
                 };
-                c.put(req).await.expect("put");
+                let mut tries = 0;
+                loop {
+                    match c.put(req.clone()).await {
+                        Ok(_) => break,
+                        Err(s) if s.code() == tonic::Code::Unavailable && tries < 20 => {
+                            tries += 1;
+                            eprintln!("put {i}: {}; again", s.message());
+                            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                        }
+                        Err(s) => panic!("put {i}: {s}"),
+                    }
+                }
                 i += 64;
             }
         }));

@@ -1,7 +1,7 @@
 //! etcd's KV wire types to the engine's stored commands, and the state
 //! machine's results back to etcd's responses.
 
-use crate::engine::storage::{Change, RangeResult};
+use crate::engine::storage::{Change, RangeResult, Record};
 use crate::engine::storage::{OpResult, TxnResult};
 use crate::proto::etcdserverpb as epb;
 use crate::proto::memberctl_store_v1 as spb;
@@ -110,8 +110,15 @@ pub fn kv(r: spb::KvRecord) -> mvccpb::KeyValue {
 
 /// A record shared with the state machine as etcd's key-value (its key and
 /// value copied, as they must be for the message).
-pub fn kv_shared(r: &spb::KvRecord) -> mvccpb::KeyValue {
-    kv(r.clone())
+pub fn kv_shared(r: &Record) -> mvccpb::KeyValue {
+    mvccpb::KeyValue {
+        key: r.key.to_vec(),
+        create_revision: r.create_revision,
+        mod_revision: r.mod_revision,
+        version: r.version,
+        value: r.value.clone(),
+        lease: r.lease,
+    }
 }
 
 /// An inner response's header: the revision only, as etcd fills it.

@@ -67,7 +67,7 @@ impl Spec {
         if (c.kv.tombstone && self.no_delete) || (!c.kv.tombstone && self.no_put) {
             return false;
         }
-        RangeBounds::<&[u8]>::contains(&bounds(&self.key, &self.range_end), &c.kv.key.as_slice())
+        RangeBounds::<&[u8]>::contains(&bounds(&self.key, &self.range_end), &&c.kv.key[..])
     }
 }
 

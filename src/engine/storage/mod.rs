@@ -66,7 +66,7 @@ pub use self::log::{conf_change, Notify};
 pub use self::snapshot_face::{restore_etcd, StartsAt};
 pub use self::state::{
     adds_data, bounds, conf_members, AlarmRecord, AuthRefusal, Batch, Change, KvHash, LeaseInfo,
-    OpResult, RangeResult, Refusal, State, TxnResult, NOSPACE,
+    OpResult, RangeResult, Record, Refusal, State, TxnResult, NOSPACE,
 };
 /// etcd's auth store, as the services read it: users and roles by name,
 /// the root's name and the permission types.
@@ -441,16 +441,19 @@ impl Store {
     }
 
     /// etcd's Defragment: a new checkpoint of the state as it is now (only
-    /// what is live) replaces the last one, and the reported size comes down
-    /// to what is in use. Returns the size before and after.
+    /// what is live) replaces the last one, the reported size comes down
+    /// to what is in use, and the memory freed since (a compaction's history)
+    /// goes back to the system. Returns the size before and after.
     pub fn defragment(&self) -> Result<(u64, u64)> {
         let before = self.db_size() as u64;
         let state = self.state();
         self.write_checkpoint(&state)?;
         let after = state.bytes();
+        drop(state);
         self.inner
             .high_water
             .store(after, std::sync::atomic::Ordering::Release);
+        give_back_free_memory();
         Ok((before, after as u64))
     }
 
@@ -470,6 +473,17 @@ impl Store {
     /// otherwise), before a clean stop.
     pub fn sync_log(&self) -> Result<()> {
         self.log().sync()
+    }
+}
+
+/// Hands the heap's free memory back to the system, as etcd's defragment
+/// gives back its file's free pages: glibc otherwise keeps what was freed
+/// (a compacted history, say) for reuse, and it stays in the member's RSS.
+fn give_back_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim takes no pointers and is thread-safe.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 

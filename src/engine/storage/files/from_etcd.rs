@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::engine::storage::{State, StoreError};
+use crate::engine::storage::{Record, State, StoreError};
 use crate::etcd_db::content::{self, Content};
 use crate::etcd_db::DbError;
 use crate::proto::memberctl_store_v1 as spb;
@@ -35,8 +35,8 @@ pub fn read(
     let mut state = State::new(cluster_id);
     let content = content::read(path, skip_hash_check, &mut |c| {
         let key = state.key(&c.kv.key);
-        let rec = Arc::new(spb::KvRecord {
-            key: c.kv.key,
+        let rec = Arc::new(Record {
+            key: key.clone(),
             value: c.kv.value,
             create_revision: c.kv.create_revision,
             mod_revision: c.main,

@@ -22,7 +22,7 @@ use prost::Message as _;
 use protobuf::Message as _;
 use raft::eraftpb::ConfState;
 
-use crate::engine::storage::state::Key;
+use crate::engine::storage::state::{Key, Record};
 use crate::engine::storage::{Result, State, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
@@ -168,7 +168,7 @@ pub struct Decoder {
     state: State,
     /// The newest record of the key being read: live once the next key
     /// begins, unless it is a deletion.
-    newest: Option<Arc<spb::KvRecord>>,
+    newest: Option<Arc<Record>>,
     newest_key: Option<Key>,
     last_rev: u64,
     records: u64,
@@ -434,7 +434,7 @@ impl Decoder {
             if !self.build {
                 continue;
             }
-            let rec = Arc::new(rec);
+            let rec = Arc::new(Record::from_stored(rec, key.clone()));
             self.state.insert_sized(key, rec.clone(), bytes.len());
             self.newest = Some(rec);
         }

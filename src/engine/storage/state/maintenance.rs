@@ -157,8 +157,7 @@ fn hash_history(state: &State, upto: i64, crc: &mut Crc32c) {
         crc.update(key);
         crc.update(&rev.to_be_bytes());
         buf.clear();
-        // Encoding into a Vec cannot fail.
-        let _ = rec.encode(&mut buf);
+        rec.encode_raw(&mut buf);
         crc.update(&buf);
     }
 }

@@ -14,6 +14,7 @@ mod auth;
 mod maintenance;
 mod mvcc;
 mod reads;
+mod record;
 mod txn;
 mod writes;
 
@@ -21,13 +22,13 @@ pub use self::auth::{role, user, AuthRefusal, READ, READWRITE, ROOT, WRITE};
 pub use self::maintenance::{adds_data, AlarmRecord, KvHash, NOSPACE};
 pub use self::mvcc::{bounds, Change, RangeResult, Refusal};
 pub use self::reads::LeaseInfo;
+pub use self::record::Record;
 pub use self::txn::{OpResult, TxnResult};
 pub use self::writes::Batch;
 
 use std::sync::Arc;
 
 use imbl::{OrdMap, OrdSet};
-use prost::Message as _;
 use raft::eraftpb::ConfState;
 
 use crate::proto::memberctl_store_v1 as spb;
@@ -43,10 +44,10 @@ const RECORD_FRAMING: i64 = 4;
 #[derive(Clone, Default)]
 pub struct State {
     /// Live keys → their current record (with its value).
-    pub(super) kv: OrdMap<Key, Arc<spb::KvRecord>>,
+    pub(super) kv: OrdMap<Key, Arc<Record>>,
     /// Every kept revision of every key: (key, revision) → its record (a
     /// deletion is a tombstone record).
-    pub(super) revs: OrdMap<(Key, u64), Arc<spb::KvRecord>>,
+    pub(super) revs: OrdMap<(Key, u64), Arc<Record>>,
     /// The changes in revision order: (revision, sub) → key.
     pub(super) events: OrdMap<(u64, u32), Key>,
     /// Granted leases by ID.
@@ -191,13 +192,13 @@ impl State {
     }
 
     /// Adds a record to the history (and its event), counting its bytes.
-    pub(super) fn insert_record(&mut self, key: Key, rec: Arc<spb::KvRecord>) {
+    pub(super) fn insert_record(&mut self, key: Key, rec: Arc<Record>) {
         let len = rec.encoded_len();
         self.insert_sized(key, rec, len);
     }
 
     /// [`State::insert_record`] for a record whose encoded size is known.
-    pub(super) fn insert_sized(&mut self, key: Key, rec: Arc<spb::KvRecord>, len: usize) {
+    pub(super) fn insert_sized(&mut self, key: Key, rec: Arc<Record>, len: usize) {
         self.bytes += len as i64 + RECORD_FRAMING;
         self.events
             .insert((rec.mod_revision as u64, rec.sub), key.clone());

@@ -5,7 +5,7 @@
 use std::ops::Bound;
 use std::sync::Arc;
 
-use super::{Key, State};
+use super::{Key, Record, State};
 use crate::proto::memberctl_store_v1 as spb;
 
 /// A request that is refused when it is applied, the same way on every
@@ -49,9 +49,9 @@ pub struct RangeResult {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Change {
     /// The key's new record (a tombstone for a deletion: key and revision only).
-    pub kv: Arc<spb::KvRecord>,
+    pub kv: Arc<Record>,
     /// The key's record before the change, if it existed.
-    pub prev: Option<Arc<spb::KvRecord>>,
+    pub prev: Option<Arc<Record>>,
 }
 
 impl Change {
@@ -83,7 +83,7 @@ pub(super) fn live_range<'s>(
     state: &'s State,
     key: &'s [u8],
     range_end: &'s [u8],
-) -> impl Iterator<Item = (&'s Key, &'s Arc<spb::KvRecord>)> + 's {
+) -> impl Iterator<Item = (&'s Key, &'s Arc<Record>)> + 's {
     let empty = empty_range(key, range_end);
     state
         .kv
@@ -102,7 +102,7 @@ pub(super) fn lease_keys(state: &State, id: i64) -> impl Iterator<Item = Key> + 
 
 /// The newest record of `key` at or below `revision`; None when the key did
 /// not exist then (never written, or deleted).
-pub(super) fn at(state: &State, key: &Key, revision: i64) -> Option<Arc<spb::KvRecord>> {
+pub(super) fn at(state: &State, key: &Key, revision: i64) -> Option<Arc<Record>> {
     let (found, rec) = state
         .revs
         .get_prev(&(key.clone(), revision.max(0) as u64))?;
@@ -110,7 +110,7 @@ pub(super) fn at(state: &State, key: &Key, revision: i64) -> Option<Arc<spb::KvR
 }
 
 /// The record of `key` written at exactly `revision`.
-pub(super) fn record(state: &State, key: &Key, revision: u64) -> Option<Arc<spb::KvRecord>> {
+pub(super) fn record(state: &State, key: &Key, revision: u64) -> Option<Arc<Record>> {
     state.revs.get(&(key.clone(), revision)).cloned()
 }
 
@@ -139,7 +139,7 @@ fn visit(
     range_end: &[u8],
     revision: i64,
     current: i64,
-    mut f: impl FnMut(&Arc<spb::KvRecord>),
+    mut f: impl FnMut(&Arc<Record>),
 ) {
     if empty_range(key, range_end) {
         return;
@@ -213,7 +213,7 @@ pub(crate) fn range_with(
         revision: current,
         ..Default::default()
     };
-    let mut kvs: Vec<Arc<spb::KvRecord>> = Vec::new();
+    let mut kvs: Vec<Arc<Record>> = Vec::new();
     visit(state, &r.key, &r.range_end, revision, current, |rec| {
         out.count += 1;
         if !r.count_only && kvs.len() < fetch {
@@ -223,7 +223,7 @@ pub(crate) fn range_with(
     if r.count_only {
         return Ok(out);
     }
-    let keep = |k: &Arc<spb::KvRecord>| {
+    let keep = |k: &Arc<Record>| {
         (r.min_mod_revision == 0 || k.mod_revision >= r.min_mod_revision)
             && (r.max_mod_revision == 0 || k.mod_revision <= r.max_mod_revision)
             && (r.min_create_revision == 0 || k.create_revision >= r.min_create_revision)
@@ -236,9 +236,9 @@ pub(crate) fn range_with(
         order
     };
     if order != SortOrder::None {
-        let key_of = |k: &Arc<spb::KvRecord>| -> (i64, Vec<u8>) {
+        let key_of = |k: &Arc<Record>| -> (i64, Vec<u8>) {
             match target {
-                SortTarget::Key => (0, k.key.clone()),
+                SortTarget::Key => (0, k.key.to_vec()),
                 SortTarget::Version => (k.version, vec![]),
                 SortTarget::Create => (k.create_revision, vec![]),
                 SortTarget::Mod => (k.mod_revision, vec![]),
@@ -258,7 +258,7 @@ pub(crate) fn range_with(
     out.kvs = kvs
         .into_iter()
         .map(|k| spb::KvRecord {
-            key: k.key.clone(),
+            key: k.key.to_vec(),
             value: if r.keys_only {
                 Vec::new()
             } else {
@@ -286,7 +286,7 @@ pub(crate) fn all_hold(state: &State, compares: &[spb::Compare]) -> bool {
 fn compare(state: &State, c: &spb::Compare) -> bool {
     use spb::compare::{Result as Cmp, Target};
     let target = Target::try_from(c.target).unwrap_or(Target::Version);
-    let mut found: Vec<Arc<spb::KvRecord>> = Vec::new();
+    let mut found: Vec<Arc<Record>> = Vec::new();
     let current = state.revision();
     visit(state, &c.key, &c.range_end, current, current, |r| {
         found.push(r.clone())

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::mvcc::{self, RangeResult, Refusal};
 use super::writes::{At, Batch};
-use super::State;
+use super::{Record, State};
 use crate::engine::storage::StoreError;
 use crate::proto::memberctl_store_v1 as spb;
 
@@ -21,7 +21,7 @@ pub enum OpResult {
         /// The revision of the write.
         revision: i64,
         /// The previous record (when the put asked for it and the key existed).
-        prev: Option<Arc<spb::KvRecord>>,
+        prev: Option<Arc<Record>>,
     },
     /// A range deletion.
     Delete {
@@ -30,7 +30,7 @@ pub enum OpResult {
         /// How many keys went.
         deleted: i64,
         /// Their records, when asked for.
-        prev: Vec<Arc<spb::KvRecord>>,
+        prev: Vec<Arc<Record>>,
     },
     /// A nested transaction.
     Txn(TxnResult),

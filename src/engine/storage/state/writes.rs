@@ -7,7 +7,7 @@ use std::sync::Arc;
 use raft::eraftpb::ConfState;
 
 use super::mvcc::{self, Change, RangeResult, Refusal};
-use super::{Key, State};
+use super::{Key, Record, State};
 use crate::proto::memberctl_store_v1 as spb;
 
 /// One batch's writes: the changes to the state machine while one batch of
@@ -90,9 +90,9 @@ impl<'s> Batch<'s> {
         &mut self,
         at: &mut At,
         key: Key,
-        kv: spb::KvRecord,
-        prev: Option<Arc<spb::KvRecord>>,
-    ) -> Arc<spb::KvRecord> {
+        kv: Record,
+        prev: Option<Arc<Record>>,
+    ) -> Arc<Record> {
         let rec = Arc::new(kv);
         self.state.insert_record(key, rec.clone());
         at.sub += 1;
@@ -104,7 +104,7 @@ impl<'s> Batch<'s> {
     }
 
     /// The live record of `key`, with its value (shared, not copied).
-    pub(super) fn current(&self, key: &[u8]) -> Option<Arc<spb::KvRecord>> {
+    pub(super) fn current(&self, key: &[u8]) -> Option<Arc<Record>> {
         self.state.kv.get(key).cloned()
     }
 
@@ -115,11 +115,11 @@ impl<'s> Batch<'s> {
         key: &[u8],
         value: Vec<u8>,
         lease: i64,
-    ) -> Option<Arc<spb::KvRecord>> {
+    ) -> Option<Arc<Record>> {
         let prev = self.current(key);
         let k = self.state.key(key);
-        let rec = spb::KvRecord {
-            key: key.to_vec(),
+        let rec = Record {
+            key: k.clone(),
             value,
             create_revision: prev.as_ref().map_or(at.revision, |p| p.create_revision),
             mod_revision: at.revision,
@@ -143,14 +143,9 @@ impl<'s> Batch<'s> {
     /// Deletes the live keys of a range at `at`; returns their records
     /// (shared with the history, not copied: a range of many keys would
     /// otherwise hold their values once more per copy until applied).
-    pub(super) fn delete(
-        &mut self,
-        at: &mut At,
-        key: &[u8],
-        range_end: &[u8],
-    ) -> Vec<Arc<spb::KvRecord>> {
+    pub(super) fn delete(&mut self, at: &mut At, key: &[u8], range_end: &[u8]) -> Vec<Arc<Record>> {
         self.delete_ops += 1;
-        let found: Vec<(Key, Arc<spb::KvRecord>)> = mvcc::live_range(self.state, key, range_end)
+        let found: Vec<(Key, Arc<Record>)> = mvcc::live_range(self.state, key, range_end)
             .map(|(k, r)| (k.clone(), r.clone()))
             .collect();
         let mut prevs = Vec::with_capacity(found.len());
@@ -159,8 +154,8 @@ impl<'s> Batch<'s> {
                 self.state.lease_keys.remove(&(prev.lease, k.clone()));
             }
             self.state.kv.remove(&k);
-            let tomb = spb::KvRecord {
-                key: k.to_vec(),
+            let tomb = Record {
+                key: k.clone(),
                 mod_revision: at.revision,
                 sub: at.sub,
                 tombstone: true,

@@ -1,0 +1,215 @@
+//! Memory as a measured line: each member's RSS (and how much of it is a mapped file) on 3 members of the engine, etcd 3.6 and 3.7, after loading N × 1 KiB keys, after writing every key once more (the gigabyte and its history), and after a compaction to the newest revision and a defragment of every member.
+//!
+//! Per server, in turn, a fresh cluster: N keys (`MEMBERCTL_BENCH_KEYS`,
+//! default 1,000,000 ≈ 1 GB) written through the first member by 64
+//! writers; each member's `VmRSS` and `RssFile` (etcd maps its bbolt file:
+//! those pages are the file's and the kernel may drop them under pressure;
+//! the engine's state is anonymous memory); every key written again; RSS;
+//! then `etcdctl compact REV --physical` at the newest revision and
+//! `etcdctl defrag` on every member; RSS. Ratios engine ÷ 3.6 and ÷ 3.7 per
+//! line. `MEMBERCTL_BENCH_ROUNDS` rounds (default 1);
+//! `MEMBERCTL_BENCH_SERVERS` (default `engine,3.6,3.7`). Markdown to stdout
+//! and target/bench-report.md.
+
+mod common;
+#[path = "../tests/util/mod.rs"]
+#[allow(unused_imports)]
+mod util;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{cluster_up, memberctl};
+
+/// The lines measured, in order.
+const LINES: [&str; 3] = [
+    "loaded",
+    "written twice (history)",
+    "compacted + defragmented",
+];
+
+/// RSS of every member (MiB), and of it the mapped files'.
+#[derive(Clone, Debug, Default)]
+struct Rss {
+    total: Vec<f64>,
+    file: Vec<f64>,
+}
+
+impl Rss {
+    fn of(pids: &[u32]) -> Rss {
+        Rss {
+            total: pids
+                .iter()
+                .map(|p| common::status_mib(*p, "VmRSS"))
+                .collect(),
+            file: pids
+                .iter()
+                .map(|p| common::status_mib(*p, "RssFile"))
+                .collect(),
+        }
+    }
+
+    fn sum(&self) -> f64 {
+        self.total.iter().sum()
+    }
+
+    fn shown(&self) -> String {
+        format!(
+            "{:.0} MiB ({}; file {:.0})",
+            self.sum(),
+            self.total
+                .iter()
+                .map(|m| format!("{m:.0}"))
+                .collect::<Vec<_>>()
+                .join(" + "),
+            self.file.iter().sum::<f64>()
+        )
+    }
+}
+
+/// Runs Debian's etcdctl (API v3) with `args`; its stdout.
+fn etcdctl(etcdctl: &Path, args: &[&str]) -> String {
+    let out = Command::new(etcdctl)
+        .args(["--command-timeout", "600s", "--dial-timeout", "10s"])
+        .args(args)
+        .env("ETCDCTL_API", "3")
+        .output()
+        .expect("run etcdctl");
+    assert!(
+        out.status.success(),
+        "etcdctl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The three lines on `endpoints` (comma-separated) whose members are `pids`.
+fn measure(ctl: &Path, endpoints: &str, pids: &[u32], keys: usize) -> Vec<Rss> {
+    let first = endpoints.split(',').next().unwrap().to_string();
+    let rt = common::runtime();
+    let mut lines = Vec::new();
+    let secs = rt.block_on(common::load(&first, keys));
+    lines.push(Rss::of(pids));
+    eprintln!("loaded {keys} keys in {secs:.1} s: {}", lines[0].shown());
+    let secs = rt.block_on(common::load(&first, keys));
+    lines.push(Rss::of(pids));
+    eprintln!("wrote them again in {secs:.1} s: {}", lines[1].shown());
+    let status: serde_json::Value = serde_json::from_str(&etcdctl(
+        ctl,
+        &["--endpoints", &first, "endpoint", "status", "-w", "json"],
+    ))
+    .expect("endpoint status JSON");
+    let revision = status[0]["Status"]["header"]["revision"]
+        .as_i64()
+        .expect("a revision");
+    etcdctl(
+        ctl,
+        &[
+            "--endpoints",
+            &first,
+            "compact",
+            &revision.to_string(),
+            "--physical",
+        ],
+    );
+    etcdctl(ctl, &["--endpoints", endpoints, "defrag"]);
+    lines.push(Rss::of(pids));
+    eprintln!("compacted and defragmented: {}", lines[2].shown());
+    lines
+}
+
+/// The lines on a fresh 3-member cluster of `server` (`engine` or an etcd
+/// minor version); the reason when that server is missing.
+fn run_on(server: &str, ctl: &Path, keys: usize) -> Result<Vec<Rss>, String> {
+    if server == "engine" {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("cluster");
+        let eps = cluster_up(&dir);
+        let state: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("cluster.json")).unwrap())
+                .unwrap();
+        let pids: Vec<u32> = state["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|n| n["pid"].as_u64().map(|p| p as u32))
+            .collect();
+        let lines = measure(ctl, &eps.join(","), &pids, keys);
+        memberctl(&dir, &["cluster", "down"]);
+        return Ok(lines);
+    }
+    let bin = util::versions::find(server)?;
+    let c = util::Etcd::start_default_timing(bin, 3);
+    let pids: Vec<u32> = (0..3).filter_map(|i| c.pid(i)).collect();
+    let lines = measure(ctl, &c.endpoints(), &pids, keys);
+    drop(c);
+    Ok(lines)
+}
+
+fn label(server: &str) -> String {
+    if server == "engine" {
+        "engine".into()
+    } else {
+        format!("etcd {server}")
+    }
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let Some(ctl) = util::etcd::etcdctl_binary() else {
+        println!("memory: skipped, etcdctl is not installed (apt-get install etcd-client)");
+        return;
+    };
+    let keys: usize = std::env::var("MEMBERCTL_BENCH_KEYS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000);
+    let rounds = common::rounds(1);
+    let servers = common::list("MEMBERCTL_BENCH_SERVERS", "engine,3.6,3.7");
+    let mut table = format!(
+        "### Memory: RSS of 3 members, {keys} keys × 1 KiB (file: of it, mapped files' pages)\n\n\
+         | round | server | {} |\n|---|---|---|---|---|\n",
+        LINES.join(" | ")
+    );
+    let mut ratios = String::new();
+    for round in 1..=rounds {
+        let mut runs: Vec<(String, Vec<Rss>)> = Vec::new();
+        for server in &servers {
+            match run_on(server, &ctl, keys) {
+                Ok(lines) => {
+                    table.push_str(&format!(
+                        "| {round} | {} | {} |\n",
+                        label(server),
+                        lines.iter().map(Rss::shown).collect::<Vec<_>>().join(" | ")
+                    ));
+                    runs.push((server.clone(), lines));
+                }
+                Err(why) => table.push_str(&format!(
+                    "| {round} | {} | skipped: {why} | | |\n",
+                    label(server)
+                )),
+            }
+            eprintln!("{table}");
+        }
+        let Some((_, engine)) = runs.iter().find(|(s, _)| s == "engine") else {
+            continue;
+        };
+        for (server, lines) in runs.iter().filter(|(s, _)| s != "engine") {
+            let each: Vec<String> = LINES
+                .iter()
+                .zip(engine.iter().zip(lines))
+                .map(|(name, (e, r))| format!("{name} {:.2}", e.sum() / r.sum().max(1.0)))
+                .collect();
+            ratios.push_str(&format!(
+                "round {round}: engine ÷ {}: {}\n",
+                label(server),
+                each.join(", ")
+            ));
+        }
+    }
+    let report = format!("{table}\n{ratios}\nGoal: engine ÷ etcd 3.6 ≤ 1 on every line.\n");
+    println!("{report}");
+    common::publish("memory", &report);
+}
