@@ -19,8 +19,6 @@ mod util;
 use std::path::Path;
 use std::process::Command;
 
-use common::{cluster_up, memberctl};
-
 /// What one run of `check perf` printed, and the members' RSS afterwards.
 #[derive(Clone, Debug, Default)]
 struct Measured {
@@ -88,29 +86,8 @@ fn check_perf(etcdctl: &Path, endpoints: &str, load: &str, pids: &[u32]) -> Meas
 /// One run on a fresh 3-member cluster of `server` (`engine` or an etcd
 /// minor version); None with the reason when that server is missing.
 fn run_on(server: &str, etcdctl: &Path, load: &str) -> Result<Measured, String> {
-    if server == "engine" {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("cluster");
-        let eps = cluster_up(&dir);
-        let state: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("cluster.json")).unwrap())
-                .unwrap();
-        let pids: Vec<u32> = state["nodes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|n| n["pid"].as_u64().map(|p| p as u32))
-            .collect();
-        let run = check_perf(etcdctl, &eps.join(","), load, &pids);
-        memberctl(&dir, &["cluster", "down"]);
-        return Ok(run);
-    }
-    let bin = util::versions::find(server)?;
-    let c = util::Etcd::start_default_timing(bin, 3);
-    let pids: Vec<u32> = (0..3).filter_map(|i| c.pid(i)).collect();
-    let run = check_perf(etcdctl, &c.endpoints(), load, &pids);
-    drop(c);
-    Ok(run)
+    let c = common::Three::up(server, Vec::new())?;
+    Ok(check_perf(etcdctl, &c.endpoints, load, &c.pids))
 }
 
 fn label(server: &str) -> String {

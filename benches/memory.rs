@@ -20,8 +20,6 @@ mod util;
 use std::path::Path;
 use std::process::Command;
 
-use common::{cluster_up, memberctl};
-
 /// The lines measured, in order.
 const LINES: [&str; 3] = [
     "loaded",
@@ -122,31 +120,10 @@ fn measure(ctl: &Path, endpoints: &str, pids: &[u32], keys: usize) -> Vec<Rss> {
 /// The lines on a fresh 3-member cluster of `server` (`engine` or an etcd
 /// minor version); the reason when that server is missing.
 fn run_on(server: &str, ctl: &Path, keys: usize) -> Result<Vec<Rss>, String> {
-    if server == "engine" {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("cluster");
-        let eps = cluster_up(&dir);
-        let state: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("cluster.json")).unwrap())
-                .unwrap();
-        let pids: Vec<u32> = state["nodes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|n| n["pid"].as_u64().map(|p| p as u32))
-            .collect();
-        let lines = measure(ctl, &eps.join(","), &pids, keys);
-        memberctl(&dir, &["cluster", "down"]);
-        return Ok(lines);
-    }
-    let bin = util::versions::find(server)?;
     // etcd's default quota (2 GiB) would stop the second pass: 8 GiB, as
     // the engine's local cluster has none.
-    let c = util::Etcd::start_with_flags(bin, 3, vec!["--quota-backend-bytes", "8589934592"]);
-    let pids: Vec<u32> = (0..3).filter_map(|i| c.pid(i)).collect();
-    let lines = measure(ctl, &c.endpoints(), &pids, keys);
-    drop(c);
-    Ok(lines)
+    let c = common::Three::up(server, vec!["--quota-backend-bytes", "8589934592"])?;
+    Ok(measure(ctl, &c.endpoints, &c.pids, keys))
 }
 
 fn label(server: &str) -> String {

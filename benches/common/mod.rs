@@ -63,6 +63,62 @@ pub fn cluster_up(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// A fresh cluster of three members of a server, stopped when dropped.
+pub struct Three {
+    /// The client URLs, comma-separated.
+    pub endpoints: String,
+    /// The members' process IDs.
+    pub pids: Vec<u32>,
+    /// The engine's cluster: its folder (taken down on drop).
+    engine: Option<(tempfile::TempDir, std::path::PathBuf)>,
+    /// An etcd cluster (stopped on drop).
+    _etcd: Option<crate::util::Etcd>,
+}
+
+impl Three {
+    /// Three members of `server`: `engine` (`cluster up`) or an etcd minor
+    /// version (the pinned or Debian's binary, etcd's default timing, with
+    /// `etcd_flags`); the reason when that etcd is not available.
+    pub fn up(server: &str, etcd_flags: Vec<&'static str>) -> Result<Three, String> {
+        if server == "engine" {
+            let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let dir = tmp.path().join("cluster");
+            let endpoints = cluster_up(&dir).join(",");
+            let state: Value =
+                serde_json::from_str(&std::fs::read_to_string(dir.join("cluster.json")).unwrap())
+                    .unwrap();
+            let pids = state["nodes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|n| n["pid"].as_u64().map(|p| p as u32))
+                .collect();
+            return Ok(Three {
+                endpoints,
+                pids,
+                engine: Some((tmp, dir)),
+                _etcd: None,
+            });
+        }
+        let bin = crate::util::versions::find(server)?;
+        let c = crate::util::Etcd::start_with_flags(bin, 3, etcd_flags);
+        Ok(Three {
+            endpoints: c.endpoints(),
+            pids: (0..3).filter_map(|i| c.pid(i)).collect(),
+            engine: None,
+            _etcd: Some(c),
+        })
+    }
+}
+
+impl Drop for Three {
+    fn drop(&mut self) {
+        if let Some((_tmp, dir)) = &self.engine {
+            memberctl(dir, &["cluster", "down"]);
+        }
+    }
+}
+
 /// The leader's client URL and another member's, from `member status` on `endpoints`.
 pub fn leader_and_follower(endpoints: &str) -> (String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_memberctl"))
