@@ -90,14 +90,6 @@ fn run_on(server: &str, etcdctl: &Path, load: &str) -> Result<Measured, String> 
     Ok(check_perf(etcdctl, &c.endpoints, load, &c.pids))
 }
 
-fn label(server: &str) -> String {
-    if server == "engine" {
-        "engine".into()
-    } else {
-        format!("etcd {server}")
-    }
-}
-
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
@@ -126,7 +118,7 @@ fn main() {
                     Ok(r) => {
                         table.push_str(&format!(
                             "| {round} | {load} | {} | {} | {} | {} | {} | {:.0} MiB ({}) |\n",
-                            label(server),
+                            common::label(server),
                             if r.passed { "PASS" } else { "FAIL" },
                             f(r.throughput, "/s", 1.0),
                             f(r.slowest_s, " ms", 1000.0),
@@ -142,7 +134,7 @@ fn main() {
                     }
                     Err(why) => table.push_str(&format!(
                         "| {round} | {load} | {} | skipped: {why} | | | | |\n",
-                        label(server)
+                        common::label(server)
                     )),
                 }
                 eprintln!("{table}");
@@ -156,7 +148,7 @@ fn main() {
                 };
                 ratios.push_str(&format!(
                     "round {round}, load {load}: engine ÷ {}: RSS {:.2}, throughput {}, slowest {}\n",
-                    label(server),
+                    common::label(server),
                     e.rss_total() / r.rss_total().max(1.0),
                     ratio(e.throughput, r.throughput),
                     ratio(e.slowest_s, r.slowest_s),

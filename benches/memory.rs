@@ -18,7 +18,6 @@ mod common;
 mod util;
 
 use std::path::Path;
-use std::process::Command;
 
 /// The lines measured, in order.
 const LINES: [&str; 3] = [
@@ -66,20 +65,18 @@ impl Rss {
     }
 }
 
-/// Runs Debian's etcdctl (API v3) with `args`; its stdout.
-fn etcdctl(etcdctl: &Path, args: &[&str]) -> String {
-    let out = Command::new(etcdctl)
-        .args(["--command-timeout", "600s", "--dial-timeout", "10s"])
-        .args(args)
-        .env("ETCDCTL_API", "3")
-        .output()
-        .expect("run etcdctl");
-    assert!(
-        out.status.success(),
-        "etcdctl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+/// etcdctl on `endpoints` with `args`, patient (a defragment of a gigabyte
+/// takes longer than the tests' 30 s); its stdout.
+fn etcdctl(ctl: &Path, endpoints: &str, args: &[&str]) -> String {
+    util::run(
+        std::process::Command::new(ctl)
+            .env("ETCDCTL_API", "3")
+            .env("ETCDCTL_COMMAND_TIMEOUT", "600s")
+            .arg(format!("--endpoints={endpoints}"))
+            .args(args),
+    )
+    .expect(0)
+    .stdout
 }
 
 /// The three lines on `endpoints` (comma-separated) whose members are `pids`.
@@ -93,25 +90,18 @@ fn measure(ctl: &Path, endpoints: &str, pids: &[u32], keys: usize) -> Vec<Rss> {
     let secs = rt.block_on(common::load(&first, keys));
     lines.push(Rss::of(pids));
     eprintln!("wrote them again in {secs:.1} s: {}", lines[1].shown());
-    let status: serde_json::Value = serde_json::from_str(&etcdctl(
-        ctl,
-        &["--endpoints", &first, "endpoint", "status", "-w", "json"],
-    ))
-    .expect("endpoint status JSON");
+    let status: serde_json::Value =
+        serde_json::from_str(&etcdctl(ctl, &first, &["endpoint", "status", "-w", "json"]))
+            .expect("endpoint status JSON");
     let revision = status[0]["Status"]["header"]["revision"]
         .as_i64()
         .expect("a revision");
     etcdctl(
         ctl,
-        &[
-            "--endpoints",
-            &first,
-            "compact",
-            &revision.to_string(),
-            "--physical",
-        ],
+        &first,
+        &["compact", &revision.to_string(), "--physical"],
     );
-    etcdctl(ctl, &["--endpoints", endpoints, "defrag"]);
+    etcdctl(ctl, endpoints, &["defrag"]);
     lines.push(Rss::of(pids));
     eprintln!("compacted and defragmented: {}", lines[2].shown());
     lines
@@ -124,14 +114,6 @@ fn run_on(server: &str, ctl: &Path, keys: usize) -> Result<Vec<Rss>, String> {
     // the engine's local cluster has none.
     let c = common::Three::up(server, vec!["--quota-backend-bytes", "8589934592"])?;
     Ok(measure(ctl, &c.endpoints, &c.pids, keys))
-}
-
-fn label(server: &str) -> String {
-    if server == "engine" {
-        "engine".into()
-    } else {
-        format!("etcd {server}")
-    }
 }
 
 fn main() {
@@ -161,14 +143,14 @@ fn main() {
                 Ok(lines) => {
                     table.push_str(&format!(
                         "| {round} | {} | {} |\n",
-                        label(server),
+                        common::label(server),
                         lines.iter().map(Rss::shown).collect::<Vec<_>>().join(" | ")
                     ));
                     runs.push((server.clone(), lines));
                 }
                 Err(why) => table.push_str(&format!(
                     "| {round} | {} | skipped: {why} | | |\n",
-                    label(server)
+                    common::label(server)
                 )),
             }
             eprintln!("{table}");
@@ -184,7 +166,7 @@ fn main() {
                 .collect();
             ratios.push_str(&format!(
                 "round {round}: engine ÷ {}: {}\n",
-                label(server),
+                common::label(server),
                 each.join(", ")
             ));
         }

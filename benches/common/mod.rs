@@ -63,6 +63,15 @@ pub fn cluster_up(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// How a table names a server: `engine`, or `etcd 3.6` for a minor version.
+pub fn label(server: &str) -> String {
+    if server == "engine" {
+        "engine".into()
+    } else {
+        format!("etcd {server}")
+    }
+}
+
 /// A fresh cluster of three members of a server, stopped when dropped.
 pub struct Three {
     /// The client URLs, comma-separated.
