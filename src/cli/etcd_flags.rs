@@ -1,6 +1,7 @@
 //! etcd's server flags on `memberctl node run`: every flag of etcd 3.4–3.7 is served, taken at the value that means etcd's own behaviour, or refused with the reason and what to use instead — none is "unexpected" (docs/engine.md shows the table).
 
 use std::ffi::OsString;
+use std::path::Path;
 
 /// How etcd's flag parser (Go's `flag` package) reads a flag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +26,9 @@ pub enum Treatment {
     /// Accepted at these values — the ones that mean what the engine does
     /// (etcd's default among them) — and refused at any other, with the reason.
     Only(&'static [&'static str], &'static str),
+    /// `--config-file`: the file's settings are read in place of etcd's
+    /// other flags (what it serves).
+    File(&'static str),
 }
 
 /// One of etcd's server flags.
@@ -115,6 +119,11 @@ pub const FLAGS: &[EtcdFlag] = &[
     no_effect("compact-hash-check-time", Value, "the periodic compact-hash check is not served (see experimental-compact-hash-check-enabled)"),
     no_effect("compaction-batch-limit", Value, "the engine compacts in one step"),
     no_effect("compaction-sleep-interval", Value, "the engine compacts in one step"),
+    EtcdFlag {
+        name: "config-file",
+        takes: Value,
+        treatment: Treatment::File("etcd's YAML (each key a flag's name, durations in nanoseconds, TLS under client-/peer-transport-security) read as these flags; etcd's other flags on the command line are ignored, as etcd ignores them, and noted in the log"),
+    },
     only("corrupt-check-time", Value, &["0", "0s"], "the periodic corruption check is not served: run `etcdctl endpoint hashkv --cluster` from a timer and compare"),
     no_effect("cors", Value, "the engine's JSON gateway sets no CORS headers"),
     served("data-dir", Value),
@@ -269,24 +278,26 @@ pub fn lookup(name: &str) -> Option<&'static EtcdFlag> {
     FLAGS.iter().find(|f| f.name == name)
 }
 
-/// Puts etcd's flags among `args` (the words after `node run`) in `node
-/// run`'s terms: Go's single dash and `--bool=true|false` read as etcd reads
-/// them, renamed flags renamed, flags of no effect dropped with a note, and
-/// values the engine does not serve refused. Words that are no etcd flag
-/// pass through for `node run`'s own parser to judge.
-pub fn translate(args: &[OsString]) -> Result<Translated, Refused> {
-    let mut out = Translated::default();
-    let mut words = args.iter();
-    while let Some(word) = words.next() {
-        let Some(text) = word.to_str() else {
-            out.args.push(word.clone());
-            continue;
-        };
-        let Some(body) = text
-            .strip_prefix("--")
-            .or_else(|| text.strip_prefix('-').filter(|b| b.len() > 1))
-        else {
-            out.args.push(word.clone());
+/// One flag (with its value) or one other word of a command line, as
+/// etcd's parser reads it.
+enum Word {
+    /// One of etcd's flags and its value.
+    Flag(&'static EtcdFlag, String),
+    /// A word that is no etcd flag, for `node run`'s own parser.
+    Other(OsString),
+}
+
+/// Reads `args` as etcd's parser does: Go's single dash, `--flag=value`,
+/// `--flag value`, and a boolean flag's value only after `=`.
+fn etcd_words(args: &[OsString]) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut rest = args.iter();
+    while let Some(word) = rest.next() {
+        let Some(body) = word.to_str().and_then(|text| {
+            text.strip_prefix("--")
+                .or_else(|| text.strip_prefix('-').filter(|b| b.len() > 1))
+        }) else {
+            out.push(Word::Other(word.clone()));
             continue;
         };
         let (name, inline) = match body.split_once('=') {
@@ -294,21 +305,104 @@ pub fn translate(args: &[OsString]) -> Result<Translated, Refused> {
             None => (body, None),
         };
         let Some(flag) = lookup(name) else {
-            out.args.push(word.clone());
+            out.push(Word::Other(word.clone()));
             continue;
         };
         let value = match (flag.takes, inline) {
             (_, Some(v)) => v,
             (Takes::Bool, None) => "true".to_string(),
-            (Takes::Value, None) => match words.next() {
+            (Takes::Value, None) => match rest.next() {
                 Some(v) => v.to_string_lossy().into_owned(),
                 // Missing: node run's parser says so.
                 None => {
-                    out.args.push(format!("--{name}").into());
+                    out.push(Word::Other(format!("--{name}").into()));
                     continue;
                 }
             },
         };
+        out.push(Word::Flag(flag, value));
+    }
+    out
+}
+
+/// With `--config-file FILE` among `words`, the file's settings in their
+/// place, as etcd reads them: etcd's other flags on the command line are
+/// ignored (noted), words of `node run`'s own are kept.
+fn with_config_file(
+    words: Vec<Word>,
+    read_file: impl Fn(&Path) -> std::io::Result<String>,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Word>, Refused> {
+    let file = words.iter().rev().find_map(|w| match w {
+        Word::Flag(f, v) if matches!(f.treatment, Treatment::File(_)) => Some(v.clone()),
+        _ => None,
+    });
+    let Some(path) = file else {
+        return Ok(words);
+    };
+    let refuse = |why: String| Refused {
+        flag: "config-file".to_string(),
+        value: path.clone(),
+        why,
+    };
+    let text = read_file(Path::new(&path)).map_err(|e| {
+        refuse(format!(
+            "cannot read it ({e}): check the path and its permissions"
+        ))
+    })?;
+    let read = super::etcd_config::read(&text).map_err(|e| {
+        refuse(format!(
+            "{e}: mend the file (etcd would not start on it either)"
+        ))
+    })?;
+    notes.push(format!(
+        "--config-file={path}: loaded; etcd's other flags on the command line are ignored, as etcd ignores them"
+    ));
+    let mut out: Vec<Word> = read
+        .flags
+        .into_iter()
+        .filter_map(|(name, value)| lookup(&name).map(|f| Word::Flag(f, value)))
+        .collect();
+    for w in words {
+        match w {
+            Word::Flag(f, _) if matches!(f.treatment, Treatment::File(_)) => {}
+            Word::Flag(f, value) => notes.push(format!(
+                "--{}={value}: ignored: --config-file is read instead, as etcd does",
+                f.name
+            )),
+            other => out.push(other),
+        }
+    }
+    notes.extend(read.notes);
+    Ok(out)
+}
+
+/// Puts etcd's flags among `args` (the words after `node run`) in `node
+/// run`'s terms: Go's single dash and `--bool=true|false` read as etcd reads
+/// them, `--config-file`'s settings read in place of etcd's other flags,
+/// renamed flags renamed, flags of no effect dropped with a note, and values
+/// the engine does not serve refused. Words that are no etcd flag pass
+/// through for `node run`'s own parser to judge.
+pub fn translate(args: &[OsString]) -> Result<Translated, Refused> {
+    translate_with(args, |p| std::fs::read_to_string(p))
+}
+
+/// [`translate`], reading a config file with `read_file`.
+pub fn translate_with(
+    args: &[OsString],
+    read_file: impl Fn(&Path) -> std::io::Result<String>,
+) -> Result<Translated, Refused> {
+    let mut out = Translated::default();
+    let words = with_config_file(etcd_words(args), read_file, &mut out.notes)?;
+    for word in words {
+        let (flag, value) = match word {
+            Word::Other(w) => {
+                out.args.push(w);
+                continue;
+            }
+            Word::Flag(flag, value) => (flag, value),
+        };
+        let name = flag.name;
         let refuse = |why: &str| Refused {
             flag: name.to_string(),
             value: value.clone(),
@@ -317,6 +411,7 @@ pub fn translate(args: &[OsString]) -> Result<Translated, Refused> {
         let own = match flag.treatment {
             Treatment::Served => name,
             Treatment::Alias(to) => to,
+            Treatment::File(_) => continue,
             Treatment::NoEffect(why) => {
                 out.notes
                     .push(format!("--{name}={value}: accepted, no effect: {why}"));
@@ -369,6 +464,7 @@ pub fn markdown() -> String {
             Treatment::Served => "served".to_string(),
             Treatment::Alias(to) => format!("served, as `--{to}`"),
             Treatment::NoEffect(why) => format!("accepted, no effect: {why}"),
+            Treatment::File(what) => format!("served: {what}"),
             Treatment::Only(values, why) => {
                 let values: Vec<String> = values
                     .iter()
@@ -470,5 +566,72 @@ mod tests {
         assert!(e.to_string().contains("etcdctl compact"), "{e}");
         let e = translate(&words("--client-cert-auth=maybe")).unwrap_err();
         assert!(e.to_string().contains("true or false"), "{e}");
+    }
+
+    #[test]
+    fn a_config_file_stands_for_etcds_other_flags() {
+        let yaml =
+            "name: m1\nexperimental-initial-corrupt-check: true\nenable-v2: false\nlogger: zap\n";
+        let t = translate_with(
+            &words("--name ignored --config-file=/e.yml --fault-injection --snapshot-count 5"),
+            |p| {
+                assert_eq!(p, Path::new("/e.yml"));
+                Ok(yaml.to_string())
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            args(&t),
+            [
+                "--name",
+                "m1",
+                "--initial-corrupt-check=true",
+                "--fault-injection"
+            ]
+        );
+        assert!(
+            t.notes[0].starts_with("--config-file=/e.yml: loaded"),
+            "{:?}",
+            t.notes
+        );
+        assert!(
+            t.notes
+                .iter()
+                .any(|n| n.starts_with("--name=ignored: ignored")),
+            "{:?}",
+            t.notes
+        );
+        assert!(
+            t.notes
+                .iter()
+                .any(|n| n.starts_with("--snapshot-count=5: ignored")),
+            "{:?}",
+            t.notes
+        );
+        assert!(
+            t.notes
+                .iter()
+                .any(|n| n.starts_with("--logger=zap: accepted, no effect")),
+            "{:?}",
+            t.notes
+        );
+        // A value the engine does not serve, in the file: refused as on the
+        // command line.
+        let e = translate_with(&words("--config-file e.yml"), |_| {
+            Ok("enable-v2: true\n".into())
+        })
+        .unwrap_err();
+        assert_eq!(e.flag, "enable-v2");
+        let e = translate_with(&words("--config-file e.yml"), |_| {
+            Err(std::io::ErrorKind::NotFound.into())
+        })
+        .unwrap_err();
+        assert_eq!(e.flag, "config-file");
+        assert!(e.to_string().contains("cannot read it"), "{e}");
+        let e = translate_with(&words("--config-file e.yml"), |_| {
+            Ok("snapshot-count: [\n".into())
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("mend the file"), "{e}");
     }
 }

@@ -4,6 +4,7 @@
 
 mod autopilot;
 mod cluster;
+pub mod etcd_config;
 pub mod etcd_flags;
 pub mod etcdctl_env;
 pub mod generate;

@@ -27,7 +27,8 @@ struct Parsed {
     force: Option<bool>,
     /// `--config-file FILE`.
     config_file: Option<String>,
-    /// `memberctl node run`: the engine reads neither environment nor config file.
+    /// `memberctl node run`: the engine reads no `ETCD_*` environment (its
+    /// `--config-file`, etcd's YAML, it reads as etcd does).
     engine: bool,
 }
 

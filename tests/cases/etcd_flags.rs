@@ -142,6 +142,44 @@ impl Line {
         .into()
     }
 
+    /// The same settings as etcd's YAML configuration file (durations in
+    /// nanoseconds, TLS under the transport-security maps).
+    fn kubeadm_yaml(&self, data: &Path) -> String {
+        let p = |p: &PathBuf| p.to_str().unwrap().to_string();
+        let pki = &self.pki;
+        format!(
+            "name: m1\n\
+             data-dir: {data}\n\
+             advertise-client-urls: {client}\n\
+             listen-client-urls: {client}\n\
+             listen-metrics-urls: {metrics}\n\
+             listen-peer-urls: {peer}\n\
+             initial-advertise-peer-urls: {peer}\n\
+             initial-cluster: m1={peer}\n\
+             snapshot-count: 10000\n\
+             experimental-initial-corrupt-check: true\n\
+             experimental-watch-progress-notify-interval: 5000000000\n\
+             log-outputs: [stderr]\n\
+             client-transport-security:\n  \
+               cert-file: {cert}\n  \
+               key-file: {key}\n  \
+               client-cert-auth: true\n  \
+               trusted-ca-file: {ca}\n\
+             peer-transport-security:\n  \
+               cert-file: {cert}\n  \
+               key-file: {key}\n  \
+               client-cert-auth: true\n  \
+               trusted-ca-file: {ca}\n",
+            data = data.display(),
+            client = self.client,
+            metrics = self.metrics,
+            peer = self.peer,
+            cert = p(&pki.server_cert),
+            key = p(&pki.server_key),
+            ca = p(&pki.ca),
+        )
+    }
+
     fn etcdctl(&self, etcdctl: &Path, args: &[&str]) -> util::Run {
         let p = |p: &PathBuf| p.to_str().unwrap().to_string();
         let mut all = vec![
@@ -170,15 +208,17 @@ fn start(program: &Path, prefix: &[&str], args: &[String], log: &Path) -> Server
     )
 }
 
-/// What one server did with kubeadm's line: (healthy through etcdctl, the
-/// value read back, `/health` of the metrics URL, healthy again after a
-/// restart on its data, the cluster and member IDs).
+/// What one server did with kubeadm's line (`settings` makes its arguments
+/// for a data directory): (healthy through etcdctl, the value read back,
+/// `/health` of the metrics URL, healthy again after a restart on its data,
+/// the cluster and member IDs and the member's name).
 fn kubeadm_run(
     program: &Path,
     prefix: &[&str],
     dir: &Path,
     line: &Line,
     tag: &str,
+    settings: &dyn Fn(&Path) -> Vec<String>,
 ) -> (bool, String, bool, bool, String) {
     let etcdctl = util::require_etcdctl();
     let data = dir.join(format!("{tag}-data"));
@@ -189,7 +229,7 @@ fn kubeadm_run(
             (r.code == 0).then_some(())
         })
     };
-    let server = start(program, prefix, &line.kubeadm(&data), &log);
+    let server = start(program, prefix, &settings(&data), &log);
     healthy(&format!("{tag} healthy"));
     let put = line.etcdctl(&etcdctl, &["put", "k", "v1"]);
     assert_eq!(put.code, 0, "{tag}: {}", put.stderr);
@@ -200,15 +240,15 @@ fn kubeadm_run(
     drop(server);
     // Again on its data: the initial corruption check runs (no peer to ask).
     let log2 = dir.join(format!("{tag}-again.log"));
-    let _again = start(program, prefix, &line.kubeadm(&data), &log2);
+    let _again = start(program, prefix, &settings(&data), &log2);
     healthy(&format!("{tag} healthy again"));
     let again = line.etcdctl(&etcdctl, &["get", "k", "--print-value-only"]);
     let list = line
         .etcdctl(&etcdctl, &["member", "list", "-w", "json"])
         .json();
     let ids = format!(
-        "cluster {} member {}",
-        list["header"]["cluster_id"], list["members"][0]["ID"]
+        "cluster {} member {} named {}",
+        list["header"]["cluster_id"], list["members"][0]["ID"], list["members"][0]["name"]
     );
     (
         true,
@@ -228,6 +268,7 @@ fn kubeadm_command_line_serves_on_the_engine_as_on_etcd_3_4() {
         dir.path(),
         &line,
         "etcd",
+        &|data| line.kubeadm(data),
     );
     let engine = kubeadm_run(
         Path::new(util::bin()),
@@ -235,6 +276,7 @@ fn kubeadm_command_line_serves_on_the_engine_as_on_etcd_3_4() {
         dir.path(),
         &line,
         "engine",
+        &|data| line.kubeadm(data),
     );
     assert_eq!(
         (etcd.0, etcd.1.as_str(), etcd.2, etcd.3),
@@ -253,6 +295,62 @@ fn kubeadm_command_line_serves_on_the_engine_as_on_etcd_3_4() {
         log.contains("initial corruption checking passed; no corruption"),
         "{log}"
     );
+}
+
+fn etcds_config_file_serves_on_the_engine_as_on_etcd_3_4() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = Line::new(dir.path());
+    // kubeadm's settings in etcd's YAML, and a flag beside it that etcd
+    // ignores when it reads a config file.
+    let settings = |data: &Path| {
+        let file = data.with_extension("yml");
+        std::fs::write(&file, line.kubeadm_yaml(data)).unwrap();
+        vec![
+            format!("--config-file={}", file.display()),
+            "--name=ignored".to_string(),
+        ]
+    };
+    let etcd = kubeadm_run(
+        &versions::etcd_server("3.4"),
+        &[],
+        dir.path(),
+        &line,
+        "etcd",
+        &settings,
+    );
+    let engine = kubeadm_run(
+        Path::new(util::bin()),
+        &["node", "run"],
+        dir.path(),
+        &line,
+        "engine",
+        &settings,
+    );
+    assert_eq!(
+        (etcd.0, etcd.1.as_str(), etcd.2, etcd.3),
+        (true, "v1", true, true),
+        "etcd 3.4"
+    );
+    assert!(etcd.4.ends_with("named \"m1\""), "{}", etcd.4);
+    assert_eq!(engine, etcd, "the engine as etcd 3.4");
+    let log = std::fs::read_to_string(dir.path().join("engine.log")).unwrap();
+    assert!(log.contains("--config-file="), "{log}");
+    assert!(log.contains("--name=ignored: ignored"), "{log}");
+    // A file etcd would not read: refused before anything is made.
+    let bad = dir.path().join("bad.yml");
+    std::fs::write(&bad, "grpc-keepalive-interval: 2h\n").unwrap();
+    let data = dir.path().join("bad-data");
+    let r = util::memberctl(&[
+        "node",
+        "run",
+        "--config-file",
+        bad.to_str().unwrap(),
+        "--data-dir",
+        data.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("nanoseconds"), "{}", r.stderr);
+    assert!(!data.exists());
 }
 
 /// Three engine members on fixed ports (the same command lines give the
@@ -383,6 +481,7 @@ pub(super) fn cases() -> Vec<crate::harness::Case> {
             EtcdServer("3.7")
         ],
         kubeadm_command_line_serves_on_the_engine_as_on_etcd_3_4: [Etcd, Etcdctl],
+        etcds_config_file_serves_on_the_engine_as_on_etcd_3_4: [Etcd, Etcdctl],
         a_member_whose_data_differs_stops_at_the_initial_corrupt_check,
     ]
 }
