@@ -91,7 +91,6 @@ const TRACING: &str =
     "OpenTelemetry tracing is not served: the engine's own log and /metrics are what it reports";
 const PROXY: &str =
     "etcd's v2 proxy mode is not served: point clients at the members (or at `etcd grpc-proxy`)";
-const TLS_FILES: &str = "not served yet: the engine's TLS takes --cert-file/--key-file/--trusted-ca-file and --peer-* of those";
 const BBOLT: &str = "the engine keeps no bbolt file: its state machine and log are its own";
 const LOGGING: &str = "the engine writes its own log lines to stderr (journald or the container runtime collects them)";
 
@@ -110,8 +109,8 @@ pub const FLAGS: &[EtcdFlag] = &[
     only("bcrypt-cost", Value, &["10"], "the engine hashes passwords with bcrypt at cost 10, as etcd by default; other costs are not served yet"),
     no_effect("bootstrap-defrag-threshold-megabytes", Value, BBOLT),
     served("cert-file", Value),
-    only("cipher-suites", Value, EMPTY, "choosing cipher suites is not served yet: the engine offers rustls's TLS 1.2 and 1.3 suites (all AEAD, forward-secret)"),
-    only("client-cert-allowed-hostname", Value, EMPTY, TLS_FILES),
+    served("cipher-suites", Value),
+    served("client-cert-allowed-hostname", Value),
     served("client-cert-auth", Bool),
     only("client-cert-file", Value, EMPTY, "the engine dials no client URL with a certificate of its own"),
     served("client-crl-file", Value),
@@ -241,8 +240,8 @@ pub const FLAGS: &[EtcdFlag] = &[
     only("socket-reuse-address", Bool, OFF, "the engine binds its sockets as etcd does by default"),
     only("socket-reuse-port", Bool, OFF, "the engine binds its sockets as etcd does by default"),
     served("strict-reconfig-check", Bool),
-    only("tls-max-version", Value, &["", "TLS1.3"], "the engine speaks TLS 1.2 and 1.3"),
-    only("tls-min-version", Value, &["", "TLS1.2"], "the engine speaks TLS 1.2 and 1.3; a minimum of TLS 1.3 is not served yet"),
+    served("tls-max-version", Value),
+    served("tls-min-version", Value),
     served("trusted-ca-file", Value),
     only("unsafe-no-fsync", Bool, OFF, "the engine always fsyncs what it acknowledges"),
     no_effect("v2-deprecation", Value, "the engine has no v2 store at all (as `gone`)"),

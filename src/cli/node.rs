@@ -119,6 +119,28 @@ pub struct RunArgs {
     /// Refuse client certificates this revocation list revokes (PEM or DER; needs --trusted-ca-file)
     #[arg(long, value_name = "FILE")]
     pub client_crl_file: Option<PathBuf>,
+    /// Accept only client certificates whose subjectAltNames name this host (needs --trusted-ca-file)
+    #[arg(long, value_name = "HOST")]
+    pub client_cert_allowed_hostname: Option<String>,
+    /// TLS 1.2 cipher suites the client and peer listeners offer, by Go's names, comma-separated (default: all the engine has; TLS 1.3's are always offered, as Go's)
+    #[arg(long, value_delimiter = ',', value_name = "SUITES")]
+    pub cipher_suites: Vec<String>,
+    /// Lowest TLS version the listeners accept: TLS1.2 (default) or TLS1.3
+    #[arg(
+        long,
+        default_value = "",
+        hide_default_value = true,
+        value_name = "VERSION"
+    )]
+    pub tls_min_version: String,
+    /// Highest TLS version the listeners accept: TLS1.2 or TLS1.3 (default)
+    #[arg(
+        long,
+        default_value = "",
+        hide_default_value = true,
+        value_name = "VERSION"
+    )]
+    pub tls_max_version: String,
     /// Certificate for peer connections (served, and presented to peers)
     #[arg(long, value_name = "FILE")]
     pub peer_cert_file: Option<PathBuf>,

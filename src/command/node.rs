@@ -3,7 +3,9 @@
 use std::time::Duration;
 
 use crate::cli::{ClusterState, InitialClusterArg, RunArgs};
-use crate::engine::startup::{self, Allowed, InitialCluster, ListenerTls, NodeOptions};
+use crate::engine::startup::{
+    self, Allowed, InitialCluster, ListenerTls, NodeOptions, TlsPolicy, TlsVersion,
+};
 use crate::error::Error;
 
 /// Reads `--initial-cluster` (name=url,…), once: a usage error when an item is not name=url.
@@ -17,7 +19,7 @@ fn tls(
     ca: &Option<std::path::PathBuf>,
     client_cert_auth: bool,
     (crl, allowed): (&Option<std::path::PathBuf>, Allowed),
-    prefix: &str,
+    (prefix, policy): (&str, &TlsPolicy),
 ) -> Result<Option<ListenerTls>, Error> {
     let crl_flag = if prefix.is_empty() { "client-" } else { prefix };
     if crl.is_some() && ca.is_none() {
@@ -27,10 +29,14 @@ fn tls(
         )));
     }
     if allowed != Allowed::Any && ca.is_none() {
+        let flags = if prefix.is_empty() {
+            "--client-cert-allowed-hostname needs"
+        } else {
+            "--peer-cert-allowed-cn and --peer-cert-allowed-hostname need"
+        };
         return Err(Error::usage(format!(
-            "--{prefix}cert-allowed-cn and --{prefix}cert-allowed-hostname need \
-             --{prefix}trusted-ca-file: a certificate's name counts once it is verified \
-             against the CA"
+            "{flags} --{prefix}trusted-ca-file: a certificate's name counts once it is \
+             verified against the CA"
         )));
     }
     match (cert, key) {
@@ -41,6 +47,7 @@ fn tls(
             client_cert_auth,
             crl: crl.clone(),
             allowed,
+            policy: policy.clone(),
         })),
         (None, None) if ca.is_none() && !client_cert_auth && crl.is_none() => Ok(None),
         _ => Err(Error::usage(format!(
@@ -64,8 +71,45 @@ fn peer_allowed(a: &RunArgs) -> Result<Allowed, Error> {
     }
 }
 
+/// What a client certificate must name: etcd's --client-cert-allowed-hostname.
+fn client_allowed(a: &RunArgs) -> Allowed {
+    match &a.client_cert_allowed_hostname {
+        Some(host) if !host.is_empty() => Allowed::Hostname(host.clone()),
+        _ => Allowed::Any,
+    }
+}
+
+/// etcd's --cipher-suites, --tls-min-version and --tls-max-version, checked
+/// as etcd checks them, and one line per suite named that is not offered.
+fn tls_policy(a: &RunArgs) -> Result<(TlsPolicy, Vec<String>), Error> {
+    let usage = |e: startup::TlsError| Error::usage(e.to_string());
+    let mut policy = TlsPolicy {
+        cipher_suites: a
+            .cipher_suites
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+        ..TlsPolicy::default()
+    };
+    if let Some(min) = TlsVersion::parse(&a.tls_min_version).map_err(usage)? {
+        policy.min = min;
+    }
+    if let Some(max) = TlsVersion::parse(&a.tls_max_version).map_err(usage)? {
+        policy.max = max;
+    }
+    let (_, notes) = policy.check().map_err(usage)?;
+    Ok((policy, notes))
+}
+
 /// Runs the node in the foreground until it is stopped.
 pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
+    let (policy, tls_notes) = tls_policy(a)?;
+    if a.cert_file.is_some() {
+        policy
+            .check_http2()
+            .map_err(|e| Error::usage(e.to_string()))?;
+    }
     let opts = NodeOptions {
         name: a.name.clone(),
         data_dir: a.data_dir(),
@@ -90,15 +134,15 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
             (&a.cert_file, &a.key_file),
             &a.trusted_ca_file,
             a.client_cert_auth,
-            (&a.client_crl_file, Allowed::Any),
-            "",
+            (&a.client_crl_file, client_allowed(a)),
+            ("", &policy),
         )?,
         peer_tls: tls(
             (&a.peer_cert_file, &a.peer_key_file),
             &a.peer_trusted_ca_file,
             a.peer_client_cert_auth,
             (&a.peer_crl_file, peer_allowed(a)?),
-            "peer-",
+            ("peer-", &policy),
         )?,
         fault_injection: a.fault_injection,
         fault_stale_reads: a.fault_stale_reads,
@@ -111,7 +155,7 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
             .watch_progress_notify_interval
             .unwrap_or_else(crate::engine::server::watch_progress_default),
     };
-    for note in &a.etcd_notes {
+    for note in a.etcd_notes.iter().chain(&tls_notes) {
         eprintln!("memberctl node: {note}");
     }
     // A removed member keeps its kind (exit code 0, as etcd's: for good); the rest are the node's own failures.

@@ -12,7 +12,7 @@ use crate::util::tls::{Ca, Issue};
 use crate::util::{self, free_port, versions, wait_for};
 
 /// A server process, killed on drop.
-struct Server(Child);
+pub(super) struct Server(Child);
 
 impl Drop for Server {
     fn drop(&mut self) {
@@ -25,15 +25,15 @@ impl Drop for Server {
 /// (the common name is the tag; serial numbers 1001 on; all name 127.0.0.1,
 /// all but alice's localhost): `root`, `alice` (may read `k` only), `nobody` (no such user), `mallory` (revoked by
 /// `crl`).
-struct Pki {
+pub(super) struct Pki {
     ca: PathBuf,
-    server: (PathBuf, PathBuf),
+    pub(super) server: (PathBuf, PathBuf),
     users: Vec<(&'static str, PathBuf, PathBuf)>,
     crl: PathBuf,
 }
 
 impl Pki {
-    fn new(dir: &Path) -> Pki {
+    pub(super) fn new(dir: &Path) -> Pki {
         let ca = Ca::new(dir, "users ca");
         let server = ca.issue(dir, "server", Issue::peer());
         let users = ["root", "alice", "nobody", "mallory"]
@@ -107,7 +107,7 @@ fn answer(r: &util::Run) -> String {
 /// `peer_extra`, TLS on its peer URL too, client certificates required
 /// there, and those flags), healthy to root's certificate: the server, its
 /// client URL and its peer URL.
-fn start_with(
+pub(super) fn start_with(
     (program, prefix): (&Path, &[&str]),
     dir: &Path,
     pki: &Pki,
@@ -221,7 +221,7 @@ fn transcript(server: (&Path, &[&str]), dir: &Path, pki: &Pki, tag: &str) -> Vec
 
 /// `outcomes` on etcd 3.4 (checked by `etcd_says`), then on the engine,
 /// which must give the same.
-fn on_etcd_3_4_and_the_engine(
+pub(super) fn on_etcd_3_4_and_the_engine(
     outcomes: impl Fn((&Path, &[&str]), &Path, &Pki, &str) -> Vec<String>,
     etcd_says: impl Fn(&[String]),
 ) {
@@ -309,6 +309,24 @@ fn a_revoked_client_certificate_is_refused_on_the_engine_as_on_etcd_3_4() {
 /// anything is answered (a refusal comes after the handshake, in TLS 1.3:
 /// an alert, or a reset that loses it).
 fn takes(url: &str, pki: &Pki, user: &str) -> bool {
+    takes_with(
+        url,
+        pki,
+        user,
+        None,
+        &[&rustls::version::TLS12, &rustls::version::TLS13],
+    )
+}
+
+/// [`takes`], the client offering only the cipher suite named `suite` (all
+/// of TLS 1.3's with it) and only `versions`.
+pub(super) fn takes_with(
+    url: &str,
+    pki: &Pki,
+    user: &str,
+    suite: Option<&str>,
+    versions: &[&'static rustls::SupportedProtocolVersion],
+) -> bool {
     use rustls::pki_types::pem::PemObject;
     use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
     use std::io::{Read, Write};
@@ -321,9 +339,14 @@ fn takes(url: &str, pki: &Pki, user: &str) -> bool {
         .unwrap()
         .map(Result::unwrap)
         .collect();
-    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
+    let mut provider = rustls::crypto::ring::default_provider();
+    if let Some(suite) = suite {
+        provider.cipher_suites.retain(|s| {
+            s.version() == &rustls::version::TLS13 || s.suite().as_str() == Some(suite)
+        });
+    }
+    let config = rustls::ClientConfig::builder_with_provider(std::sync::Arc::new(provider))
+        .with_protocol_versions(versions)
         .unwrap()
         .with_root_certificates(roots)
         .with_client_auth_cert(certs, PrivateKeyDer::from_pem_file(key).unwrap())

@@ -21,7 +21,7 @@ mod bad_input;
 /// The catch-up check's prediction against the catch-up (engine, etcd 3.4 and 3.5, over the link model); progress; a catch-up that cannot finish refused.
 mod catch_up_plan;
 /// With --client-cert-auth and authentication on, a request without a token runs as the user its client certificate names: the engine as etcd 3.4.
-mod cert_user;
+pub(crate) mod cert_user;
 /// etcd's compaction hold on the engine: one snapshot for a busy learner behind a slow link; two without the hold after the send.
 mod compaction_hold;
 /// The engine: acknowledged writes survive kill -9 of every node; damaged store files are refused.
@@ -95,6 +95,8 @@ mod storage;
 mod stress;
 /// TLS against etcd (per version) and on the engine.
 mod tls;
+/// The listeners' cipher suites, TLS versions and allowed client host name: the engine as etcd 3.4 and 3.6.
+mod tls_policy;
 /// Upgrades by replacing members: `--for upgrade` and the promotion rules on etcd 3.5.25, 3.5.34, 3.6.10, 3.6.
 mod upgrade;
 /// Watches and leases on the engine through leader changes, a snapshot join and a removal.
@@ -150,6 +152,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         storage::cases(),
         stress::cases(),
         tls::cases(),
+        tls_policy::cases(),
         upgrade::cases(),
         learner_update::cases(),
         watch::cases(),

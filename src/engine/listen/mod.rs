@@ -18,7 +18,7 @@ use tonic::transport::server::{Connected, TcpConnectInfo};
 
 pub use allowed::Allowed;
 pub use authority::{Repaired, MAX_BLOCK as MAX_HEADER_BLOCK};
-pub use tls::{server_config, TlsError};
+pub use tls::{server_config, TlsError, TlsPolicy, TlsVersion};
 
 /// How long a TLS handshake may take before the connection is dropped.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);

@@ -11,7 +11,7 @@ mod options;
 mod removed;
 pub mod restore;
 
-pub use crate::engine::listen::Allowed;
+pub use crate::engine::listen::{Allowed, TlsError, TlsPolicy, TlsVersion};
 pub use crate::engine::server::DEFAULT_QUOTA_BYTES;
 pub use bootstrap::{initial_member_id, new_cluster};
 pub use error::StartupError;

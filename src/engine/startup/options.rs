@@ -124,6 +124,9 @@ pub struct ListenerTls {
     /// What the other side's certificate must name (etcd's
     /// --peer-cert-allowed-cn, --peer-cert-allowed-hostname).
     pub allowed: crate::engine::listen::Allowed,
+    /// The cipher suites and versions offered (etcd's --cipher-suites,
+    /// --tls-min-version, --tls-max-version).
+    pub policy: crate::engine::listen::TlsPolicy,
 }
 
 impl ListenerTls {
@@ -140,6 +143,7 @@ impl ListenerTls {
             self.ca.as_deref(),
             (self.client_cert_auth, self.crl.as_deref()),
             &self.allowed,
+            &self.policy,
         )
         .map_err(|e| StartupError::Tls(e.to_string()))
     }
