@@ -364,6 +364,11 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_see
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l cipher-suites -d 'TLS 1.2 cipher suites the client and peer listeners offer, by Go\'s names, comma-separated (default: all the engine has; TLS 1.3\'s are always offered, as Go\'s)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l tls-min-version -d 'Lowest TLS version the listeners accept: TLS1.2 (default) or TLS1.3' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l tls-max-version -d 'Highest TLS version the listeners accept: TLS1.2 or TLS1.3 (default)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l auto-tls -d 'Without --cert-file/--key-file, serve the client URLs with a self-signed certificate made at start (kept in DATA-DIR/fixtures/client)' -r -f -a "true\t''
+false\t''"
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-auto-tls -d 'Without --peer-cert-file/--peer-key-file, serve and dial peers with a self-signed certificate made at start (DATA-DIR/fixtures/peer); peers\' certificates are then taken unverified, as etcd takes them' -r -f -a "true\t''
+false\t''"
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l self-signed-cert-validity -d 'Years the certificates --auto-tls and --peer-auto-tls make last' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-cert-file -d 'Certificate for peer connections (served, and presented to peers)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-key-file -d 'Key of --peer-cert-file' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l peer-trusted-ca-file -d 'CA that signs the peers\' certificates' -r -F

@@ -141,6 +141,15 @@ pub struct RunArgs {
         value_name = "VERSION"
     )]
     pub tls_max_version: String,
+    /// Without --cert-file/--key-file, serve the client URLs with a self-signed certificate made at start (kept in DATA-DIR/fixtures/client)
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", action = ArgAction::Set, default_value_t = false)]
+    pub auto_tls: bool,
+    /// Without --peer-cert-file/--peer-key-file, serve and dial peers with a self-signed certificate made at start (DATA-DIR/fixtures/peer); peers' certificates are then taken unverified, as etcd takes them
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", action = ArgAction::Set, default_value_t = false)]
+    pub peer_auto_tls: bool,
+    /// Years the certificates --auto-tls and --peer-auto-tls make last
+    #[arg(long, default_value_t = 1, value_name = "YEARS")]
+    pub self_signed_cert_validity: u32,
     /// Certificate for peer connections (served, and presented to peers)
     #[arg(long, value_name = "FILE")]
     pub peer_cert_file: Option<PathBuf>,

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use crate::cli::{ClusterState, InitialClusterArg, RunArgs};
 use crate::engine::startup::{
-    self, Allowed, InitialCluster, ListenerTls, NodeOptions, TlsPolicy, TlsVersion,
+    self, Allowed, AutoTls, InitialCluster, ListenerTls, NodeOptions, TlsPolicy, TlsVersion,
 };
 use crate::error::Error;
 
@@ -48,6 +48,7 @@ fn tls(
             crl: crl.clone(),
             allowed,
             policy: policy.clone(),
+            self_signed: false,
         })),
         (None, None) if ca.is_none() && !client_cert_auth && crl.is_none() => Ok(None),
         _ => Err(Error::usage(format!(
@@ -105,7 +106,7 @@ fn tls_policy(a: &RunArgs) -> Result<(TlsPolicy, Vec<String>), Error> {
 /// Runs the node in the foreground until it is stopped.
 pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
     let (policy, tls_notes) = tls_policy(a)?;
-    if a.cert_file.is_some() {
+    if a.cert_file.is_some() || a.auto_tls {
         policy
             .check_http2()
             .map_err(|e| Error::usage(e.to_string()))?;
@@ -144,6 +145,12 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
             (&a.peer_crl_file, peer_allowed(a)?),
             ("peer-", &policy),
         )?,
+        auto_tls: AutoTls {
+            client: a.auto_tls,
+            peer: a.peer_auto_tls,
+            validity_years: a.self_signed_cert_validity,
+            policy: policy.clone(),
+        },
         fault_injection: a.fault_injection,
         fault_stale_reads: a.fault_stale_reads,
         fault_ack_before_fsync: a.fault_ack_before_fsync,

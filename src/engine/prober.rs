@@ -15,8 +15,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::engine::dial::PeerTls;
 use tokio::task::AbortHandle;
-use tonic::transport::ClientTlsConfig;
 
 use crate::engine::dial::dial;
 use crate::engine::metrics;
@@ -39,7 +39,7 @@ pub struct Probe {
     /// The peer's URLs, dialled in turn.
     pub urls: Vec<String>,
     /// Dials https peers.
-    pub tls: Option<ClientTlsConfig>,
+    pub tls: Option<PeerTls>,
     /// Whether the traffic to the peer is dropped (fault injection): it is
     /// not probed then.
     pub blocked: Blocked,

@@ -121,7 +121,7 @@ pub struct Transport {
     node: Arc<OnceLock<Node>>,
     peers: Mutex<HashMap<u64, Peer>>,
     me: u64,
-    tls: Option<tonic::transport::ClientTlsConfig>,
+    tls: Option<crate::engine::dial::PeerTls>,
     /// The runtime the senders run on (the raft driver has its own thread).
     runtime: tokio::runtime::Handle,
     /// Peers whose messages are dropped (fault injection).
@@ -134,7 +134,7 @@ impl Transport {
     /// `partition` isolates; connect it to its node with [`Transport::attach`].
     pub fn new(
         me: u64,
-        tls: Option<tonic::transport::ClientTlsConfig>,
+        tls: Option<crate::engine::dial::PeerTls>,
         partition: Arc<Partition>,
     ) -> Self {
         Transport {
@@ -288,7 +288,7 @@ fn report_failed(node: &OnceLock<Node>, m: &Outgoing) {
 
 async fn connect(
     url: &str,
-    tls: Option<&tonic::transport::ClientTlsConfig>,
+    tls: Option<&crate::engine::dial::PeerTls>,
 ) -> Option<RaftClient<Channel>> {
     let windows = Some((PEER_STREAM_WINDOW, PEER_CONNECTION_WINDOW));
     Some(
@@ -350,7 +350,7 @@ struct Sender {
     to: u64,
     urls: Vec<String>,
     node: Arc<OnceLock<Node>>,
-    tls: Option<tonic::transport::ClientTlsConfig>,
+    tls: Option<crate::engine::dial::PeerTls>,
     partition: Arc<Partition>,
     status: Arc<PeerStatus>,
 }
@@ -453,7 +453,7 @@ async fn peer_task(sender: Sender, mut rx: mpsc::Receiver<Outgoing>) {
 /// snapshot's whole size once it is sent), the snapshot in etcd's
 /// etcd_network_snapshot_send_* series.
 async fn send_snapshot(
-    (url, tls): (String, Option<tonic::transport::ClientTlsConfig>),
+    (url, tls): (String, Option<crate::engine::dial::PeerTls>),
     to: u64,
     message: Vec<u8>,
     source: SnapshotSource,

@@ -14,6 +14,13 @@ use crate::util::{self, free_port, versions, wait_for};
 /// A server process, killed on drop.
 pub(super) struct Server(Child);
 
+impl Server {
+    /// Starts `command`.
+    pub(super) fn spawn(command: &mut Command) -> Server {
+        Server(command.spawn().unwrap())
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.0.kill();

@@ -2,14 +2,18 @@
 //! `--cipher-suites` (TLS 1.2's suites; TLS 1.3's always offered, as Go's),
 //! `--client-cert-allowed-hostname` on etcd 3.4, and `--tls-min-version` /
 //! `--tls-max-version` on etcd 3.6 (3.4.23 has no such flags). Each
-//! handshake is tried on both servers with the same certificates.
+//! handshake is tried on both servers with the same certificates. And
+//! `--auto-tls --peer-auto-tls`: three members on self-signed certificates
+//! made at start, on etcd 3.4 and on the engine.
 
 use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use rustls::version::{TLS12, TLS13};
 
 use crate::cases::cert_user::{on_etcd_3_4_and_the_engine, start_with, takes_with, Pki};
-use crate::util::{self, versions};
+use crate::util::{self, free_port, versions, wait_for};
 
 /// The handshakes tried: a name, the one TLS 1.2 suite offered (or none:
 /// any), the versions offered.
@@ -169,10 +173,133 @@ fn tls_versions_are_served_on_the_engine_as_on_etcd_3_6() {
     assert_eq!(engine, etcd, "the engine as etcd 3.6");
 }
 
+/// etcdctl at `endpoint`, taking the server's certificate unverified
+/// (`verify` false: etcdctl 3.4 needs `--insecure-transport=false` with it)
+/// or verifying it against the system's roots.
+fn etcdctl(endpoint: &str, verify: bool, args: &[&str]) -> util::Run {
+    let mut c = Command::new(util::require_etcdctl());
+    c.env("ETCDCTL_API", "3")
+        .arg(format!("--endpoints={endpoint}"))
+        .args(["--dial-timeout=2s", "--command-timeout=5s"]);
+    if !verify {
+        c.args(["--insecure-skip-tls-verify", "--insecure-transport=false"]);
+    }
+    util::run(c.args(args))
+}
+
+/// Three members of `program` (with `prefix`) with `--auto-tls
+/// --peer-auto-tls` and https URLs: what they did (healthy, a write read
+/// back from the third, the certificates made, a client that verifies the
+/// certificate refused, and the same certificate after a restart).
+fn auto_tls_cluster(program: &Path, prefix: &[&str], dir: &Path, tag: &str) -> Vec<String> {
+    let ports: Vec<(u16, u16)> = (0..3).map(|_| (free_port(), free_port())).collect();
+    let initial: Vec<String> = ports
+        .iter()
+        .enumerate()
+        .map(|(i, (_, p))| format!("m{}=https://127.0.0.1:{p}", i + 1))
+        .collect();
+    let data = |i: usize| dir.join(format!("{tag}-m{}", i + 1));
+    let start = |i: usize, log: &str| {
+        let (c, p) = ports[i];
+        let log = std::fs::File::create(dir.join(format!("{tag}-m{}-{log}.log", i + 1))).unwrap();
+        super::cert_user::Server::spawn(
+            Command::new(program)
+                .args(prefix)
+                .arg(format!("--name=m{}", i + 1))
+                .arg(format!("--data-dir={}", data(i).display()))
+                .arg(format!("--listen-client-urls=https://127.0.0.1:{c}"))
+                .arg(format!("--advertise-client-urls=https://127.0.0.1:{c}"))
+                .arg(format!("--listen-peer-urls=https://127.0.0.1:{p}"))
+                .arg(format!(
+                    "--initial-advertise-peer-urls=https://127.0.0.1:{p}"
+                ))
+                .arg(format!("--initial-cluster={}", initial.join(",")))
+                .args(["--auto-tls", "--peer-auto-tls"])
+                .stdin(Stdio::null())
+                .stdout(log.try_clone().unwrap())
+                .stderr(log),
+        )
+    };
+    let ep = |i: usize| format!("https://127.0.0.1:{}", ports[i].0);
+    let mut servers: Vec<_> = (0..3).map(|i| start(i, "first")).collect();
+    let mut out = Vec::new();
+    for i in 0..3 {
+        wait_for(
+            &format!("{tag} m{} healthy", i + 1),
+            Duration::from_secs(30),
+            || (etcdctl(&ep(i), false, &["endpoint", "health"]).code == 0).then_some(()),
+        );
+    }
+    out.push("healthy 3".to_string());
+    let put = etcdctl(&ep(0), false, &["put", "k", "v"]);
+    assert_eq!(put.code, 0, "{tag}: {}", put.stderr);
+    let read = wait_for("the write at m3", Duration::from_secs(30), || {
+        let r = etcdctl(
+            &ep(2),
+            false,
+            &["get", "k", "--print-value-only", "--consistency=s"],
+        );
+        (r.code == 0 && r.stdout.trim() == "v").then(|| r.stdout.trim().to_string())
+    });
+    out.push(format!("read at m3: {read}"));
+    for i in 0..3 {
+        let made: Vec<bool> = [
+            "client/cert.pem",
+            "client/key.pem",
+            "peer/cert.pem",
+            "peer/key.pem",
+        ]
+        .iter()
+        .map(|f| data(i).join("fixtures").join(f).exists())
+        .collect();
+        out.push(format!("m{} made {made:?}", i + 1));
+    }
+    let verified = etcdctl(&ep(0), true, &["get", "k"]);
+    out.push(format!(
+        "a verifying client refused: {}",
+        verified.code != 0
+    ));
+    // m1 again on its data: the same certificate.
+    let before = std::fs::read(data(0).join("fixtures/client/cert.pem")).unwrap();
+    drop(servers.remove(0));
+    let _again = start(0, "again");
+    wait_for(
+        &format!("{tag} m1 healthy again"),
+        Duration::from_secs(30),
+        || (etcdctl(&ep(0), false, &["endpoint", "health"]).code == 0).then_some(()),
+    );
+    let after = std::fs::read(data(0).join("fixtures/client/cert.pem")).unwrap();
+    out.push(format!("the same certificate again: {}", before == after));
+    out
+}
+
+fn auto_tls_clusters_form_on_the_engine_as_on_etcd_3_4() {
+    let dir = tempfile::tempdir().unwrap();
+    let etcd = auto_tls_cluster(&versions::etcd_server("3.4"), &[], dir.path(), "etcd");
+    let want = [
+        "healthy 3",
+        "read at m3: v",
+        "m1 made [true, true, true, true]",
+        "m2 made [true, true, true, true]",
+        "m3 made [true, true, true, true]",
+        "a verifying client refused: true",
+        "the same certificate again: true",
+    ];
+    assert_eq!(etcd, want, "etcd 3.4");
+    let engine = auto_tls_cluster(
+        Path::new(util::bin()),
+        &["node", "run"],
+        dir.path(),
+        "engine",
+    );
+    assert_eq!(engine, etcd, "the engine as etcd 3.4");
+}
+
 /// This file's cases and the tools each needs.
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         cipher_suites_and_client_hostnames_are_served_on_the_engine_as_on_etcd_3_4: [Etcd, Etcdctl],
         tls_versions_are_served_on_the_engine_as_on_etcd_3_6: [EtcdServer("3.6"), Etcdctl],
+        auto_tls_clusters_form_on_the_engine_as_on_etcd_3_4: [Etcd, Etcdctl],
     ]
 }

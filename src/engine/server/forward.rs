@@ -25,12 +25,12 @@ const RETRY_WAIT: Duration = Duration::from_millis(50);
 #[derive(Default)]
 pub struct Forwarder {
     channels: Mutex<HashMap<String, Channel>>,
-    tls: Option<tonic::transport::ClientTlsConfig>,
+    tls: Option<crate::engine::dial::PeerTls>,
 }
 
 impl Forwarder {
     /// A forwarder that dials https peers with `tls`.
-    pub fn new(tls: Option<tonic::transport::ClientTlsConfig>) -> Self {
+    pub fn new(tls: Option<crate::engine::dial::PeerTls>) -> Self {
         Forwarder {
             channels: Mutex::new(HashMap::new()),
             tls,
@@ -46,8 +46,8 @@ impl Forwarder {
             .map_err(|_| errors::leader_changed())?
             .connect_timeout(Duration::from_secs(1))
             .tcp_nodelay(true);
-        if let Some(tls) = self.tls.clone().filter(|_| url.starts_with("https://")) {
-            ep = ep.tls_config(tls).map_err(|_| errors::leader_changed())?;
+        if let Some(tls) = self.tls.as_ref().filter(|_| url.starts_with("https://")) {
+            ep = tls.endpoint(ep).map_err(|_| errors::leader_changed())?;
         }
         let ch = ep.connect_lazy();
         cache.insert(url.to_string(), ch.clone());

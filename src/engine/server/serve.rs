@@ -43,7 +43,7 @@ pub struct ServeTls {
     /// Served on the peer URL.
     pub peer: Option<Arc<rustls::ServerConfig>>,
     /// Used to dial peers (forwarding to the leader).
-    pub peer_client: Option<tonic::transport::ClientTlsConfig>,
+    pub peer_client: Option<crate::engine::dial::PeerTls>,
 }
 
 /// What fault injection (`--fault-injection`) serves and switches on.

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use tonic::transport::ClientTlsConfig;
+use crate::engine::dial::PeerTls;
 
 use super::error::{because, StartupError};
 use super::{InitialCluster, NodeOptions};
@@ -86,7 +86,7 @@ pub fn new_cluster(
 pub(super) async fn prepare(
     opts: &NodeOptions,
     store: &Store,
-    peer_tls: Option<&ClientTlsConfig>,
+    peer_tls: Option<&PeerTls>,
 ) -> Result<(u64, u64, Option<usize>), StartupError> {
     if let Some(id) = store.member_id() {
         return Ok((store.cluster_id(), id, None));
@@ -154,16 +154,13 @@ pub(super) async fn prepare(
 }
 
 /// Asks the member at peer `url` for the membership; why not, in words.
-async fn ask_members(
-    url: &str,
-    tls: Option<&ClientTlsConfig>,
-) -> Result<pb::MembersResponse, String> {
+async fn ask_members(url: &str, tls: Option<&PeerTls>) -> Result<pb::MembersResponse, String> {
     const WAIT: Duration = Duration::from_secs(2);
     let mut ep = tonic::transport::Endpoint::from_shared(url.to_string())
         .map_err(|e| e.to_string())?
         .connect_timeout(Duration::from_secs(1));
     if let Some(tls) = tls.filter(|_| url.starts_with("https://")) {
-        ep = ep.tls_config(tls.clone()).map_err(|e| e.to_string())?;
+        ep = tls.endpoint(ep).map_err(|e| e.to_string())?;
     }
     let ch = tokio::time::timeout(WAIT, ep.connect())
         .await

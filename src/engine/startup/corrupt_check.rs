@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use tonic::transport::ClientTlsConfig;
+use crate::engine::dial::PeerTls;
 
 use super::error::{because, StartupError};
 use crate::engine::log;
@@ -56,11 +56,7 @@ pub fn judge(
 /// Compares member `me`'s `store` with every peer (at once, each within
 /// [`ASK`]) before it serves; logs the peers it could not check; an error
 /// when one differs.
-pub async fn check(
-    store: &Store,
-    me: u64,
-    tls: Option<&ClientTlsConfig>,
-) -> Result<(), StartupError> {
+pub async fn check(store: &Store, me: u64, tls: Option<&PeerTls>) -> Result<(), StartupError> {
     let hashed = store.clone();
     let own = tokio::task::spawn_blocking(move || hashed.state().hash_kv(0))
         .await
@@ -118,14 +114,14 @@ pub async fn check(
 /// Asks the peer at `url` for its hash up to `revision`.
 async fn ask(
     url: &str,
-    tls: Option<&ClientTlsConfig>,
+    tls: Option<&PeerTls>,
     revision: i64,
 ) -> Result<pb::PeerHashKvResponse, String> {
     let mut ep = tonic::transport::Endpoint::from_shared(url.to_string())
         .map_err(|e| e.to_string())?
         .connect_timeout(ASK);
     if let Some(tls) = tls.filter(|_| url.starts_with("https://")) {
-        ep = ep.tls_config(tls.clone()).map_err(|e| e.to_string())?;
+        ep = tls.endpoint(ep).map_err(|e| e.to_string())?;
     }
     let call = async {
         let ch = ep.connect().await.map_err(|e| e.to_string())?;

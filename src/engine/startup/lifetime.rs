@@ -196,12 +196,12 @@ fn tls(opts: &NodeOptions) -> Result<server::ServeTls, StartupError> {
     need(
         &opts.listen_client_urls,
         &opts.client_tls,
-        "--cert-file and --key-file",
+        "--cert-file and --key-file (or --auto-tls)",
     )?;
     need(
         &opts.listen_peer_urls,
         &opts.peer_tls,
-        "--peer-cert-file and --peer-key-file",
+        "--peer-cert-file and --peer-key-file (or --peer-auto-tls)",
     )?;
     Ok(server::ServeTls {
         client: opts
@@ -284,6 +284,7 @@ pub async fn run(opts: NodeOptions) -> Result<(), StartupError> {
     super::removed::check(&opts.name, &opts.data_dir).map_err(StartupError::Removed)?;
     let store = open_store(&opts)?;
     let bound = bind_all(&opts).await?;
+    let opts = super::self_cert::fill(opts)?;
     let tls = tls(&opts)?;
     let (cluster_id, id, fresh_rank) = prepare(&opts, &store, tls.peer_client.as_ref()).await?;
     if opts.force_new_cluster {

@@ -10,10 +10,11 @@ mod lifetime;
 mod options;
 mod removed;
 pub mod restore;
+mod self_cert;
 
 pub use crate::engine::listen::{Allowed, TlsError, TlsPolicy, TlsVersion};
 pub use crate::engine::server::DEFAULT_QUOTA_BYTES;
 pub use bootstrap::{initial_member_id, new_cluster};
 pub use error::StartupError;
 pub use lifetime::run;
-pub use options::{InitialCluster, ListenerTls, NodeOptions};
+pub use options::{AutoTls, InitialCluster, ListenerTls, NodeOptions};

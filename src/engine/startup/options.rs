@@ -6,6 +6,7 @@ use std::time::Duration;
 use tonic::transport::{Certificate, ClientTlsConfig, Identity};
 
 use super::error::{because, StartupError};
+use crate::engine::dial::PeerTls;
 
 /// How a node is started (etcd's flags).
 #[derive(Clone, Debug)]
@@ -44,6 +45,9 @@ pub struct NodeOptions {
     pub client_tls: Option<ListenerTls>,
     /// TLS for peer connections (served and dialled).
     pub peer_tls: Option<ListenerTls>,
+    /// etcd's --auto-tls and --peer-auto-tls: without certificate files, a
+    /// self-signed certificate made at start serves the client (peer) URLs.
+    pub auto_tls: AutoTls,
     /// --fault-injection: serve the fault-injection service (test clusters only).
     pub fault_injection: bool,
     /// --fault-stale-reads: a deliberate bug, linearizable reads served locally.
@@ -108,6 +112,19 @@ impl InitialCluster {
     }
 }
 
+/// etcd's --auto-tls, --peer-auto-tls and --self-signed-cert-validity.
+#[derive(Clone, Debug, Default)]
+pub struct AutoTls {
+    /// --auto-tls: a certificate for the client URLs.
+    pub client: bool,
+    /// --peer-auto-tls: a certificate for the peer URLs.
+    pub peer: bool,
+    /// Years the certificates made last (etcd's default: 1).
+    pub validity_years: u32,
+    /// The cipher suites and versions the listeners offer.
+    pub policy: crate::engine::listen::TlsPolicy,
+}
+
 /// A listener's TLS files (etcd's --cert-file, --key-file, --trusted-ca-file, --client-cert-auth).
 #[derive(Clone, Debug)]
 pub struct ListenerTls {
@@ -127,6 +144,9 @@ pub struct ListenerTls {
     /// The cipher suites and versions offered (etcd's --cipher-suites,
     /// --tls-min-version, --tls-max-version).
     pub policy: crate::engine::listen::TlsPolicy,
+    /// The certificate is one made at start (etcd's --auto-tls,
+    /// --peer-auto-tls): peers dialled take any certificate, as etcd's.
+    pub self_signed: bool,
 }
 
 impl ListenerTls {
@@ -148,16 +168,20 @@ impl ListenerTls {
         .map_err(|e| StartupError::Tls(e.to_string()))
     }
 
-    /// The client side, for dialling peers: the same certificate, the same CA.
-    pub fn client(&self) -> Result<ClientTlsConfig, StartupError> {
+    /// The client side, for dialling peers: the same certificate, the same
+    /// CA (a self-signed certificate: any peer's).
+    pub fn client(&self) -> Result<PeerTls, StartupError> {
         let mut cfg = ClientTlsConfig::new().identity(Identity::from_pem(
             Self::read(&self.cert)?,
             Self::read(&self.key)?,
         ));
+        if self.self_signed {
+            return Ok(PeerTls::self_signed(cfg));
+        }
         if let Some(ca) = &self.ca {
             cfg = cfg.ca_certificate(Certificate::from_pem(Self::read(ca)?));
         }
-        Ok(cfg)
+        Ok(PeerTls::verified(cfg))
     }
 }
 
