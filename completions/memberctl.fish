@@ -354,6 +354,10 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_see
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l snapshot-count -d 'Compact the raft log every this many applied entries' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l max-learners -d 'Most learners the cluster may have at once' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l quota-backend-bytes -d 'Refuse writes that add data (etcd\'s NOSPACE alarm) once the state-machine file would pass this many bytes; 0: etcd\'s default, 2 GiB' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l max-request-bytes -d 'Largest write request the server takes, in bytes (etcd\'s default: 1.5 MiB)' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l max-txn-ops -d 'Most operations in one branch of a transaction' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l auto-compaction-mode -d 'How --auto-compaction-retention counts: periodic (time) or revision' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l auto-compaction-retention -d 'History the leader keeps when it compacts by itself: hours or a duration (periodic), revisions (revision); 0: no automatic compaction' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l cert-file -d 'Certificate for client connections (TLS on the client URLs)' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l key-file -d 'Key of --cert-file' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand node; and __fish_seen_subcommand_from run" -l trusted-ca-file -d 'CA that signs client certificates' -r -F

@@ -100,8 +100,8 @@ pub const FLAGS: &[EtcdFlag] = &[
     served("advertise-client-urls", Value),
     only("auth-token", Value, &["simple"], "JWT tokens are not served yet: use simple tokens (etcd's default)"),
     only("auth-token-ttl", Value, &["300"], "the engine's simple tokens live 300 s, as etcd's by default; other lifetimes are not served yet"),
-    only("auto-compaction-mode", Value, &["periodic", "revision"], "etcd takes periodic or revision"),
-    only("auto-compaction-retention", Value, &["0", "0s", "0h"], "automatic compaction is not served yet: compact from a timer (`etcdctl compact $(etcdctl endpoint status -w json | jq …revision)`), or let the Kubernetes API server compact as it does by default"),
+    served("auto-compaction-mode", Value),
+    served("auto-compaction-retention", Value),
     served("auto-tls", Bool),
     no_effect("backend-batch-interval", Value, BBOLT),
     no_effect("backend-batch-limit", Value, BBOLT),
@@ -206,9 +206,9 @@ pub const FLAGS: &[EtcdFlag] = &[
     no_effect("logger", Value, LOGGING),
     served("max-concurrent-streams", Value),
     served("max-learners", Value),
-    only("max-request-bytes", Value, &["1572864"], "the engine takes requests up to etcd's default of 1.5 MiB; other limits are not served yet"),
+    served("max-request-bytes", Value),
     no_effect("max-snapshots", Value, "the engine keeps one snapshot of its own and purges older ones itself"),
-    only("max-txn-ops", Value, &["128"], "the engine takes up to etcd's default of 128 operations per transaction; other limits are not served yet"),
+    served("max-txn-ops", Value),
     no_effect("max-wals", Value, "the engine purges its log segments itself, once compacted"),
     only("memory-mlock", Bool, OFF, "the engine does not lock its memory"),
     no_effect("metrics", Value, "the engine serves one set of metrics, whichever is asked"),
@@ -561,8 +561,8 @@ mod tests {
         let e = translate(&words("--name m1 --enable-v2")).unwrap_err();
         assert_eq!(e.flag, "enable-v2");
         assert!(e.to_string().contains("v3 API only"), "{e}");
-        let e = translate(&words("--auto-compaction-retention=1")).unwrap_err();
-        assert!(e.to_string().contains("etcdctl compact"), "{e}");
+        let e = translate(&words("--corrupt-check-time=5m")).unwrap_err();
+        assert!(e.to_string().contains("endpoint hashkv"), "{e}");
         let e = translate(&words("--client-cert-auth=maybe")).unwrap_err();
         assert!(e.to_string().contains("true or false"), "{e}");
     }

@@ -104,6 +104,18 @@ pub struct RunArgs {
     /// Refuse writes that add data (etcd's NOSPACE alarm) once the state-machine file would pass this many bytes; 0: etcd's default, 2 GiB
     #[arg(long, default_value_t = 0, value_name = "BYTES")]
     pub quota_backend_bytes: u64,
+    /// Largest write request the server takes, in bytes (etcd's default: 1.5 MiB)
+    #[arg(long, default_value_t = 1_572_864, value_name = "BYTES")]
+    pub max_request_bytes: usize,
+    /// Most operations in one branch of a transaction
+    #[arg(long, default_value_t = 128, value_name = "N")]
+    pub max_txn_ops: usize,
+    /// How --auto-compaction-retention counts: periodic (time) or revision
+    #[arg(long, default_value = "periodic", value_name = "MODE")]
+    pub auto_compaction_mode: String,
+    /// History the leader keeps when it compacts by itself: hours or a duration (periodic), revisions (revision); 0: no automatic compaction
+    #[arg(long, default_value = "0", value_name = "RETENTION")]
+    pub auto_compaction_retention: String,
     /// Certificate for client connections (TLS on the client URLs)
     #[arg(long, value_name = "FILE")]
     pub cert_file: Option<PathBuf>,

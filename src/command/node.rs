@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use crate::cli::{ClusterState, InitialClusterArg, RunArgs};
+use crate::engine::server::AutoCompaction;
 use crate::engine::startup::{
     self, Allowed, AutoTls, InitialCluster, ListenerTls, NodeOptions, TlsPolicy, TlsVersion,
 };
@@ -131,6 +132,13 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
             a.quota_backend_bytes
         },
         max_learners: a.max_learners,
+        max_request_bytes: a.max_request_bytes,
+        max_txn_ops: a.max_txn_ops,
+        auto_compaction: AutoCompaction::parse(
+            &a.auto_compaction_mode,
+            &a.auto_compaction_retention,
+        )
+        .map_err(Error::usage)?,
         client_tls: tls(
             (&a.cert_file, &a.key_file),
             &a.trusted_ca_file,

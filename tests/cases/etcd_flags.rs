@@ -71,8 +71,8 @@ fn every_etcd_server_flag_is_served_or_refused_with_a_reason() {
         (vec!["--enable-v2"], "v3 API only"),
         (vec!["--wal-dir", "/tmp/wal"], "inside --data-dir"),
         (
-            vec!["--auto-compaction-retention=1"],
-            "automatic compaction is not served",
+            vec!["--corrupt-check-time=5m"],
+            "periodic corruption check is not served",
         ),
         (vec!["--client-cert-auth=maybe"], "true or false"),
     ] {

@@ -87,6 +87,8 @@ mod replace_dead;
 mod robustness;
 /// Linearizability against real etcd (3.4, and newer in the long profile): the same recorder and checker.
 mod robustness_etcd;
+/// etcd's limits (--max-txn-ops, --max-request-bytes) and automatic compaction: the engine as etcd 3.4.
+mod server_limits;
 /// The autopilot soak (issue #54): 5 voters, 2 standbys, two autopilots and `cluster chaos` on the engine; every invariant judged throughout; the figures of docs/soak.md.
 mod soak;
 /// Storage faults on the engine: kill -9 during a snapshot stream and during compaction and purge, a torn log tail.
@@ -149,6 +151,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         soak::cases(),
         robustness::cases(),
         robustness_etcd::cases(),
+        server_limits::cases(),
         storage::cases(),
         stress::cases(),
         tls::cases(),

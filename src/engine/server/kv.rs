@@ -136,7 +136,7 @@ impl Kv for KvService {
         req: Request<epb::TxnRequest>,
     ) -> Result<Response<epb::TxnResponse>, Status> {
         let s = &self.0;
-        validate::txn(req.get_ref())?;
+        validate::txn(req.get_ref(), self.0.limits.max_txn_ops)?;
         if !validate::read_only(req.get_ref()) {
             return s
                 .unary(

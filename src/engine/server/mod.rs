@@ -9,6 +9,7 @@
 mod access;
 mod auth;
 mod cluster;
+mod compactor;
 mod concurrency;
 mod convert;
 mod election;
@@ -41,6 +42,7 @@ use crate::engine::transport::Partition;
 use crate::proto::etcdserverpb as epb;
 use crate::proto::memberctl_store_v1 as spb;
 
+pub use compactor::AutoCompaction;
 pub use serve::{serve, Faults, Listeners, ServeTls};
 pub use watch::progress_default as watch_progress_default;
 
@@ -67,8 +69,40 @@ pub struct Shared {
     pub lessor: lessor::Lessor,
     /// Becomes true when the server stops (streams end with an error).
     pub stopping: tokio::sync::watch::Receiver<bool>,
-    /// etcd's --quota-backend-bytes (0: no quota).
+    /// What etcd's flags limit.
+    pub limits: Limits,
+}
+
+/// The limits etcd's flags set on what the server takes and keeps.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// --quota-backend-bytes (0: no quota).
     pub quota_bytes: u64,
+    /// --max-request-bytes: the largest write request (etcd's default 1.5 MiB).
+    pub max_request_bytes: usize,
+    /// --max-txn-ops: the most operations in a transaction's branch (etcd's 128).
+    pub max_txn_ops: usize,
+    /// --auto-compaction-mode and --auto-compaction-retention.
+    pub auto_compaction: AutoCompaction,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            quota_bytes: 0,
+            max_request_bytes: validate::DEFAULT_MAX_REQUEST_BYTES,
+            max_txn_ops: validate::DEFAULT_MAX_TXN_OPS,
+            auto_compaction: AutoCompaction::Off,
+        }
+    }
+}
+
+impl Limits {
+    /// The largest message a client may send: the request limit plus gRPC's
+    /// overhead allowance, as etcd's server sets it.
+    pub fn max_recv_bytes(&self) -> usize {
+        self.max_request_bytes.saturating_add(512 * 1024)
+    }
 }
 
 impl Shared {
@@ -120,7 +154,7 @@ impl Shared {
     /// Proposes a state-machine command (this node leads) and waits for it
     /// to be applied; a command larger than a raft entry may be is refused.
     pub async fn propose(&self, op: spb::command::Op) -> Result<Applied, Status> {
-        if op.encoded_len() > validate::MAX_REQUEST_BYTES {
+        if op.encoded_len() > self.limits.max_request_bytes {
             return Err(errors::request_too_large());
         }
         self.check_quota(&op).await?;
@@ -134,11 +168,11 @@ impl Shared {
     /// file would pass `--quota-backend-bytes` raises the NOSPACE alarm
     /// (through raft, for this member) and is refused.
     async fn check_quota(&self, op: &spb::command::Op) -> Result<(), Status> {
-        if self.quota_bytes == 0 || !adds_data(op) {
+        if self.limits.quota_bytes == 0 || !adds_data(op) {
             return Ok(());
         }
         let store = self.node.store();
-        if store.db_size() as u64 + op.encoded_len() as u64 <= self.quota_bytes {
+        if store.db_size() as u64 + op.encoded_len() as u64 <= self.limits.quota_bytes {
             return Ok(());
         }
         if !store.state().no_space() {

@@ -9,8 +9,8 @@ use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Server;
 
 use super::{
-    access, auth, cluster, election, expiry, fault, forward, http, kv, lease, lessor, lock,
-    maintenance, membership, raft, validate, watch, Shared,
+    access, auth, cluster, compactor, election, expiry, fault, forward, http, kv, lease, lessor,
+    lock, maintenance, membership, raft, watch, Limits, Shared,
 };
 use crate::engine::listen;
 use crate::engine::node::Node;
@@ -76,7 +76,7 @@ pub async fn serve(
     listeners: Listeners,
     tls: ServeTls,
     faults: Option<Faults>,
-    quota_bytes: u64,
+    limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), tonic::transport::Error> {
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
@@ -88,7 +88,7 @@ pub async fn serve(
         partition: faults.map(|f| f.partition),
         lessor: lessor::Lessor::default(),
         stopping: stop_rx.clone(),
-        quota_bytes,
+        limits,
     });
     let Listeners {
         client,
@@ -96,6 +96,10 @@ pub async fn serve(
         metrics,
     } = listeners;
     let lessor = tokio::spawn(expiry::run(shared.clone()));
+    let compactor = tokio::spawn(compactor::run(
+        shared.clone(),
+        shared.limits.auto_compaction,
+    ));
     for listener in metrics {
         tokio::spawn(http::serve_metrics(listener, shared.clone()));
     }
@@ -120,7 +124,7 @@ pub async fn serve(
                 ),
                 InterceptedService::new(
                     KvServer::new(kv::KvService(s.clone()))
-                        .max_decoding_message_size(validate::MAX_RECV_BYTES),
+                        .max_decoding_message_size(s.limits.max_recv_bytes()),
                     access.clone(),
                 ),
                 InterceptedService::new(
@@ -204,6 +208,7 @@ pub async fn serve(
         );
     let served = tokio::try_join!(client_server, peer_server);
     lessor.abort();
+    compactor.abort();
     served?;
     Ok(())
 }

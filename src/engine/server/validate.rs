@@ -9,13 +9,11 @@ use tonic::Status;
 use super::errors;
 use crate::proto::etcdserverpb as epb;
 
-/// Most operations in one branch of a transaction (etcd's `--max-txn-ops`).
-pub const MAX_TXN_OPS: usize = 128;
-/// Largest write request (etcd's `--max-request-bytes`, 1.5 MiB).
-pub const MAX_REQUEST_BYTES: usize = 1536 * 1024;
-/// Largest message a client may send (the request limit plus gRPC's
-/// overhead allowance, as etcd's server sets it).
-pub const MAX_RECV_BYTES: usize = MAX_REQUEST_BYTES + 512 * 1024;
+/// Most operations in one branch of a transaction (etcd's `--max-txn-ops`
+/// by default).
+pub const DEFAULT_MAX_TXN_OPS: usize = 128;
+/// Largest write request (etcd's `--max-request-bytes` by default, 1.5 MiB).
+pub const DEFAULT_MAX_REQUEST_BYTES: usize = 1536 * 1024;
 
 /// A range request.
 pub fn range(r: &epb::RangeRequest) -> Result<(), Status> {
@@ -52,9 +50,10 @@ pub fn delete(d: &epb::DeleteRangeRequest) -> Result<(), Status> {
     Ok(())
 }
 
-/// A transaction: its operations, the limit, and no key written twice.
-pub fn txn(t: &epb::TxnRequest) -> Result<(), Status> {
-    txn_within(t, MAX_TXN_OPS)?;
+/// A transaction: its operations, at most `max_ops` in a branch, and no key
+/// written twice.
+pub fn txn(t: &epb::TxnRequest, max_ops: usize) -> Result<(), Status> {
+    txn_within(t, max_ops)?;
     intervals(&t.success)?;
     intervals(&t.failure)?;
     Ok(())
@@ -186,7 +185,11 @@ mod tests {
 
     #[test]
     fn duplicate_keys_as_etcd_finds_them() {
-        let dup = |t: epb::TxnRequest| txn(&t).err().map(|s| s.message().to_string());
+        let dup = |t: epb::TxnRequest| {
+            txn(&t, DEFAULT_MAX_TXN_OPS)
+                .err()
+                .map(|s| s.message().to_string())
+        };
         let msg = Some("etcdserver: duplicate key given in txn request".to_string());
         assert_eq!(dup(txn_of(vec![put_op("a"), put_op("a")], vec![])), msg);
         assert_eq!(
@@ -213,12 +216,16 @@ mod tests {
     #[test]
     fn too_many_operations_and_empty_ones_are_refused() {
         let many: Vec<_> = (0..129).map(|i| put_op(&format!("k{i}"))).collect();
-        let e = txn(&txn_of(many, vec![])).unwrap_err();
+        let e = txn(&txn_of(many, vec![]), DEFAULT_MAX_TXN_OPS).unwrap_err();
         assert_eq!(
             e.message(),
             "etcdserver: too many operations in txn request"
         );
-        let e = txn(&txn_of(vec![epb::RequestOp { request: None }], vec![])).unwrap_err();
+        let e = txn(
+            &txn_of(vec![epb::RequestOp { request: None }], vec![]),
+            DEFAULT_MAX_TXN_OPS,
+        )
+        .unwrap_err();
         assert_eq!(e.message(), "etcdserver: key not found");
         assert!(read_only(&txn_of(vec![], vec![])));
         assert!(!read_only(&txn_of(vec![put_op("a")], vec![])));

@@ -365,7 +365,12 @@ pub async fn run(opts: NodeOptions) -> Result<(), StartupError> {
             partition,
             stale_reads: opts.fault_stale_reads,
         }),
-        opts.quota_backend_bytes,
+        server::Limits {
+            quota_bytes: opts.quota_backend_bytes,
+            max_request_bytes: opts.max_request_bytes,
+            max_txn_ops: opts.max_txn_ops,
+            auto_compaction: opts.auto_compaction,
+        },
         async move {
             tokio::select! {
                 _ = stop_signal() => {}

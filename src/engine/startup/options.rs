@@ -41,6 +41,12 @@ pub struct NodeOptions {
     pub max_learners: usize,
     /// --quota-backend-bytes (etcd's default when 0 is given: 2 GiB)
     pub quota_backend_bytes: u64,
+    /// --max-request-bytes
+    pub max_request_bytes: usize,
+    /// --max-txn-ops
+    pub max_txn_ops: usize,
+    /// --auto-compaction-mode and --auto-compaction-retention
+    pub auto_compaction: crate::engine::server::AutoCompaction,
     /// TLS for client connections.
     pub client_tls: Option<ListenerTls>,
     /// TLS for peer connections (served and dialled).

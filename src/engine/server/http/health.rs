@@ -223,10 +223,10 @@ pub fn scrape(s: &Arc<Shared>) -> Scrape {
         db_size: size(store.db_size()),
         db_size_in_use: size(store.db_size_in_use()),
         keys: store.key_count(),
-        quota_bytes: if s.quota_bytes == 0 {
+        quota_bytes: if s.limits.quota_bytes == 0 {
             crate::engine::server::DEFAULT_QUOTA_BYTES
         } else {
-            s.quota_bytes
+            s.limits.quota_bytes
         },
         server_version: VERSION.into(),
         cluster_version: cluster_version()
