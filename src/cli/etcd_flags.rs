@@ -95,15 +95,15 @@ const LOGGING: &str = "the engine writes its own log lines to stderr (journald o
 /// by name, and what `node run` does with it.
 pub const FLAGS: &[EtcdFlag] = &[
     served("advertise-client-urls", Value),
-    only("auth-token", Value, &["simple"], "JWT tokens are not served yet: use simple tokens (etcd's default)"),
-    only("auth-token-ttl", Value, &["300"], "the engine's simple tokens live 300 s, as etcd's by default; other lifetimes are not served yet"),
+    served("auth-token", Value),
+    served("auth-token-ttl", Value),
     only("auto-compaction-mode", Value, &["periodic", "revision"], "etcd takes periodic or revision"),
     only("auto-compaction-retention", Value, &["0", "0s", "0h"], "automatic compaction is not served yet: compact from a timer (`etcdctl compact $(etcdctl endpoint status -w json | jq …revision)`), or let the Kubernetes API server compact as it does by default"),
     only("auto-tls", Bool, OFF, "self-signed certificates made at start are not served yet: make certificates (openssl, cfssl) and pass --cert-file/--key-file"),
     no_effect("backend-batch-interval", Value, BBOLT),
     no_effect("backend-batch-limit", Value, BBOLT),
     no_effect("backend-bbolt-freelist-type", Value, BBOLT),
-    only("bcrypt-cost", Value, &["10"], "the engine hashes passwords with bcrypt at cost 10, as etcd by default; other costs are not served yet"),
+    served("bcrypt-cost", Value),
     no_effect("bootstrap-defrag-threshold-megabytes", Value, BBOLT),
     served("cert-file", Value),
     only("cipher-suites", Value, EMPTY, "choosing cipher suites is not served yet: the engine offers rustls's TLS 1.2 and 1.3 suites (all AEAD, forward-secret)"),

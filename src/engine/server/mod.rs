@@ -17,6 +17,7 @@ mod expiry;
 mod fault;
 mod forward;
 mod http;
+mod jwt;
 mod kv;
 mod lease;
 mod lessor;
@@ -41,7 +42,9 @@ use crate::engine::transport::Partition;
 use crate::proto::etcdserverpb as epb;
 use crate::proto::memberctl_store_v1 as spb;
 
-pub use serve::{serve, Faults, Listeners, ServeTls};
+pub use jwt::{go_duration, AuthToken, AuthTokenError, Jwt, TokenInfo, DEFAULT_JWT_TTL};
+pub use password::{BCRYPT_COSTS, BCRYPT_COST_DEFAULT};
+pub use serve::{serve, Faults, Listeners, ServeTls, Settings};
 pub use watch::progress_default as watch_progress_default;
 
 /// etcd's default space quota (`--quota-backend-bytes` 0): 2 GiB.
@@ -69,6 +72,26 @@ pub struct Shared {
     pub stopping: tokio::sync::watch::Receiver<bool>,
     /// etcd's --quota-backend-bytes (0: no quota).
     pub quota_bytes: u64,
+    /// How users authenticate: the tokens and the password hashes' cost.
+    pub auth: AuthOptions,
+}
+
+/// How users authenticate (etcd's --auth-token and --bcrypt-cost).
+#[derive(Clone, Debug)]
+pub struct AuthOptions {
+    /// The tokens Authenticate issues and requests carry.
+    pub token: AuthToken,
+    /// bcrypt's cost for the passwords hashed here.
+    pub bcrypt_cost: u32,
+}
+
+impl Default for AuthOptions {
+    fn default() -> Self {
+        AuthOptions {
+            token: AuthToken::Simple,
+            bcrypt_cost: BCRYPT_COST_DEFAULT,
+        }
+    }
 }
 
 impl Shared {

@@ -54,6 +54,15 @@ pub struct Faults {
     pub stale_reads: bool,
 }
 
+/// What a node serves with (etcd's flags the services read).
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// etcd's --quota-backend-bytes (0: no quota).
+    pub quota_bytes: u64,
+    /// --auth-token and --bcrypt-cost.
+    pub auth: super::AuthOptions,
+}
+
 /// Where a node listens.
 pub struct Listeners {
     /// Clients: gRPC and the HTTP face.
@@ -76,7 +85,7 @@ pub async fn serve(
     listeners: Listeners,
     tls: ServeTls,
     faults: Option<Faults>,
-    quota_bytes: u64,
+    settings: Settings,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), tonic::transport::Error> {
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
@@ -88,7 +97,8 @@ pub async fn serve(
         partition: faults.map(|f| f.partition),
         lessor: lessor::Lessor::default(),
         stopping: stop_rx.clone(),
-        quota_bytes,
+        quota_bytes: settings.quota_bytes,
+        auth: settings.auth,
     });
     let Listeners {
         client,

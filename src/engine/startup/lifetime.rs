@@ -301,6 +301,7 @@ pub async fn run(opts: NodeOptions) -> Result<(), StartupError> {
         strict_reconfig_check: opts.strict_reconfig_check,
         max_concurrent_streams: opts.max_concurrent_streams,
         watch_progress_notify: opts.watch_progress_notify,
+        simple_token_ttl: opts.auth_token_ttl,
         fresh_rank,
     };
     let partition = Arc::new(Partition::default());
@@ -364,7 +365,13 @@ pub async fn run(opts: NodeOptions) -> Result<(), StartupError> {
             partition,
             stale_reads: opts.fault_stale_reads,
         }),
-        opts.quota_backend_bytes,
+        server::Settings {
+            quota_bytes: opts.quota_backend_bytes,
+            auth: server::AuthOptions {
+                token: opts.auth_token.clone(),
+                bcrypt_cost: opts.bcrypt_cost,
+            },
+        },
         async move {
             tokio::select! {
                 _ = stop_signal() => {}

@@ -12,7 +12,9 @@ mod removed;
 pub mod restore;
 
 pub use crate::engine::listen::Allowed;
-pub use crate::engine::server::DEFAULT_QUOTA_BYTES;
+pub use crate::engine::server::{
+    AuthToken, AuthTokenError, BCRYPT_COSTS, BCRYPT_COST_DEFAULT, DEFAULT_QUOTA_BYTES,
+};
 pub use bootstrap::{initial_member_id, new_cluster};
 pub use error::StartupError;
 pub use lifetime::run;
