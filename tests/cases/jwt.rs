@@ -261,6 +261,21 @@ fn transcript(which: &str, dir: &Path, keys: &Keys, method: &str) -> (Vec<String
     );
     // Older than the auth store: refused for key requests, not for admin ones.
     let old = authenticate(&client, "pw").unwrap();
+    let lease = http::post(
+        &client,
+        "/v3/lease/grant",
+        &[("Authorization", &old)],
+        r#"{"TTL":"100"}"#,
+    )
+    .json()["ID"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let on_lease = json!({"key": "Yg==", "value": "MQ==", "lease": lease});
+    say(
+        "put on a lease",
+        with_token(&client, "/v3/kv/put", &old, &on_lease).to_string(),
+    );
     say(
         "user add bob",
         answer(&etcdctl(
@@ -285,6 +300,20 @@ fn transcript(which: &str, dir: &Path, keys: &Keys, method: &str) -> (Vec<String
     say(
         "user list with a token older than the auth store",
         with_token(&client, "/v3/auth/user/list", &old, &json!({})).to_string(),
+    );
+    say(
+        "lease time-to-live with a token older than the auth store",
+        with_token(
+            &client,
+            "/v3/kv/lease/timetolive",
+            &old,
+            &json!({"ID": lease, "keys": true}),
+        )
+        .to_string(),
+    );
+    say(
+        "lease revoke with a token older than the auth store",
+        with_token(&client, "/v3/lease/revoke", &old, &json!({"ID": lease})).to_string(),
     );
     let renewed = authenticate(&client, "pw").unwrap();
     say(
@@ -323,10 +352,13 @@ fn same_as_etcd(method: &str) {
         "read with a fresh token: \"ok\"".to_string(),
         format!("read with the expired token: {invalid}"),
         "expired after 2 s at least: true".to_string(),
+        "put on a lease: \"ok\"".to_string(),
         "user add bob: User bob created".to_string(),
         format!("read with a token older than the auth store: {old}"),
         format!("put with a token older than the auth store: {old}"),
         "user list with a token older than the auth store: \"ok\"".to_string(),
+        "lease time-to-live with a token older than the auth store: \"ok\"".to_string(),
+        format!("lease revoke with a token older than the auth store: {old}"),
         "renewed token's revision: 5".to_string(),
         "read with the renewed token: \"ok\"".to_string(),
     ];
@@ -505,6 +537,83 @@ fn jwt_options_that_cannot_be_used_stop_both_at_start() {
     }
 }
 
+/// Three engine members with the same keys: a token one issued is checked
+/// at every member with the public key, and a token older than the auth
+/// store is refused at every member (a follower passes the token's
+/// revision on with the request it forwards to the leader).
+fn jwt_tokens_are_checked_at_every_member_of_an_engine_cluster() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys = Keys::new(dir.path());
+    let peers: Vec<String> = (0..3)
+        .map(|_| format!("http://127.0.0.1:{}", free_port()))
+        .collect();
+    let cluster: Vec<String> = peers
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("m{i}={p}"))
+        .collect();
+    let mut servers = Vec::new();
+    let mut clients = Vec::new();
+    for (i, peer) in peers.iter().enumerate() {
+        let client = format!("http://127.0.0.1:{}", free_port());
+        let log = std::fs::File::create(dir.path().join(format!("m{i}.log"))).unwrap();
+        servers.push(Server(
+            Command::new(util::bin())
+                .args(["node", "run", "--name", &format!("m{i}"), "--data-dir"])
+                .arg(dir.path().join(format!("m{i}-data")))
+                .args(["--listen-client-urls", &client])
+                .args(["--advertise-client-urls", &client])
+                .args(["--listen-peer-urls", peer])
+                .args(["--initial-advertise-peer-urls", peer])
+                .args(["--initial-cluster", &cluster.join(",")])
+                .args(["--auth-token", &keys.option("RS256", true, "")])
+                .stdin(Stdio::null())
+                .stdout(log.try_clone().unwrap())
+                .stderr(log)
+                .spawn()
+                .unwrap(),
+        ));
+        clients.push(client);
+    }
+    for c in &clients {
+        wait_for(&format!("{c} healthy"), Duration::from_secs(30), || {
+            (etcdctl(c, &["endpoint", "health"]).code == 0).then_some(())
+        });
+    }
+    enable_auth(&clients[0]);
+    let token = authenticate(&clients[1], "pw").unwrap();
+    let put = json!({"key": "YQ==", "value": "MQ=="});
+    for c in &clients {
+        assert_eq!(
+            with_token(c, "/v3/kv/put", &token, &put),
+            json!("ok"),
+            "put at {c}"
+        );
+        assert_eq!(read(c, &token), json!("ok"), "read at {c}");
+    }
+    let r = etcdctl(&clients[2], &["--user", "root:pw", "user", "add", "bob:b"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let old = json!({"code": 3, "error": "etcdserver: revision of auth store is old"});
+    for c in &clients {
+        // Every member has applied the change before it is asked.
+        wait_for(
+            &format!("{c} applied user add"),
+            Duration::from_secs(10),
+            || (read(c, &token) == old).then_some(()),
+        );
+        assert_eq!(with_token(c, "/v3/kv/put", &token, &put), old, "put at {c}");
+    }
+    let renewed = authenticate(&clients[0], "pw").unwrap();
+    for c in &clients {
+        assert_eq!(
+            with_token(c, "/v3/kv/put", &renewed, &put),
+            json!("ok"),
+            "put at {c}"
+        );
+    }
+    drop(servers);
+}
+
 /// This file's cases and the tools each needs.
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
@@ -513,5 +622,6 @@ pub(super) fn cases() -> Vec<crate::harness::Case> {
         jwt_tokens_of_etcd_3_4_are_taken_by_the_engine_and_back: [Etcd, Etcdctl, Command("openssl")],
         simple_tokens_live_auth_token_ttl_on_the_engine_as_on_etcd_3_4: [Etcd, Etcdctl],
         jwt_options_that_cannot_be_used_stop_both_at_start: [Etcd, Command("openssl")],
+        jwt_tokens_are_checked_at_every_member_of_an_engine_cluster: [Etcdctl, Command("openssl")],
     ]
 }

@@ -335,6 +335,24 @@ impl Caller {
         Ok(())
     }
 
+    /// A lease revoke: a JWT older than the auth store is refused when the
+    /// lease has keys, root's too (etcd 3.4 checks each key as a put, the
+    /// revision first; measured), then [`Caller::may_lease_keys`].
+    pub fn may_revoke(&self, s: &Shared, lease: i64) -> Result<(), Status> {
+        let state = s.node.store().state().auth();
+        let has_keys = || {
+            s.node
+                .store()
+                .state()
+                .lease(lease, true)
+                .is_some_and(|l| !l.keys.is_empty())
+        };
+        if self.1.is_some() && state.enabled && has_keys() {
+            self.current(&state)?;
+        }
+        self.may_lease_keys(s, lease, Need::Write)
+    }
+
     /// Unless root: `need` on every key attached to `lease` (etcd's check of
     /// lease revokes, renewals, puts and time-to-live reads).
     pub fn may_lease_keys(&self, s: &Shared, lease: i64, need: Need) -> Result<(), Status> {
