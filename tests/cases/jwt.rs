@@ -423,17 +423,24 @@ fn jwt_tokens_of_etcd_3_4_are_taken_by_the_engine_and_back() {
 }
 
 /// With `--auth-token-ttl 2`, a simple token unused for longer is refused
-/// with etcd's error on both; used within it, it lives on.
+/// with etcd's error on both; used within it, it lives on. `--bcrypt-cost
+/// 3` (below bcrypt's 4) starts both, each warning that it hashes at 10.
 fn simple_tokens_live_auth_token_ttl_on_the_engine_as_on_etcd_3_4() {
     let dir = tempfile::tempdir().unwrap();
     let mut said = Vec::new();
     for which in ["etcd", "engine"] {
         let flags = [
             "--auth-token-ttl=2".to_string(),
-            "--bcrypt-cost=4".to_string(),
+            "--bcrypt-cost=3".to_string(),
         ];
         let (_server, client) = start(which, dir.path(), which, &flags);
         enable_auth(&client);
+        let log = std::fs::read_to_string(dir.path().join(format!("{which}.log"))).unwrap();
+        let warning = match which {
+            "etcd" => "Use default bcrypt-cost 10 instead of the invalid value 3",
+            _ => "--bcrypt-cost 3 is outside bcrypt's 4..=31: passwords are hashed at cost 10",
+        };
+        assert!(log.contains(warning), "{which}: {warning}\n{log}");
         let token = authenticate(&client, "pw").unwrap();
         let simple = token
             .split_once('.')
