@@ -497,7 +497,7 @@ fn jwt_options_that_cannot_be_used_stop_both_at_start() {
         ),
         (
             format!("jwt,sign-method=ES256,priv-key={key}"),
-            "is not a ECDSA P-256 key",
+            "holds no ECDSA P-256 key",
         ),
         ("bogus".to_string(), "unknown token type"),
     ] {

@@ -26,7 +26,7 @@ pub enum AuthTokenError {
     #[error("--auth-token: sign-method {0:?} is not served: give one of {METHODS}")]
     Method(String),
     /// An option is not key=value.
-    #[error("--auth-token: option {0:?} is not key=value")]
+    #[error("--auth-token: option {0:?} is not key=value: give options as sign-method=RS256")]
     Option(String),
     /// `ttl=` is not a duration.
     #[error("--auth-token: ttl {0:?} is not a duration: give one as 5m, 30s or 1h")]
@@ -35,7 +35,7 @@ pub enum AuthTokenError {
     #[error("--auth-token: {0}")]
     MissingKey(&'static str),
     /// A key file cannot be read.
-    #[error("--auth-token: cannot read {option} {path}: {source}")]
+    #[error("--auth-token: cannot read {option} {path}: {source}: give a readable key file")]
     Read {
         /// pub-key or priv-key.
         option: &'static str,
@@ -45,7 +45,7 @@ pub enum AuthTokenError {
         source: std::io::Error,
     },
     /// A key file holds no key of the method's kind.
-    #[error("--auth-token: {option} {path} is not a {kind} key in PEM form ({why}): check the file and sign-method")]
+    #[error("--auth-token: {option} {path} holds no {kind} key in PEM form ({why}): check the file and sign-method")]
     Key {
         /// pub-key or priv-key.
         option: &'static str,
@@ -488,7 +488,7 @@ mod tests {
         assert!(err("jwt,sign-method").contains("not key=value"));
         let (_d, secret) = temp("secret", b"not a key");
         let e = err(&format!("jwt,sign-method=RS256,priv-key={secret}"));
-        assert!(e.contains("is not a RSA key in PEM form"), "{e}");
+        assert!(e.contains("holds no RSA key in PEM form"), "{e}");
         // HMAC: the file's contents are the secret; an unknown option is a note.
         let (token, notes) = AuthToken::parse(&format!(
             "jwt,sign-method=HS256,priv-key={secret},ttl=1m,foo=bar"

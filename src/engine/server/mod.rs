@@ -42,7 +42,7 @@ use crate::engine::transport::Partition;
 use crate::proto::etcdserverpb as epb;
 use crate::proto::memberctl_store_v1 as spb;
 
-pub use jwt::{go_duration, AuthToken, AuthTokenError, Jwt, TokenInfo, DEFAULT_JWT_TTL};
+pub use jwt::{AuthToken, AuthTokenError};
 pub use password::{BCRYPT_COSTS, BCRYPT_COST_DEFAULT};
 pub use serve::{serve, Faults, Listeners, ServeTls, Settings};
 pub use watch::progress_default as watch_progress_default;
