@@ -98,15 +98,15 @@ const LOGGING: &str = "the engine writes its own log lines to stderr (journald o
 /// by name, and what `node run` does with it.
 pub const FLAGS: &[EtcdFlag] = &[
     served("advertise-client-urls", Value),
-    only("auth-token", Value, &["simple"], "JWT tokens are not served yet: use simple tokens (etcd's default)"),
-    only("auth-token-ttl", Value, &["300"], "the engine's simple tokens live 300 s, as etcd's by default; other lifetimes are not served yet"),
+    served("auth-token", Value),
+    served("auth-token-ttl", Value),
     served("auto-compaction-mode", Value),
     served("auto-compaction-retention", Value),
     served("auto-tls", Bool),
     no_effect("backend-batch-interval", Value, BBOLT),
     no_effect("backend-batch-limit", Value, BBOLT),
     no_effect("backend-bbolt-freelist-type", Value, BBOLT),
-    only("bcrypt-cost", Value, &["10"], "the engine hashes passwords with bcrypt at cost 10, as etcd by default; other costs are not served yet"),
+    served("bcrypt-cost", Value),
     no_effect("bootstrap-defrag-threshold-megabytes", Value, BBOLT),
     served("cert-file", Value),
     served("cipher-suites", Value),

@@ -183,6 +183,22 @@ pub struct RunArgs {
     /// Accept only peer certificates whose subjectAltNames name this host (needs --peer-trusted-ca-file)
     #[arg(long, value_name = "HOST")]
     pub peer_cert_allowed_hostname: Option<String>,
+    /// How Authenticate's tokens are made: simple (etcd's default: random
+    /// tokens every member learns through raft) or
+    /// jwt,priv-key=FILE,pub-key=FILE,sign-method=METHOD[,ttl=DURATION]
+    /// (signed tokens any member checks with the public key; METHOD one of
+    /// RS256/384/512, PS256/384/512, ES256/384, HS256/384/512 with priv-key
+    /// the secret, EdDSA; pub-key alone checks tokens without issuing any;
+    /// ttl 5m by default)
+    #[arg(long, default_value = "simple", value_name = "simple|jwt,OPTIONS")]
+    pub auth_token: String,
+    /// Seconds a simple token lives after its last use (0: etcd's default, 300)
+    #[arg(long, default_value_t = 300, value_name = "SECONDS")]
+    pub auth_token_ttl: u64,
+    /// bcrypt's cost for the passwords of users added or changed here (4 to
+    /// 31; any other is taken as 10 with a warning, as etcd takes it)
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub bcrypt_cost: u32,
     /// Before serving, compare this member's key-value hash with its peers' at its revision; exit on a mismatch (etcd's --experimental-initial-corrupt-check)
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", action = ArgAction::Set, default_value_t = false)]
     pub initial_corrupt_check: bool,

@@ -5,7 +5,8 @@ use std::time::Duration;
 use crate::cli::{ClusterState, InitialClusterArg, RunArgs};
 use crate::engine::server::AutoCompaction;
 use crate::engine::startup::{
-    self, Allowed, AutoTls, InitialCluster, ListenerTls, NodeOptions, TlsPolicy, TlsVersion,
+    self, Allowed, AuthToken, AutoTls, InitialCluster, ListenerTls, NodeOptions, TlsPolicy,
+    TlsVersion,
 };
 use crate::error::Error;
 
@@ -104,6 +105,26 @@ fn tls_policy(a: &RunArgs) -> Result<(TlsPolicy, Vec<String>), Error> {
     Ok((policy, notes))
 }
 
+/// `--auth-token` read with its key files (a usage error naming the option
+/// when one cannot be used), and `--bcrypt-cost` (etcd's default 10 in
+/// place of a cost bcrypt does not take, as etcd does); notes for the log.
+fn auth(a: &RunArgs) -> Result<(AuthToken, u32, Vec<String>), Error> {
+    let (token, mut notes) =
+        AuthToken::parse(&a.auth_token).map_err(|e| Error::usage(e.to_string()))?;
+    let cost = if startup::BCRYPT_COSTS.contains(&a.bcrypt_cost) {
+        a.bcrypt_cost
+    } else {
+        notes.push(format!(
+            "--bcrypt-cost {} is outside bcrypt's 4..=31: passwords are hashed at cost {}, \
+             as etcd hashes them",
+            a.bcrypt_cost,
+            startup::BCRYPT_COST_DEFAULT
+        ));
+        startup::BCRYPT_COST_DEFAULT
+    };
+    Ok((token, cost, notes))
+}
+
 /// Runs the node in the foreground until it is stopped.
 pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
     let (policy, tls_notes) = tls_policy(a)?;
@@ -112,6 +133,7 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
             .check_http2()
             .map_err(|e| Error::usage(e.to_string()))?;
     }
+    let (auth_token, bcrypt_cost, auth_notes) = auth(a)?;
     let opts = NodeOptions {
         name: a.name.clone(),
         data_dir: a.data_dir(),
@@ -169,8 +191,11 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
         watch_progress_notify: a
             .watch_progress_notify_interval
             .unwrap_or_else(crate::engine::server::watch_progress_default),
+        auth_token,
+        auth_token_ttl: Duration::from_secs(a.auth_token_ttl),
+        bcrypt_cost,
     };
-    for note in a.etcd_notes.iter().chain(&tls_notes) {
+    for note in a.etcd_notes.iter().chain(&tls_notes).chain(&auth_notes) {
         eprintln!("memberctl node: {note}");
     }
     // A removed member keeps its kind (exit code 0, as etcd's: for good); the rest are the node's own failures.

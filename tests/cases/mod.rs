@@ -44,6 +44,8 @@ mod generated;
 mod http;
 /// Explicit joint consensus on the engine: the seed's example, a leader killed while joint.
 mod joint;
+/// etcd's JWT auth tokens, --auth-token-ttl and --bcrypt-cost: the engine as etcd 3.4, each taking the other's tokens; bad options stop both at start.
+mod jwt;
 /// Leadership moved before the leader is removed or demoted, move-leader, names while a member starts.
 mod leader;
 /// `member update` of a learner on both sides of etcd#21694 (3.4, 3.5.30/3.5.31, 3.6.11/3.6.12, 3.7, the engine).
@@ -128,6 +130,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         generated::cases(),
         http::cases(),
         joint::cases(),
+        jwt::cases(),
         link::cases(),
         etcd_flags::cases(),
         local_etcd::cases(),

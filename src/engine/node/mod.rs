@@ -66,6 +66,8 @@ pub struct NodeConfig {
     pub max_concurrent_streams: u32,
     /// How often an idle watch that asked for progress notifications gets one.
     pub watch_progress_notify: Duration,
+    /// How long a simple token lives after its last use (--auth-token-ttl).
+    pub simple_token_ttl: Duration,
     /// Set when the store was just bootstrapped for a new cluster: the first
     /// election is brought forward, earliest for `rank` 0.
     pub fresh_rank: Option<usize>,

@@ -1,13 +1,13 @@
 //! etcd's simple tokens: issued through raft so that every member knows
-//! them, kept in memory (as etcd keeps them), valid for five minutes after
-//! their last use.
+//! them, kept in memory (as etcd keeps them), valid for --auth-token-ttl
+//! (five minutes by default) after their last use.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// How long a token stays valid after it was issued or last used (etcd's
-/// simple-token TTL).
+/// How long a token stays valid after it was issued or last used, by
+/// default (etcd's --auth-token-ttl 300; etcd takes 0 as this too).
 pub const TOKEN_TTL: Duration = Duration::from_secs(300);
 
 /// What an applied batch did to the tokens, for every member to follow.
@@ -28,12 +28,28 @@ pub enum TokenEvent {
 }
 
 /// The tokens this member knows: token → (user, valid until).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Tokens {
     map: Mutex<HashMap<String, (String, Instant)>>,
+    ttl: Duration,
+}
+
+impl Default for Tokens {
+    fn default() -> Self {
+        Tokens::new(TOKEN_TTL)
+    }
 }
 
 impl Tokens {
+    /// No tokens yet; each lives `ttl` after its last use (zero: etcd's
+    /// default, [`TOKEN_TTL`]).
+    pub fn new(ttl: Duration) -> Tokens {
+        Tokens {
+            map: Mutex::default(),
+            ttl: if ttl.is_zero() { TOKEN_TTL } else { ttl },
+        }
+    }
+
     /// Follows what an applied batch did.
     pub fn apply(&self, events: Vec<TokenEvent>) {
         let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
@@ -42,7 +58,7 @@ impl Tokens {
             match e {
                 TokenEvent::Issued { token, user } => {
                     map.retain(|_, (_, until)| *until > now);
-                    map.insert(token, (user, now + TOKEN_TTL));
+                    map.insert(token, (user, now + self.ttl));
                 }
                 TokenEvent::UserChanged(user) => map.retain(|_, (u, _)| *u != user),
                 TokenEvent::Cleared => map.clear(),
@@ -57,7 +73,7 @@ impl Tokens {
         let now = Instant::now();
         match map.get_mut(token) {
             Some((user, until)) if *until > now => {
-                *until = now + TOKEN_TTL;
+                *until = now + self.ttl;
                 Some(user.clone())
             }
             Some(_) => {
@@ -88,5 +104,22 @@ mod tests {
         assert_eq!(t.user("b.2").as_deref(), Some("bob"));
         t.apply(vec![TokenEvent::Cleared]);
         assert_eq!(t.user("b.2"), None);
+    }
+
+    #[test]
+    fn tokens_live_the_configured_ttl_after_their_last_use() {
+        assert_eq!(
+            Tokens::new(Duration::ZERO).ttl,
+            TOKEN_TTL,
+            "0: etcd's default"
+        );
+        let t = Tokens::new(Duration::from_millis(200));
+        t.apply(vec![TokenEvent::Issued {
+            token: "a.1".into(),
+            user: "alice".into(),
+        }]);
+        assert_eq!(t.user("a.1").as_deref(), Some("alice"));
+        std::thread::sleep(Duration::from_millis(250));
+        assert_eq!(t.user("a.1"), None, "expired after the ttl");
     }
 }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use tonic::metadata::{MetadataMap, MetadataValue};
 use tonic::{Request, Status};
 
+use super::jwt::AuthToken;
 use super::{errors, Shared};
 use crate::engine::storage::{
     auth_role, auth_user, AuthRefusal, AUTH_ROOT, PERM_READ, PERM_READWRITE, PERM_WRITE,
@@ -17,12 +18,17 @@ use crate::proto::memberctl_store_v1 as spb;
 
 /// Metadata a forwarding member sets: the user its client authenticated as.
 pub const FORWARDED_USER: &str = "memberctl-user";
+/// Metadata a forwarding member sets: the auth revision its client's JWT
+/// carries (none for a simple token).
+pub const FORWARDED_REVISION: &str = "memberctl-auth-revision";
 /// Metadata a forwarding member sets (see `forward`).
 pub const FORWARDED: &str = "memberctl-forwarded";
 
-/// The user a request comes from (None: no token), in its extensions.
+/// The user a request comes from (None: no token), in its extensions, and
+/// the auth revision its JWT was issued at (None: a simple token or a
+/// certificate's user, which etcd takes at the current revision).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Caller(pub Option<String>);
+pub struct Caller(pub Option<String>, pub Option<u64>);
 
 /// What the listener's interceptor found in a request's metadata.
 #[derive(Clone, Debug)]
@@ -31,6 +37,8 @@ enum Resolved {
     Known(Caller),
     /// A token this member does not know (yet).
     Unknown(String),
+    /// A JWT that is expired, badly signed or without etcd's claims.
+    Invalid,
 }
 
 impl Shared {
@@ -40,12 +48,13 @@ impl Shared {
     /// does (`invalid auth token`).
     pub async fn caller<T>(&self, req: &Request<T>) -> Result<Caller, Status> {
         match req.extensions().get::<Resolved>() {
-            None => Ok(Caller(None)),
+            None => Ok(Caller::default()),
             Some(Resolved::Known(c)) => Ok(c.clone()),
+            Some(Resolved::Invalid) => Err(errors::invalid_auth_token()),
             Some(Resolved::Unknown(token)) => {
                 self.catch_up().await;
                 match self.node.tokens().user(token) {
-                    Some(user) => Ok(Caller(Some(user))),
+                    Some(user) => Ok(Caller(Some(user), None)),
                     None => Err(errors::invalid_auth_token()),
                 }
             }
@@ -74,15 +83,16 @@ impl Access {
 impl tonic::service::Interceptor for Access {
     fn call(&mut self, mut req: Request<()>) -> Result<Request<()>, Status> {
         let caller = if self.peer && req.metadata().contains_key(FORWARDED) {
+            let md = req.metadata();
+            let text = |key| md.get(key).and_then(|v| v.to_str().ok());
             Resolved::Known(Caller(
-                req.metadata()
-                    .get(FORWARDED_USER)
-                    .and_then(|v| v.to_str().ok())
-                    .map(str::to_string),
+                text(FORWARDED_USER).map(str::to_string),
+                text(FORWARDED_REVISION).and_then(|r| r.parse().ok()),
             ))
         } else {
             req.metadata_mut().remove(FORWARDED);
             req.metadata_mut().remove(FORWARDED_USER);
+            req.metadata_mut().remove(FORWARDED_REVISION);
             let cert_user = req
                 .extensions()
                 .get::<crate::engine::listen::ConnInfo>()
@@ -97,7 +107,8 @@ impl tonic::service::Interceptor for Access {
 /// The caller named by a request's token: etcd clients send it as `token`
 /// (newer ones also as `authorization`). Without a token, while
 /// authentication is on, the user its connection's client certificate
-/// names (`cert_user`, with `--client-cert-auth`), as etcd takes it.
+/// names (`cert_user`, with `--client-cert-auth`), as etcd takes it. A JWT
+/// is checked here, with the public key (no other member is asked).
 fn from_token(s: &Shared, md: &MetadataMap, cert_user: Option<&str>) -> Resolved {
     let token = md
         .get("token")
@@ -106,13 +117,19 @@ fn from_token(s: &Shared, md: &MetadataMap, cert_user: Option<&str>) -> Resolved
     let enabled = || s.node.store().state().auth().enabled;
     let Some(token) = token else {
         let user = cert_user.filter(|_| enabled()).map(str::to_string);
-        return Resolved::Known(Caller(user));
+        return Resolved::Known(Caller(user, None));
     };
     if !enabled() {
-        return Resolved::Known(Caller(None));
+        return Resolved::Known(Caller::default());
+    }
+    if let AuthToken::Jwt(jwt) = &s.auth.token {
+        return match jwt.check(token) {
+            Some(info) => Resolved::Known(Caller(Some(info.user), Some(info.revision))),
+            None => Resolved::Invalid,
+        };
     }
     match s.node.tokens().user(token) {
-        Some(user) => Resolved::Known(Caller(Some(user))),
+        Some(user) => Resolved::Known(Caller(Some(user), None)),
         None => Resolved::Unknown(token.to_string()),
     }
 }
@@ -124,6 +141,9 @@ pub fn mark_forwarded(md: &mut MetadataMap, caller: &Caller) {
         if let Ok(v) = MetadataValue::try_from(user.as_str()) {
             md.insert(FORWARDED_USER, v);
         }
+    }
+    if let Some(revision) = caller.1 {
+        md.insert(FORWARDED_REVISION, MetadataValue::from(revision));
     }
 }
 
@@ -146,13 +166,22 @@ impl Caller {
     /// Refuses unless authentication is off or the caller may `need` the
     /// key (empty `range_end`) or `[key, range_end)` (`"\0"`: to the end).
     pub fn may(&self, s: &Shared, need: Need, key: &[u8], range_end: &[u8]) -> Result<(), Status> {
-        permitted(
-            &s.node.store().state().auth(),
-            self.0.as_deref(),
-            need,
-            key,
-            range_end,
-        )
+        let state = s.node.store().state().auth();
+        self.current(&state)?;
+        permitted(&state, self.0.as_deref(), need, key, range_end)
+    }
+
+    /// etcd's check of a key request's auth revision, before the user's
+    /// permissions: a JWT issued before the auth store last changed is
+    /// refused (`revision of auth store is old`, so that the client
+    /// authenticates again); admin requests are not checked (as in etcd).
+    fn current(&self, state: &spb::AuthState) -> Result<(), Status> {
+        match self.1 {
+            Some(revision) if state.enabled && revision < state.revision => {
+                Err(errors::auth_old_revision())
+            }
+            _ => Ok(()),
+        }
     }
 }
 
@@ -306,6 +335,24 @@ impl Caller {
         Ok(())
     }
 
+    /// A lease revoke: a JWT older than the auth store is refused when the
+    /// lease has keys, root's too (etcd 3.4 checks each key as a put, the
+    /// revision first; measured), then [`Caller::may_lease_keys`].
+    pub fn may_revoke(&self, s: &Shared, lease: i64) -> Result<(), Status> {
+        let state = s.node.store().state().auth();
+        let has_keys = || {
+            s.node
+                .store()
+                .state()
+                .lease(lease, true)
+                .is_some_and(|l| !l.keys.is_empty())
+        };
+        if self.1.is_some() && state.enabled && has_keys() {
+            self.current(&state)?;
+        }
+        self.may_lease_keys(s, lease, Need::Write)
+    }
+
     /// Unless root: `need` on every key attached to `lease` (etcd's check of
     /// lease revokes, renewals, puts and time-to-live reads).
     pub fn may_lease_keys(&self, s: &Shared, lease: i64, need: Need) -> Result<(), Status> {
@@ -324,6 +371,7 @@ impl Caller {
             .map(|l| l.keys)
             .unwrap_or_default();
         for k in keys {
+            self.current(&state)?;
             permitted(&state, self.0.as_deref(), need, &k, b"")?;
         }
         Ok(())

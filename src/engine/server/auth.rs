@@ -1,7 +1,7 @@
 //! etcd's Auth service as etcd answers it: users, roles and permissions
 //! changed through raft at the leader (root only once authentication is on),
 //! read at the leader, and Authenticate issuing simple tokens every member
-//! knows.
+//! knows (through raft) or JWTs any member checks with the public key.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -12,6 +12,7 @@ use tonic::{Request, Response, Status};
 use super::access::Caller;
 use super::errors::{internal, unexpected};
 use super::forward::{Answer, Answered};
+use super::jwt::AuthToken;
 use super::{errors, password, Shared};
 use crate::engine::node::Applied;
 use crate::engine::storage::{auth_role, auth_user, AuthRefusal};
@@ -83,9 +84,9 @@ where
     .await
 }
 
-/// Hashes a password off the async threads.
-async fn hashed(password: String) -> Result<String, Status> {
-    tokio::task::spawn_blocking(move || password::hash(&password))
+/// Hashes a password off the async threads, at `cost` (--bcrypt-cost).
+async fn hashed(password: String, cost: u32) -> Result<String, Status> {
+    tokio::task::spawn_blocking(move || password::hash(&password, cost))
         .await
         .map_err(internal)
 }
@@ -93,9 +94,13 @@ async fn hashed(password: String) -> Result<String, Status> {
 /// The hash to keep for a request's password: etcd 3.5's pre-hashed
 /// `hashedPassword` (a bcrypt hash) as given, as etcd keeps it, else the
 /// password hashed here.
-async fn password_hash(password: String, hashed_password: String) -> Result<String, Status> {
+async fn password_hash(
+    password: String,
+    hashed_password: String,
+    cost: u32,
+) -> Result<String, Status> {
     if hashed_password.is_empty() {
-        hashed(password).await
+        hashed(password, cost).await
     } else {
         Ok(hashed_password)
     }
@@ -195,6 +200,17 @@ impl Auth for AuthService {
                 if !ok {
                     return Err(errors::auth_failed());
                 }
+                if let AuthToken::Jwt(jwt) = &s.auth.token {
+                    // Self-contained: signed here, checked by any member
+                    // with the public key; nothing goes through raft.
+                    let token = jwt
+                        .issue(&r.name, state.revision)
+                        .map_err(Status::unknown)?;
+                    return Ok(epb::AuthenticateResponse {
+                        header: s.header(s.revision()),
+                        token,
+                    });
+                }
                 let token = password::new_token();
                 let op = spb::command::Op::IssueToken(spb::IssueToken {
                     token: token.clone(),
@@ -229,7 +245,7 @@ impl Auth for AuthService {
                 let password_hash = if no_password {
                     String::new()
                 } else {
-                    password_hash(r.password, r.hashed_password).await?
+                    password_hash(r.password, r.hashed_password, s.auth.bcrypt_cost).await?
                 };
                 let user = spb::AuthUser {
                     name: r.name,
@@ -321,7 +337,8 @@ impl Auth for AuthService {
                 caller.admin(s)?;
                 let user = spb::AuthUser {
                     name: r.name,
-                    password_hash: password_hash(r.password, r.hashed_password).await?,
+                    password_hash: password_hash(r.password, r.hashed_password, s.auth.bcrypt_cost)
+                        .await?,
                     ..Default::default()
                 };
                 let header = s.change_auth(Change::UserChangePassword(user)).await?;

@@ -220,6 +220,14 @@ pub fn auth_failed() -> Status {
 pub fn invalid_auth_token() -> Status {
     status(Code::Unauthenticated, "etcdserver: invalid auth token")
 }
+/// A JWT issued before the auth store last changed (etcd 3.4 measured:
+/// InvalidArgument, for a key request; the client authenticates again).
+pub fn auth_old_revision() -> Status {
+    status(
+        Code::InvalidArgument,
+        "etcdserver: revision of auth store is old",
+    )
+}
 /// Authenticate while authentication is off.
 pub fn auth_not_enabled() -> Status {
     status(

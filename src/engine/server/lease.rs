@@ -182,7 +182,7 @@ impl Lease for LeaseService {
             Answer::Applied,
             |ch, r| async move { LeaseClient::new(ch).lease_revoke(r).await },
             |caller, r| async move {
-                caller.may_lease_keys(s, r.id, Need::Write)?;
+                caller.may_revoke(s, r.id)?;
                 let op = spb::command::Op::LeaseRevoke(spb::LeaseRevoke { id: r.id });
                 match s.propose(op).await? {
                     Applied::Revision(revision) => {

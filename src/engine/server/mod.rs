@@ -18,6 +18,7 @@ mod expiry;
 mod fault;
 mod forward;
 mod http;
+mod jwt;
 mod kv;
 mod lease;
 mod lessor;
@@ -43,7 +44,9 @@ use crate::proto::etcdserverpb as epb;
 use crate::proto::memberctl_store_v1 as spb;
 
 pub use compactor::AutoCompaction;
-pub use serve::{serve, Faults, Listeners, ServeTls};
+pub use jwt::{AuthToken, AuthTokenError};
+pub use password::{BCRYPT_COSTS, BCRYPT_COST_DEFAULT};
+pub use serve::{serve, Faults, Listeners, ServeTls, Settings};
 pub use watch::progress_default as watch_progress_default;
 
 /// etcd's default space quota (`--quota-backend-bytes` 0): 2 GiB.
@@ -71,6 +74,8 @@ pub struct Shared {
     pub stopping: tokio::sync::watch::Receiver<bool>,
     /// What etcd's flags limit.
     pub limits: Limits,
+    /// How users authenticate: the tokens and the password hashes' cost.
+    pub auth: AuthOptions,
 }
 
 /// The limits etcd's flags set on what the server takes and keeps.
@@ -102,6 +107,24 @@ impl Limits {
     /// overhead allowance, as etcd's server sets it.
     pub fn max_recv_bytes(&self) -> usize {
         self.max_request_bytes.saturating_add(512 * 1024)
+    }
+}
+
+/// How users authenticate (etcd's --auth-token and --bcrypt-cost).
+#[derive(Clone, Debug)]
+pub struct AuthOptions {
+    /// The tokens Authenticate issues and requests carry.
+    pub token: AuthToken,
+    /// bcrypt's cost for the passwords hashed here.
+    pub bcrypt_cost: u32,
+}
+
+impl Default for AuthOptions {
+    fn default() -> Self {
+        AuthOptions {
+            token: AuthToken::Simple,
+            bcrypt_cost: BCRYPT_COST_DEFAULT,
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-//! Password hashes for etcd's users (bcrypt at cost 10, as etcd hashes them,
+//! Password hashes for etcd's users (bcrypt at --bcrypt-cost, 10 by default, as etcd hashes them,
 //! so that users go both ways in snapshot files; PBKDF2 hashes from older
 //! memberctl data directories still verify) and etcd's simple tokens.
 
@@ -8,17 +8,21 @@ use rand::Rng as _;
 use ring::pbkdf2;
 use ring::rand::{SecureRandom as _, SystemRandom};
 
-/// bcrypt's cost as etcd uses it (Go's `bcrypt.DefaultCost`).
-const COST: u32 = 10;
+/// bcrypt's cost as etcd uses it by default (Go's `bcrypt.DefaultCost`).
+pub const BCRYPT_COST_DEFAULT: u32 = 10;
+/// The costs bcrypt takes (Go's `bcrypt.MinCost..=MaxCost`); etcd warns of
+/// any other `--bcrypt-cost` and hashes at the default.
+pub const BCRYPT_COSTS: std::ops::RangeInclusive<u32> = 4..=31;
 /// PBKDF2 rounds of the hashes older memberctl versions wrote.
 const ITERATIONS: u32 = 100_000;
 /// The scheme's name at the start of an older memberctl's hash.
 const SCHEME: &str = "pbkdf2-sha256";
 
-/// Hashes `password` as etcd does: bcrypt, cost 10, a new random salt, in
-/// the `$2a$` form Go's bcrypt writes (etcd checks it after a restore).
-pub fn hash(password: &str) -> String {
-    match bcrypt::hash_with_result(password, COST) {
+/// Hashes `password` as etcd does: bcrypt at `cost` (etcd's --bcrypt-cost),
+/// a new random salt, in the `$2a$` form Go's bcrypt writes (etcd checks it
+/// after a restore).
+pub fn hash(password: &str, cost: u32) -> String {
+    match bcrypt::hash_with_result(password, cost) {
         Ok(parts) => parts.format_for_version(bcrypt::Version::TwoA),
         // Only a cost outside 4..=31 fails; kept safe all the same.
         Err(_) => pbkdf2_hash(password),
@@ -107,11 +111,15 @@ mod tests {
 
     #[test]
     fn hashes_verify_their_password_only() {
-        let h = hash("s3cret");
+        let h = hash("s3cret", BCRYPT_COST_DEFAULT);
         assert!(h.starts_with("$2a$10$"), "etcd's form: {h}");
         assert!(verify(&h, "s3cret"));
         assert!(!verify(&h, "s3cret "));
-        assert_ne!(h, hash("s3cret"), "a new salt each time");
+        assert_ne!(h, hash("s3cret", 10), "a new salt each time");
+        // --bcrypt-cost: the cost is in the hash, and it still verifies.
+        let cheap = hash("s3cret", 4);
+        assert!(cheap.starts_with("$2a$04$"), "{cheap}");
+        assert!(verify(&cheap, "s3cret"));
         // An older memberctl's hashes still verify.
         let old = pbkdf2_hash("s3cret");
         assert!(old.starts_with("pbkdf2-sha256$100000$"), "{old}");

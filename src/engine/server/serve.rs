@@ -54,6 +54,15 @@ pub struct Faults {
     pub stale_reads: bool,
 }
 
+/// What a node serves with (etcd's flags the services read).
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// What etcd's flags limit: the quota, request sizes, automatic compaction.
+    pub limits: Limits,
+    /// --auth-token and --bcrypt-cost.
+    pub auth: super::AuthOptions,
+}
+
 /// Where a node listens.
 pub struct Listeners {
     /// Clients: gRPC and the HTTP face.
@@ -76,7 +85,7 @@ pub async fn serve(
     listeners: Listeners,
     tls: ServeTls,
     faults: Option<Faults>,
-    limits: Limits,
+    settings: Settings,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), tonic::transport::Error> {
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
@@ -88,7 +97,8 @@ pub async fn serve(
         partition: faults.map(|f| f.partition),
         lessor: lessor::Lessor::default(),
         stopping: stop_rx.clone(),
-        limits,
+        limits: settings.limits,
+        auth: settings.auth,
     });
     let Listeners {
         client,

@@ -302,6 +302,7 @@ pub async fn run(opts: NodeOptions) -> Result<(), StartupError> {
         strict_reconfig_check: opts.strict_reconfig_check,
         max_concurrent_streams: opts.max_concurrent_streams,
         watch_progress_notify: opts.watch_progress_notify,
+        simple_token_ttl: opts.auth_token_ttl,
         fresh_rank,
     };
     let partition = Arc::new(Partition::default());
@@ -365,11 +366,17 @@ pub async fn run(opts: NodeOptions) -> Result<(), StartupError> {
             partition,
             stale_reads: opts.fault_stale_reads,
         }),
-        server::Limits {
-            quota_bytes: opts.quota_backend_bytes,
-            max_request_bytes: opts.max_request_bytes,
-            max_txn_ops: opts.max_txn_ops,
-            auto_compaction: opts.auto_compaction,
+        server::Settings {
+            limits: server::Limits {
+                quota_bytes: opts.quota_backend_bytes,
+                max_request_bytes: opts.max_request_bytes,
+                max_txn_ops: opts.max_txn_ops,
+                auto_compaction: opts.auto_compaction,
+            },
+            auth: server::AuthOptions {
+                token: opts.auth_token.clone(),
+                bcrypt_cost: opts.bcrypt_cost,
+            },
         },
         async move {
             tokio::select! {

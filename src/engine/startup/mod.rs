@@ -13,7 +13,9 @@ pub mod restore;
 mod self_cert;
 
 pub use crate::engine::listen::{Allowed, TlsError, TlsPolicy, TlsVersion};
-pub use crate::engine::server::DEFAULT_QUOTA_BYTES;
+pub use crate::engine::server::{
+    AuthToken, AuthTokenError, BCRYPT_COSTS, BCRYPT_COST_DEFAULT, DEFAULT_QUOTA_BYTES,
+};
 pub use bootstrap::{initial_member_id, new_cluster};
 pub use error::StartupError;
 pub use lifetime::run;

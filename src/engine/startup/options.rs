@@ -72,6 +72,13 @@ pub struct NodeOptions {
     pub max_concurrent_streams: u32,
     /// --watch-progress-notify-interval.
     pub watch_progress_notify: Duration,
+    /// --auth-token: simple tokens or JWTs (their keys read).
+    pub auth_token: crate::engine::server::AuthToken,
+    /// --auth-token-ttl: a simple token's life after its last use (zero:
+    /// etcd's default, 300 s).
+    pub auth_token_ttl: Duration,
+    /// --bcrypt-cost: bcrypt's cost for passwords hashed here (4..=31).
+    pub bcrypt_cost: u32,
 }
 
 /// `--initial-cluster` (of `node run` and `snapshot restore`) read once: the

@@ -70,7 +70,7 @@ pub fn start(
     let (view_tx, view_rx) = watch::channel(View::default());
     let (events, _) = tokio::sync::broadcast::channel(crate::engine::node::EVENT_BATCHES);
     let config = Arc::new(config);
-    let tokens = Arc::new(Tokens::default());
+    let tokens = Arc::new(Tokens::new(config.simple_token_ttl));
     let node = Node {
         tx,
         view: view_rx,
