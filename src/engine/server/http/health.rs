@@ -1,7 +1,9 @@
-//! etcd's health endpoints: `/health` (JSON, 503 on an alarm or without a
-//! leader; `?serializable=true`, `?exclude=ALARM`), `/livez` and `/readyz`
-//! (etcd 3.5.x+: named checks, `?verbose`, `?exclude=CHECK`, `/readyz/CHECK`),
-//! `/version`, and what `/metrics` reads off the node.
+//! etcd's health endpoints: `/health` as etcd 3.4 (the version the engine
+//! reports) answers it (JSON, 503 on an alarm or without a leader, the
+//! reason in the log; `?exclude=ALARM`), `/livez` and `/readyz` (etcd
+//! 3.5.x's probes, served beyond 3.4: named checks, `?verbose`,
+//! `?exclude=CHECK`, `/readyz/CHECK`), `/version`, and what `/metrics` reads
+//! off the node.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -41,22 +43,29 @@ impl Query {
     }
 }
 
-/// `/health`: `{"health":"true","reason":""}`, or 503 with the reason.
+/// `/health` as etcd 3.4 answers it: `{"health":"true"}`, or 503 with
+/// `{"health":"false"}` and the reason in the log (3.4 has no `reason`
+/// field, and reads no `?serializable`).
 pub async fn health(s: &Arc<Shared>, query: &str) -> Response<Body> {
-    let q = Query::parse(query);
+    let q = Query {
+        serializable: false,
+        ..Query::parse(query)
+    };
     let outcome = check_health(s, &q).await;
     let m = metrics::get();
-    let (status, healthy, reason) = match outcome {
+    let (status, healthy) = match outcome {
         Ok(()) => {
             m.health_success.inc();
-            (StatusCode::OK, "true", String::new())
+            (StatusCode::OK, "true")
         }
         Err(reason) => {
             m.health_failures.inc();
-            (StatusCode::SERVICE_UNAVAILABLE, "false", reason)
+            slog::warn!(crate::engine::log::logger(), "/health error"; "reason" => reason,
+                "status-code" => 503);
+            (StatusCode::SERVICE_UNAVAILABLE, "false")
         }
     };
-    let mut body = serde_json::json!({ "health": healthy, "reason": reason }).to_string();
+    let mut body = serde_json::json!({ "health": healthy }).to_string();
     if status != StatusCode::OK {
         // etcd writes its refusals as Go's http.Error does: with a newline.
         body.push('\n');
