@@ -47,6 +47,7 @@ pub mod printer;
 pub mod proto;
 pub mod rules;
 pub mod testcluster;
+pub mod trust;
 pub mod workflow;
 
 pub use error::{Error, ErrorKind};

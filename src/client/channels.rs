@@ -84,7 +84,11 @@ impl Client {
                      the server asks for a client certificate)"
                 ))
             })?;
-            endpoint = endpoint.tls_config(tls).map_err(|e| {
+            let with_tls = match &self.verifier {
+                Some(v) => endpoint.tls_config_with_verifier(tls, v.clone()),
+                None => endpoint.tls_config(tls),
+            };
+            endpoint = with_tls.map_err(|e| {
                 unavailable(format!(
                     "{url}: the TLS settings cannot be used ({e}): check --cacert, --cert and --key"
                 ))

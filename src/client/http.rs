@@ -32,14 +32,16 @@ pub(super) fn tls_config(
         builder
             .dangerous()
             .with_custom_certificate_verifier(Arc::new(super::insecure::AcceptAny::new(provider)))
+    } else if let Some(ca) = ca {
+        // Verified as Go verifies (a certificate that is its own root too).
+        let roots = crate::trust::roots_from_pem(ca).map_err(|e| format!("--cacert: {e}"))?;
+        let verifier =
+            crate::trust::server_verifier(roots).map_err(|e| format!("--cacert: {e}"))?;
+        builder
+            .dangerous()
+            .with_custom_certificate_verifier(verifier)
     } else {
-        let mut roots = rustls::RootCertStore::empty();
-        for cert in CertificateDer::pem_slice_iter(ca.unwrap_or_default()) {
-            roots
-                .add(cert.map_err(|e| format!("--cacert: {e}"))?)
-                .map_err(|e| format!("--cacert: {e}"))?;
-        }
-        builder.with_root_certificates(roots)
+        builder.with_root_certificates(rustls::RootCertStore::empty())
     };
     let mut config = match identity {
         Some((cert, key)) => {

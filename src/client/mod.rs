@@ -68,6 +68,8 @@ pub struct Client {
     urls_of: Mutex<HashMap<crate::model::MemberId, Vec<String>>>,
     credentials: Option<Credentials>,
     tls: Option<ClientTlsConfig>,
+    /// The servers' certificates verified as Go verifies them, with `--cacert`.
+    verifier: Option<std::sync::Arc<dyn rustls::client::danger::ServerCertVerifier>>,
     insecure: bool,
     /// The client certificate and key (PEM), for the unverified TLS path.
     identity: Option<IdentityPem>,
@@ -111,6 +113,7 @@ impl Client {
             urls_of: Mutex::new(HashMap::new()),
             credentials: config.credentials,
             tls: loaded.as_ref().map(|l| l.config.clone()),
+            verifier: loaded.as_ref().and_then(|l| l.verifier.clone()),
             insecure: config.tls.insecure_skip_verify,
             ca: loaded.as_ref().and_then(|l| l.ca.clone()),
             identity: loaded.and_then(|l| l.identity),

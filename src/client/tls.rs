@@ -1,6 +1,6 @@
 //! The client's TLS files (`--cacert`, `--cert`, `--key`, `--insecure-skip-tls-verify`), read and checked once per command.
 
-use tonic::transport::{Certificate, ClientTlsConfig, Endpoint, Identity};
+use tonic::transport::{ClientTlsConfig, Endpoint, Identity};
 
 use crate::error::Error;
 
@@ -30,6 +30,9 @@ pub struct LoadedTls {
     pub identity: Option<IdentityPem>,
     /// The CA bundle (PEM), when given: HTTPS GETs of /metrics verify with it.
     pub ca: Option<Vec<u8>>,
+    /// The servers' certificates verified against `ca`, as Go verifies them
+    /// ([`crate::trust`]), when a CA was given.
+    pub verifier: Option<std::sync::Arc<dyn rustls::client::danger::ServerCertVerifier>>,
 }
 
 fn read(flag: &str, p: &std::path::Path) -> Result<Vec<u8>, Error> {
@@ -98,31 +101,45 @@ impl ClientTlsFiles {
             _ => return Err(Error::usage("--cert and --key go together")),
         };
         let mut config = ClientTlsConfig::new();
-        if let Some(ca) = &ca {
-            config = config.ca_certificate(Certificate::from_pem(ca));
-        }
+        let verifier = match &ca {
+            Some(pem) => Some(
+                crate::trust::roots_from_pem(pem)
+                    .and_then(crate::trust::server_verifier)
+                    .map_err(|e| {
+                        Error::usage(format!(
+                            "--cacert cannot be used as a CA bundle ({e}); give the PEM \
+                             certificate(s) that sign the servers' certificates"
+                        ))
+                    })?,
+            ),
+            None => None,
+        };
         if let Some((c, k)) = &identity {
             config = config.identity(Identity::from_pem(c, k));
         }
         if !self.insecure_skip_verify {
-            Endpoint::from_static("https://127.0.0.1")
-                .tls_config(config.clone())
-                .map_err(|e| {
-                    let mut cause = e.to_string();
-                    let mut source = std::error::Error::source(&e);
-                    while let Some(s) = source {
-                        cause = s.to_string();
-                        source = s.source();
-                    }
-                    Error::usage(format!(
-                        "the TLS files cannot be used ({cause}); check --cacert, --cert and --key"
-                    ))
-                })?;
+            let ep = Endpoint::from_static("https://127.0.0.1");
+            match &verifier {
+                Some(v) => ep.tls_config_with_verifier(config.clone(), v.clone()),
+                None => ep.tls_config(config.clone()),
+            }
+            .map_err(|e| {
+                let mut cause = e.to_string();
+                let mut source = std::error::Error::source(&e);
+                while let Some(s) = source {
+                    cause = s.to_string();
+                    source = s.source();
+                }
+                Error::usage(format!(
+                    "the TLS files cannot be used ({cause}); check --cacert, --cert and --key"
+                ))
+            })?;
         }
         Ok(LoadedTls {
             config,
             identity,
             ca,
+            verifier,
         })
     }
 }

@@ -45,22 +45,25 @@ pub async fn dial(
 }
 
 /// How this member dials its peers over TLS: its own certificate, and the
-/// CA its peers' certificates chain to — or, with etcd's `--peer-auto-tls`,
-/// whatever certificate a peer shows (each member's is self-signed; etcd
-/// skips verification there too).
+/// CA its peers' certificates chain to (verified as Go verifies them:
+/// [`crate::trust`]) — or, with etcd's `--peer-auto-tls`, whatever
+/// certificate a peer shows (each member's is self-signed; etcd skips
+/// verification there too).
 #[derive(Clone, Debug)]
 pub struct PeerTls {
     config: ClientTlsConfig,
-    any_certificate: bool,
+    verifier: Option<Arc<dyn ServerCertVerifier>>,
 }
 
 impl PeerTls {
-    /// Peers verified against the CA of `config`.
-    pub fn verified(config: ClientTlsConfig) -> PeerTls {
-        PeerTls {
-            config,
-            any_certificate: false,
-        }
+    /// Peers verified against `roots` (none: against nothing, so no peer
+    /// over TLS verifies).
+    pub fn verified(
+        config: ClientTlsConfig,
+        roots: Option<Vec<CertificateDer<'static>>>,
+    ) -> Result<PeerTls, String> {
+        let verifier = roots.map(crate::trust::server_verifier).transpose()?;
+        Ok(PeerTls { config, verifier })
     }
 
     /// Peers' self-signed certificates taken unverified (etcd's
@@ -68,16 +71,15 @@ impl PeerTls {
     pub fn self_signed(config: ClientTlsConfig) -> PeerTls {
         PeerTls {
             config,
-            any_certificate: true,
+            verifier: Some(Arc::new(AnyCertificate::new())),
         }
     }
 
     /// `ep` dialling over this TLS.
     pub fn endpoint(&self, ep: Endpoint) -> Result<Endpoint, tonic::transport::Error> {
-        if self.any_certificate {
-            ep.tls_config_with_verifier(self.config.clone(), Arc::new(AnyCertificate::new()))
-        } else {
-            ep.tls_config(self.config.clone())
+        match &self.verifier {
+            Some(v) => ep.tls_config_with_verifier(self.config.clone(), v.clone()),
+            None => ep.tls_config(self.config.clone()),
         }
     }
 }

@@ -4,7 +4,9 @@
 //! `--tls-max-version` on etcd 3.6 (3.4.23 has no such flags). Each
 //! handshake is tried on both servers with the same certificates. And
 //! `--auto-tls --peer-auto-tls`: three members on self-signed certificates
-//! made at start, on etcd 3.4 and on the engine.
+//! made at start, on etcd 3.4 and on the engine; and one self-signed
+//! CA:TRUE certificate serving as every member's own and as their CA (Go
+//! accepts it; webpki alone refuses a CA as an end entity).
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -12,7 +14,7 @@ use std::time::Duration;
 
 use rustls::version::{TLS12, TLS13};
 
-use crate::cases::cert_user::{on_etcd_3_4_and_the_engine, start_with, takes_with, Pki};
+use crate::cases::cert_user::{on_etcd_3_4_and_the_engine, start_with, takes_with, Pki, Server};
 use crate::util::{self, free_port, versions, wait_for};
 
 /// The handshakes tried: a name, the one TLS 1.2 suite offered (or none:
@@ -191,22 +193,61 @@ fn etcdctl(endpoint: &str, verify: bool, args: &[&str]) -> util::Run {
 /// --peer-auto-tls` and https URLs: what they did (healthy, a write read
 /// back from the third, the certificates made, a client that verifies the
 /// certificate refused, and the same certificate after a restart).
-fn auto_tls_cluster(program: &Path, prefix: &[&str], dir: &Path, tag: &str) -> Vec<String> {
-    let ports: Vec<(u16, u16)> = (0..3).map(|_| (free_port(), free_port())).collect();
-    let initial: Vec<String> = ports
-        .iter()
-        .enumerate()
-        .map(|(i, (_, p))| format!("m{}=https://127.0.0.1:{p}", i + 1))
-        .collect();
-    let data = |i: usize| dir.join(format!("{tag}-m{}", i + 1));
-    let start = |i: usize, log: &str| {
-        let (c, p) = ports[i];
-        let log = std::fs::File::create(dir.join(format!("{tag}-m{}-{log}.log", i + 1))).unwrap();
-        super::cert_user::Server::spawn(
-            Command::new(program)
-                .args(prefix)
+/// Three members of one server program on https URLs, each started with
+/// `extra` flags.
+struct Three<'a> {
+    program: &'a Path,
+    prefix: &'a [&'a str],
+    dir: &'a Path,
+    tag: &'a str,
+    ports: Vec<(u16, u16)>,
+    extra: Vec<String>,
+}
+
+impl<'a> Three<'a> {
+    fn new(
+        (program, prefix): (&'a Path, &'a [&'a str]),
+        dir: &'a Path,
+        tag: &'a str,
+        extra: &[&str],
+    ) -> Three<'a> {
+        Three {
+            program,
+            prefix,
+            dir,
+            tag,
+            ports: (0..3).map(|_| (free_port(), free_port())).collect(),
+            extra: extra.iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    /// Member `i`'s data directory.
+    fn data(&self, i: usize) -> std::path::PathBuf {
+        self.dir.join(format!("{}-m{}", self.tag, i + 1))
+    }
+
+    /// Member `i`'s client URL.
+    fn ep(&self, i: usize) -> String {
+        format!("https://127.0.0.1:{}", self.ports[i].0)
+    }
+
+    /// Starts member `i`, its log in `TAG-mI-LOG.log`.
+    fn start(&self, i: usize, log: &str) -> Server {
+        let (c, p) = self.ports[i];
+        let initial: Vec<String> = self
+            .ports
+            .iter()
+            .enumerate()
+            .map(|(i, (_, p))| format!("m{}=https://127.0.0.1:{p}", i + 1))
+            .collect();
+        let log =
+            std::fs::File::create(self.dir.join(format!("{}-m{}-{log}.log", self.tag, i + 1)))
+                .unwrap();
+        Server::spawn(
+            Command::new(self.program)
+                .args(self.prefix)
                 .arg(format!("--name=m{}", i + 1))
-                .arg(format!("--data-dir={}", data(i).display()))
+                .arg(format!("--data-dir={}", self.data(i).display()))
                 .arg(format!("--listen-client-urls=https://127.0.0.1:{c}"))
                 .arg(format!("--advertise-client-urls=https://127.0.0.1:{c}"))
                 .arg(format!("--listen-peer-urls=https://127.0.0.1:{p}"))
@@ -214,13 +255,24 @@ fn auto_tls_cluster(program: &Path, prefix: &[&str], dir: &Path, tag: &str) -> V
                     "--initial-advertise-peer-urls=https://127.0.0.1:{p}"
                 ))
                 .arg(format!("--initial-cluster={}", initial.join(",")))
-                .args(["--auto-tls", "--peer-auto-tls"])
+                .args(&self.extra)
                 .stdin(Stdio::null())
                 .stdout(log.try_clone().unwrap())
                 .stderr(log),
         )
-    };
-    let ep = |i: usize| format!("https://127.0.0.1:{}", ports[i].0);
+    }
+}
+
+fn auto_tls_cluster(program: &Path, prefix: &[&str], dir: &Path, tag: &str) -> Vec<String> {
+    let three = Three::new(
+        (program, prefix),
+        dir,
+        tag,
+        &["--auto-tls", "--peer-auto-tls"],
+    );
+    let data = |i: usize| three.data(i);
+    let start = |i: usize, log: &str| three.start(i, log);
+    let ep = |i: usize| three.ep(i);
     let mut servers: Vec<_> = (0..3).map(|i| start(i, "first")).collect();
     let mut out = Vec::new();
     for i in 0..3 {
@@ -295,11 +347,92 @@ fn auto_tls_clusters_form_on_the_engine_as_on_etcd_3_4() {
     assert_eq!(engine, etcd, "the engine as etcd 3.4");
 }
 
+/// Three members of `server` whose client and peer certificate is one
+/// self-signed CA:TRUE certificate, also their CA (`--client-cert-auth`,
+/// `--peer-client-cert-auth`): what etcdctl and memberctl (rustls) get
+/// with that same certificate.
+fn own_root_cluster(server: (&Path, &[&str]), dir: &Path, tag: &str) -> Vec<String> {
+    let key = rcgen::KeyPair::generate().unwrap();
+    let mut params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_string()]).unwrap();
+    params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    let cert = params.self_signed(&key).unwrap();
+    let cert_file = dir.join(format!("{tag}-own.pem"));
+    let key_file = dir.join(format!("{tag}-own-key.pem"));
+    std::fs::write(&cert_file, cert.pem()).unwrap();
+    std::fs::write(&key_file, key.serialize_pem()).unwrap();
+    let (c, k) = (
+        cert_file.display().to_string(),
+        key_file.display().to_string(),
+    );
+    let flags = [
+        format!("--cert-file={c}"),
+        format!("--key-file={k}"),
+        format!("--trusted-ca-file={c}"),
+        "--client-cert-auth".to_string(),
+        format!("--peer-cert-file={c}"),
+        format!("--peer-key-file={k}"),
+        format!("--peer-trusted-ca-file={c}"),
+        "--peer-client-cert-auth".to_string(),
+    ];
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let three = Three::new(server, dir, tag, &flags);
+    let _servers: Vec<Server> = (0..3).map(|i| three.start(i, "first")).collect();
+    let tls = [
+        format!("--cacert={c}"),
+        format!("--cert={c}"),
+        format!("--key={k}"),
+    ];
+    let ctl = |i: usize, args: &[&str]| {
+        let mut all: Vec<&str> = tls.iter().map(String::as_str).collect();
+        all.extend(args);
+        util::etcd::etcdctl(&util::require_etcdctl(), &three.ep(i), &all)
+    };
+    for i in 0..3 {
+        wait_for(
+            &format!("{tag} m{} healthy", i + 1),
+            Duration::from_secs(30),
+            || (ctl(i, &["endpoint", "health"]).code == 0).then_some(()),
+        );
+    }
+    let mut out = vec!["healthy 3".to_string()];
+    let put = ctl(0, &["put", "k", "v"]);
+    assert_eq!(put.code, 0, "{tag}: {}", put.stderr);
+    let read = wait_for("the write at m3", Duration::from_secs(30), || {
+        let r = ctl(2, &["get", "k", "--print-value-only", "--consistency=s"]);
+        (r.code == 0 && r.stdout.trim() == "v").then(|| r.stdout.trim().to_string())
+    });
+    out.push(format!("read at m3: {read}"));
+    let mut args = vec!["--endpoints".to_string(), three.ep(1)];
+    args.extend(tls.iter().cloned());
+    args.extend(["member", "list", "-w", "json"].map(String::from));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let list = util::memberctl(&args);
+    out.push(format!("memberctl member list: exit {}", list.code));
+    out
+}
+
+fn a_certificate_that_is_its_own_ca_serves_on_the_engine_as_on_etcd_3_4() {
+    on_etcd_3_4_and_the_engine(own_root_cluster_of, |etcd| {
+        let want = [
+            "healthy 3",
+            "read at m3: v",
+            "memberctl member list: exit 0",
+        ];
+        assert_eq!(etcd, want, "etcd 3.4");
+    });
+}
+
+/// [`own_root_cluster`] in the shape [`on_etcd_3_4_and_the_engine`] runs.
+fn own_root_cluster_of(server: (&Path, &[&str]), dir: &Path, _pki: &Pki, tag: &str) -> Vec<String> {
+    own_root_cluster(server, dir, tag)
+}
+
 /// This file's cases and the tools each needs.
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         cipher_suites_and_client_hostnames_are_served_on_the_engine_as_on_etcd_3_4: [Etcd, Etcdctl],
         tls_versions_are_served_on_the_engine_as_on_etcd_3_6: [EtcdServer("3.6"), Etcdctl],
         auto_tls_clusters_form_on_the_engine_as_on_etcd_3_4: [Etcd, Etcdctl],
+        a_certificate_that_is_its_own_ca_serves_on_the_engine_as_on_etcd_3_4: [Etcd, Etcdctl],
     ]
 }

@@ -236,7 +236,8 @@ pub fn server_config(
     let builder = match ca {
         Some(ca) => {
             let mut roots = RootCertStore::empty();
-            for c in certs(ca)? {
+            let trusted = certs(ca)?;
+            for c in trusted.clone() {
                 roots.add(c).map_err(fail(format!(
                     "cannot use {} as a CA certificate",
                     ca.display()
@@ -260,6 +261,8 @@ pub fn server_config(
             let verifier = verifier
                 .build()
                 .map_err(|e| TlsError(format!("cannot use {} as a CA: {e}", ca.display())))?;
+            // A client certificate that is itself the CA verifies, as in Go.
+            let verifier = crate::trust::client_verifier(verifier, trusted);
             let verifier: Arc<dyn rustls::server::danger::ClientCertVerifier> = match allowed {
                 Allowed::Any => verifier,
                 _ => Arc::new(AllowedVerifier {

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use tonic::transport::{Certificate, ClientTlsConfig, Identity};
+use tonic::transport::{ClientTlsConfig, Identity};
 
 use super::error::{because, StartupError};
 use crate::engine::dial::PeerTls;
@@ -184,17 +184,20 @@ impl ListenerTls {
     /// The client side, for dialling peers: the same certificate, the same
     /// CA (a self-signed certificate: any peer's).
     pub fn client(&self) -> Result<PeerTls, StartupError> {
-        let mut cfg = ClientTlsConfig::new().identity(Identity::from_pem(
+        let cfg = ClientTlsConfig::new().identity(Identity::from_pem(
             Self::read(&self.cert)?,
             Self::read(&self.key)?,
         ));
         if self.self_signed {
             return Ok(PeerTls::self_signed(cfg));
         }
-        if let Some(ca) = &self.ca {
-            cfg = cfg.ca_certificate(Certificate::from_pem(Self::read(ca)?));
-        }
-        Ok(PeerTls::verified(cfg))
+        let roots = match &self.ca {
+            Some(ca) => Some(crate::trust::roots_from_pem(&Self::read(ca)?).map_err(|e| {
+                StartupError::Tls(format!("cannot use {} as a CA: {e}", ca.display()))
+            })?),
+            None => None,
+        };
+        PeerTls::verified(cfg, roots).map_err(StartupError::Tls)
     }
 }
 
