@@ -30,6 +30,12 @@ impl Crc32c {
         Crc32c(!0)
     }
 
+    /// A checksum that goes on from `crc`, the checksum of what came before
+    /// (as Go's `crc32.Update`, with which etcd chains its log's records).
+    pub fn resume(crc: u32) -> Self {
+        Crc32c(!crc)
+    }
+
     /// Adds `bytes`.
     pub fn update(&mut self, bytes: &[u8]) {
         let mut c = self.0;

@@ -1,5 +1,6 @@
 //! etcd's database files: the bbolt file that is etcd's backend and, with a
-//! SHA-256 trailer, its snapshot (`etcdctl snapshot save`). Read here for
+//! SHA-256 trailer, its snapshot (`etcdctl snapshot save`); and its
+//! write-ahead log, read to tell a freshly restored data directory. Read here for
 //! `snapshot status`; below both halves (the engine's restore reads them too).
 //! The format as found in real files: `docs/etcd-snapshots.md`.
 
@@ -7,6 +8,7 @@ pub mod bbolt;
 pub mod content;
 mod crc32c;
 pub mod snapshot;
+pub mod wal;
 pub mod writer;
 
 pub use crc32c::Crc32c;

@@ -32,6 +32,8 @@ mod engine;
 mod etcd;
 /// `cluster up --etcd PATH`: the local cluster on the operator's own etcd (3.4, 3.6); what etcd lacks refused before anything is made.
 mod etcd_flags;
+/// Data directories etcdctl's snapshot restore made, on the engine as on etcd 3.4.
+mod etcd_restored;
 /// etcd's snapshot files: `snapshot status`/`save` agree with etcdctl's on 3.4–3.7; restore and `cluster up --from-snapshot` serve what etcd served; damaged files refused.
 mod etcd_snapshot;
 /// kill -9 at the dangerous moments of a membership change on the engine.
@@ -123,6 +125,7 @@ pub fn all() -> Vec<crate::harness::Case> {
         durability::cases(),
         catch_up_plan::cases(),
         engine::cases(),
+        etcd_restored::cases(),
         etcd::cases(),
         etcd_snapshot::cases(),
         faults::cases(),

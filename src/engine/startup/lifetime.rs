@@ -282,6 +282,7 @@ pub async fn run(opts: NodeOptions) -> Result<(), StartupError> {
     quiet_panics();
     let ticks = election_ticks(&opts)?;
     super::removed::check(&opts.name, &opts.data_dir).map_err(StartupError::Removed)?;
+    super::etcd_restored::adopt(&opts.data_dir)?;
     let store = open_store(&opts)?;
     let bound = bind_all(&opts).await?;
     let opts = super::self_cert::fill(opts)?;

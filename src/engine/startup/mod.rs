@@ -6,6 +6,7 @@
 mod bootstrap;
 mod corrupt_check;
 mod error;
+mod etcd_restored;
 mod lifetime;
 mod options;
 mod removed;
