@@ -1,12 +1,11 @@
-//! Certificates trusted as Go trusts them: one that is itself among the trusted roots verifies (a self-signed CA:TRUE certificate serving as a server's or a client's own, which Go — hence etcd — accepts and webpki refuses as "CA used as end entity"); everything else is webpki's verdict. Below both halves: memberctl's client and the engine's listeners and peer dialling use it.
+//! Certificates trusted as Go trusts them: one that is itself among the trusted roots verifies (a self-signed CA:TRUE certificate serving as a server's or a client's own, which Go — hence etcd — accepts and webpki refuses as "CA used as end entity"); everything else is webpki's verdict. And [`AcceptAny`], which trusts every server certificate (memberctl's `--insecure-skip-tls-verify`, the peer-tls check's look at a chain, the engine's `--peer-auto-tls` peers). Below both halves: memberctl's client and the engine's listeners and peer dialling use it.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
-use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
-use rustls::{DigitallySignedStruct, DistinguishedName, SignatureScheme};
+use rustls::{DigitallySignedStruct, SignatureScheme};
 
 /// The certificates of a PEM bundle.
 pub fn roots_from_pem(pem: &[u8]) -> Result<Vec<CertificateDer<'static>>, String> {
@@ -21,7 +20,7 @@ pub fn roots_from_pem(pem: &[u8]) -> Result<Vec<CertificateDer<'static>>, String
 
 /// Whether `cert` is one of `roots`, valid at `now` (and, for a server, for
 /// `name`): Go's verdict on a certificate that is its own root.
-fn is_root_itself(
+pub fn is_root_itself(
     cert: &CertificateDer<'_>,
     roots: &[CertificateDer<'static>],
     now: UnixTime,
@@ -114,51 +113,48 @@ impl ServerCertVerifier for RootItselfServer {
     }
 }
 
-/// `inner` (a client-certificate verifier over `roots`) with Go's rule for a
-/// certificate that is its own root.
-pub fn client_verifier(
-    inner: Arc<dyn ClientCertVerifier>,
-    roots: Vec<CertificateDer<'static>>,
-) -> Arc<dyn ClientCertVerifier> {
-    Arc::new(RootItselfClient { inner, roots })
-}
-
-/// A client-certificate verifier with Go's rule for a certificate that is
-/// its own root.
+/// Accepts every certificate, and records the chain presented (the
+/// `peer-tls` check's handshake is made only to read it); signatures are
+/// still checked by the handshake's algorithms.
 #[derive(Debug)]
-struct RootItselfClient {
-    inner: Arc<dyn ClientCertVerifier>,
-    roots: Vec<CertificateDer<'static>>,
+pub struct AcceptAny {
+    provider: Arc<rustls::crypto::CryptoProvider>,
+    presented: Mutex<Option<Vec<CertificateDer<'static>>>>,
 }
 
-impl ClientCertVerifier for RootItselfClient {
-    fn offer_client_auth(&self) -> bool {
-        self.inner.offer_client_auth()
+impl AcceptAny {
+    /// A verifier for `provider`'s algorithms.
+    pub fn new(provider: Arc<rustls::crypto::CryptoProvider>) -> Self {
+        AcceptAny {
+            provider,
+            presented: Mutex::new(None),
+        }
     }
 
-    fn client_auth_mandatory(&self) -> bool {
-        self.inner.client_auth_mandatory()
+    /// The chain the server presented (its own certificate first), once.
+    pub fn presented(&self) -> Option<Vec<CertificateDer<'static>>> {
+        self.presented
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
     }
+}
 
-    fn root_hint_subjects(&self) -> &[DistinguishedName] {
-        self.inner.root_hint_subjects()
-    }
-
-    fn verify_client_cert(
+impl ServerCertVerifier for AcceptAny {
+    fn verify_server_cert(
         &self,
         end_entity: &CertificateDer<'_>,
         intermediates: &[CertificateDer<'_>],
-        now: UnixTime,
-    ) -> Result<ClientCertVerified, rustls::Error> {
-        match self
-            .inner
-            .verify_client_cert(end_entity, intermediates, now)
-        {
-            Err(_) if is_root_itself(end_entity, &self.roots, now, None) => {
-                Ok(ClientCertVerified::assertion())
-            }
-            other => other,
-        }
+        _: &ServerName<'_>,
+        _: &[u8],
+        _: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        let chain = std::iter::once(end_entity)
+            .chain(intermediates)
+            .map(|c| c.clone().into_owned())
+            .collect();
+        *self.presented.lock().unwrap_or_else(|p| p.into_inner()) = Some(chain);
+        Ok(ServerCertVerified::assertion())
     }
 
     fn verify_tls12_signature(
@@ -167,7 +163,12 @@ impl ClientCertVerifier for RootItselfClient {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.inner.verify_tls12_signature(message, cert, dss)
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
     }
 
     fn verify_tls13_signature(
@@ -176,11 +177,18 @@ impl ClientCertVerifier for RootItselfClient {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.inner.verify_tls13_signature(message, cert, dss)
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.inner.supported_verify_schemes()
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
     }
 }
 

@@ -31,7 +31,7 @@ pub(super) fn tls_config(
     let builder = if insecure {
         builder
             .dangerous()
-            .with_custom_certificate_verifier(Arc::new(super::insecure::AcceptAny::new(provider)))
+            .with_custom_certificate_verifier(Arc::new(crate::trust::AcceptAny::new(provider)))
     } else if let Some(ca) = ca {
         // Verified as Go verifies (a certificate that is its own root too).
         let roots = crate::trust::roots_from_pem(ca).map_err(|e| format!("--cacert: {e}"))?;

@@ -1,93 +1,12 @@
 //! `--insecure-skip-tls-verify`: a TLS connection that accepts any server
 //! certificate (still encrypted, not authenticated), for test clusters only.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use hyper_util::rt::TokioIo;
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
-use rustls::{DigitallySignedStruct, SignatureScheme};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
 use tonic::transport::{Channel, Endpoint, Uri};
-
-/// Accepts every certificate, and records the chain presented (the
-/// `peer-tls` check's handshake is made only to read it); signatures are
-/// still checked by the handshake's algorithms.
-#[derive(Debug)]
-pub(super) struct AcceptAny {
-    provider: Arc<rustls::crypto::CryptoProvider>,
-    presented: Mutex<Option<Vec<CertificateDer<'static>>>>,
-}
-
-impl AcceptAny {
-    /// A verifier for `provider`'s algorithms.
-    pub(super) fn new(provider: Arc<rustls::crypto::CryptoProvider>) -> Self {
-        AcceptAny {
-            provider,
-            presented: Mutex::new(None),
-        }
-    }
-
-    /// The chain the server presented (its own certificate first), once.
-    pub(super) fn presented(&self) -> Option<Vec<CertificateDer<'static>>> {
-        self.presented
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take()
-    }
-}
-
-impl ServerCertVerifier for AcceptAny {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        _: &ServerName<'_>,
-        _: &[u8],
-        _: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        let chain = std::iter::once(end_entity)
-            .chain(intermediates)
-            .map(|c| c.clone().into_owned())
-            .collect();
-        *self.presented.lock().unwrap_or_else(|p| p.into_inner()) = Some(chain);
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(
-            message,
-            cert,
-            dss,
-            &self.provider.signature_verification_algorithms,
-        )
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(
-            message,
-            cert,
-            dss,
-            &self.provider.signature_verification_algorithms,
-        )
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.provider
-            .signature_verification_algorithms
-            .supported_schemes()
-    }
-}
 
 /// Connects to the https `url` without verifying its certificate. The
 /// connector does the TLS, so tonic is given the URL as plain http (it would
@@ -109,7 +28,9 @@ pub async fn connect(
             .with_safe_default_protocol_versions()
             .expect("ring supports the default TLS versions")
             .dangerous()
-            .with_custom_certificate_verifier(Arc::new(AcceptAny::new(provider.clone())))
+            .with_custom_certificate_verifier(Arc::new(crate::trust::AcceptAny::new(
+                provider.clone(),
+            )))
     };
     // The client certificate, when given (servers with client-cert auth ask for it).
     let client_auth = identity.and_then(|(cert, key)| {

@@ -128,7 +128,7 @@ pub async fn read_chain(url: &str, timeout: Duration) -> Result<Vec<PeerCertific
         return Err(format!("{url} is not an https URL"));
     }
     let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let record = Arc::new(super::insecure::AcceptAny::new(provider.clone()));
+    let record = Arc::new(crate::trust::AcceptAny::new(provider.clone()));
     let config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .map_err(|e| e.to_string())?

@@ -4,9 +4,8 @@ use std::time::Duration;
 
 use std::sync::Arc;
 
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
-use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
-use rustls::{DigitallySignedStruct, SignatureScheme};
+use rustls::client::danger::ServerCertVerifier;
+use rustls::pki_types::CertificateDer;
 use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
 
 use crate::proto::memberctl_v1::raft_client::RaftClient;
@@ -71,7 +70,9 @@ impl PeerTls {
     pub fn self_signed(config: ClientTlsConfig) -> PeerTls {
         PeerTls {
             config,
-            verifier: Some(Arc::new(AnyCertificate::new())),
+            verifier: Some(Arc::new(crate::trust::AcceptAny::new(Arc::new(
+                rustls::crypto::ring::default_provider(),
+            )))),
         }
     }
 
@@ -81,51 +82,5 @@ impl PeerTls {
             Some(v) => ep.tls_config_with_verifier(self.config.clone(), v.clone()),
             None => ep.tls_config(self.config.clone()),
         }
-    }
-}
-
-/// A server certificate verifier that takes any certificate, and checks the
-/// handshake's signatures with it.
-#[derive(Debug)]
-struct AnyCertificate(rustls::crypto::WebPkiSupportedAlgorithms);
-
-impl AnyCertificate {
-    fn new() -> AnyCertificate {
-        AnyCertificate(rustls::crypto::ring::default_provider().signature_verification_algorithms)
-    }
-}
-
-impl ServerCertVerifier for AnyCertificate {
-    fn verify_server_cert(
-        &self,
-        _end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.0)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.0)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.supported_schemes()
     }
 }

@@ -262,14 +262,12 @@ pub fn server_config(
                 .build()
                 .map_err(|e| TlsError(format!("cannot use {} as a CA: {e}", ca.display())))?;
             // A client certificate that is itself the CA verifies, as in Go.
-            let verifier = crate::trust::client_verifier(verifier, trusted);
-            let verifier: Arc<dyn rustls::server::danger::ClientCertVerifier> = match allowed {
-                Allowed::Any => verifier,
-                _ => Arc::new(AllowedVerifier {
+            let verifier: Arc<dyn rustls::server::danger::ClientCertVerifier> =
+                Arc::new(AllowedVerifier {
                     inner: verifier,
+                    roots: trusted,
                     allowed: allowed.clone(),
-                }),
-            };
+                });
             builder.with_client_cert_verifier(verifier)
         }
         None if crl.is_some() => {
