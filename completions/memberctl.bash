@@ -3412,7 +3412,7 @@ _memberctl() {
             return 0
             ;;
         memberctl__subcmd__node__subcmd__run)
-            opts="-w -h -V --name --data-dir --listen-client-urls --advertise-client-urls --listen-metrics-urls --listen-peer-urls --initial-advertise-peer-urls --initial-cluster --initial-cluster-state --initial-cluster-token --heartbeat-interval --election-timeout --snapshot-count --max-learners --quota-backend-bytes --max-request-bytes --max-txn-ops --auto-compaction-mode --auto-compaction-retention --cert-file --key-file --trusted-ca-file --client-cert-auth --client-crl-file --client-cert-allowed-hostname --cipher-suites --tls-min-version --tls-max-version --auto-tls --peer-auto-tls --self-signed-cert-validity --peer-cert-file --peer-key-file --peer-trusted-ca-file --peer-client-cert-auth --peer-crl-file --peer-cert-allowed-cn --peer-cert-allowed-hostname --auth-token --auth-token-ttl --bcrypt-cost --initial-corrupt-check --strict-reconfig-check --max-concurrent-streams --watch-progress-notify-interval --fault-injection --fault-stale-reads --fault-ack-before-fsync --force-new-cluster --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
+            opts="-w -h -V --name --data-dir --listen-client-urls --advertise-client-urls --listen-metrics-urls --listen-peer-urls --initial-advertise-peer-urls --initial-cluster --initial-cluster-state --initial-cluster-token --heartbeat-interval --election-timeout --snapshot-count --max-learners --quota-backend-bytes --corrupt-check-time --grpc-keepalive-interval --grpc-keepalive-timeout --max-request-bytes --max-txn-ops --auto-compaction-mode --auto-compaction-retention --cert-file --key-file --trusted-ca-file --client-cert-auth --client-crl-file --client-cert-allowed-hostname --cipher-suites --tls-min-version --tls-max-version --auto-tls --peer-auto-tls --self-signed-cert-validity --peer-cert-file --peer-key-file --peer-trusted-ca-file --peer-client-cert-auth --peer-crl-file --peer-cert-allowed-cn --peer-cert-allowed-hostname --auth-token --auth-token-ttl --bcrypt-cost --initial-corrupt-check --strict-reconfig-check --max-concurrent-streams --watch-progress-notify-interval --fault-injection --fault-stale-reads --fault-ack-before-fsync --force-new-cluster --endpoints --dial-timeout --command-timeout --write-out --cacert --cert --key --insecure-skip-tls-verify --user --password --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3475,6 +3475,18 @@ _memberctl() {
                     return 0
                     ;;
                 --quota-backend-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --corrupt-check-time)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grpc-keepalive-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grpc-keepalive-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -123,7 +123,7 @@ pub const FLAGS: &[EtcdFlag] = &[
         takes: Value,
         treatment: Treatment::File("etcd's YAML (each key a flag's name, durations in nanoseconds, TLS under client-/peer-transport-security) read as these flags; etcd's other flags on the command line are ignored, as etcd ignores them, and noted in the log"),
     },
-    only("corrupt-check-time", Value, &["0", "0s"], "the periodic corruption check is not served: run `etcdctl endpoint hashkv --cluster` from a timer and compare"),
+    served("corrupt-check-time", Value),
     no_effect("cors", Value, "the engine's JSON gateway sets no CORS headers"),
     served("data-dir", Value),
     no_effect("debug", Bool, LOGGING),
@@ -162,7 +162,7 @@ pub const FLAGS: &[EtcdFlag] = &[
     no_effect("experimental-compact-hash-check-time", Value, "the periodic compact-hash check is not served"),
     no_effect("experimental-compaction-batch-limit", Value, "the engine compacts in one step"),
     no_effect("experimental-compaction-sleep-interval", Value, "the engine compacts in one step"),
-    only("experimental-corrupt-check-time", Value, &["0", "0s"], "the periodic corruption check is not served: run `etcdctl endpoint hashkv --cluster` from a timer and compare"),
+    alias("experimental-corrupt-check-time", Value, "corrupt-check-time"),
     no_effect("experimental-distributed-tracing-address", Value, TRACING),
     no_effect("experimental-distributed-tracing-instance-id", Value, TRACING),
     no_effect("experimental-distributed-tracing-sampling-rate", Value, TRACING),
@@ -183,9 +183,9 @@ pub const FLAGS: &[EtcdFlag] = &[
     alias("experimental-watch-progress-notify-interval", Value, "watch-progress-notify-interval"),
     only("feature-gates", Value, EMPTY, "etcd 3.6's feature gates are not read: use the experimental flag of the same feature (e.g. --experimental-initial-corrupt-check)"),
     served("force-new-cluster", Bool),
-    only("grpc-keepalive-interval", Value, &["2h"], "the engine's gRPC keepalive is hyper's default; other intervals are not served yet"),
+    served("grpc-keepalive-interval", Value),
     no_effect("grpc-keepalive-min-time", Value, "the engine does not police clients' keepalive pings"),
-    only("grpc-keepalive-timeout", Value, &["20s"], "the engine's gRPC keepalive is hyper's default; other timeouts are not served yet"),
+    served("grpc-keepalive-timeout", Value),
     served("heartbeat-interval", Value),
     only("host-whitelist", Value, &["*", ""], "the engine does not check the Host header of HTTP requests"),
     served("initial-advertise-peer-urls", Value),
@@ -561,8 +561,8 @@ mod tests {
         let e = translate(&words("--name m1 --enable-v2")).unwrap_err();
         assert_eq!(e.flag, "enable-v2");
         assert!(e.to_string().contains("v3 API only"), "{e}");
-        let e = translate(&words("--corrupt-check-time=5m")).unwrap_err();
-        assert!(e.to_string().contains("endpoint hashkv"), "{e}");
+        let e = translate(&words("--experimental-enable-lease-checkpoint")).unwrap_err();
+        assert!(e.to_string().contains("lease checkpoints"), "{e}");
         let e = translate(&words("--client-cert-auth=maybe")).unwrap_err();
         assert!(e.to_string().contains("true or false"), "{e}");
     }

@@ -104,6 +104,15 @@ pub struct RunArgs {
     /// Refuse writes that add data (etcd's NOSPACE alarm) once the state-machine file would pass this many bytes; 0: etcd's default, 2 GiB
     #[arg(long, default_value_t = 0, value_name = "BYTES")]
     pub quota_backend_bytes: u64,
+    /// How often the leader compares its key-value hash with each peer's, raising the CORRUPT alarm for a member whose hash differs (0: never, etcd's default)
+    #[arg(long, default_value = "0s", value_parser = parse_duration_or_zero, value_name = "DURATION")]
+    pub corrupt_check_time: std::time::Duration,
+    /// How long a client connection may be idle before the server pings it (etcd's default: 2h)
+    #[arg(long, default_value = "2h", value_parser = crate::cli::parse_duration, value_name = "DURATION")]
+    pub grpc_keepalive_interval: std::time::Duration,
+    /// How long the server waits for a ping's answer before it closes the connection (etcd's default: 20s)
+    #[arg(long, default_value = "20s", value_parser = crate::cli::parse_duration, value_name = "DURATION")]
+    pub grpc_keepalive_timeout: std::time::Duration,
     /// Largest write request the server takes, in bytes (etcd's default: 1.5 MiB)
     #[arg(long, default_value_t = 1_572_864, value_name = "BYTES")]
     pub max_request_bytes: usize,
@@ -251,6 +260,15 @@ impl RunArgs {
         };
         InitialClusterArg { initial_cluster }
     }
+}
+
+/// A duration (`5m`, `1h30m`), or 0 for none.
+fn parse_duration_or_zero(s: &str) -> Result<std::time::Duration, String> {
+    if s.trim() == "0" {
+        return Ok(std::time::Duration::ZERO);
+    }
+    humantime::parse_duration(s.trim())
+        .map_err(|e| format!("{e}; use a duration such as 30s, 5m or 1h, or 0 for none"))
 }
 
 /// `--max-concurrent-streams`: a number, or etcd's default spelled as Go's

@@ -155,6 +155,11 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
         },
         max_learners: a.max_learners,
         max_request_bytes: a.max_request_bytes,
+        corrupt_check_time: a.corrupt_check_time,
+        keepalive: crate::engine::server::Keepalive {
+            interval: a.grpc_keepalive_interval,
+            timeout: a.grpc_keepalive_timeout,
+        },
         max_txn_ops: a.max_txn_ops,
         auto_compaction: AutoCompaction::parse(
             &a.auto_compaction_mode,

@@ -1,7 +1,8 @@
 //! etcd's limits on the engine as on etcd 3.4 (issue #57): `--max-txn-ops`,
-//! `--max-request-bytes`, and automatic compaction (`--auto-compaction-mode
-//! periodic`, `--auto-compaction-retention`): the same etcdctl answers from
-//! one member of each started with the same flags.
+//! `--max-request-bytes`, automatic compaction (`--auto-compaction-mode
+//! periodic`, `--auto-compaction-retention`) and the gRPC keepalive
+//! (`--grpc-keepalive-interval`, `--grpc-keepalive-timeout`): the same
+//! answers from one member of each started with the same flags.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -162,10 +163,78 @@ fn periodic_auto_compaction_is_served_on_the_engine_as_on_etcd_3_4() {
     assert!(log.contains("completed auto periodic compaction"), "{log}");
 }
 
+/// An HTTP/2 client on `client` (h2c) that answers the server's SETTINGS
+/// but never its PINGs: (a ping seen, the connection closed by the server
+/// within 10 s).
+fn silent_client(client: &str) -> (bool, bool) {
+    use std::io::{Read, Write};
+    let addr = client.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n").unwrap();
+    s.write_all(&[0, 0, 0, 4, 0, 0, 0, 0, 0]).unwrap();
+    let mut pinged = false;
+    loop {
+        let mut head = [0u8; 9];
+        match s.read_exact(&mut head) {
+            Ok(()) => {}
+            // Closed (or reset) by the server.
+            Err(e)
+                if e.kind() != std::io::ErrorKind::WouldBlock
+                    && e.kind() != std::io::ErrorKind::TimedOut =>
+            {
+                return (pinged, true)
+            }
+            Err(_) => return (pinged, false),
+        }
+        let len = u32::from_be_bytes([0, head[0], head[1], head[2]]) as usize;
+        let mut payload = vec![0u8; len];
+        if s.read_exact(&mut payload).is_err() {
+            return (pinged, true);
+        }
+        let (kind, flags) = (head[3], head[4]);
+        match kind {
+            // SETTINGS (not an ack): acknowledged.
+            4 if flags & 1 == 0 => s.write_all(&[0, 0, 0, 4, 1, 0, 0, 0, 0]).unwrap(),
+            // PING: seen, never answered.
+            6 if flags & 1 == 0 => pinged = true,
+            // GOAWAY: the server is closing.
+            7 => return (pinged, true),
+            _ => {}
+        }
+    }
+}
+
+fn grpc_keepalive_is_served_on_the_engine_as_on_etcd_3_4() {
+    let dir = tempfile::tempdir().unwrap();
+    let flags = [
+        "--grpc-keepalive-interval=1s",
+        "--grpc-keepalive-timeout=1s",
+    ];
+    let etcd = {
+        let (_server, client) = member(
+            (&versions::etcd_server("3.4"), &[]),
+            dir.path(),
+            "etcd",
+            &flags,
+        );
+        silent_client(&client)
+    };
+    assert_eq!(etcd, (true, true), "etcd 3.4: pinged, then closed");
+    let (_server, client) = member(
+        (Path::new(util::bin()), &["node", "run"]),
+        dir.path(),
+        "engine",
+        &flags,
+    );
+    assert_eq!(silent_client(&client), etcd, "the engine as etcd 3.4");
+}
+
 /// This file's cases and the tools each needs.
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         txn_and_request_limits_are_served_on_the_engine_as_on_etcd_3_4: [Etcd, Etcdctl],
         periodic_auto_compaction_is_served_on_the_engine_as_on_etcd_3_4: [Etcd, Etcdctl],
+        grpc_keepalive_is_served_on_the_engine_as_on_etcd_3_4: [Etcd, Etcdctl],
     ]
 }

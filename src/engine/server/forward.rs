@@ -275,7 +275,7 @@ impl Shared {
     }
 
     /// A channel to member `id` over its peer URL.
-    fn channel_to(&self, id: u64) -> Result<Channel, Status> {
+    pub(super) fn channel_to(&self, id: u64) -> Result<Channel, Status> {
         let members = self.node.store().members();
         let url = members
             .iter()

@@ -12,6 +12,7 @@ mod cluster;
 mod compactor;
 mod concurrency;
 mod convert;
+mod corruption;
 mod election;
 mod errors;
 mod expiry;
@@ -46,7 +47,7 @@ use crate::proto::memberctl_store_v1 as spb;
 pub use compactor::AutoCompaction;
 pub use jwt::{AuthToken, AuthTokenError};
 pub use password::{BCRYPT_COSTS, BCRYPT_COST_DEFAULT};
-pub use serve::{serve, Faults, Listeners, ServeTls, Settings};
+pub use serve::{serve, Faults, Keepalive, Listeners, ServeTls, Settings};
 pub use watch::progress_default as watch_progress_default;
 
 /// etcd's default space quota (`--quota-backend-bytes` 0): 2 GiB.

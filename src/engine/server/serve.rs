@@ -9,8 +9,8 @@ use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Server;
 
 use super::{
-    access, auth, cluster, compactor, election, expiry, fault, forward, http, kv, lease, lessor,
-    lock, maintenance, membership, raft, watch, Limits, Shared,
+    access, auth, cluster, compactor, corruption, election, expiry, fault, forward, http, kv,
+    lease, lessor, lock, maintenance, membership, raft, watch, Limits, Shared,
 };
 use crate::engine::listen;
 use crate::engine::node::Node;
@@ -59,8 +59,32 @@ pub struct Faults {
 pub struct Settings {
     /// What etcd's flags limit: the quota, request sizes, automatic compaction.
     pub limits: Limits,
+    /// --grpc-keepalive-interval and --grpc-keepalive-timeout.
+    pub keepalive: Keepalive,
+    /// --corrupt-check-time: how often the leader compares hashes (0: never).
+    pub corrupt_check: std::time::Duration,
     /// --auth-token and --bcrypt-cost.
     pub auth: super::AuthOptions,
+}
+
+/// etcd's gRPC keepalive of client connections: an idle connection is
+/// pinged after `interval`, and closed when the ping is not answered within
+/// `timeout`.
+#[derive(Clone, Copy, Debug)]
+pub struct Keepalive {
+    /// --grpc-keepalive-interval (etcd's default 2h).
+    pub interval: std::time::Duration,
+    /// --grpc-keepalive-timeout (etcd's default 20s).
+    pub timeout: std::time::Duration,
+}
+
+impl Default for Keepalive {
+    fn default() -> Self {
+        Keepalive {
+            interval: std::time::Duration::from_secs(2 * 3600),
+            timeout: std::time::Duration::from_secs(20),
+        }
+    }
 }
 
 /// Where a node listens.
@@ -88,6 +112,8 @@ pub async fn serve(
     settings: Settings,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), tonic::transport::Error> {
+    let keepalive = settings.keepalive;
+    let corrupt_check = settings.corrupt_check;
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let shared = Arc::new(Shared {
         node,
@@ -106,6 +132,7 @@ pub async fn serve(
         metrics,
     } = listeners;
     let lessor = tokio::spawn(expiry::run(shared.clone()));
+    let corruption = tokio::spawn(corruption::run(shared.clone(), corrupt_check));
     let compactor = tokio::spawn(compactor::run(
         shared.clone(),
         shared.limits.auto_compaction,
@@ -175,6 +202,8 @@ pub async fn serve(
     // metrics and the JSON gateway answered in front of the gRPC services.
     let client_server = Server::builder()
         .http2_max_header_list_size(MAX_HEADER_LIST)
+        .http2_keepalive_interval(Some(keepalive.interval))
+        .http2_keepalive_timeout(Some(keepalive.timeout))
         .max_concurrent_streams(Some(shared.node.config().max_concurrent_streams))
         .accept_http1(true)
         .layer(http::FaceLayer::new(shared.clone(), http::Serves::Client))
@@ -219,6 +248,7 @@ pub async fn serve(
     let served = tokio::try_join!(client_server, peer_server);
     lessor.abort();
     compactor.abort();
+    corruption.abort();
     served?;
     Ok(())
 }

@@ -374,6 +374,8 @@ pub async fn run(opts: NodeOptions) -> Result<(), StartupError> {
                 max_txn_ops: opts.max_txn_ops,
                 auto_compaction: opts.auto_compaction,
             },
+            keepalive: opts.keepalive,
+            corrupt_check: opts.corrupt_check_time,
             auth: server::AuthOptions {
                 token: opts.auth_token.clone(),
                 bcrypt_cost: opts.bcrypt_cost,

@@ -43,6 +43,10 @@ pub struct NodeOptions {
     pub quota_backend_bytes: u64,
     /// --max-request-bytes
     pub max_request_bytes: usize,
+    /// --grpc-keepalive-interval and --grpc-keepalive-timeout
+    pub keepalive: crate::engine::server::Keepalive,
+    /// --corrupt-check-time (0: no periodic corruption check)
+    pub corrupt_check_time: Duration,
     /// --max-txn-ops
     pub max_txn_ops: usize,
     /// --auto-compaction-mode and --auto-compaction-retention
