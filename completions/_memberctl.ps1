@@ -96,7 +96,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
         }
         'memberctl;member;add' {
             [CompletionResult]::new('--peer-urls', '--peer-urls', [CompletionResultType]::ParameterName, 'The peer URLs to give the member, comma-separated (scheme://host:port)')
-            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade')
+            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable)')
             [CompletionResult]::new('--link-bandwidth', '--link-bandwidth', [CompletionResultType]::ParameterName, 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]')
             [CompletionResult]::new('--snapshot-count', '--snapshot-count', [CompletionResultType]::ParameterName, 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]')
             [CompletionResult]::new('--peer-cert', '--peer-cert', [CompletionResultType]::ParameterName, 'The peer certificate the new member will be started with (its --peer-cert-file, PEM): checked before anything is sent (names, CA, key usage, key, dates)')
@@ -123,7 +123,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
         }
         'memberctl;member;promote' {
             [CompletionResult]::new('--stable-for', '--stable-for', [CompletionResultType]::ParameterName, 'Promote only once the learner has met the readiness rule without a break for this long (a sample that is not ready starts it again)')
-            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade')
+            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable)')
             [CompletionResult]::new('--link-bandwidth', '--link-bandwidth', [CompletionResultType]::ParameterName, 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]')
             [CompletionResult]::new('--snapshot-count', '--snapshot-count', [CompletionResultType]::ParameterName, 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for the learner to start, catch up and be promoted')
@@ -148,7 +148,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
         }
         'memberctl;member;remove' {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)')
-            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade')
+            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable)')
             [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
             [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
             [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
@@ -173,7 +173,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'How often to look at every member while watching')
             [CompletionResult]::new('--min-voters', '--min-voters', [CompletionResultType]::ParameterName, 'The fewest voters to leave when removing dead voters (at least 3, which can still lose one)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)')
-            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade')
+            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable)')
             [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
             [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
             [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
@@ -195,7 +195,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
         }
         'memberctl;member;update' {
             [CompletionResult]::new('--peer-urls', '--peer-urls', [CompletionResultType]::ParameterName, 'The peer URLs to give the member, comma-separated (scheme://host:port)')
-            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade')
+            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable)')
             [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
             [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
             [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')
@@ -218,7 +218,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--peer-urls', '--peer-urls', [CompletionResultType]::ParameterName, 'The peer URLs to give the member, comma-separated (scheme://host:port)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for the learner to start, catch up and be promoted')
             [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'How often to poll the learner''s and the leader''s progress')
-            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade')
+            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable)')
             [CompletionResult]::new('--link-bandwidth', '--link-bandwidth', [CompletionResultType]::ParameterName, 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]')
             [CompletionResult]::new('--snapshot-count', '--snapshot-count', [CompletionResultType]::ParameterName, 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]')
             [CompletionResult]::new('--peer-cert', '--peer-cert', [CompletionResultType]::ParameterName, 'The peer certificate the new member will be started with (its --peer-cert-file, PEM): checked before anything is sent (names, CA, key usage, key, dates)')
@@ -248,7 +248,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--target-file', '--target-file', [CompletionResultType]::ParameterName, 'The voters wanted, from a file: one NAME=URL[,URL...] a line, or JSON {"members":[{"name","peer_urls"}]}')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for the learner to start, catch up and be promoted')
             [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'How often to poll the learner''s and the leader''s progress')
-            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade')
+            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable)')
             [CompletionResult]::new('--link-bandwidth', '--link-bandwidth', [CompletionResultType]::ParameterName, 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]')
             [CompletionResult]::new('--snapshot-count', '--snapshot-count', [CompletionResultType]::ParameterName, 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]')
             [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
@@ -360,7 +360,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--promote', '--promote', [CompletionResultType]::ParameterName, 'Promote a caught-up learner to voter (repeatable)')
             [CompletionResult]::new('--demote', '--demote', [CompletionResultType]::ParameterName, 'Demote a voter to learner (repeatable)')
             [CompletionResult]::new('--remove', '--remove', [CompletionResultType]::ParameterName, 'Remove a member (repeatable)')
-            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade')
+            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable)')
             [CompletionResult]::new('--link-bandwidth', '--link-bandwidth', [CompletionResultType]::ParameterName, 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]')
             [CompletionResult]::new('--snapshot-count', '--snapshot-count', [CompletionResultType]::ParameterName, 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for the learner to start, catch up and be promoted')
@@ -897,7 +897,7 @@ Register-ArgumentCompleter -Native -CommandName 'memberctl' -ScriptBlock {
             [CompletionResult]::new('--lease-ttl', '--lease-ttl', [CompletionResultType]::ParameterName, 'The election lease''s time to live: how soon another autopilot takes over when this one dies')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long one action may wait (a standby''s catch-up, leadership moves)')
             [CompletionResult]::new('--listen-metrics', '--listen-metrics', [CompletionResultType]::ParameterName, 'Serve Prometheus metrics (/metrics) and a health check (/health) on this address, e.g. 127.0.0.1:9479')
-            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade')
+            [CompletionResult]::new('--skip-check', '--skip-check', [CompletionResultType]::ParameterName, 'Pass this pre-flight check knowingly, saying so (repeatable)')
             [CompletionResult]::new('--endpoints', '--endpoints', [CompletionResultType]::ParameterName, 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]')
             [CompletionResult]::new('--dial-timeout', '--dial-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a connection to an endpoint')
             [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'How long one request may take (and how long to retry "unhealthy cluster")')

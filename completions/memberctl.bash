@@ -465,7 +465,7 @@ _memberctl() {
                     return 0
                     ;;
                 --skip-check)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "quorum alarms learners versions db apply disk network stability catch-up peer-tls force-new-cluster upgrade" -- "${cur}"))
                     return 0
                     ;;
                 --endpoints)
@@ -1985,7 +1985,7 @@ _memberctl() {
                     return 0
                     ;;
                 --skip-check)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "quorum alarms learners versions db apply disk network stability catch-up peer-tls force-new-cluster upgrade" -- "${cur}"))
                     return 0
                     ;;
                 --link-bandwidth)
@@ -2079,7 +2079,7 @@ _memberctl() {
                     return 0
                     ;;
                 --skip-check)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "quorum alarms learners versions db apply disk network stability catch-up peer-tls force-new-cluster upgrade" -- "${cur}"))
                     return 0
                     ;;
                 --link-bandwidth)
@@ -2535,7 +2535,7 @@ _memberctl() {
                     return 0
                     ;;
                 --skip-check)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "quorum alarms learners versions db apply disk network stability catch-up peer-tls force-new-cluster upgrade" -- "${cur}"))
                     return 0
                     ;;
                 --link-bandwidth)
@@ -2903,7 +2903,7 @@ _memberctl() {
                     return 0
                     ;;
                 --skip-check)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "quorum alarms learners versions db apply disk network stability catch-up peer-tls force-new-cluster upgrade" -- "${cur}"))
                     return 0
                     ;;
                 --link-bandwidth)
@@ -2993,7 +2993,7 @@ _memberctl() {
                     return 0
                     ;;
                 --skip-check)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "quorum alarms learners versions db apply disk network stability catch-up peer-tls force-new-cluster upgrade" -- "${cur}"))
                     return 0
                     ;;
                 --endpoints)
@@ -3055,7 +3055,7 @@ _memberctl() {
                     return 0
                     ;;
                 --skip-check)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "quorum alarms learners versions db apply disk network stability catch-up peer-tls force-new-cluster upgrade" -- "${cur}"))
                     return 0
                     ;;
                 --endpoints)
@@ -3129,7 +3129,7 @@ _memberctl() {
                     return 0
                     ;;
                 --skip-check)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "quorum alarms learners versions db apply disk network stability catch-up peer-tls force-new-cluster upgrade" -- "${cur}"))
                     return 0
                     ;;
                 --link-bandwidth)
@@ -3265,7 +3265,7 @@ _memberctl() {
                     return 0
                     ;;
                 --skip-check)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "quorum alarms learners versions db apply disk network stability catch-up peer-tls force-new-cluster upgrade" -- "${cur}"))
                     return 0
                     ;;
                 --endpoints)

@@ -90,7 +90,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;member;add'= {
             cand --peer-urls 'The peer URLs to give the member, comma-separated (scheme://host:port)'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable)'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
             cand --peer-cert 'The peer certificate the new member will be started with (its --peer-cert-file, PEM): checked before anything is sent (names, CA, key usage, key, dates)'
@@ -116,7 +116,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;member;promote'= {
             cand --stable-for 'Promote only once the learner has met the readiness rule without a break for this long (a sample that is not ready starts it again)'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable)'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
             cand --timeout 'How long to wait for the learner to start, catch up and be promoted'
@@ -140,7 +140,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;member;remove'= {
             cand --timeout 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable)'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -164,7 +164,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --poll-interval 'How often to look at every member while watching'
             cand --min-voters 'The fewest voters to leave when removing dead voters (at least 3, which can still lose one)'
             cand --timeout 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable)'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -185,7 +185,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
         }
         &'memberctl;member;update'= {
             cand --peer-urls 'The peer URLs to give the member, comma-separated (scheme://host:port)'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable)'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'
@@ -207,7 +207,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --peer-urls 'The peer URLs to give the member, comma-separated (scheme://host:port)'
             cand --timeout 'How long to wait for the learner to start, catch up and be promoted'
             cand --poll-interval 'How often to poll the learner''s and the leader''s progress'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable)'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
             cand --peer-cert 'The peer certificate the new member will be started with (its --peer-cert-file, PEM): checked before anything is sent (names, CA, key usage, key, dates)'
@@ -236,7 +236,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --target-file 'The voters wanted, from a file: one NAME=URL[,URL...] a line, or JSON {"members":[{"name","peer_urls"}]}'
             cand --timeout 'How long to wait for the learner to start, catch up and be promoted'
             cand --poll-interval 'How often to poll the learner''s and the leader''s progress'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable)'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
@@ -343,7 +343,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --promote 'Promote a caught-up learner to voter (repeatable)'
             cand --demote 'Demote a voter to learner (repeatable)'
             cand --remove 'Remove a member (repeatable)'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable)'
             cand --link-bandwidth 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster''s --link, else measured from the leader''s past snapshot sends, else 100 MB/s as etcd assumes]'
             cand --snapshot-count 'The members'' --snapshot-count, for the catch-up check [default: the server version''s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]'
             cand --timeout 'How long to wait for the learner to start, catch up and be promoted'
@@ -829,7 +829,7 @@ set edit:completion:arg-completer[memberctl] = {|@words|
             cand --lease-ttl 'The election lease''s time to live: how soon another autopilot takes over when this one dies'
             cand --timeout 'How long one action may wait (a standby''s catch-up, leadership moves)'
             cand --listen-metrics 'Serve Prometheus metrics (/metrics) and a health check (/health) on this address, e.g. 127.0.0.1:9479'
-            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade'
+            cand --skip-check 'Pass this pre-flight check knowingly, saying so (repeatable)'
             cand --endpoints 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]'
             cand --dial-timeout 'How long to wait for a connection to an endpoint'
             cand --command-timeout 'How long one request may take (and how long to retry "unhealthy cluster")'

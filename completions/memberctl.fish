@@ -87,7 +87,19 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l peer-urls -d 'The peer URLs to give the member, comma-separated (scheme://host:port)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable)' -r -f -a "quorum\t''
+alarms\t''
+learners\t''
+versions\t''
+db\t''
+apply\t''
+disk\t''
+network\t''
+stability\t''
+catch-up\t''
+peer-tls\t''
+force-new-cluster\t''
+upgrade\t''"
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l link-bandwidth -d 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster\'s --link, else measured from the leader\'s past snapshot sends, else 100 MB/s as etcd assumes]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l snapshot-count -d 'The members\' --snapshot-count, for the catch-up check [default: the server version\'s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -l peer-cert -d 'The peer certificate the new member will be started with (its --peer-cert-file, PEM): checked before anything is sent (names, CA, key usage, key, dates)' -r -F
@@ -110,7 +122,19 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l stable-for -d 'Promote only once the learner has met the readiness rule without a break for this long (a sample that is not ready starts it again)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable)' -r -f -a "quorum\t''
+alarms\t''
+learners\t''
+versions\t''
+db\t''
+apply\t''
+disk\t''
+network\t''
+stability\t''
+catch-up\t''
+peer-tls\t''
+force-new-cluster\t''
+upgrade\t''"
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l link-bandwidth -d 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster\'s --link, else measured from the leader\'s past snapshot sends, else 100 MB/s as etcd assumes]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l snapshot-count -d 'The members\' --snapshot-count, for the catch-up check [default: the server version\'s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -l timeout -d 'How long to wait for the learner to start, catch up and be promoted' -r
@@ -131,7 +155,19 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from promote" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l timeout -d 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable)' -r -f -a "quorum\t''
+alarms\t''
+learners\t''
+versions\t''
+db\t''
+apply\t''
+disk\t''
+network\t''
+stability\t''
+catch-up\t''
+peer-tls\t''
+force-new-cluster\t''
+upgrade\t''"
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from remove" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
@@ -152,7 +188,19 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from prune" -l poll-interval -d 'How often to look at every member while watching' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from prune" -l min-voters -d 'The fewest voters to leave when removing dead voters (at least 3, which can still lose one)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from prune" -l timeout -d 'How long to wait for leadership to move, and for a learner to promote that was named before it started (a member publishes its name once it runs)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from prune" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from prune" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable)' -r -f -a "quorum\t''
+alarms\t''
+learners\t''
+versions\t''
+db\t''
+apply\t''
+disk\t''
+network\t''
+stability\t''
+catch-up\t''
+peer-tls\t''
+force-new-cluster\t''
+upgrade\t''"
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from prune" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from prune" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from prune" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
@@ -170,7 +218,19 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from prune" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from prune" -s V -l version -d 'Print version'
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l peer-urls -d 'The peer URLs to give the member, comma-separated (scheme://host:port)' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable)' -r -f -a "quorum\t''
+alarms\t''
+learners\t''
+versions\t''
+db\t''
+apply\t''
+disk\t''
+network\t''
+stability\t''
+catch-up\t''
+peer-tls\t''
+force-new-cluster\t''
+upgrade\t''"
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from update" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r
@@ -189,7 +249,19 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l peer-urls -d 'The peer URLs to give the member, comma-separated (scheme://host:port)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l timeout -d 'How long to wait for the learner to start, catch up and be promoted' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l poll-interval -d 'How often to poll the learner\'s and the leader\'s progress' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable)' -r -f -a "quorum\t''
+alarms\t''
+learners\t''
+versions\t''
+db\t''
+apply\t''
+disk\t''
+network\t''
+stability\t''
+catch-up\t''
+peer-tls\t''
+force-new-cluster\t''
+upgrade\t''"
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l link-bandwidth -d 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster\'s --link, else measured from the leader\'s past snapshot sends, else 100 MB/s as etcd assumes]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l snapshot-count -d 'The members\' --snapshot-count, for the catch-up check [default: the server version\'s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from replace" -l peer-cert -d 'The peer certificate the new member will be started with (its --peer-cert-file, PEM): checked before anything is sent (names, CA, key usage, key, dates)' -r -F
@@ -215,7 +287,19 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_s
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from apply" -l target-file -d 'The voters wanted, from a file: one NAME=URL[,URL...] a line, or JSON {"members":[{"name","peer_urls"}]}' -r -F
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from apply" -l timeout -d 'How long to wait for the learner to start, catch up and be promoted' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from apply" -l poll-interval -d 'How often to poll the learner\'s and the leader\'s progress' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from apply" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from apply" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable)' -r -f -a "quorum\t''
+alarms\t''
+learners\t''
+versions\t''
+db\t''
+apply\t''
+disk\t''
+network\t''
+stability\t''
+catch-up\t''
+peer-tls\t''
+force-new-cluster\t''
+upgrade\t''"
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from apply" -l link-bandwidth -d 'Bandwidth from the leader to the new member, for the catch-up estimate (e.g. 100mbit, 1gbit; kbit, mbit, gbit per second) [default: the local cluster\'s --link, else measured from the leader\'s past snapshot sends, else 100 MB/s as etcd assumes]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from apply" -l snapshot-count -d 'The members\' --snapshot-count, for the catch-up check [default: the server version\'s: 100000 before 3.6, 10000 from 3.6; the engine reports its own]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand member; and __fish_seen_subcommand_from apply" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
@@ -629,7 +713,19 @@ complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l name -
 complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l lease-ttl -d 'The election lease\'s time to live: how soon another autopilot takes over when this one dies' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l timeout -d 'How long one action may wait (a standby\'s catch-up, leadership moves)' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l listen-metrics -d 'Serve Prometheus metrics (/metrics) and a health check (/health) on this address, e.g. 127.0.0.1:9479' -r
-complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade' -r
+complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l skip-check -d 'Pass this pre-flight check knowingly, saying so (repeatable)' -r -f -a "quorum\t''
+alarms\t''
+learners\t''
+versions\t''
+db\t''
+apply\t''
+disk\t''
+network\t''
+stability\t''
+catch-up\t''
+peer-tls\t''
+force-new-cluster\t''
+upgrade\t''"
 complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l endpoints -d 'Client URLs of the cluster, comma-separated; each is tried in turn [env: MEMBERCTL_ENDPOINTS, then ETCDCTL_ENDPOINTS] [default: the local cluster in .memberctl (or MEMBERCTL_CLUSTER_DIR) if it is up, else 127.0.0.1:2379]' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l dial-timeout -d 'How long to wait for a connection to an endpoint' -r
 complete -c memberctl -n "__fish_memberctl_using_subcommand autopilot" -l command-timeout -d 'How long one request may take (and how long to retry "unhealthy cluster")' -r

@@ -169,8 +169,8 @@ pub enum CheckFor {
 /// Pre-flight checks to pass knowingly.
 #[derive(Debug, Clone, Args)]
 pub struct SkipCheckArgs {
-    /// Pass this pre-flight check knowingly, saying so (repeatable): quorum, alarms, learners, versions, db, apply, disk, network, stability, catch-up, peer-tls, force-new-cluster, upgrade
-    #[arg(long = "skip-check", value_name = "CHECK", value_parser = parse_check)]
+    /// Pass this pre-flight check knowingly, saying so (repeatable)
+    #[arg(long = "skip-check", value_name = "CHECK", value_parser = check_parser())]
     pub skip_check: Vec<CheckName>,
 }
 
@@ -225,8 +225,12 @@ pub(super) fn parse_min_voters(s: &str) -> Result<usize, String> {
     }
 }
 
-fn parse_check(s: &str) -> Result<CheckName, String> {
-    s.parse()
+/// `--skip-check`'s values: the checks' stable names, from
+/// [`CheckName::ALL`] (help and completions list them).
+fn check_parser() -> impl clap::builder::TypedValueParser<Value = CheckName> {
+    use clap::builder::TypedValueParser;
+    let names: Vec<&'static str> = CheckName::ALL.iter().map(|c| c.as_str()).collect();
+    clap::builder::PossibleValuesParser::new(names).try_map(|name| name.parse::<CheckName>())
 }
 
 /// `--peer-urls`, declared once: a member's peer URLs, each read once as it

@@ -4,78 +4,64 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// The checks, by their stable names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CheckName {
-    /// A leader, and a majority of voters that answer.
-    Quorum,
-    /// Alarms raised (NOSPACE, CORRUPT).
-    Alarms,
-    /// Learners already in the cluster (etcd allows one by default), and a
-    /// learner's update on a release that would list it as a voter.
-    Learners,
-    /// Server versions: one minor version, not an upgrade half done.
-    Versions,
-    /// Database size and free pages (a new member receives the whole file).
-    Db,
-    /// Entries committed but not applied, per member.
-    Apply,
-    /// WAL fsync and backend commit latencies (`/metrics`).
-    Disk,
-    /// Peer round trips (`/metrics`).
-    Network,
-    /// The leader and term stay the same while the checks run.
-    Stability,
-    /// Whether a new member can catch up before the leader compacts its log
-    /// past the snapshot it receives, and how long it will take.
-    CatchUp,
-    /// Peer certificates: the members' (expiry) and the new member's
-    /// (names, CA, key usage, key, validity).
-    PeerTls,
-    /// Whether a member still runs with `--force-new-cluster` (after a
-    /// recovery from a lost quorum): a restart with it would undo the recovery.
-    ForceNewCluster,
-    /// Whether the cluster may move to a minor version (`member check --for
-    /// upgrade`): one at a time, every member first on the minimum patch release.
-    Upgrade,
+/// Declares the checks once: each variant with its stable name and its
+/// meaning; [`CheckName`], [`CheckName::ALL`] (in the order they are
+/// reported) and [`CheckName::as_str`] come from this one list, and so do
+/// `--skip-check`'s accepted values, its help and the completions.
+macro_rules! checks {
+    ($($(#[doc = $doc:literal])+ $variant:ident => $name:literal,)+) => {
+        /// The checks, by their stable names.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum CheckName {
+            $($(#[doc = $doc])+ $variant,)+
+        }
+
+        impl CheckName {
+            /// Every check, in the order they are reported.
+            pub const ALL: &'static [CheckName] = &[$(CheckName::$variant,)+];
+
+            /// The stable name.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(CheckName::$variant => $name,)+
+                }
+            }
+        }
+    };
 }
 
-impl CheckName {
-    /// Every check, in the order they are reported.
-    pub const ALL: [CheckName; 13] = [
-        CheckName::Quorum,
-        CheckName::Alarms,
-        CheckName::Learners,
-        CheckName::Versions,
-        CheckName::Db,
-        CheckName::Apply,
-        CheckName::Disk,
-        CheckName::Network,
-        CheckName::Stability,
-        CheckName::CatchUp,
-        CheckName::PeerTls,
-        CheckName::ForceNewCluster,
-        CheckName::Upgrade,
-    ];
-
-    /// The stable name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CheckName::Quorum => "quorum",
-            CheckName::Alarms => "alarms",
-            CheckName::Learners => "learners",
-            CheckName::Versions => "versions",
-            CheckName::Db => "db",
-            CheckName::Apply => "apply",
-            CheckName::Disk => "disk",
-            CheckName::Network => "network",
-            CheckName::Stability => "stability",
-            CheckName::CatchUp => "catch-up",
-            CheckName::PeerTls => "peer-tls",
-            CheckName::ForceNewCluster => "force-new-cluster",
-            CheckName::Upgrade => "upgrade",
-        }
-    }
+checks! {
+    /// A leader, and a majority of voters that answer.
+    Quorum => "quorum",
+    /// Alarms raised (NOSPACE, CORRUPT).
+    Alarms => "alarms",
+    /// Learners already in the cluster (etcd allows one by default), and a
+    /// learner's update on a release that would list it as a voter.
+    Learners => "learners",
+    /// Server versions: one minor version, not an upgrade half done.
+    Versions => "versions",
+    /// Database size and free pages (a new member receives the whole file).
+    Db => "db",
+    /// Entries committed but not applied, per member.
+    Apply => "apply",
+    /// WAL fsync and backend commit latencies (`/metrics`).
+    Disk => "disk",
+    /// Peer round trips (`/metrics`).
+    Network => "network",
+    /// The leader and term stay the same while the checks run.
+    Stability => "stability",
+    /// Whether a new member can catch up before the leader compacts its log
+    /// past the snapshot it receives, and how long it will take.
+    CatchUp => "catch-up",
+    /// Peer certificates: the members' (expiry) and the new member's
+    /// (names, CA, key usage, key, validity).
+    PeerTls => "peer-tls",
+    /// Whether a member still runs with `--force-new-cluster` (after a
+    /// recovery from a lost quorum): a restart with it would undo the recovery.
+    ForceNewCluster => "force-new-cluster",
+    /// Whether the cluster may move to a minor version (`member check --for
+    /// upgrade`): one at a time, every member first on the minimum patch release.
+    Upgrade => "upgrade",
 }
 
 impl fmt::Display for CheckName {
@@ -89,7 +75,8 @@ impl FromStr for CheckName {
 
     fn from_str(s: &str) -> Result<Self, String> {
         CheckName::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|c| c.as_str() == s)
             .ok_or_else(|| {
                 let names: Vec<&str> = CheckName::ALL.iter().map(|c| c.as_str()).collect();

@@ -403,7 +403,7 @@ fn a_failed_check_refuses_unless_skipped_and_names_match() {
     );
     let passed = enforce(checks, &[CheckName::Alarms], &crate::workflow::Silent).unwrap();
     assert!(passed[1].skipped);
-    for name in CheckName::ALL {
+    for &name in CheckName::ALL {
         assert_eq!(name.as_str().parse::<CheckName>(), Ok(name));
     }
     assert!("all".parse::<CheckName>().is_err());
