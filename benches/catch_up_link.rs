@@ -21,11 +21,15 @@
 //! pair, both ways, and the writer's requests — crosses the one shaped
 //! loopback. `MEMBERCTL_BENCH_KEYS`, `MEMBERCTL_BENCH_ROUNDS` (default 1),
 //! `MEMBERCTL_BENCH_PROFILES` (default lan, region, cross-region,
-//! cross-region-uplink; or any of kernel-tbf, model-tbf, model-tbf-uplink)
+//! cross-region-uplink; or any of kernel-tbf, kernel-unshaped, model-tbf,
+//! model-tbf-uplink)
 //! and `MEMBERCTL_BENCH_SERVERS` (default engine, 3.6, 3.7, 3.4) choose what
 //! runs; `MEMBERCTL_BENCH_CC` sets TCP's congestion control in the
 //! namespace (e.g. `reno`: how full a bulk sender keeps the queue depends on
-//! it). Prints a Markdown table (also target/bench-report-catch-up-link.md).
+//! it); `MEMBERCTL_BENCH_QUICKACK` (set) turns delayed ACKs off on the
+//! namespace's loopback routes; `MEMBERCTL_BENCH_TRACE_MS=N` prints every
+//! put slower than N ms with its time from the learner's start. Prints a
+//! Markdown table (also target/bench-report-catch-up-link.md).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -59,7 +63,7 @@ const TBF: Tbf = Tbf {
 };
 
 /// The profiles: name and link; the first four by default.
-const PROFILES: [(&str, Link); 7] = [
+const PROFILES: [(&str, Link); 8] = [
     ("lan", Link::Model("rtt=500us,bandwidth=1gbit,queue=1mb")),
     (
         "region",
@@ -78,6 +82,16 @@ const PROFILES: [(&str, Link); 7] = [
     // The kernel's shaper, and the model set as it: loopback's round trip,
     // its rate and queue, per pair or the sender's uplink.
     ("kernel-tbf", Link::Kernel(TBF)),
+    // The same namespace with a shaper too fast to queue (10 Gbit/s): what
+    // the namespace's loopback does to the writers without a slow link.
+    (
+        "kernel-unshaped",
+        Link::Kernel(Tbf {
+            rate_bits: 10_000_000_000,
+            burst_bytes: 16 << 20,
+            limit_bytes: 16 << 20,
+        }),
+    ),
     (
         "model-tbf",
         Link::Model("rtt=100us,bandwidth=50mbit,queue=4mb"),
@@ -288,6 +302,31 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
         .iter()
         .filter(|s| s.start >= start && s.start < end)
         .collect();
+    if let Some(slow) = std::env::var("MEMBERCTL_BENCH_TRACE_MS")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+    {
+        let at = |t: Instant| {
+            if t >= start {
+                (t - start).as_secs_f64() * 1000.0
+            } else {
+                -((start - t).as_secs_f64() * 1000.0)
+            }
+        };
+        eprintln!(
+            "trace {}: learner started at 0 ms, promoted at {:.0} ms",
+            server.label,
+            at(end)
+        );
+        for s in written.samples.iter().filter(|s| s.ms >= slow) {
+            eprintln!(
+                "trace {}: put at {:.0} ms took {:.1} ms",
+                server.label,
+                at(s.start),
+                s.ms
+            );
+        }
+    }
     let data_bits = (keys * common::VALUE_SIZE) as f64 * 8.0;
     let out = Outcome {
         server: server.label.clone(),

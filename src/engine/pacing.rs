@@ -33,8 +33,10 @@ const START_RATE: f64 = 4.0 * 1024.0 * 1024.0;
 const MIN_RATE: f64 = 256.0 * 1024.0;
 /// The highest rate (bytes per second).
 const MAX_RATE: f64 = 4.0 * 1024.0 * 1024.0 * 1024.0;
-/// Bytes a stream may send at once ahead of its rate.
-const BURST: f64 = 128.0 * 1024.0;
+/// Bytes a stream may send at once ahead of its rate: two pieces (5 ms at
+/// 50 Mbit/s), so what lands in a queue at once stays short of the target;
+/// 128 KiB let a write behind a burst wait 20 ms on each crossing.
+const BURST: f64 = 32.0 * 1024.0;
 /// Links whose own round trip is shorter than this start with doublings.
 const SLOW_START_BELOW: Duration = Duration::from_millis(5);
 /// The shortest and longest time between two changes of the rate: two of
@@ -94,11 +96,13 @@ impl RoundTrips {
                 Some(Queueing {
                     delay: last.saturating_sub(base),
                     base,
+                    heard: at,
                 })
             })
             .reduce(|a, b| Queueing {
                 delay: a.delay.max(b.delay),
                 base: a.base.max(b.base),
+                heard: a.heard.max(b.heard),
             })
     }
 }
@@ -110,6 +114,8 @@ pub struct Queueing {
     pub delay: Duration,
     /// The largest of the peers' lowest round trips (the links' own).
     pub base: Duration,
+    /// When the newest of those round trips was answered.
+    pub heard: Instant,
 }
 
 /// This process's round trips (one node per process, as its metrics).
@@ -138,6 +144,11 @@ pub struct Pacer {
     /// trips, and what a doubling overshoots drains in milliseconds there;
     /// on a long link it would fill the queue before the round trips said so.
     slow_start: bool,
+    /// The newest round trip a change was made on: each change waits for
+    /// one answered after it, so one queue reading is acted on once (the
+    /// heartbeats that carry it come every 100 ms, the changes may come
+    /// every 20 ms on a short link).
+    heard: Option<Instant>,
 }
 
 impl Pacer {
@@ -150,6 +161,7 @@ impl Pacer {
             adjusted: now,
             hold: now,
             slow_start: true,
+            heard: None,
         }
     }
 
@@ -174,10 +186,14 @@ impl Pacer {
     pub fn observe(&mut self, now: Instant, queueing: Option<Queueing>) {
         let Some(q) = queueing else { return };
         let every = (q.base * 2).clamp(ADJUST_MIN, ADJUST_MAX);
-        if now.saturating_duration_since(self.adjusted) < every || now < self.hold {
+        if now.saturating_duration_since(self.adjusted) < every
+            || now < self.hold
+            || self.heard.is_some_and(|h| q.heard <= h)
+        {
             return;
         }
         self.adjusted = now;
+        self.heard = Some(q.heard);
         if self.slow_start && q.delay < TARGET / 2 && q.base < SLOW_START_BELOW {
             self.rate = (self.rate * 2.0).min(MAX_RATE);
             return;
@@ -235,10 +251,12 @@ mod tests {
 
     #[test]
     fn the_rate_rises_under_the_target_and_falls_above_it() {
-        let q = |delay| {
+        // Each reading answered when it is acted on.
+        let q = |at, delay| {
             Some(Queueing {
                 delay,
                 base: 60 * MS,
+                heard: at,
             })
         };
         // A short link (1 ms): slow start doubles while the delay stays
@@ -246,10 +264,16 @@ mod tests {
         let t0 = Instant::now();
         let mut p = Pacer::new(t0);
         let first = p.rate();
-        let short = |delay| Some(Queueing { delay, base: MS });
-        p.observe(t0 + 20 * MS, short(Duration::ZERO));
+        let short = |at, delay| {
+            Some(Queueing {
+                delay,
+                base: MS,
+                heard: at,
+            })
+        };
+        p.observe(t0 + 20 * MS, short(t0 + 20 * MS, Duration::ZERO));
         assert!((p.rate() - first * 2.0).abs() < 1.0);
-        p.observe(t0 + 40 * MS, short(TARGET / 2));
+        p.observe(t0 + 40 * MS, short(t0 + 40 * MS, TARGET / 2));
         assert!(
             (p.rate() - first * 2.0 * 1.075).abs() < 1.0,
             "then up by 15 % × how far under"
@@ -257,26 +281,50 @@ mod tests {
         // Base 60 ms: no slow start; a change every 120 ms at most.
         let mut p = Pacer::new(t0);
         let start = p.rate();
-        p.observe(t0 + 120 * MS, q(Duration::ZERO));
+        p.observe(t0 + 120 * MS, q(t0 + 120 * MS, Duration::ZERO));
         assert!((p.rate() - start * 1.15).abs() < 1.0);
         // Too soon to change again.
-        p.observe(t0 + 200 * MS, q(Duration::ZERO));
+        p.observe(t0 + 200 * MS, q(t0 + 200 * MS, Duration::ZERO));
         assert!((p.rate() - start * 1.15).abs() < 1.0);
-        p.observe(t0 + 240 * MS, q(TARGET));
+        p.observe(t0 + 240 * MS, q(t0 + 240 * MS, TARGET));
         assert!(
             (p.rate() - start * 1.15).abs() < 1.0,
             "at the target it holds"
         );
-        p.observe(t0 + 360 * MS, q(TARGET * 10));
+        p.observe(t0 + 360 * MS, q(t0 + 360 * MS, TARGET * 10));
         let lowered = start * 1.15 * 0.6;
         assert!((p.rate() - lowered).abs() < 1.0, "far above: down 40 %");
         // Held for two more intervals: the round trips cannot show it yet.
-        p.observe(t0 + 500 * MS, q(TARGET * 10));
+        p.observe(t0 + 500 * MS, q(t0 + 500 * MS, TARGET * 10));
         assert!((p.rate() - lowered).abs() < 1.0, "held");
         p.observe(t0 + 610 * MS, None);
         assert!((p.rate() - lowered).abs() < 1.0, "no signal: kept");
-        p.observe(t0 + 620 * MS, q(TARGET * 10));
+        p.observe(t0 + 620 * MS, q(t0 + 620 * MS, TARGET * 10));
         assert!((p.rate() - lowered * 0.6).abs() < 1.0, "lowered again");
+    }
+
+    #[test]
+    fn one_round_trip_is_acted_on_once() {
+        // A short link: the rate may change every 20 ms, but a heartbeat's
+        // round trip comes every 100 ms; the same reading read again
+        // between them changes nothing.
+        let t0 = Instant::now();
+        let mut p = Pacer::new(t0);
+        let reading = |heard, delay| {
+            Some(Queueing {
+                delay,
+                base: MS,
+                heard,
+            })
+        };
+        p.observe(t0 + 20 * MS, reading(t0 + 10 * MS, TARGET));
+        let once = p.rate();
+        assert!((once - START_RATE).abs() < 1.0, "at the target: held");
+        p.observe(t0 + 40 * MS, reading(t0 + 10 * MS, Duration::ZERO));
+        p.observe(t0 + 60 * MS, reading(t0 + 10 * MS, Duration::ZERO));
+        assert!((p.rate() - once).abs() < 1.0, "no newer round trip");
+        p.observe(t0 + 110 * MS, reading(t0 + 110 * MS, Duration::ZERO));
+        assert!(p.rate() > once, "a newer one is acted on");
     }
 
     #[test]

@@ -39,7 +39,7 @@ const SNAPSHOT_READ_AHEAD: usize = 8;
 /// A snapshot goes in pieces of this size at most, each at the pace of
 /// [`Pacer`]: small enough that what it adds to a link's queue at once stays
 /// short next to the target delay.
-const SNAPSHOT_PIECE: usize = 64 * 1024;
+const SNAPSHOT_PIECE: usize = 16 * 1024;
 /// Largest message accepted or sent (a batch of appends is a few MiB).
 pub const MAX_MESSAGE: usize = 64 << 20;
 /// HTTP/2 stream window between members (bytes), dialled and served.
