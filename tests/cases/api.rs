@@ -307,7 +307,8 @@ fn lock_and_elect_pass_to_the_second_contender() {
 /// Through a follower, every answer names the follower and its term in its
 /// header, also when the leader did the work (etcd's members each answer
 /// for themselves): a put, a linearizable get and a member list, by etcdctl
-/// on etcd 3.4 and on the engine (which passes these on to its leader).
+/// on etcd 3.4 and on the engine (which passes these on to its leader);
+/// and what was written through it, its own serializable read shows at once.
 fn a_follower_answers_in_its_own_name() {
     let (etcd_bin, etcdctl) = (util::require_etcd(), util::require_etcdctl());
     let etcd = Etcd::start(etcd_bin, 3);
@@ -340,6 +341,41 @@ fn a_follower_answers_in_its_own_name() {
                 "{cluster}: etcdctl {args:?}: {}",
                 r.stdout
             );
+        }
+        // What a client wrote through the follower, the follower's own
+        // (serializable) read shows at once: it answered once it applied
+        // the write, for a put, a delete and a txn alike.
+        for i in 0..10 {
+            let value = format!("v{i}");
+            let writes: [&[&str]; 3] = [&["put", "mine", &value], &["del", "mine"], &["txn"]];
+            for write in writes {
+                let r = if write == ["txn"] {
+                    util::etcdctl_in(
+                        &etcdctl,
+                        &follower,
+                        &["txn"],
+                        format!("\nput mine {value}\n\n\n").as_bytes(),
+                    )
+                } else {
+                    util::etcdctl(&etcdctl, &follower, write)
+                };
+                assert_eq!(r.code, 0, "{cluster}: etcdctl {write:?}: {}", r.stderr);
+                let seen = util::etcdctl(
+                    &etcdctl,
+                    &follower,
+                    &["get", "mine", "--consistency=s", "--print-value-only"],
+                );
+                let expect = if write == ["del", "mine"] {
+                    ""
+                } else {
+                    value.as_str()
+                };
+                assert_eq!(
+                    seen.stdout.trim(),
+                    expect,
+                    "{cluster}: the follower's own read after etcdctl {write:?}"
+                );
+            }
         }
     }
 }

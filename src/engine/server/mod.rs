@@ -158,6 +158,9 @@ impl Shared {
     }
 }
 
+/// How often [`Shared::applied_revision`] looks at the store without being woken.
+const REVISION_LOOK: std::time::Duration = std::time::Duration::from_millis(100);
+
 impl Shared {
     /// Waits (at most [`REQUEST_TIMEOUT`]) until this member has applied
     /// everything the leader had committed when asked: after a write the
@@ -165,6 +168,25 @@ impl Shared {
     /// cannot catch up in time answers anyway.
     pub async fn catch_up(&self) {
         let _ = tokio::time::timeout(REQUEST_TIMEOUT, self.node.read_index()).await;
+    }
+
+    /// Waits (at most [`REQUEST_TIMEOUT`]) until this member's store has
+    /// reached `revision`: after a key write the leader applied at it, this
+    /// member has then applied it too. Woken by each applied batch, and
+    /// looking at the store at least every [`REVISION_LOOK`] whatever it
+    /// heard. The write is done either way; a member that cannot catch up in
+    /// time answers anyway.
+    pub async fn applied_revision(&self, revision: i64) {
+        let mut applied = self.node.subscribe();
+        let deadline = tokio::time::Instant::now() + REQUEST_TIMEOUT;
+        while self.node.store().state().revision() < revision {
+            let wake = (tokio::time::Instant::now() + REVISION_LOOK).min(deadline);
+            match tokio::time::timeout_at(wake, applied.recv()).await {
+                Err(_) if tokio::time::Instant::now() >= deadline => return,
+                Ok(Err(tokio::sync::broadcast::error::RecvError::Closed)) => return,
+                _ => {}
+            }
+        }
     }
 
     /// Learners serve only Status and serializable reads.
