@@ -158,6 +158,15 @@ impl Shared {
     }
 }
 
+/// Whether the view shows this member outside the configuration (removed).
+fn removed(v: &View) -> bool {
+    let c = &v.conf;
+    !c.voters.is_empty()
+        && ![&c.voters, &c.voters_outgoing, &c.learners]
+            .iter()
+            .any(|ids| ids.contains(&v.id))
+}
+
 /// How often [`Shared::applied_revision`] looks at the store without being woken.
 const REVISION_LOOK: std::time::Duration = std::time::Duration::from_millis(100);
 
@@ -172,19 +181,25 @@ impl Shared {
 
     /// Waits (at most [`REQUEST_TIMEOUT`]) until this member's store has
     /// reached `revision`: after a key write the leader applied at it, this
-    /// member has then applied it too. Woken by each applied batch, and
-    /// looking at the store at least every [`REVISION_LOOK`] whatever it
-    /// heard. The write is done either way; a member that cannot catch up in
-    /// time answers anyway.
+    /// member has then applied it too. Woken by each applied batch and each
+    /// new view, and looking at the store at least every [`REVISION_LOOK`]
+    /// whatever it heard; it stops waiting when this member was removed or
+    /// its node stopped (it will apply nothing more). The write is done
+    /// either way; a member that cannot catch up in time answers anyway.
     pub async fn applied_revision(&self, revision: i64) {
+        use tokio::sync::broadcast::error::RecvError;
         let mut applied = self.node.subscribe();
+        let mut view = self.node.watch();
         let deadline = tokio::time::Instant::now() + REQUEST_TIMEOUT;
-        while self.node.store().state().revision() < revision {
+        loop {
+            if self.node.store().state().revision() >= revision || removed(&view.borrow()) {
+                return;
+            }
             let wake = (tokio::time::Instant::now() + REVISION_LOOK).min(deadline);
-            match tokio::time::timeout_at(wake, applied.recv()).await {
-                Err(_) if tokio::time::Instant::now() >= deadline => return,
-                Ok(Err(tokio::sync::broadcast::error::RecvError::Closed)) => return,
-                _ => {}
+            tokio::select! {
+                r = applied.recv() => if matches!(r, Err(RecvError::Closed)) { return },
+                r = view.changed() => if r.is_err() { return },
+                _ = tokio::time::sleep_until(wake) => if wake >= deadline { return },
             }
         }
     }
