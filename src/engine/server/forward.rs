@@ -111,16 +111,21 @@ impl<T: Answered> Answered for tonic::Response<T> {
     }
 }
 
+/// Names `member_id` at `raft_term` in a response's header, if it has one.
+fn name_in(header: Option<&mut epb::ResponseHeader>, member_id: u64, raft_term: u64) {
+    if let Some(h) = header {
+        h.member_id = member_id;
+        h.raft_term = raft_term;
+    }
+}
+
 /// [`Answered`] for responses with etcd's `header` field (left unset when
 /// the response has none, as etcd 3.4's Alarm).
 macro_rules! with_header {
     ($($t:ty),* $(,)?) => {$(
         impl Answered for $t {
             fn answered_by(&mut self, member_id: u64, raft_term: u64) {
-                if let Some(h) = self.header.as_mut() {
-                    h.member_id = member_id;
-                    h.raft_term = raft_term;
-                }
+                name_in(self.header.as_mut(), member_id, raft_term);
             }
         }
     )*};
@@ -132,10 +137,7 @@ macro_rules! key_write {
     ($($t:ty),* $(,)?) => {$(
         impl Answered for $t {
             fn answered_by(&mut self, member_id: u64, raft_term: u64) {
-                if let Some(h) = self.header.as_mut() {
-                    h.member_id = member_id;
-                    h.raft_term = raft_term;
-                }
+                name_in(self.header.as_mut(), member_id, raft_term);
             }
 
             fn written_at(&self) -> Option<i64> {
