@@ -182,7 +182,7 @@ impl Shared {
     /// Waits (at most [`REQUEST_TIMEOUT`]) until this member's store has
     /// reached `revision`: after a key write the leader applied at it, this
     /// member has then applied it too. Woken by each applied batch and each
-    /// new view, and looking at the store at least every [`REVISION_LOOK`]
+    /// new view, and looking at the store at least every 100 ms
     /// whatever it heard; it stops waiting when this member was removed or
     /// its node stopped (it will apply nothing more). The write is done
     /// either way; a member that cannot catch up in time answers anyway.
