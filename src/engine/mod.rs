@@ -38,4 +38,6 @@ pub mod prober;
 pub mod server;
 pub mod startup;
 pub mod storage;
+#[cfg(test)]
+mod threads;
 pub mod transport;
