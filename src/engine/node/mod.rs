@@ -131,6 +131,15 @@ impl View {
     pub fn is_leader(&self) -> bool {
         self.role == Role::Leader
     }
+
+    /// Whether the applied configuration leaves this member out (removed).
+    pub fn is_removed(&self) -> bool {
+        let c = &self.conf;
+        !c.voters.is_empty()
+            && ![&c.voters, &c.voters_outgoing, &c.learners]
+                .iter()
+                .any(|ids| ids.contains(&self.id))
+    }
 }
 
 /// A peer's replication progress as the leader sees it.

@@ -158,15 +158,6 @@ impl Shared {
     }
 }
 
-/// Whether the view shows this member outside the configuration (removed).
-fn removed(v: &View) -> bool {
-    let c = &v.conf;
-    !c.voters.is_empty()
-        && ![&c.voters, &c.voters_outgoing, &c.learners]
-            .iter()
-            .any(|ids| ids.contains(&v.id))
-}
-
 /// How often [`Shared::applied_revision`] looks at the store without being woken.
 const REVISION_LOOK: std::time::Duration = std::time::Duration::from_millis(100);
 
@@ -192,7 +183,7 @@ impl Shared {
         let mut view = self.node.watch();
         let deadline = tokio::time::Instant::now() + REQUEST_TIMEOUT;
         loop {
-            if self.node.store().state().revision() >= revision || removed(&view.borrow()) {
+            if self.node.store().state().revision() >= revision || view.borrow().is_removed() {
                 return;
             }
             let wake = (tokio::time::Instant::now() + REVISION_LOOK).min(deadline);
