@@ -14,7 +14,9 @@
 //! each etcd. `MEMBERCTL_BENCH_KEYS`, `MEMBERCTL_BENCH_ROUNDS` (default 3)
 //! and `MEMBERCTL_BENCH_SERVERS` (default engine, 3.4, 3.6) choose what
 //! runs. Prints a Markdown table (also target/bench-report-rehearse.md);
-//! each report.json is kept as target/bench-rehearse/SERVER-ROUND.json.
+//! each report.json is kept as target/bench-rehearse/SERVER-ROUND.json,
+//! beside the members' logs (SERVER-ROUND/NAME.log), to read where the
+//! slow puts fell.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -188,7 +190,10 @@ fn rehearse(
         // Kept for reading later: target/bench-rehearse/LABEL-N.json.
         let kept = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-rehearse");
         let _ = std::fs::create_dir_all(&kept);
-        let _ = std::fs::write(kept.join(format!("{label}-{round}.json")), &bytes);
+        let _ = std::fs::write(
+            kept.join(format!("{}-{round}.json", label.replace(' ', "-"))),
+            &bytes,
+        );
         let r: Value = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
         let s = &r["summary"];
         let f = |v: &Value| v.as_f64().unwrap_or(f64::NAN);
@@ -203,7 +208,22 @@ fn rehearse(
         })
     })();
     let _ = run(&dir, &["cluster", "down"]);
+    keep_logs(&dir, &format!("{label}-{round}"));
     result
+}
+
+/// Copies the members' logs of `dir` to target/bench-rehearse/`name`/.
+fn keep_logs(dir: &Path, name: &str) {
+    let kept = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/bench-rehearse")
+        .join(name.replace(' ', "-"));
+    let _ = std::fs::create_dir_all(&kept);
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "log") {
+            let _ = std::fs::copy(&path, kept.join(entry.file_name()));
+        }
+    }
 }
 
 fn main() {

@@ -1,6 +1,7 @@
 //! The node's one logger: every line a node process writes to stderr, its
-//! own and raft-rs's, goes through it as `memberctl node NAME: …`, warnings
-//! and errors marked, raft-rs's fields after its message.
+//! own and raft-rs's, goes through it as `TIME memberctl node NAME: …` (UTC,
+//! milliseconds, as etcd's lines carry their time), warnings and errors
+//! marked, raft-rs's fields after its message.
 
 use std::fmt::{self, Write as _};
 use std::sync::OnceLock;
@@ -35,9 +36,10 @@ impl Drain for Stderr {
     type Err = slog::Never;
 
     fn log(&self, record: &Record<'_>, values: &OwnedKVList) -> Result<(), slog::Never> {
+        let now = humantime::format_rfc3339_millis(std::time::SystemTime::now());
         let mut line = match NAME.get() {
-            Some(name) => format!("memberctl node {name}: "),
-            None => "memberctl node: ".to_string(),
+            Some(name) => format!("{now} memberctl node {name}: "),
+            None => format!("{now} memberctl node: "),
         };
         match record.level() {
             Level::Critical | Level::Error => line.push_str("error: "),

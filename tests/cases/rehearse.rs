@@ -316,10 +316,66 @@ fn refusals_change_nothing_and_a_failed_change_is_reported() {
     assert_eq!(list(&local)["members"], before["members"]);
 }
 
+/// Puts slower than the writer's period (every put crosses a 200 ms round
+/// trip; the writer puts every 25 ms) do not slow the writer: it keeps its
+/// rate, and each put is timed from when it was due.
+fn the_writer_keeps_its_rate_over_a_slow_link() {
+    let local = Local::up(&[
+        "--nodes",
+        "3",
+        "--link",
+        "rtt=200ms,bandwidth=1gbit,queue=4mb",
+    ]);
+    let report = local.dir().join("report");
+    local
+        .ctl(&[
+            "cluster",
+            "rehearse",
+            "--report",
+            report.to_str().unwrap(),
+            "--writer-rate",
+            "40/s",
+            "--before",
+            "2s",
+            "--after",
+            "1s",
+            "--",
+            "memberctl",
+            "member",
+            "list",
+        ])
+        .expect(0);
+    let r: Value =
+        serde_json::from_slice(&std::fs::read(report.join("report.json")).unwrap()).unwrap();
+    let writes = r["samples"]["writes"].as_array().unwrap();
+    let ended = r["timeline"]["ended_s"].as_f64().unwrap();
+    // One put every 25 ms for the whole run: at least 3 s × 40/s = 120 puts
+    // (a writer that waited for each answer would make about 15).
+    assert!(ended >= 3.0, "{}", r["timeline"]);
+    assert!(
+        writes.len() as f64 >= 40.0 * ended * 0.9,
+        "{} puts in {ended:.1} s",
+        writes.len()
+    );
+    let at: Vec<f64> = writes.iter().map(|w| w["at_s"].as_f64().unwrap()).collect();
+    assert!(at.windows(2).all(|w| w[0] <= w[1]), "not in order: {at:?}");
+    let acked: Vec<f64> = writes
+        .iter()
+        .filter(|w| w["ok"] == true)
+        .map(|w| w["ms"].as_f64().unwrap())
+        .collect();
+    assert!(acked.len() * 10 >= writes.len() * 9, "{}", r["summary"]);
+    assert!(
+        acked.iter().all(|ms| *ms >= 200.0),
+        "a put answered faster than the link's round trip: {acked:?}"
+    );
+}
+
 pub fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         a_replacement_is_rehearsed_on_the_engine: [Command("chromium")],
         a_replacement_is_rehearsed_on_etcd_3_4: [Etcd],
         refusals_change_nothing_and_a_failed_change_is_reported,
+        the_writer_keeps_its_rate_over_a_slow_link,
     ]
 }

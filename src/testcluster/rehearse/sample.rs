@@ -1,5 +1,5 @@
 //! The rehearsal's I/O while it watches: the steady writer (one put every
-//! `1/rate` seconds, each timed) and the sampler (the member list, and each
+//! `1/rate` seconds, answered or not, each timed from when it was due) and the sampler (the member list, and each
 //! node's status and `/metrics`, every [`SAMPLE_EVERY`]), both running until
 //! told to stop, and the wait for the cluster to settle.
 
@@ -20,18 +20,18 @@ use crate::workflow::MembershipApi;
 /// How often the sampler looks.
 pub const SAMPLE_EVERY: Duration = Duration::from_millis(250);
 
+/// The most puts the writer keeps in flight; a put due while that many are
+/// unanswered is not sent and is recorded as failed, saying so.
+pub const IN_FLIGHT: usize = 10_000;
+
 /// The prefix of the writer's keys.
 pub const KEY_PREFIX: &str = "memberctl/rehearse/";
 
-/// Seconds since `began`.
-fn since(began: Instant) -> f64 {
-    began.elapsed().as_secs_f64()
-}
-
 /// The steady writer: a thread of its own (so that the sampler's work never
 /// delays a put's timing), putting a new key every `1 / rate` seconds until
-/// stopped; each put is timed (a put slower than the period delays the
-/// next: the writer never has two puts in flight).
+/// stopped, whether or not earlier puts have been answered (at most
+/// [`IN_FLIGHT`] at once); each put is timed from the moment it was due, so
+/// a stall shows in every put it held up, not only in the first.
 pub struct Writer {
     stop: Arc<AtomicBool>,
     handle: std::thread::JoinHandle<Vec<WriteSample>>,
@@ -75,25 +75,49 @@ async fn write(
     let Ok(client) = crate::testcluster::client_of(endpoints) else {
         return out;
     };
+    let client = Arc::new(client);
     let period = Duration::from_secs_f64(1.0 / rate.max(0.001));
     let mut tick = tokio::time::interval(period);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let value = "x".repeat(value_size);
+    // A late tick (the thread was not scheduled) is made up at once: the
+    // writer keeps its rate, and each put's time counts from when it was due.
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Burst);
+    let value: Arc<str> = "x".repeat(value_size).into();
+    let mut puts = tokio::task::JoinSet::new();
     let mut n = 0u64;
     while !stop.load(Ordering::Relaxed) {
-        tick.tick().await;
+        let due = tick.tick().await.into_std();
+        while let Some(done) = puts.try_join_next() {
+            out.extend(done.ok());
+        }
+        let at_s = due.saturating_duration_since(began).as_secs_f64();
+        if puts.len() >= IN_FLIGHT {
+            out.push(WriteSample {
+                at_s,
+                ms: 0.0,
+                ok: false,
+                error: Some(format!(
+                    "not sent: {IN_FLIGHT} puts were already waiting for an answer"
+                )),
+            });
+            continue;
+        }
         let key = format!("{KEY_PREFIX}{n:08}");
         n += 1;
-        let at_s = since(began);
-        let t = Instant::now();
-        let r = client.key_put(&key, Some(&value)).await;
-        out.push(WriteSample {
-            at_s,
-            ms: t.elapsed().as_secs_f64() * 1000.0,
-            ok: r.is_ok(),
-            error: r.err().map(|e| e.message),
+        let (client, value) = (client.clone(), value.clone());
+        puts.spawn(async move {
+            let r = client.key_put(&key, Some(&value)).await;
+            WriteSample {
+                at_s,
+                ms: due.elapsed().as_secs_f64() * 1000.0,
+                ok: r.is_ok(),
+                error: r.err().map(|e| e.message),
+            }
         });
     }
+    while let Some(done) = puts.join_next().await {
+        out.extend(done.ok());
+    }
+    out.sort_by(|a, b| a.at_s.total_cmp(&b.at_s));
     out
 }
 
