@@ -1,7 +1,10 @@
 //! Txn and Watch latency through a 3-member cluster, the bundled engine vs
-//! etcd 3.4 with the same Rust client in the same run: a compare-and-swap
-//! Txn at the leader (p50, p99), and watch delivery (a put at the leader →
-//! its event at a watcher on another member; p50, p99). Markdown to stdout
+//! etcd 3.6 and 3.7 (the pinned servers) and Debian's 3.4 with the same Rust
+//! client in the same run: a compare-and-swap Txn at the leader (p50, p99),
+//! and watch delivery (a put at the leader → its event at a watcher on
+//! another member; p50, p99); then engine ÷ each etcd per round.
+//! `MEMBERCTL_BENCH_SERVERS` (default engine, 3.6, 3.7, 3.4) and
+//! `MEMBERCTL_BENCH_ROUNDS` (default 1) choose what runs. Markdown to stdout
 //! and target/bench-report.md.
 
 mod common;
@@ -11,7 +14,7 @@ mod util;
 
 use std::time::{Duration, Instant};
 
-use common::{client, cluster_up, leader_and_follower, memberctl, runtime};
+use common::{client, leader_and_follower, runtime};
 use memberctl::proto::etcdserverpb as epb;
 use memberctl::proto::etcdserverpb::watch_client::WatchClient;
 
@@ -105,39 +108,51 @@ fn measure(rt: &tokio::runtime::Runtime, leader: &str, follower: &str) -> ((f64,
     })
 }
 
+/// The servers measured unless `MEMBERCTL_BENCH_SERVERS` names others.
+const DEFAULT_SERVERS: &str = "engine,3.6,3.7,3.4";
+
+/// One server's figures: ((txn p50, p99), (watch p50, p99)) in ms.
+type Figures = ((f64, f64), (f64, f64));
+
 fn main() {
     let rt = runtime();
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("cluster");
-    let eps = cluster_up(&dir);
-    let (l, f) = leader_and_follower(&eps.join(","));
-    let engine = measure(&rt, &l, &f);
-    memberctl(&dir, &["cluster", "down"]);
-    let etcd = util::etcd::etcd_binary().map(|bin| {
-        let c = util::Etcd::start_default_timing(bin, 3);
-        let (l, f) = leader_and_follower(&c.endpoints());
-        let r = measure(&rt, &l, &f);
-        drop(c);
-        r
-    });
+    let servers = common::list("MEMBERCTL_BENCH_SERVERS", DEFAULT_SERVERS);
+    let rounds = common::rounds(1);
     let mut report = format!(
-        "### Txn and watch latency (3 members, one Rust client, {ROUNDS} rounds each)\n\n| | CAS txn p50 | CAS txn p99 | put → event at a follower's watcher p50 | p99 |\n|---|---|---|---|---|\n"
+        "### Txn and watch latency (3 members, one Rust client, {ROUNDS} rounds each)\n\n| round | server | CAS txn p50 | CAS txn p99 | put → event at a follower's watcher p50 | p99 |\n|---|---|---|---|---|---|\n"
     );
-    let row = |name: &str, ((t50, t99), (w50, w99)): ((f64, f64), (f64, f64))| {
-        format!("| {name} | {t50:.2} ms | {t99:.2} ms | {w50:.2} ms | {w99:.2} ms |\n")
-    };
-    report.push_str(&row("engine", engine));
-    match etcd {
-        Some(e) => {
-            report.push_str(&row("etcd 3.4", e));
-            report.push_str(&format!(
-                "\nengine ÷ etcd p50: txn {:.2}, watch {:.2} (target ≤ 1.2)\n",
-                engine.0 .0 / e.0 .0,
-                engine.1 .0 / e.1 .0
-            ));
+    let mut ratios = String::new();
+    for round in 1..=rounds {
+        let mut figures: Vec<(String, Figures)> = Vec::new();
+        for server in &servers {
+            let label = common::label(server);
+            match common::Three::up(server, vec![]) {
+                Ok(three) => {
+                    let (l, f) = leader_and_follower(&three.endpoints);
+                    let ((t50, t99), (w50, w99)) = measure(&rt, &l, &f);
+                    report.push_str(&format!(
+                        "| {round} | {label} | {t50:.2} ms | {t99:.2} ms | {w50:.2} ms | {w99:.2} ms |\n"
+                    ));
+                    figures.push((label, ((t50, t99), (w50, w99))));
+                }
+                Err(why) => {
+                    report.push_str(&format!("| {round} | {label} | skipped: {why} | | | |\n"))
+                }
+            }
         }
-        None => report.push_str("| etcd | skipped: etcd not installed | | | |\n"),
+        if let Some((_, e)) = figures.iter().find(|(l, _)| l == "engine") {
+            for (label, o) in figures.iter().filter(|(l, _)| l != "engine") {
+                ratios.push_str(&format!(
+                    "round {round}: engine ÷ {label}: txn p50 {:.2}, p99 {:.2}; watch p50 {:.2}, p99 {:.2} (target p50 ≤ 1.2)\n",
+                    e.0 .0 / o.0 .0,
+                    e.0 .1 / o.0 .1,
+                    e.1 .0 / o.1 .0,
+                    e.1 .1 / o.1 .1
+                ));
+            }
+        }
     }
+    let report = format!("{report}\n{ratios}");
     println!("{report}");
     common::publish("api", &report);
 }

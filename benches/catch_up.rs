@@ -6,8 +6,10 @@
 //! where every entry is kept) the time the caught-up learner takes to start
 //! again and answer. Prints a Markdown table (also
 //! target/bench-report-catch-up.md). `MEMBERCTL_BENCH_KEYS` sets N,
-//! `MEMBERCTL_BENCH_ROUNDS` how many times it all runs (default 1). etcd 3.4
-//! (when installed) goes through the same steps with the same data.
+//! `MEMBERCTL_BENCH_ROUNDS` how many times it all runs (default 1). etcd 3.6
+//! and 3.7 (the pinned servers) and Debian's 3.4 go through the same steps
+//! with the same data (`MEMBERCTL_BENCH_SERVERS`, default engine, 3.6, 3.7,
+//! 3.4); engine ÷ each etcd's time per path follows each round's table.
 //! `MEMBERCTL_BENCH_PATHS` picks some of the four runs (engine-snapshot,
 //! engine-log, etcd-snapshot, etcd-log).
 
@@ -44,7 +46,7 @@ fn disk_bandwidth(dir: &std::path::Path) -> f64 {
 }
 
 struct Run {
-    label: &'static str,
+    label: String,
     seconds: f64,
     mb: f64,
     writes: usize,
@@ -119,7 +121,7 @@ fn until_answers(
 impl Run {
     /// Summarises a catch-up that took `seconds` from `start`, with the writer's `samples`.
     fn new(
-        label: &'static str,
+        label: &str,
         keys: usize,
         start: Instant,
         seconds: f64,
@@ -138,7 +140,7 @@ impl Run {
         let mut l: Vec<f64> = samples.iter().map(|s| s.ms).collect();
         let p99 = util::percentile(&mut l, 0.99).unwrap_or(0.0);
         Run {
-            label,
+            label: label.to_string(),
             seconds,
             mb: (keys * VALUE_SIZE) as f64 / 1e6,
             writes: l.len(),
@@ -272,7 +274,7 @@ const PROMOTE: [&str; 7] = [
 
 /// etcd 3.4 with the same data and the same steps (memberctl drives both).
 fn etcd(
-    label: &'static str,
+    label: &str,
     snapshot_count: &'static str,
     keys: usize,
     rt: &tokio::runtime::Runtime,
@@ -357,20 +359,30 @@ fn main() {
     let mut report = format!(
         "### Learner catch-up, {keys} keys × 1 KiB, learner started → promoted; snapshot path: learner added after the load, --snapshot-count 10000; log path: --snapshot-count 10000000, the engine's learner started and stopped before the load, etcd's added after it; a put every 10 ms throughout; peak RSS of the learner; restart: the caught-up learner (log path: every entry kept) stopped, started, until a serializable read answers with the last key loaded\n\n"
     );
+    let servers = common::list("MEMBERCTL_BENCH_SERVERS", "engine,3.6,3.7,3.4");
     for round in 1..=rounds {
         let tmp = tempfile::tempdir().unwrap();
         let disk = disk_bandwidth(tmp.path());
         let mut runs = Vec::new();
-        if wanted("engine-snapshot") {
+        let mut skipped = String::new();
+        let engine_wanted = servers.iter().any(|s| s == "engine");
+        if engine_wanted && wanted("engine-snapshot") {
             runs.push(engine("engine, via snapshot", Path::Snapshot, keys, &rt));
         }
-        if wanted("engine-log") {
+        if engine_wanted && wanted("engine-log") {
             runs.push(engine("engine, via the log", Path::Log, keys, &rt));
         }
-        if let Some(bin) = util::etcd::etcd_binary() {
+        for server in servers.iter().filter(|s| *s != "engine") {
+            let bin = match util::versions::find(server) {
+                Ok(bin) => bin,
+                Err(why) => {
+                    skipped.push_str(&format!("etcd {server}: skipped, {why}\n"));
+                    continue;
+                }
+            };
             if wanted("etcd-snapshot") {
                 runs.push(etcd(
-                    "etcd 3.4, via snapshot",
+                    &format!("etcd {server}, via snapshot"),
                     "10000",
                     keys,
                     &rt,
@@ -378,13 +390,18 @@ fn main() {
                 ));
             }
             if wanted("etcd-log") {
-                runs.push(etcd("etcd 3.4, via the log", "10000000", keys, &rt, bin));
+                runs.push(etcd(
+                    &format!("etcd {server}, via the log"),
+                    "10000000",
+                    keys,
+                    &rt,
+                    bin,
+                ));
             }
         }
         report.push_str(&table(round, disk, &runs));
-        if util::etcd::etcd_binary().is_none() {
-            report.push_str("| etcd 3.4 | skipped: etcd not installed | | | | | | | | | | |\n");
-        }
+        report.push_str(&ratios(&runs));
+        report.push_str(&skipped);
         eprintln!("{report}");
     }
     report.push_str("\nTargets: the engine ≥ 0.35 × disk and ≤ 0.5 × etcd's time; writer worst no higher than etcd's on the same path.\n");
@@ -392,7 +409,34 @@ fn main() {
     common::publish("catch-up", &report);
 }
 
-/// One round's table.
+/// Engine ÷ each etcd's time, per path (snapshot, log).
+fn ratios(runs: &[Run]) -> String {
+    let mut out = String::new();
+    for path in ["snapshot", "the log"] {
+        let Some(e) = runs
+            .iter()
+            .find(|r| r.label.starts_with("engine") && r.label.ends_with(path))
+        else {
+            continue;
+        };
+        for o in runs
+            .iter()
+            .filter(|r| r.label.starts_with("etcd") && r.label.ends_with(path))
+        {
+            let name = o.label.split(',').next().unwrap_or(&o.label);
+            out.push_str(&format!(
+                "engine ÷ {name} via {path}: time {:.2}, writer p99 {:.2}, worst {:.2}, peak RSS {:.2}\n",
+                e.seconds / o.seconds,
+                e.p99_ms / o.p99_ms,
+                e.max_ms / o.max_ms,
+                e.peak_rss_mb / o.peak_rss_mb,
+            ));
+        }
+    }
+    out
+}
+
+/// One round's table (÷ etcd's time: the first etcd of the run on the same path).
 fn table(round: usize, disk: f64, runs: &[Run]) -> String {
     let mut out = format!(
         "\nRound {round}: disk {disk:.0} MB/s (1 MiB writes + fdatasync, same run)\n\n| path | start → promoted | MB/s | ÷ disk | ÷ etcd's time | writer puts | failed | writer p99 | writer max | learner peak RSS | learner bytes written ÷ data | restart → answer |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n"

@@ -19,10 +19,12 @@
 //! `model-tbf-uplink`) run the whole bench in a network namespace of its
 //! own (`unshare -rn`; loopback MTU 1500): there everything — every member
 //! pair, both ways, and the writer's requests — crosses the one shaped
-//! loopback. `MEMBERCTL_BENCH_KEYS`, `MEMBERCTL_BENCH_ROUNDS` (default 1),
+//! loopback; under `kernel-tbf-peers` only the members' traffic does (an
+//! `htb` class with tbf's rate and queue; the clients' ports pass
+//! unshaped), as through the model. `MEMBERCTL_BENCH_KEYS`, `MEMBERCTL_BENCH_ROUNDS` (default 1),
 //! `MEMBERCTL_BENCH_PROFILES` (default lan, region, cross-region,
-//! cross-region-uplink; or any of kernel-tbf, kernel-unshaped, model-tbf,
-//! model-tbf-uplink)
+//! cross-region-uplink; or any of kernel-tbf, kernel-tbf-peers,
+//! kernel-unshaped, model-tbf, model-tbf-uplink)
 //! and `MEMBERCTL_BENCH_SERVERS` (default engine, 3.6, 3.7, 3.4) choose what
 //! runs; `MEMBERCTL_BENCH_CC` sets TCP's congestion control in the
 //! namespace (e.g. `reno`: how full a bulk sender keeps the queue depends on
@@ -52,6 +54,9 @@ const LOADING: &str = "rtt=100us,bandwidth=10gbit,queue=16mb";
 enum Link {
     Model(&'static str),
     Kernel(Tbf),
+    /// The kernel's shaper on the members' traffic only (the clients'
+    /// requests pass unshaped, as through the model).
+    KernelPeers(Tbf),
 }
 
 /// The kernel's shaper of issue 55's measurement: 50 Mbit/s, a 64 KiB
@@ -63,7 +68,7 @@ const TBF: Tbf = Tbf {
 };
 
 /// The profiles: name and link; the first four by default.
-const PROFILES: [(&str, Link); 8] = [
+const PROFILES: [(&str, Link); 9] = [
     ("lan", Link::Model("rtt=500us,bandwidth=1gbit,queue=1mb")),
     (
         "region",
@@ -82,6 +87,8 @@ const PROFILES: [(&str, Link); 8] = [
     // The kernel's shaper, and the model set as it: loopback's round trip,
     // its rate and queue, per pair or the sender's uplink.
     ("kernel-tbf", Link::Kernel(TBF)),
+    // The same shaper on the members' traffic alone, as the model shapes it.
+    ("kernel-tbf-peers", Link::KernelPeers(TBF)),
     // The same namespace with a shaper too fast to queue (10 Gbit/s): what
     // the namespace's loopback does to the writers without a slow link.
     (
@@ -237,6 +244,18 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
             shaper::shape(tbf);
             (c, None, tbf.rate_bits as f64)
         }
+        Link::KernelPeers(tbf) => {
+            let c = util::Etcd::start_direct(server.bin.clone(), server.prefix.clone(), 3, flags);
+            load(&c, server, keys, rt);
+            let ports: Vec<u16> = c
+                .endpoints()
+                .split(',')
+                .filter_map(|u| u.rsplit(':').next()?.parse().ok())
+                .collect();
+            assert_eq!(ports.len(), 3, "client ports of {}", c.endpoints());
+            shaper::shape_peers(tbf, &ports);
+            (c, None, tbf.rate_bits as f64)
+        }
     };
     // Settle on the new link: what the load left in flight drains, and the
     // round trips the servers measured on the fast link age out (the
@@ -263,7 +282,8 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
     if let Some(l) = &links {
         l.take_delays();
     }
-    let backlog = matches!(link, Link::Kernel(_)).then(Backlog::start);
+    let kernel = matches!(link, Link::Kernel(_) | Link::KernelPeers(_));
+    let backlog = kernel.then(Backlog::start);
     let start = Instant::now();
     c.start_added("learner", peer_port, &initial);
     ctl(
@@ -289,7 +309,7 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
     let delays = links.as_ref().map(|l| l.take_delays()).unwrap_or_default();
     let written = writer.finish();
     let (_, _, term_after) = leader(&c);
-    if matches!(link, Link::Kernel(_)) {
+    if kernel {
         shaper::unshape();
     }
     let voters: Vec<&str> = ["m1", "m2", "m3"]
@@ -414,6 +434,7 @@ fn main() {
             let shown = match link {
                 Link::Model(spec) => spec.to_string(),
                 Link::Kernel(tbf) => format!("kernel {tbf}"),
+                Link::KernelPeers(tbf) => format!("kernel {tbf}, members' traffic only (htb)"),
             };
             let outs: Vec<Outcome> = servers
                 .iter()

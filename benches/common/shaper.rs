@@ -1,4 +1,4 @@
-//! The kernel's shaper beside the link model: the bench run again in a network namespace of its own (`unshare -rn`), whose loopback (MTU 1500) a `tbf` qdisc shapes, and that qdisc's backlog sampled.
+//! The kernel's shaper beside the link model: the bench run again in a network namespace of its own (`unshare -rn`), whose loopback (MTU 1500) a `tbf` qdisc shapes (all of it, or with `htb` only the members' traffic), and that qdisc's backlog sampled.
 
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -141,6 +141,62 @@ pub fn shape(tbf: Tbf) {
     ]);
 }
 
+/// Shapes only the members' traffic on the namespace's loopback, as the link
+/// model does: an `htb` root whose default class has `tbf`'s rate and bucket
+/// and a byte FIFO of its queue in front, and a class too fast to queue
+/// (10 Gbit/s) for every packet from or to one of `client_ports` (the
+/// clients' requests and answers, the writer's among them).
+pub fn shape_peers(tbf: Tbf, client_ports: &[u16]) {
+    let rate = format!("{}bit", tbf.rate_bits);
+    let burst = format!("{}b", tbf.burst_bytes);
+    tc(&[
+        "qdisc", "replace", "dev", "lo", "root", "handle", "1:", "htb", "default", "20",
+    ]);
+    tc(&[
+        "class", "add", "dev", "lo", "parent", "1:", "classid", "1:10", "htb", "rate", "10gbit",
+        "burst", "16mb", "cburst", "16mb",
+    ]);
+    tc(&[
+        "class", "add", "dev", "lo", "parent", "1:", "classid", "1:20", "htb", "rate", &rate,
+        "ceil", &rate, "burst", &burst, "cburst", &burst,
+    ]);
+    tc(&[
+        "qdisc",
+        "add",
+        "dev",
+        "lo",
+        "parent",
+        "1:20",
+        "bfifo",
+        "limit",
+        &format!("{}", tbf.limit_bytes),
+    ]);
+    for port in client_ports {
+        for side in ["sport", "dport"] {
+            tc(&[
+                "filter",
+                "add",
+                "dev",
+                "lo",
+                "parent",
+                "1:",
+                "protocol",
+                "ip",
+                "prio",
+                "1",
+                "u32",
+                "match",
+                "ip",
+                side,
+                &port.to_string(),
+                "0xffff",
+                "flowid",
+                "1:10",
+            ]);
+        }
+    }
+}
+
 /// Takes the shaper off the loopback.
 pub fn unshape() {
     tc(&["qdisc", "del", "dev", "lo", "root"]);
@@ -155,7 +211,8 @@ fn tc(args: &[&str]) {
     );
 }
 
-/// The loopback's root qdisc: (backlog bytes, drops so far).
+/// The loopback's root qdisc: (backlog bytes, drops so far; under
+/// [`shape_peers`], htb's totals of its classes).
 fn qdisc() -> Option<(u64, u64)> {
     let out = Command::new("tc")
         .args(["-s", "-j", "qdisc", "show", "dev", "lo"])
