@@ -24,7 +24,7 @@
 //! unshaped), as through the model. `MEMBERCTL_BENCH_KEYS`, `MEMBERCTL_BENCH_ROUNDS` (default 1),
 //! `MEMBERCTL_BENCH_PROFILES` (default lan, region, cross-region,
 //! cross-region-uplink; or any of kernel-tbf, kernel-tbf-peers,
-//! kernel-unshaped, model-tbf, model-tbf-uplink)
+//! kernel-unshaped, model-tbf, model-tbf-uplink, model-tbf-uplink-short)
 //! and `MEMBERCTL_BENCH_SERVERS` (default engine, 3.6, 3.7, 3.4) choose what
 //! runs; `MEMBERCTL_BENCH_CC` sets TCP's congestion control in the
 //! namespace (e.g. `reno`: how full a bulk sender keeps the queue depends on
@@ -68,7 +68,7 @@ const TBF: Tbf = Tbf {
 };
 
 /// The profiles: name and link; the first four by default.
-const PROFILES: [(&str, Link); 9] = [
+const PROFILES: [(&str, Link); 10] = [
     ("lan", Link::Model("rtt=500us,bandwidth=1gbit,queue=1mb")),
     (
         "region",
@@ -106,6 +106,13 @@ const PROFILES: [(&str, Link); 9] = [
     (
         "model-tbf-uplink",
         Link::Model("rtt=100us,bandwidth=50mbit,queue=4mb,shared=uplink"),
+    ),
+    // The same with the queue the kernel's sending host keeps (its qdisc's
+    // backlog under tbf was at most 150–330 KiB: TCP's small-queue limit
+    // holds each socket's bytes back rather than let the 4 MiB fill).
+    (
+        "model-tbf-uplink-short",
+        Link::Model("rtt=100us,bandwidth=50mbit,queue=256kb,shared=uplink"),
     ),
 ];
 /// The profiles run unless `MEMBERCTL_BENCH_PROFILES` names others.

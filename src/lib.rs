@@ -4,17 +4,17 @@
 //!
 //! ```text
 //! the tool (client side)                      the Raft node (engine)
-//! cli → command → workflow → client           engine: startup → server → listen
-//!        ↓  printer (only stdout writer)              → transport → node (owns RawNode)
-//!        ↓                                            → metrics → storage
-//!        ↓  testcluster (runs `node run`)
-//!        └──────→ engine::startup (only to start `node run`)
+//! cli → command → workflow ← client           engine: startup → server → listen
+//!       command → printer, testcluster                → transport → node (owns RawNode)
+//!       command → engine::startup only                → metrics → storage
 //!
 //! below both: rules (peer-URL syntax, quorum, readiness), etcd_db (etcd's
 //!             database and snapshot files), proto (generated),
-//!             error (kinds and exit codes), der (X.509 certificates read);
-//!             model is the client half's domain types
+//!             error (kinds and exit codes), der (X.509 certificates read),
+//!             trust; model is the client half's domain types
 //! ```
+//!
+//! (docs/ARCHITECTURE.md draws every arrow; `src/arrows.rs` holds them.)
 //!
 //! [`cli`] holds the clap definitions, [`command`] the glue from arguments to
 //! a workflow and a report, [`workflow`] the safety rules over plain domain
@@ -22,7 +22,8 @@
 //! implementing it; [`printer`] formats reports; [`testcluster`] runs local
 //! clusters of engine processes and talks to them as a client. The
 //! [`engine`] never imports the client half; the client half uses of the
-//! engine only [`engine::startup`], for `memberctl node run`. [`rules`] holds
+//! engine only [`engine::startup`], for `memberctl node run` and `snapshot
+//! restore`. [`rules`] holds
 //! what both halves check, defined once; [`etcd_db`] reads etcd's database
 //! and snapshot files; [`der`] reads X.509 certificates (the `peer-tls`
 //! check's, and the engine's client-certificate users); [`error`] decides exit codes.
@@ -33,6 +34,8 @@
 
 #![warn(missing_docs)]
 
+#[cfg(test)]
+mod arrows;
 pub mod cli;
 pub mod client;
 pub mod command;

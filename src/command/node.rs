@@ -3,10 +3,9 @@
 use std::time::Duration;
 
 use crate::cli::{ClusterState, InitialClusterArg, RunArgs};
-use crate::engine::server::AutoCompaction;
 use crate::engine::startup::{
-    self, Allowed, AuthToken, AutoTls, InitialCluster, ListenerTls, NodeOptions, TlsPolicy,
-    TlsVersion,
+    self, Allowed, AuthToken, AutoCompaction, AutoTls, InitialCluster, Keepalive, ListenerTls,
+    NodeOptions, TlsPolicy, TlsVersion,
 };
 use crate::error::Error;
 
@@ -156,7 +155,7 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
         max_learners: a.max_learners,
         max_request_bytes: a.max_request_bytes,
         corrupt_check_time: a.corrupt_check_time,
-        keepalive: crate::engine::server::Keepalive {
+        keepalive: Keepalive {
             interval: a.grpc_keepalive_interval,
             timeout: a.grpc_keepalive_timeout,
         },
@@ -195,7 +194,7 @@ pub async fn run(a: &RunArgs) -> anyhow::Result<()> {
         max_concurrent_streams: a.max_concurrent_streams,
         watch_progress_notify: a
             .watch_progress_notify_interval
-            .unwrap_or_else(crate::engine::server::watch_progress_default),
+            .unwrap_or_else(startup::watch_progress_default),
         auth_token,
         auth_token_ttl: Duration::from_secs(a.auth_token_ttl),
         bcrypt_cost,

@@ -15,7 +15,8 @@ mod self_cert;
 
 pub use crate::engine::listen::{Allowed, TlsError, TlsPolicy, TlsVersion};
 pub use crate::engine::server::{
-    AuthToken, AuthTokenError, BCRYPT_COSTS, BCRYPT_COST_DEFAULT, DEFAULT_QUOTA_BYTES,
+    watch_progress_default, AuthToken, AuthTokenError, AutoCompaction, Keepalive, BCRYPT_COSTS,
+    BCRYPT_COST_DEFAULT, DEFAULT_QUOTA_BYTES,
 };
 pub use bootstrap::{initial_member_id, new_cluster};
 pub use error::StartupError;
