@@ -37,12 +37,6 @@ const MAX_RATE: f64 = 4.0 * 1024.0 * 1024.0 * 1024.0;
 /// 50 Mbit/s), so what lands in a queue at once stays short of the target;
 /// 128 KiB let a write behind a burst wait 20 ms on each crossing.
 const BURST: f64 = 32.0 * 1024.0;
-/// At a high rate the bucket holds this much of the rate instead: a wait
-/// lasts at least a millisecond (the timer's grain), so a bucket of 32 KiB
-/// held a stream to about 32 MB per millisecond's sleep whatever its rate —
-/// a 100 MB snapshot on loopback took 1.2–1.3 s, where etcd takes 0.55 s.
-/// Below 16 MB/s (128 Mbit/s) [`BURST`] is the larger.
-const BURST_TIME: Duration = Duration::from_millis(2);
 /// Links whose own round trip is shorter than this start with doublings.
 const SLOW_START_BELOW: Duration = Duration::from_millis(5);
 /// The shortest and longest time between two changes of the rate: two of
@@ -221,8 +215,7 @@ impl Pacer {
     pub fn wait(&mut self, now: Instant, bytes: usize) -> Duration {
         let elapsed = now.saturating_duration_since(self.at).as_secs_f64();
         self.at = now;
-        let bucket = BURST.max(self.rate * BURST_TIME.as_secs_f64());
-        self.allowance = (self.allowance + elapsed * self.rate).min(bucket);
+        self.allowance = (self.allowance + elapsed * self.rate).min(BURST);
         self.allowance -= bytes as f64;
         if self.allowance >= 0.0 {
             Duration::ZERO
@@ -332,22 +325,6 @@ mod tests {
         assert!((p.rate() - once).abs() < 1.0, "no newer round trip");
         p.observe(t0 + 110 * MS, reading(t0 + 110 * MS, Duration::ZERO));
         assert!(p.rate() > once, "a newer one is acted on");
-    }
-
-    #[test]
-    fn a_fast_stream_may_send_two_milliseconds_at_once() {
-        let t0 = Instant::now();
-        let mut p = Pacer::new(t0);
-        p.rate = 1024.0 * 1024.0 * 1024.0;
-        // After a pause, 2 ms of the rate (2 MiB) goes without a wait.
-        let later = t0 + Duration::from_secs(1);
-        assert_eq!(p.wait(later, 2 * 1024 * 1024), Duration::ZERO);
-        assert!(p.wait(later, 64 * 1024) > Duration::ZERO, "then it waits");
-        // A slow stream keeps the 32 KiB bucket.
-        let mut p = Pacer::new(t0);
-        p.rate = 1024.0 * 1024.0;
-        assert_eq!(p.wait(later, BURST as usize), Duration::ZERO);
-        assert!(p.wait(later, 1024) > Duration::ZERO);
     }
 
     #[test]
