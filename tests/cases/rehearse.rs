@@ -17,38 +17,46 @@ fn list(local: &Local) -> Value {
         .json()
 }
 
+/// `cluster rehearse` on `local` into `report` at 40 puts/s, `after` the
+/// change as long as 2 s before it, JSON on stdout, the change `change`
+/// (after `--`, from `memberctl member …`); its run.
+fn rehearse(local: &Local, report: &Path, after: &str, change: &[&str]) -> crate::util::Run {
+    let mut args = vec![
+        "cluster",
+        "rehearse",
+        "--report",
+        report.to_str().unwrap(),
+        "--writer-rate",
+        "40/s",
+        "--before",
+        "2s",
+        "--after",
+        after,
+        "-w",
+        "json",
+        "--",
+        "memberctl",
+        "member",
+    ];
+    args.extend_from_slice(change);
+    local.ctl(&args)
+}
+
 /// Rehearses replacing n3 by a new n4 on `local`, into `report`; the rehearsal's stdout document.
 fn rehearse_replace(local: &Local, report: &Path) -> Value {
     let peer = format!("http://127.0.0.1:{}", free_port());
-    local
-        .ctl(&[
-            "cluster",
-            "rehearse",
-            "--report",
-            report.to_str().unwrap(),
-            "--writer-rate",
-            "40/s",
-            "--before",
-            "2s",
-            "--after",
-            "2s",
-            "-w",
-            "json",
-            "--",
-            "memberctl",
-            "member",
-            "replace",
-            "n3",
-            "--name",
-            "n4",
-            "--peer-urls",
-            &peer,
-            "--start-local",
-            "--timeout",
-            "40s",
-        ])
-        .expect(0)
-        .json()
+    let change = [
+        "replace",
+        "n3",
+        "--name",
+        "n4",
+        "--peer-urls",
+        &peer,
+        "--start-local",
+        "--timeout",
+        "40s",
+    ];
+    rehearse(local, report, "2s", &change).expect(0).json()
 }
 
 /// report.json of `dir`, with the checks every rehearsal of a replacement
@@ -327,33 +335,17 @@ fn the_writer_keeps_its_rate_over_a_slow_link() {
         "rtt=200ms,bandwidth=1gbit,queue=4mb",
     ]);
     let report = local.dir().join("report");
-    local
-        .ctl(&[
-            "cluster",
-            "rehearse",
-            "--report",
-            report.to_str().unwrap(),
-            "--writer-rate",
-            "40/s",
-            "--before",
-            "2s",
-            "--after",
-            "1s",
-            "--",
-            "memberctl",
-            "member",
-            "list",
-        ])
-        .expect(0);
+    rehearse(&local, &report, "1s", &["list"]).expect(0);
     let r: Value =
         serde_json::from_slice(&std::fs::read(report.join("report.json")).unwrap()).unwrap();
     let writes = r["samples"]["writes"].as_array().unwrap();
     let ended = r["timeline"]["ended_s"].as_f64().unwrap();
     // One put every 25 ms for the whole run: at least 3 s × 40/s = 120 puts
-    // (a writer that waited for each answer would make about 15).
+    // (a writer that waited for each answer would make about 15; the margin
+    // is for the writer's own start on a busy machine).
     assert!(ended >= 3.0, "{}", r["timeline"]);
     assert!(
-        writes.len() as f64 >= 40.0 * ended * 0.9,
+        writes.len() as f64 >= 40.0 * ended * 0.75,
         "{} puts in {ended:.1} s",
         writes.len()
     );
