@@ -111,6 +111,7 @@ fn what_lies_below_names_neither_half() {
         ("link", &["link"][..]),
         ("history", &["history"]),
         ("model", &["model", "der", "rules"]),
+        ("model.rs", &["model", "der", "rules"]),
     ] {
         let found = offences(part, allowed, false);
         assert!(found.is_empty(), "{found:#?}");

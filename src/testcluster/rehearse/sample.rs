@@ -1,7 +1,8 @@
 //! The rehearsal's I/O while it watches: the steady writer (one put every
-//! `1/rate` seconds, answered or not, each timed from when it was due) and the sampler (the member list, and each
-//! node's status and `/metrics`, every [`SAMPLE_EVERY`]), both running until
-//! told to stop, and the wait for the cluster to settle.
+//! `1/rate` seconds, answered or not, each timed from when it was due) and
+//! the sampler (the member list, and each node's status and `/metrics`,
+//! every [`SAMPLE_EVERY`]), both running until told to stop, and the wait
+//! for the cluster to settle.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
