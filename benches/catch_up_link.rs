@@ -245,22 +245,20 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
             links.set_spec(model);
             (c, Some(links), model.bandwidth_bits as f64)
         }
-        Link::Kernel(tbf) => {
+        Link::Kernel(tbf) | Link::KernelPeers(tbf) => {
             let c = util::Etcd::start_direct(server.bin.clone(), server.prefix.clone(), 3, flags);
             load(&c, server, keys, rt);
-            shaper::shape(tbf);
-            (c, None, tbf.rate_bits as f64)
-        }
-        Link::KernelPeers(tbf) => {
-            let c = util::Etcd::start_direct(server.bin.clone(), server.prefix.clone(), 3, flags);
-            load(&c, server, keys, rt);
-            let ports: Vec<u16> = c
-                .endpoints()
-                .split(',')
-                .filter_map(|u| u.rsplit(':').next()?.parse().ok())
-                .collect();
-            assert_eq!(ports.len(), 3, "client ports of {}", c.endpoints());
-            shaper::shape_peers(tbf, &ports);
+            if matches!(link, Link::KernelPeers(_)) {
+                let ports: Vec<u16> = c
+                    .endpoints()
+                    .split(',')
+                    .filter_map(|u| u.rsplit(':').next()?.parse().ok())
+                    .collect();
+                assert_eq!(ports.len(), 3, "client ports of {}", c.endpoints());
+                shaper::shape_peers(tbf, &ports);
+            } else {
+                shaper::shape(tbf);
+            }
             (c, None, tbf.rate_bits as f64)
         }
     };

@@ -1,5 +1,6 @@
-//! The arrows of docs/ARCHITECTURE.md held by a test: which top-level modules each part may name (`crate::X`, in code and in doc links), and who may write to stdout.
+//! Rules about the source held by tests that read it: the arrows of docs/ARCHITECTURE.md (which top-level modules each part may name, `crate::X`, in code and in doc links), who may write to stdout, and docs/engine.md's table of the engine's threads and tasks.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Every `.rs` file under `path` (or `path` itself when it is a file).
@@ -47,28 +48,40 @@ fn named(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The part of src/ at `part`: every top-level module its files name that is
-/// not in `allowed`, as `file: crate::path`.
-fn offences(part: &str, allowed: &[&str], skip_tests: bool) -> Vec<String> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// src/, this crate's source.
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `crate::…` path named in the files under src/`part` (test code
+/// left out when `skip_tests`), with the file that names it.
+fn names_in(part: &str, skip_tests: bool) -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
-    for file in files(&src.join(part)) {
+    for file in files(&src().join(part)) {
         if skip_tests && is_test(&file) {
             continue;
         }
         let text = std::fs::read_to_string(&file).unwrap();
-        for path in named(&text) {
+        out.extend(named(&text).into_iter().map(|path| (file.clone(), path)));
+    }
+    out
+}
+
+/// The part of src/ at `part`: every top-level module its files name that is
+/// not in `allowed`, as `file: crate::path`.
+fn offences(part: &str, allowed: &[&str], skip_tests: bool) -> Vec<String> {
+    names_in(part, skip_tests)
+        .into_iter()
+        .filter(|(_, path)| {
             let top = match path.split("::").next().unwrap_or_default() {
                 // lib.rs's re-exports of `error`'s two types.
                 "Error" | "ErrorKind" => "error",
                 top => top,
             };
-            if !allowed.contains(&top) {
-                out.push(format!("{}: crate::{path}", file.display()));
-            }
-        }
-    }
-    out
+            !allowed.contains(&top)
+        })
+        .map(|(file, path)| format!("{}: crate::{path}", file.display()))
+        .collect()
 }
 
 /// What lies below both halves.
@@ -83,19 +96,16 @@ fn the_engine_names_nothing_of_the_client_half() {
 
 #[test]
 fn the_client_half_uses_of_the_engine_only_startup() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut found = Vec::new();
-    for file in files(&src) {
-        if file.starts_with(src.join("engine")) {
-            continue;
-        }
-        let text = std::fs::read_to_string(&file).unwrap();
-        for path in named(&text) {
-            if path.starts_with("engine") && !path.starts_with("engine::startup") {
-                found.push(format!("{}: crate::{path}", file.display()));
-            }
-        }
-    }
+    let engine = src().join("engine");
+    let found: Vec<String> = names_in("", false)
+        .into_iter()
+        .filter(|(file, path)| {
+            !file.starts_with(&engine)
+                && path.starts_with("engine")
+                && !path.starts_with("engine::startup")
+        })
+        .map(|(file, path)| format!("{}: crate::{path}", file.display()))
+        .collect();
     assert!(found.is_empty(), "{found:#?}");
 }
 
@@ -126,7 +136,7 @@ fn workflows_name_domain_types_and_their_trait_only() {
 
 #[test]
 fn only_the_printer_writes_to_stdout() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let src = src();
     let mut found = Vec::new();
     for file in files(&src) {
         if file.starts_with(src.join("printer")) || is_test(&file) {
@@ -144,6 +154,73 @@ fn only_the_printer_writes_to_stdout() {
         }
     }
     assert!(found.is_empty(), "{found:#?}");
+}
+
+/// What starts a thread or a task.
+const SPAWNS: [&str; 5] = [
+    "thread::Builder::new()",
+    "thread::spawn(",
+    "tokio::spawn(",
+    "spawn_blocking(",
+    "task::spawn(",
+];
+
+/// The spawn calls of each file of src/engine outside its test module, by
+/// path relative to src/engine.
+fn spawn_sites() -> BTreeMap<String, usize> {
+    let engine = src().join("engine");
+    let mut found = BTreeMap::new();
+    for file in files(&engine) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
+        let n = code
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .filter(|l| SPAWNS.iter().any(|s| l.contains(s)))
+            .count();
+        if n > 0 {
+            let rel = file.strip_prefix(&engine).unwrap();
+            found.insert(rel.to_string_lossy().into_owned(), n);
+        }
+    }
+    found
+}
+
+/// The rows of the table in docs/engine.md's "Threads, tasks and clocks",
+/// counted by the file each names in its "started in" column.
+fn table_rows(doc: &str) -> BTreeMap<String, usize> {
+    let section = doc
+        .split("\n## Threads, tasks and clocks\n")
+        .nth(1)
+        .expect("docs/engine.md has the section")
+        .split("\n## ")
+        .next()
+        .unwrap_or("");
+    let mut rows = BTreeMap::new();
+    for line in section.lines().filter(|l| l.starts_with("| ")) {
+        let Some(started_in) = line.split('|').nth(2) else {
+            continue;
+        };
+        let file = started_in.trim().trim_matches('`');
+        if file.ends_with(".rs") {
+            *rows.entry(file.to_string()).or_default() += 1;
+        }
+    }
+    rows
+}
+
+#[test]
+fn every_engine_spawn_site_is_in_the_table() {
+    let sites = spawn_sites();
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/engine.md"))
+        .expect("docs/engine.md");
+    assert!(sites.len() > 10, "the walk found spawn sites: {sites:?}");
+    assert_eq!(
+        table_rows(&doc),
+        sites,
+        "docs/engine.md's \"Threads, tasks and clocks\" names each file of src/engine as \
+         many times as it starts threads or tasks (left: the table, right: the code)"
+    );
 }
 
 #[test]

@@ -38,6 +38,4 @@ pub mod prober;
 pub mod server;
 pub mod startup;
 pub mod storage;
-#[cfg(test)]
-mod threads;
 pub mod transport;
