@@ -11,7 +11,8 @@
 //! with the same data (`MEMBERCTL_BENCH_SERVERS`, default engine, 3.6, 3.7,
 //! 3.4); engine ÷ each etcd's time per path follows each round's table.
 //! `MEMBERCTL_BENCH_PATHS` picks some of the four runs (engine-snapshot,
-//! engine-log, etcd-snapshot, etcd-log).
+//! engine-log, etcd-snapshot, etcd-log); `MEMBERCTL_BENCH_KEEP` (set)
+//! keeps the engine's cluster directories, with every member's log.
 
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -169,6 +170,13 @@ enum Path {
 fn engine(label: &'static str, path: Path, keys: usize, rt: &tokio::runtime::Runtime) -> Run {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("cluster");
+    // MEMBERCTL_BENCH_KEEP: the cluster's directory (members' logs) stays.
+    let _tmp = if std::env::var_os("MEMBERCTL_BENCH_KEEP").is_some() {
+        eprintln!("{label}: keeping {}", tmp.keep().display());
+        None
+    } else {
+        Some(tmp)
+    };
     let snap = match path {
         Path::Snapshot => "10000",
         Path::Log => "10000000",
@@ -194,10 +202,14 @@ fn engine(label: &'static str, path: Path, keys: usize, rt: &tokio::runtime::Run
 
     // A steady writer: one put every 10 ms, latency recorded.
     let writer = SteadyWriter::start(vec![url.clone()], "writer/", Duration::from_millis(10));
+    if path == Path::Snapshot {
+        memberctl(&dir, &add);
+    }
+    // From the learner's start, as for etcd (member add's own checks are
+    // not the catch-up).
     let start = Instant::now();
     match path {
         Path::Snapshot => {
-            memberctl(&dir, &add);
             memberctl(&dir, &["cluster", "start-node", "learner"]);
         }
         // Restarts the stopped learner from its data.

@@ -24,7 +24,8 @@
 //! unshaped), as through the model. `MEMBERCTL_BENCH_KEYS`, `MEMBERCTL_BENCH_ROUNDS` (default 1),
 //! `MEMBERCTL_BENCH_PROFILES` (default lan, region, cross-region,
 //! cross-region-uplink; or any of kernel-tbf, kernel-tbf-peers,
-//! kernel-unshaped, model-tbf, model-tbf-uplink, model-tbf-uplink-short)
+//! kernel-unshaped, model-tbf, model-tbf-uplink, model-tbf-uplink-short,
+//! model-tbf-fair)
 //! and `MEMBERCTL_BENCH_SERVERS` (default engine, 3.6, 3.7, 3.4) choose what
 //! runs; `MEMBERCTL_BENCH_CC` sets TCP's congestion control in the
 //! namespace (e.g. `reno`: how full a bulk sender keeps the queue depends on
@@ -68,7 +69,7 @@ const TBF: Tbf = Tbf {
 };
 
 /// The profiles: name and link; the first four by default.
-const PROFILES: [(&str, Link); 10] = [
+const PROFILES: [(&str, Link); 11] = [
     ("lan", Link::Model("rtt=500us,bandwidth=1gbit,queue=1mb")),
     (
         "region",
@@ -113,6 +114,13 @@ const PROFILES: [(&str, Link); 10] = [
     (
         "model-tbf-uplink-short",
         Link::Model("rtt=100us,bandwidth=50mbit,queue=256kb,shared=uplink"),
+    ),
+    // The sending host itself: its uplink's 4 MiB queue, connections taking
+    // turns at it (each holding about a millisecond of the rate, as TCP's
+    // small queues let a socket hold of the qdisc).
+    (
+        "model-tbf-fair",
+        Link::Model("rtt=100us,bandwidth=50mbit,queue=4mb,shared=uplink,fair=connection"),
     ),
 ];
 /// The profiles run unless `MEMBERCTL_BENCH_PROFILES` names others.

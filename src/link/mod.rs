@@ -38,6 +38,13 @@ pub struct LinkSpec {
     /// bandwidth (its uplink: `shared=uplink`), instead of one per pair.
     #[serde(default)]
     pub uplink: bool,
+    /// Whether connections take turns at a queue (`fair=connection`): each
+    /// holds at most [`LinkSpec::per_connection`] of it at once, as a Linux
+    /// sending host lets each socket put only about a millisecond of its
+    /// rate into the qdisc (TCP small queues); otherwise the queue is one
+    /// FIFO, as a router's buffer.
+    #[serde(default)]
+    pub fair: bool,
 }
 
 /// What is wrong with a link's description.
@@ -54,15 +61,24 @@ impl LinkSpec {
         self.one_way * 2
     }
 
+    /// The most of a queue one connection holds at once under
+    /// `fair=connection`: a millisecond of the bandwidth, at least two
+    /// packets (Linux's TCP small queues on a sending host).
+    pub fn per_connection(&self) -> u64 {
+        (self.bandwidth_bits / 8 / 1000).max(2 * 1500)
+    }
+
     /// Parses `rtt=40ms,bandwidth=50mbit,queue=4mb`: every key once, in
     /// any order; bandwidth in `kbit`, `mbit` or `gbit` (per second, 1000
-    /// based, as tc's); queue in `b`, `kb`, `mb` (1024 based, as tc's).
+    /// based, as tc's); queue in `b`, `kb`, `mb` (1024 based, as tc's);
+    /// optionally `shared=pair|uplink` and `fair=connection`.
     pub fn parse(s: &str) -> Result<LinkSpec, LinkSpecError> {
         let fail = |problem: String| LinkSpecError {
             given: s.to_string(),
             problem,
         };
-        let (mut rtt, mut bandwidth, mut queue, mut shared) = (None, None, None, None);
+        let (mut rtt, mut bandwidth, mut queue, mut shared, mut fair) =
+            (None, None, None, None, None);
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part
                 .split_once('=')
@@ -72,9 +88,10 @@ impl LinkSpec {
                 "bandwidth" => &mut bandwidth,
                 "queue" => &mut queue,
                 "shared" => &mut shared,
+                "fair" => &mut fair,
                 other => {
                     return Err(fail(format!(
-                        "unknown key {other:?} (rtt, bandwidth, queue and shared are known)"
+                        "unknown key {other:?} (rtt, bandwidth, queue, shared and fair are known)"
                     )))
                 }
             };
@@ -112,6 +129,15 @@ impl LinkSpec {
                 )))
             }
         };
+        let fair = match fair.as_deref() {
+            None | Some("none") => false,
+            Some("connection") => true,
+            Some(other) => {
+                return Err(fail(format!(
+                    "fair={other:?}: connection (connections take turns at the queue, as on a sending host) or none (one FIFO, as a router's buffer: the default)"
+                )))
+            }
+        };
         if rtt > Duration::from_secs(10) {
             return Err(fail("rtt must be at most 10s".into()));
         }
@@ -120,6 +146,7 @@ impl LinkSpec {
             bandwidth_bits: bandwidth_bits as u64,
             queue_bytes: queue_bytes as u64,
             uplink,
+            fair,
         })
     }
 }
@@ -177,6 +204,9 @@ impl fmt::Display for LinkSpec {
         if self.uplink {
             write!(f, ",shared=uplink")?;
         }
+        if self.fair {
+            write!(f, ",fair=connection")?;
+        }
         Ok(())
     }
 }
@@ -198,6 +228,13 @@ mod tests {
         assert_eq!(
             l.to_string(),
             "rtt=40ms,bandwidth=50mbit,queue=4mb,shared=uplink"
+        );
+        let l = LinkSpec::parse("fair=connection,rtt=40ms,bandwidth=50mbit,queue=4mb").unwrap();
+        assert!(l.fair && !l.uplink);
+        assert_eq!(l.per_connection(), 6250);
+        assert_eq!(
+            l.to_string(),
+            "rtt=40ms,bandwidth=50mbit,queue=4mb,fair=connection"
         );
         let l = LinkSpec::parse(" queue=256kb , bandwidth=1gbit,rtt=500us").unwrap();
         assert_eq!(l.to_string(), "rtt=500us,bandwidth=1gbit,queue=256kb");
@@ -223,6 +260,10 @@ mod tests {
             (
                 "rtt=40ms,bandwidth=50mbit,queue=4mb,shared=all",
                 "pair (one queue",
+            ),
+            (
+                "rtt=40ms,bandwidth=50mbit,queue=4mb,fair=yes",
+                "connection (connections take turns",
             ),
         ] {
             let e = LinkSpec::parse(given).unwrap_err().to_string();

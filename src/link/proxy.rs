@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -56,6 +56,8 @@ struct Inner {
     stalled_until: Mutex<HashMap<Option<String>, Instant>>,
     /// Every socket the proxy holds, to cut on stop.
     sockets: Mutex<Vec<TcpStream>>,
+    /// The last number given to a connection (its turn at a fair queue).
+    connections: AtomicU64,
     stopped: AtomicBool,
 }
 
@@ -71,6 +73,7 @@ impl Links {
                 queues: Mutex::new(HashMap::new()),
                 stalled_until: Mutex::new(HashMap::new()),
                 sockets: Mutex::new(Vec::new()),
+                connections: AtomicU64::new(0),
                 stopped: AtomicBool::new(false),
             }),
         }
@@ -255,8 +258,10 @@ fn pump(inner: Arc<Inner>, from: TcpStream, to: TcpStream, shaper: Queue, pair: 
     }
 }
 
-/// Reads chunks from one side, admits each into the pair's queue (waiting
-/// while it is full) and hands it to the writer with its arrival time.
+/// Reads chunks from one side, admits each into
+/// the pair's queue (waiting while it is full, or while this connection
+/// holds its share of a fair one) and hands it to the writer with its
+/// arrival time.
 fn read_side(
     mut from: TcpStream,
     shaper: Queue,
@@ -264,15 +269,21 @@ fn read_side(
     inner: &Inner,
     pair: (String, String),
 ) {
+    let connection = inner.connections.fetch_add(1, Ordering::Relaxed) + 1;
     let mut buf = vec![0u8; CHUNK];
     loop {
-        let n = match from.read(&mut buf) {
+        // Under fair=connection a read is at most the connection's share of
+        // the queue, as a socket puts at most that into a host's qdisc.
+        let most = lock(&shaper)
+            .share()
+            .map_or(CHUNK, |s| (s as usize).min(CHUNK));
+        let n = match from.read(&mut buf[..most]) {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
         let read_at = Instant::now();
         let arrives = loop {
-            let offered = lock(&shaper).offer(Instant::now(), n as u64);
+            let offered = lock(&shaper).offer(Instant::now(), connection, n as u64);
             match offered {
                 Admission::Sent { arrives, .. } => break arrives,
                 Admission::Wait(d) => std::thread::sleep(d),

@@ -5,8 +5,12 @@
 //! bandwidth` on the wire, and arrive `delay` later. The queue's content at
 //! any moment is what has been admitted and has not yet left, which is
 //! `(last departure − now) × bandwidth`; a chunk is admitted once it fits.
+//! Under `fair=connection` each connection may hold only
+//! [`LinkSpec::per_connection`] bytes of the queue at once, so connections
+//! take turns, as sockets do in a Linux sending host's qdisc.
 //! No I/O and no clock of its own: the proxy passes the time in.
 
+use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use super::LinkSpec;
@@ -32,6 +36,9 @@ pub struct Shaper {
     spec: LinkSpec,
     /// When the queue is empty again: the last admitted byte's departure.
     free_at: Option<Instant>,
+    /// Under `fair=connection`: each connection's chunks still in the queue
+    /// (their departure and size), oldest first.
+    held: HashMap<u64, VecDeque<(Instant, u64)>>,
 }
 
 impl Shaper {
@@ -40,6 +47,7 @@ impl Shaper {
         Shaper {
             spec,
             free_at: None,
+            held: HashMap::new(),
         }
     }
 
@@ -53,6 +61,12 @@ impl Shaper {
         Duration::from_secs_f64(bytes as f64 * 8.0 / self.spec.bandwidth_bits as f64)
     }
 
+    /// Under `fair=connection`, the most of the queue one connection holds
+    /// at once ([`LinkSpec::per_connection`]); None for a FIFO.
+    pub fn share(&self) -> Option<u64> {
+        self.spec.fair.then(|| self.spec.per_connection())
+    }
+
     /// The bytes in the queue at `now`.
     pub fn queued(&self, now: Instant) -> u64 {
         let Some(free_at) = self.free_at.filter(|&t| t > now) else {
@@ -61,9 +75,18 @@ impl Shaper {
         ((free_at - now).as_secs_f64() * self.spec.bandwidth_bits as f64 / 8.0) as u64
     }
 
-    /// Offers `bytes` (one chunk) at `now`. A chunk larger than the whole
-    /// queue is admitted into an empty queue, so that it can always pass.
-    pub fn offer(&mut self, now: Instant, bytes: u64) -> Admission {
+    /// Offers `bytes` (one chunk of `connection`) at `now`. A chunk larger
+    /// than the whole queue is admitted into an empty queue, and one larger
+    /// than a connection's share when the connection holds nothing, so that
+    /// it can always pass.
+    pub fn offer(&mut self, now: Instant, connection: u64, bytes: u64) -> Admission {
+        if self.spec.fair {
+            if let Some(wait) = self.turn_wait(now, connection, bytes) {
+                return Admission::Wait(wait);
+            }
+        } else {
+            self.held.clear();
+        }
         let queued = self.queued(now);
         if queued > 0 && queued + bytes > self.spec.queue_bytes {
             let excess = queued + bytes - self.spec.queue_bytes.max(bytes);
@@ -75,10 +98,44 @@ impl Shaper {
         let start = self.free_at.filter(|&t| t > now).unwrap_or(now);
         let departs = start + self.wire_time(bytes);
         self.free_at = Some(departs);
+        if self.spec.fair {
+            self.held
+                .entry(connection)
+                .or_default()
+                .push_back((departs, bytes));
+        }
         Admission::Sent {
             departs,
             arrives: departs + self.spec.one_way,
         }
+    }
+}
+
+impl Shaper {
+    /// Under `fair=connection`: how long `connection` must wait before its
+    /// `bytes` fit in its share, None when they fit now. Forgets chunks that
+    /// have left.
+    fn turn_wait(&mut self, now: Instant, connection: u64, bytes: u64) -> Option<Duration> {
+        self.held.retain(|_, chunks| {
+            while chunks.front().is_some_and(|&(departs, _)| departs <= now) {
+                chunks.pop_front();
+            }
+            !chunks.is_empty()
+        });
+        let chunks = self.held.get(&connection)?;
+        let share = self.spec.per_connection();
+        let mut holding: u64 = chunks.iter().map(|&(_, b)| b).sum();
+        // The chunks leave in order: wait for enough of them to make room.
+        for &(departs, b) in chunks {
+            if holding + bytes <= share {
+                break;
+            }
+            holding -= b;
+            if holding == 0 || holding + bytes <= share {
+                return Some((departs - now).max(Duration::from_micros(50)));
+            }
+        }
+        None
     }
 }
 
@@ -93,6 +150,7 @@ mod tests {
             bandwidth_bits: 8_000_000,
             queue_bytes: 10_000,
             uplink: false,
+            fair: false,
         }
     }
 
@@ -100,7 +158,7 @@ mod tests {
     fn an_idle_link_delays_a_chunk_by_its_wire_time_and_the_one_way_delay() {
         let mut s = Shaper::new(spec());
         let t0 = Instant::now();
-        let Admission::Sent { departs, arrives } = s.offer(t0, 1000) else {
+        let Admission::Sent { departs, arrives } = s.offer(t0, 1, 1000) else {
             panic!("refused")
         };
         assert_eq!(departs - t0, Duration::from_millis(1));
@@ -115,7 +173,7 @@ mod tests {
         let t0 = Instant::now();
         let mut last = t0;
         for _ in 0..5 {
-            let Admission::Sent { departs, .. } = s.offer(t0, 2000) else {
+            let Admission::Sent { departs, .. } = s.offer(t0, 1, 2000) else {
                 panic!("refused")
             };
             assert_eq!(departs - last, Duration::from_millis(2));
@@ -130,15 +188,15 @@ mod tests {
         let mut s = Shaper::new(spec());
         let t0 = Instant::now();
         for _ in 0..5 {
-            s.offer(t0, 2000);
+            s.offer(t0, 1, 2000);
         }
-        let Admission::Wait(w) = s.offer(t0, 1000) else {
+        let Admission::Wait(w) = s.offer(t0, 1, 1000) else {
             panic!("admitted into a full queue")
         };
         assert_eq!(w, Duration::from_millis(1));
-        assert!(matches!(s.offer(t0 + w, 1000), Admission::Sent { .. }));
+        assert!(matches!(s.offer(t0 + w, 1, 1000), Admission::Sent { .. }));
         // A small message behind a full queue waits for all of it: 10 ms.
-        let Admission::Sent { departs, .. } = s.offer(t0 + Duration::from_millis(2), 100) else {
+        let Admission::Sent { departs, .. } = s.offer(t0 + Duration::from_millis(2), 1, 100) else {
             panic!("refused")
         };
         assert_eq!(
@@ -151,7 +209,45 @@ mod tests {
     fn a_chunk_larger_than_the_queue_passes_an_empty_queue() {
         let mut s = Shaper::new(spec());
         let t0 = Instant::now();
-        assert!(matches!(s.offer(t0, 50_000), Admission::Sent { .. }));
-        assert!(matches!(s.offer(t0, 10), Admission::Wait(_)));
+        assert!(matches!(s.offer(t0, 1, 50_000), Admission::Sent { .. }));
+        assert!(matches!(s.offer(t0, 1, 10), Admission::Wait(_)));
+    }
+
+    #[test]
+    fn connections_take_turns_at_a_fair_queue() {
+        // 8 Mbit/s: a connection's share is 1 ms of it, 1000 bytes, at least
+        // two packets: 3000 bytes.
+        let fair = LinkSpec {
+            fair: true,
+            ..spec()
+        };
+        assert_eq!(fair.per_connection(), 3000);
+        let mut s = Shaper::new(fair);
+        let t0 = Instant::now();
+        // A bulk sender fills its share, then waits for its oldest chunk.
+        for _ in 0..3 {
+            assert!(matches!(s.offer(t0, 1, 1000), Admission::Sent { .. }));
+        }
+        assert_eq!(
+            s.offer(t0, 1, 1000),
+            Admission::Wait(Duration::from_millis(1))
+        );
+        // Another connection's message passes it: it waits behind 3 kB,
+        // not behind what the bulk sender would have queued.
+        let Admission::Sent { departs, .. } = s.offer(t0, 2, 100) else {
+            panic!("a second connection waited for the first one's share")
+        };
+        assert_eq!(departs - t0, Duration::from_micros(3100));
+        // A chunk above the share passes once its connection holds nothing.
+        let Admission::Wait(w) = s.offer(t0, 1, 5000) else {
+            panic!("admitted above the share")
+        };
+        assert_eq!(w, Duration::from_millis(3));
+        assert!(matches!(s.offer(t0 + w, 1, 5000), Admission::Sent { .. }));
+        // As a FIFO the same link would have let the bulk sender queue on.
+        let mut fifo = Shaper::new(spec());
+        for _ in 0..5 {
+            assert!(matches!(fifo.offer(t0, 1, 1000), Admission::Sent { .. }));
+        }
     }
 }

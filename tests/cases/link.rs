@@ -118,6 +118,81 @@ fn the_link_delays_and_paces_as_set() {
     );
 }
 
+/// A message's round trip on one connection while another connection of
+/// the same pair has sent more than 1 MiB through `spec`'s link.
+fn round_trip_beside_a_bulk_sender(spec: &str) -> Duration {
+    let links = Links::new(LinkSpec::parse(spec).unwrap());
+    // One member: a connection that starts with b is a bulk sink, any
+    // other an echo.
+    let at = behind(
+        &links,
+        server(|mut c| {
+            c.set_nodelay(true).unwrap();
+            let mut first = [0u8; 1];
+            if c.read_exact(&mut first).is_err() {
+                return;
+            }
+            if first[0] == b'b' {
+                let _ = std::io::copy(&mut c, &mut std::io::sink());
+                return;
+            }
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = c.read(&mut buf) {
+                if n == 0 || c.write_all(&buf[..n]).is_err() {
+                    return;
+                }
+            }
+        }),
+    );
+    let written = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = written.clone();
+    let mut bulk = TcpStream::connect(at).unwrap();
+    let mut echo = TcpStream::connect(at).unwrap();
+    echo.set_nodelay(true).unwrap();
+    echo.write_all(b"e").unwrap();
+    let _sender = std::thread::spawn(move || {
+        let piece = vec![b'b'; 64 * 1024];
+        while bulk.write_all(&piece).is_ok() {
+            counter.fetch_add(piece.len(), std::sync::atomic::Ordering::Relaxed);
+        }
+    });
+    crate::util::wait_for(
+        "the bulk sender to write 1.5 MiB",
+        Duration::from_secs(30),
+        || (written.load(std::sync::atomic::Ordering::Relaxed) > 3 << 19).then_some(()),
+    );
+    let t = Instant::now();
+    echo.write_all(&[7u8; 100]).unwrap();
+    echo.read_exact(&mut [0u8; 100]).unwrap();
+    let rtt = t.elapsed();
+    drop(links);
+    rtt
+}
+
+/// `fair=connection`: connections take turns at a queue, so a message on
+/// one waits behind a few KiB of a bulk transfer on another (as on a
+/// sending host), where a FIFO makes it wait behind the whole queue (as at
+/// a router).
+fn connections_take_turns_at_a_fair_link() {
+    let link = "rtt=2ms,bandwidth=10mbit,queue=1mb";
+    let fifo = round_trip_beside_a_bulk_sender(link);
+    let fair = round_trip_beside_a_bulk_sender(&format!("{link},fair=connection"));
+    eprintln!(
+        "beside a bulk sender, a round trip takes {fifo:?} through a FIFO, {fair:?} with turns"
+    );
+    // A full 1 MiB queue at 10 Mbit/s is 839 ms; the bulk sender's share
+    // of a fair one is 3000 bytes (2.4 ms). The bounds leave a busy machine
+    // room and still tell the two apart.
+    assert!(
+        fifo >= Duration::from_millis(200),
+        "a FIFO let a message pass its queue: {fifo:?}"
+    );
+    assert!(
+        fair <= Duration::from_millis(100) && fair * 4 <= fifo,
+        "with fair=connection a message waited {fair:?} behind another connection (FIFO: {fifo:?})"
+    );
+}
+
 /// `cluster up --link`: the cluster runs on the link (a write waits for a
 /// follower one round trip away), `cluster status` shows it in every
 /// format, a learner added and started with `start-node` joins through it,
@@ -325,6 +400,7 @@ fn a_snapshot_resumes_after_the_link_stalls() {
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         the_link_delays_and_paces_as_set,
+        connections_take_turns_at_a_fair_link,
         cluster_up_with_a_link_rehearses_on_it,
         robustness_learner_catches_up_over_a_slow_link,
         a_snapshot_resumes_after_the_link_stalls,
