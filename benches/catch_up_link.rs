@@ -25,7 +25,7 @@
 //! `MEMBERCTL_BENCH_PROFILES` (default lan, region, cross-region,
 //! cross-region-uplink; or any of kernel-tbf, kernel-tbf-peers,
 //! kernel-unshaped, model-tbf, model-tbf-uplink, model-tbf-uplink-short,
-//! model-tbf-fair)
+//! model-tbf-fair, model-tbf-all-bbr, model-tbf-all-cubic)
 //! and `MEMBERCTL_BENCH_SERVERS` (default engine, 3.6, 3.7, 3.4) choose what
 //! runs; `MEMBERCTL_BENCH_CC` sets TCP's congestion control in the
 //! namespace (e.g. `reno`: how full a bulk sender keeps the queue depends on
@@ -69,7 +69,7 @@ const TBF: Tbf = Tbf {
 };
 
 /// The profiles: name and link; the first four by default.
-const PROFILES: [(&str, Link); 11] = [
+const PROFILES: [(&str, Link); 13] = [
     ("lan", Link::Model("rtt=500us,bandwidth=1gbit,queue=1mb")),
     (
         "region",
@@ -116,11 +116,22 @@ const PROFILES: [(&str, Link); 11] = [
         Link::Model("rtt=100us,bandwidth=50mbit,queue=256kb,shared=uplink"),
     ),
     // The sending host itself: its uplink's 4 MiB queue, connections taking
-    // turns at it (each holding about a millisecond of the rate, as TCP's
-    // small queues let a socket hold of the qdisc).
+    // turns at it (each holding 1 ms of the rate, as TCP's small queues let
+    // a socket hold of the qdisc under BBR).
     (
         "model-tbf-fair",
-        Link::Model("rtt=100us,bandwidth=50mbit,queue=4mb,shared=uplink,fair=connection"),
+        Link::Model("rtt=100us,bandwidth=50mbit,queue=4mb,shared=uplink,per-connection=6250b"),
+    ),
+    // The namespace's loopback as it is: one queue for every member's
+    // traffic both ways, each connection holding what it held of the qdisc
+    // under BBR (1 ms of the rate) and under CUBIC (134–137 KiB, measured).
+    (
+        "model-tbf-all-bbr",
+        Link::Model("rtt=100us,bandwidth=50mbit,queue=4mb,shared=all,per-connection=6250b"),
+    ),
+    (
+        "model-tbf-all-cubic",
+        Link::Model("rtt=100us,bandwidth=50mbit,queue=4mb,shared=all,per-connection=136kb"),
     ),
 ];
 /// The profiles run unless `MEMBERCTL_BENCH_PROFILES` names others.
@@ -240,7 +251,7 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
             let model = LinkSpec::parse(spec).unwrap();
             let mut loading = LinkSpec::parse(LOADING).unwrap();
             // Sharing is taken when a connection opens: the same from the start.
-            loading.uplink = model.uplink;
+            loading.shared = model.shared;
             let links = Arc::new(Links::new(loading));
             let c = util::Etcd::start_linked(
                 server.bin.clone(),

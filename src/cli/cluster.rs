@@ -183,7 +183,7 @@ pub struct UpArgs {
     /// With --from-snapshot: restore an etcd database that has no SHA-256 trailer (copied from a data directory), unchecked
     #[arg(long, requires = "from_snapshot")]
     pub skip_hash_check: bool,
-    /// Put a link between every pair of members, both ways: round trip, bandwidth and queue, e.g. rtt=40ms,bandwidth=50mbit,queue=4mb; add shared=uplink for one queue per sending member instead of one per pair, fair=connection for connections taking turns at a queue as on a sending host instead of one FIFO as at a router (a rehearsal on the operator's own link; kept across restarts, honoured by start-node)
+    /// Put a link between every pair of members, both ways: round trip, bandwidth and queue, e.g. rtt=40ms,bandwidth=50mbit,queue=4mb; add shared=uplink for one queue per sending member instead of one per pair (shared=all: one for everyone), per-connection=SIZE for the most of a queue one connection may hold, so that connections take turns as on a sending host, instead of one FIFO as at a router (a rehearsal on the operator's own link; kept across restarts, honoured by start-node)
     #[arg(long, value_name = "SPEC", value_parser = parse_link)]
     pub link: Option<crate::link::LinkSpec>,
     /// Run the members on this etcd server binary (3.4-3.7, e.g. "$(command -v etcd)") instead of memberctl's engine: a rehearsal on the operator's own etcd (kept across restarts; --from-snapshot restores with the etcdutl or etcdctl beside it)

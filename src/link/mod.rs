@@ -34,17 +34,60 @@ pub struct LinkSpec {
     pub bandwidth_bits: u64,
     /// The queue in front of the wire, in bytes, each way.
     pub queue_bytes: u64,
-    /// Whether a member's traffic to all its peers shares one queue and
-    /// bandwidth (its uplink: `shared=uplink`), instead of one per pair.
+    /// Which traffic shares a queue and its bandwidth: each member pair's
+    /// direction (the default), each sending member's (its uplink), or all
+    /// of it (one segment, as a single shaped device). Read also from the
+    /// `uplink: bool` older versions wrote.
+    #[serde(default, alias = "uplink", deserialize_with = "sharing_or_bool")]
+    pub shared: Sharing,
+    /// The most of a queue one connection may hold at once
+    /// (`per-connection=SIZE`; None: all of it). A sending host's TCP small
+    /// queues hold each socket to a few packets of its qdisc under BBR and
+    /// to about 134 KiB under CUBIC (measured on this kernel), so
+    /// connections take turns there; a router's buffer is one FIFO.
     #[serde(default)]
-    pub uplink: bool,
-    /// Whether connections take turns at a queue (`fair=connection`): each
-    /// holds at most [`LinkSpec::per_connection`] of it at once, as a Linux
-    /// sending host lets each socket put only about a millisecond of its
-    /// rate into the qdisc (TCP small queues); otherwise the queue is one
-    /// FIFO, as a router's buffer.
-    #[serde(default)]
-    pub fair: bool,
+    pub per_connection: Option<u64>,
+}
+
+/// Which traffic shares one queue (`shared=`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Sharing {
+    /// One queue per member pair and direction (`shared=pair`).
+    #[default]
+    Pair,
+    /// One queue per sending member, for all its peers (`shared=uplink`).
+    Uplink,
+    /// One queue for every member's traffic both ways (`shared=all`): one
+    /// segment, as a namespace's shaped loopback.
+    All,
+}
+
+impl Sharing {
+    /// As `shared=` writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Sharing::Pair => "pair",
+            Sharing::Uplink => "uplink",
+            Sharing::All => "all",
+        }
+    }
+}
+
+/// Reads [`Sharing`] as written now (`"uplink"`) or as the `uplink: bool`
+/// of older cluster files.
+fn sharing_or_bool<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Sharing, D::Error> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Old(bool),
+        Now(Sharing),
+    }
+    Ok(match serde::Deserialize::deserialize(d)? {
+        Written::Old(true) => Sharing::Uplink,
+        Written::Old(false) => Sharing::Pair,
+        Written::Now(s) => s,
+    })
 }
 
 /// What is wrong with a link's description.
@@ -61,23 +104,16 @@ impl LinkSpec {
         self.one_way * 2
     }
 
-    /// The most of a queue one connection holds at once under
-    /// `fair=connection`: a millisecond of the bandwidth, at least two
-    /// packets (Linux's TCP small queues on a sending host).
-    pub fn per_connection(&self) -> u64 {
-        (self.bandwidth_bits / 8 / 1000).max(2 * 1500)
-    }
-
     /// Parses `rtt=40ms,bandwidth=50mbit,queue=4mb`: every key once, in
     /// any order; bandwidth in `kbit`, `mbit` or `gbit` (per second, 1000
     /// based, as tc's); queue in `b`, `kb`, `mb` (1024 based, as tc's);
-    /// optionally `shared=pair|uplink` and `fair=connection`.
+    /// optionally `shared=pair|uplink|all` and `per-connection=SIZE` (as queue).
     pub fn parse(s: &str) -> Result<LinkSpec, LinkSpecError> {
         let fail = |problem: String| LinkSpecError {
             given: s.to_string(),
             problem,
         };
-        let (mut rtt, mut bandwidth, mut queue, mut shared, mut fair) =
+        let (mut rtt, mut bandwidth, mut queue, mut shared, mut per_connection) =
             (None, None, None, None, None);
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part
@@ -88,10 +124,10 @@ impl LinkSpec {
                 "bandwidth" => &mut bandwidth,
                 "queue" => &mut queue,
                 "shared" => &mut shared,
-                "fair" => &mut fair,
+                "per-connection" => &mut per_connection,
                 other => {
                     return Err(fail(format!(
-                        "unknown key {other:?} (rtt, bandwidth, queue, shared and fair are known)"
+                        "unknown key {other:?} (rtt, bandwidth, queue, shared and per-connection are known)"
                     )))
                 }
             };
@@ -120,23 +156,27 @@ impl LinkSpec {
         if queue_bytes < 1500.0 {
             return Err(fail("queue must hold at least one packet (1500b)".into()));
         }
-        let uplink = match shared.as_deref() {
-            None | Some("pair") => false,
-            Some("uplink") => true,
+        let shared = match shared.as_deref() {
+            None | Some("pair") => Sharing::Pair,
+            Some("uplink") => Sharing::Uplink,
+            Some("all") => Sharing::All,
             Some(other) => {
                 return Err(fail(format!(
-                    "shared={other:?}: pair (one queue per member pair, the default) or uplink (one per sending member)"
+                    "shared={other:?}: pair (one queue per member pair, the default), uplink (one per sending member) or all (one for everyone)"
                 )))
             }
         };
-        let fair = match fair.as_deref() {
-            None | Some("none") => false,
-            Some("connection") => true,
-            Some(other) => {
-                return Err(fail(format!(
-                    "fair={other:?}: connection (connections take turns at the queue, as on a sending host) or none (one FIFO, as a router's buffer: the default)"
-                )))
-            }
+        let per_connection = match per_connection {
+            None => None,
+            Some(p) => Some(
+                with_unit(&p, &[("kb", 1024.0), ("mb", 1048576.0), ("b", 1.0)])
+                    .filter(|b| *b >= 1500.0)
+                    .ok_or_else(|| {
+                        fail(format!(
+                            "per-connection {p:?} is not a size of at least one packet (1500b) in b, kb or mb"
+                        ))
+                    })? as u64,
+            ),
         };
         if rtt > Duration::from_secs(10) {
             return Err(fail("rtt must be at most 10s".into()));
@@ -145,8 +185,8 @@ impl LinkSpec {
             one_way: rtt / 2,
             bandwidth_bits: bandwidth_bits as u64,
             queue_bytes: queue_bytes as u64,
-            uplink,
-            fair,
+            shared,
+            per_connection,
         })
     }
 }
@@ -173,6 +213,17 @@ fn with_unit(value: &str, units: &[(&str, f64)]) -> Option<f64> {
     (n.is_finite() && n > 0.0).then_some(n * factor)
 }
 
+/// A size as `--link` writes it: `4mb`, `256kb`, `1500b`.
+fn size(bytes: u64) -> String {
+    if bytes % (1 << 20) == 0 {
+        format!("{}mb", bytes >> 20)
+    } else if bytes % 1024 == 0 {
+        format!("{}kb", bytes >> 10)
+    } else {
+        format!("{bytes}b")
+    }
+}
+
 impl fmt::Display for LinkSpec {
     /// As it is given: `rtt=40ms,bandwidth=50mbit,queue=4mb`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -192,20 +243,16 @@ impl fmt::Display for LinkSpec {
         } else {
             format!("{b}bit")
         };
-        let q = self.queue_bytes;
-        let queue = if q % (1 << 20) == 0 {
-            format!("{}mb", q >> 20)
-        } else if q % 1024 == 0 {
-            format!("{}kb", q >> 10)
-        } else {
-            format!("{q}b")
-        };
-        write!(f, "rtt={rtt},bandwidth={bandwidth},queue={queue}")?;
-        if self.uplink {
-            write!(f, ",shared=uplink")?;
+        write!(
+            f,
+            "rtt={rtt},bandwidth={bandwidth},queue={}",
+            size(self.queue_bytes)
+        )?;
+        if self.shared != Sharing::Pair {
+            write!(f, ",shared={}", self.shared.as_str())?;
         }
-        if self.fair {
-            write!(f, ",fair=connection")?;
+        if let Some(p) = self.per_connection {
+            write!(f, ",per-connection={}", size(p))?;
         }
         Ok(())
     }
@@ -222,19 +269,25 @@ mod tests {
         assert_eq!(l.bandwidth_bits, 50_000_000);
         assert_eq!(l.queue_bytes, 4 << 20);
         assert_eq!(l.to_string(), "rtt=40ms,bandwidth=50mbit,queue=4mb");
-        assert!(!l.uplink);
+        assert_eq!(l.shared, Sharing::Pair);
         let l = LinkSpec::parse("rtt=40ms,bandwidth=50mbit,queue=4mb,shared=uplink").unwrap();
-        assert!(l.uplink);
+        assert_eq!(l.shared, Sharing::Uplink);
         assert_eq!(
             l.to_string(),
             "rtt=40ms,bandwidth=50mbit,queue=4mb,shared=uplink"
         );
-        let l = LinkSpec::parse("fair=connection,rtt=40ms,bandwidth=50mbit,queue=4mb").unwrap();
-        assert!(l.fair && !l.uplink);
-        assert_eq!(l.per_connection(), 6250);
+        let l = LinkSpec::parse("per-connection=6kb,rtt=40ms,bandwidth=50mbit,queue=4mb").unwrap();
+        assert_eq!(l.per_connection, Some(6144));
+        assert_eq!(l.shared, Sharing::Pair);
         assert_eq!(
             l.to_string(),
-            "rtt=40ms,bandwidth=50mbit,queue=4mb,fair=connection"
+            "rtt=40ms,bandwidth=50mbit,queue=4mb,per-connection=6kb"
+        );
+        let l = LinkSpec::parse("rtt=40ms,bandwidth=50mbit,queue=4mb,shared=all").unwrap();
+        assert_eq!(l.shared, Sharing::All);
+        assert_eq!(
+            l.to_string(),
+            "rtt=40ms,bandwidth=50mbit,queue=4mb,shared=all"
         );
         let l = LinkSpec::parse(" queue=256kb , bandwidth=1gbit,rtt=500us").unwrap();
         assert_eq!(l.to_string(), "rtt=500us,bandwidth=1gbit,queue=256kb");
@@ -258,17 +311,35 @@ mod tests {
             ("rtt=40ms,bandwidth=-5mbit,queue=4mb", "bandwidth"),
             ("rtt=40ms,bandwidth=50mbit,queue=100b", "one packet"),
             (
-                "rtt=40ms,bandwidth=50mbit,queue=4mb,shared=all",
+                "rtt=40ms,bandwidth=50mbit,queue=4mb,shared=everyone",
                 "pair (one queue",
             ),
             (
-                "rtt=40ms,bandwidth=50mbit,queue=4mb,fair=yes",
-                "connection (connections take turns",
+                "rtt=40ms,bandwidth=50mbit,queue=4mb,per-connection=1kb",
+                "per-connection \"1kb\" is not a size of at least one packet",
             ),
         ] {
             let e = LinkSpec::parse(given).unwrap_err().to_string();
             assert!(e.contains(says), "{given}: {e}");
             assert!(e.contains("rtt=40ms,bandwidth=50mbit,queue=4mb"), "{e}");
         }
+    }
+
+    #[test]
+    fn a_link_written_by_an_older_version_is_read() {
+        let old = r#"{"one_way":{"secs":0,"nanos":20000000},"bandwidth_bits":50000000,"queue_bytes":4194304,"uplink":true}"#;
+        let l: LinkSpec = serde_json::from_str(old).unwrap();
+        assert_eq!(l.shared, Sharing::Uplink);
+        let l: LinkSpec = serde_json::from_str(&old.replace("true", "false")).unwrap();
+        assert_eq!(l.shared, Sharing::Pair);
+        let now = serde_json::to_string(
+            &LinkSpec::parse("rtt=40ms,bandwidth=50mbit,queue=4mb,shared=all").unwrap(),
+        )
+        .unwrap();
+        assert!(now.contains(r#""shared":"all""#), "{now}");
+        assert_eq!(
+            serde_json::from_str::<LinkSpec>(&now).unwrap().shared,
+            Sharing::All
+        );
     }
 }

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::shaper::{Admission, Shaper};
-use super::{source, LinkSpec};
+use super::{source, LinkSpec, Sharing};
 
 /// Bytes read from a socket at once: a chunk enters the queue whole.
 const CHUNK: usize = 16 * 1024;
@@ -56,7 +56,7 @@ struct Inner {
     stalled_until: Mutex<HashMap<Option<String>, Instant>>,
     /// Every socket the proxy holds, to cut on stop.
     sockets: Mutex<Vec<TcpStream>>,
-    /// The last number given to a connection (its turn at a fair queue).
+    /// The last number given to a connection (its share of a queue).
     connections: AtomicU64,
     stopped: AtomicBool,
 }
@@ -86,7 +86,7 @@ impl Links {
 
     /// Changes every link's settings from now on (a bench loads its data on
     /// a fast link, then measures on the profile's). Whether queues are
-    /// shared per uplink is taken when a connection opens: change it only
+    /// shared (`shared=`) is taken when a connection opens: change it only
     /// before the first.
     pub fn set_spec(&self, spec: LinkSpec) {
         *lock(&self.inner.spec) = spec;
@@ -218,8 +218,13 @@ fn connect(inner: Arc<Inner>, client: TcpStream, route: Route) {
 
 fn queue(inner: &Inner, from: &str, to: &str) -> Queue {
     let spec = spec_between(inner, from, to);
-    // Sharing an uplink: every peer of `from` behind one queue.
-    let to = if spec.uplink { "*" } else { to };
+    // Sharing an uplink: every peer of `from` behind one queue; sharing
+    // all: everyone's traffic, both ways.
+    let (from, to) = match spec.shared {
+        Sharing::Pair => (from, to),
+        Sharing::Uplink => (from, "*"),
+        Sharing::All => ("*", "*"),
+    };
     lock(&inner.queues)
         .entry((from.to_string(), to.to_string()))
         .or_insert_with(|| Arc::new(Mutex::new(Shaper::new(spec))))
@@ -260,7 +265,7 @@ fn pump(inner: Arc<Inner>, from: TcpStream, to: TcpStream, shaper: Queue, pair: 
 
 /// Reads chunks from one side, admits each into
 /// the pair's queue (waiting while it is full, or while this connection
-/// holds its share of a fair one) and hands it to the writer with its
+/// holds its share of it) and hands it to the writer with its
 /// arrival time.
 fn read_side(
     mut from: TcpStream,
@@ -272,8 +277,8 @@ fn read_side(
     let connection = inner.connections.fetch_add(1, Ordering::Relaxed) + 1;
     let mut buf = vec![0u8; CHUNK];
     loop {
-        // Under fair=connection a read is at most the connection's share of
-        // the queue, as a socket puts at most that into a host's qdisc.
+        // With a per-connection limit a read is at most the connection's
+        // share of the queue, as a socket puts at most that into a qdisc.
         let most = lock(&shaper)
             .share()
             .map_or(CHUNK, |s| (s as usize).min(CHUNK));

@@ -5,9 +5,9 @@
 //! bandwidth` on the wire, and arrive `delay` later. The queue's content at
 //! any moment is what has been admitted and has not yet left, which is
 //! `(last departure − now) × bandwidth`; a chunk is admitted once it fits.
-//! Under `fair=connection` each connection may hold only
-//! [`LinkSpec::per_connection`] bytes of the queue at once, so connections
-//! take turns, as sockets do in a Linux sending host's qdisc.
+//! With `per-connection=SIZE` each connection may hold only that much of
+//! the queue at once, so connections take turns, as sockets do in a Linux
+//! sending host's qdisc (TCP small queues).
 //! No I/O and no clock of its own: the proxy passes the time in.
 
 use std::collections::{HashMap, VecDeque};
@@ -36,7 +36,7 @@ pub struct Shaper {
     spec: LinkSpec,
     /// When the queue is empty again: the last admitted byte's departure.
     free_at: Option<Instant>,
-    /// Under `fair=connection`: each connection's chunks still in the queue
+    /// With a per-connection limit: each connection's chunks still in the queue
     /// (their departure and size), oldest first.
     held: HashMap<u64, VecDeque<(Instant, u64)>>,
 }
@@ -61,10 +61,10 @@ impl Shaper {
         Duration::from_secs_f64(bytes as f64 * 8.0 / self.spec.bandwidth_bits as f64)
     }
 
-    /// Under `fair=connection`, the most of the queue one connection holds
-    /// at once ([`LinkSpec::per_connection`]); None for a FIFO.
+    /// The most of the queue one connection may hold at once
+    /// ([`LinkSpec::per_connection`]); None when it may hold all of it.
     pub fn share(&self) -> Option<u64> {
-        self.spec.fair.then(|| self.spec.per_connection())
+        self.spec.per_connection
     }
 
     /// The bytes in the queue at `now`.
@@ -80,8 +80,8 @@ impl Shaper {
     /// than a connection's share when the connection holds nothing, so that
     /// it can always pass.
     pub fn offer(&mut self, now: Instant, connection: u64, bytes: u64) -> Admission {
-        if self.spec.fair {
-            if let Some(wait) = self.turn_wait(now, connection, bytes) {
+        if let Some(share) = self.spec.per_connection {
+            if let Some(wait) = self.turn_wait(now, connection, bytes, share) {
                 return Admission::Wait(wait);
             }
         } else {
@@ -98,7 +98,7 @@ impl Shaper {
         let start = self.free_at.filter(|&t| t > now).unwrap_or(now);
         let departs = start + self.wire_time(bytes);
         self.free_at = Some(departs);
-        if self.spec.fair {
+        if self.spec.per_connection.is_some() {
             self.held
                 .entry(connection)
                 .or_default()
@@ -112,10 +112,16 @@ impl Shaper {
 }
 
 impl Shaper {
-    /// Under `fair=connection`: how long `connection` must wait before its
-    /// `bytes` fit in its share, None when they fit now. Forgets chunks that
+    /// How long `connection` must wait before its `bytes` fit in its
+    /// `share` of the queue, None when they fit now. Forgets chunks that
     /// have left.
-    fn turn_wait(&mut self, now: Instant, connection: u64, bytes: u64) -> Option<Duration> {
+    fn turn_wait(
+        &mut self,
+        now: Instant,
+        connection: u64,
+        bytes: u64,
+        share: u64,
+    ) -> Option<Duration> {
         self.held.retain(|_, chunks| {
             while chunks.front().is_some_and(|&(departs, _)| departs <= now) {
                 chunks.pop_front();
@@ -123,7 +129,6 @@ impl Shaper {
             !chunks.is_empty()
         });
         let chunks = self.held.get(&connection)?;
-        let share = self.spec.per_connection();
         let mut holding: u64 = chunks.iter().map(|&(_, b)| b).sum();
         // The chunks leave in order: wait for enough of them to make room.
         for &(departs, b) in chunks {
@@ -149,8 +154,8 @@ mod tests {
             one_way: Duration::from_millis(10),
             bandwidth_bits: 8_000_000,
             queue_bytes: 10_000,
-            uplink: false,
-            fair: false,
+            shared: crate::link::Sharing::Pair,
+            per_connection: None,
         }
     }
 
@@ -215,13 +220,11 @@ mod tests {
 
     #[test]
     fn connections_take_turns_at_a_fair_queue() {
-        // 8 Mbit/s: a connection's share is 1 ms of it, 1000 bytes, at least
-        // two packets: 3000 bytes.
+        // Each connection holds at most 3000 bytes (3 ms at 8 Mbit/s).
         let fair = LinkSpec {
-            fair: true,
+            per_connection: Some(3000),
             ..spec()
         };
-        assert_eq!(fair.per_connection(), 3000);
         let mut s = Shaper::new(fair);
         let t0 = Instant::now();
         // A bulk sender fills its share, then waits for its oldest chunk.

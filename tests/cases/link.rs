@@ -169,19 +169,19 @@ fn round_trip_beside_a_bulk_sender(spec: &str) -> Duration {
     rtt
 }
 
-/// `fair=connection`: connections take turns at a queue, so a message on
-/// one waits behind a few KiB of a bulk transfer on another (as on a
+/// `per-connection=3kb`: connections take turns at a queue, so a message
+/// on one waits behind a few KiB of a bulk transfer on another (as on a
 /// sending host), where a FIFO makes it wait behind the whole queue (as at
 /// a router).
-fn connections_take_turns_at_a_fair_link() {
+fn connections_take_turns_at_a_shared_queue() {
     let link = "rtt=2ms,bandwidth=10mbit,queue=1mb";
     let fifo = round_trip_beside_a_bulk_sender(link);
-    let fair = round_trip_beside_a_bulk_sender(&format!("{link},fair=connection"));
+    let fair = round_trip_beside_a_bulk_sender(&format!("{link},per-connection=3kb"));
     eprintln!(
         "beside a bulk sender, a round trip takes {fifo:?} through a FIFO, {fair:?} with turns"
     );
     // A full 1 MiB queue at 10 Mbit/s is 839 ms; the bulk sender's share
-    // of a fair one is 3000 bytes (2.4 ms). The bounds leave a busy machine
+    // is 3 KiB (2.5 ms). The bounds leave a busy machine
     // room and still tell the two apart.
     assert!(
         fifo >= Duration::from_millis(200),
@@ -189,7 +189,7 @@ fn connections_take_turns_at_a_fair_link() {
     );
     assert!(
         fair <= Duration::from_millis(100) && fair * 4 <= fifo,
-        "with fair=connection a message waited {fair:?} behind another connection (FIFO: {fifo:?})"
+        "with per-connection=3kb a message waited {fair:?} behind another connection (FIFO: {fifo:?})"
     );
 }
 
@@ -400,7 +400,7 @@ fn a_snapshot_resumes_after_the_link_stalls() {
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         the_link_delays_and_paces_as_set,
-        connections_take_turns_at_a_fair_link,
+        connections_take_turns_at_a_shared_queue,
         cluster_up_with_a_link_rehearses_on_it,
         robustness_learner_catches_up_over_a_slow_link,
         a_snapshot_resumes_after_the_link_stalls,
