@@ -148,7 +148,7 @@ impl LinkSpec {
             ))
         })?;
         let queue = queue.ok_or_else(|| fail("queue is missing".into()))?;
-        let queue_bytes = with_unit(&queue, &[("kb", 1024.0), ("mb", 1048576.0), ("b", 1.0)])
+        let queue_bytes = parse_size(&queue)
             .ok_or_else(|| fail(format!("queue {queue:?} is not a number with b, kb or mb")))?;
         if bandwidth_bits < 8_000.0 {
             return Err(fail("bandwidth must be at least 8kbit".into()));
@@ -169,7 +169,7 @@ impl LinkSpec {
         let per_connection = match per_connection {
             None => None,
             Some(p) => Some(
-                with_unit(&p, &[("kb", 1024.0), ("mb", 1048576.0), ("b", 1.0)])
+                parse_size(&p)
                     .filter(|b| *b >= 1500.0)
                     .ok_or_else(|| {
                         fail(format!(
@@ -213,7 +213,13 @@ fn with_unit(value: &str, units: &[(&str, f64)]) -> Option<f64> {
     (n.is_finite() && n > 0.0).then_some(n * factor)
 }
 
-/// A size as `--link` writes it: `4mb`, `256kb`, `1500b`.
+/// `4mb`, `256kb`, `1500b` (1024 based, as tc's) in bytes; None when it
+/// is not one.
+fn parse_size(value: &str) -> Option<f64> {
+    with_unit(value, &[("kb", 1024.0), ("mb", 1048576.0), ("b", 1.0)])
+}
+
+/// A size as `--link` writes it: `4mb`, `256kb`, `1500b` ([`parse_size`]'s inverse).
 fn size(bytes: u64) -> String {
     if bytes % (1 << 20) == 0 {
         format!("{}mb", bytes >> 20)

@@ -263,10 +263,9 @@ fn pump(inner: Arc<Inner>, from: TcpStream, to: TcpStream, shaper: Queue, pair: 
     }
 }
 
-/// Reads chunks from one side, admits each into
-/// the pair's queue (waiting while it is full, or while this connection
-/// holds its share of it) and hands it to the writer with its
-/// arrival time.
+/// Reads chunks from one side, admits each into the pair's queue (waiting
+/// while it is full, or while this connection holds its share of it) and
+/// hands it to the writer with its arrival time.
 fn read_side(
     mut from: TcpStream,
     shaper: Queue,

@@ -84,8 +84,6 @@ impl Shaper {
             if let Some(wait) = self.turn_wait(now, connection, bytes, share) {
                 return Admission::Wait(wait);
             }
-        } else {
-            self.held.clear();
         }
         let queued = self.queued(now);
         if queued > 0 && queued + bytes > self.spec.queue_bytes {
@@ -109,9 +107,7 @@ impl Shaper {
             arrives: departs + self.spec.one_way,
         }
     }
-}
 
-impl Shaper {
     /// How long `connection` must wait before its `bytes` fit in its
     /// `share` of the queue, None when they fit now. Forgets chunks that
     /// have left.
@@ -130,17 +126,18 @@ impl Shaper {
         });
         let chunks = self.held.get(&connection)?;
         let mut holding: u64 = chunks.iter().map(|&(_, b)| b).sum();
-        // The chunks leave in order: wait for enough of them to make room.
-        for &(departs, b) in chunks {
-            if holding + bytes <= share {
-                break;
-            }
-            holding -= b;
-            if holding == 0 || holding + bytes <= share {
-                return Some((departs - now).max(Duration::from_micros(50)));
-            }
+        if holding + bytes <= share {
+            return None;
         }
-        None
+        // The chunks leave in order: wait for enough of them to make room
+        // (all of them for a chunk above the share).
+        chunks
+            .iter()
+            .find(|&&(_, b)| {
+                holding -= b;
+                holding == 0 || holding + bytes <= share
+            })
+            .map(|&(departs, _)| (departs - now).max(Duration::from_micros(50)))
     }
 }
 

@@ -189,7 +189,7 @@ pub fn change(
     if let Some(spec) = set {
         if state.link.is_some_and(|l| l.shared != spec.shared) {
             return Err(Error::refused(
-                "shared= is chosen when the cluster is created (open connections keep their queues); change rtt, bandwidth, queue and fair only".to_string(),
+                "shared= is chosen when the cluster is created (open connections keep their queues); change rtt, bandwidth, queue and per-connection only".to_string(),
             ));
         }
         state.link = Some(spec);
