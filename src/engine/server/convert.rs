@@ -116,7 +116,7 @@ pub fn kv_shared(r: &Record) -> mvccpb::KeyValue {
         create_revision: r.create_revision,
         mod_revision: r.mod_revision,
         version: r.version,
-        value: r.value.clone(),
+        value: r.value.to_vec(),
         lease: r.lease,
     }
 }

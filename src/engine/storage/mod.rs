@@ -14,12 +14,16 @@
 //! - `state/`: the state machine, a value in persistent maps (the MVCC
 //!   keyspace with its history, leases, members, alarms, auth): its reads,
 //!   writes, transactions, auth and maintenance.
+//! - `values/`: where the state's values are kept (a spill arena of
+//!   unnamed files, then the checkpoint's pages, mapped), so a member's
+//!   memory is its keys and indexes plus what it reads.
 //! - `files/`: snapshot files, checkpoints, raft snapshots streamed out and
 //!   staged in, memberctl's older snapshot files, etcd's snapshot files both
 //!   ways, `--force-new-cluster`.
 //!
 //! The rules of the house: `state/` does no I/O and knows no `Store` (nor
-//! `log/` or `files/`); `log/` knows nothing of the state machine; `files/`
+//! `log/` or `files/`; it keeps values through `values/`, as it would
+//! through an allocator); `values/` knows nothing else of the store; `log/` knows nothing of the state machine; `files/`
 //! never holds a `Store` (it takes a `Layout`, a `State` or the log);
 //! nothing outside `storage/` names a module in here: every name it uses is
 //! in the `pub use` list below.
@@ -38,6 +42,7 @@ mod log;
 mod raft_storage;
 mod snapshot_face;
 mod state;
+mod values;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
@@ -115,6 +120,7 @@ impl Store {
     /// meet (finishing a snapshot install a crash interrupted).
     pub fn open(dir: &Path) -> Result<Store> {
         let layout = Layout::new(dir);
+        values::spill_in(&layout.dir);
         layout.check_or_create()?;
         let log = RaftLog::open(&layout.raft_dir())?;
         let identity = layout.identity()?;

@@ -152,7 +152,10 @@ impl Store {
         mut emit: impl FnMut(Vec<u8>, u64) -> bool,
     ) -> std::result::Result<bool, WriteError> {
         let state: Arc<State> = self.state();
-        to_etcd::write_etcd(&state, cluster_version, &mut emit)
+        let written = to_etcd::write_etcd(&state, cluster_version, &mut emit);
+        // Every value was read: their pages go back to the page cache.
+        super::values::release_all();
+        written
     }
 
     /// Restores a memberctl snapshot file into this store (a fresh data

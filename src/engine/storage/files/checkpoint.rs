@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use super::snapfile;
 use crate::engine::storage::faults;
 use crate::engine::storage::layout::{sync_dir, Layout};
+use crate::engine::storage::values;
 use crate::engine::storage::{Result, State, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
@@ -144,7 +145,8 @@ pub fn write(layout: &Layout, state: &State) -> Result<u64> {
     let mut file = PacedFile::create(&partial)?;
     let header = snapfile::header(state);
     let mut failed = None;
-    snapfile::encode(state, &header, |piece| match file.write(&piece) {
+    let mut values = Vec::new();
+    snapfile::encode_noting(state, &header, Some(&mut values), |piece| match file.write(&piece) {
         Ok(()) => true,
         Err(e) => {
             failed = Some(e);
@@ -161,7 +163,21 @@ pub fn write(layout: &Layout, state: &State) -> Result<u64> {
         return Err(e);
     }
     install(layout, &partial, index, term)?;
+    move_values(layout, state, index, term, &values);
     Ok(size)
+}
+
+/// Moves `state`'s values to the pages of its checkpoint at `index`
+/// (`term`), durable now: the spill arena's segments, and older
+/// checkpoints' pages, go once nothing else holds them. A checkpoint that
+/// cannot be mapped leaves the values where they were.
+fn move_values(layout: &Layout, state: &State, index: u64, term: u64, values: &[u64]) {
+    let path = layout.snap_dir().join(file_name(index, term));
+    if let Ok(file) = std::fs::File::open(&path).and_then(|f| values::map_file(&f)) {
+        state.move_values(&file, values);
+    }
+    // Writing the checkpoint read every value: let those pages go.
+    values::release_all();
 }
 
 /// Moves a complete, durable snapshot file into place as the checkpoint at
@@ -184,8 +200,18 @@ pub fn load_newest(layout: &Layout) -> Result<Option<(spb::SnapshotHeader, State
         return Ok(None);
     };
     let file = std::fs::File::open(&path)?;
-    let (header, state) = snapfile::read(std::io::BufReader::with_capacity(1 << 20, file))
-        .map_err(|e| {
+    // Read from its pages, mapped, so the values stay there; read as a
+    // stream where it cannot be mapped.
+    let read = match values::map_file(&file) {
+        Ok(mapped) => {
+            let mut d = snapfile::Decoder::mapped(mapped.clone());
+            let read = d.feed(&mapped).and_then(|()| d.finish());
+            values::release_all();
+            read
+        }
+        Err(_) => snapfile::read(std::io::BufReader::with_capacity(1 << 20, file)),
+    };
+    let (header, state) = read.map_err(|e| {
             StoreError::new(
                 e.kind,
                 format!(

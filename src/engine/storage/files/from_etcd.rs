@@ -8,6 +8,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::engine::storage::values::Value;
 use crate::engine::storage::{Record, State, StoreError};
 use crate::etcd_db::content::{self, Content};
 use crate::etcd_db::DbError;
@@ -37,7 +38,7 @@ pub fn read(
         let key = state.key(&c.kv.key);
         let rec = Arc::new(Record {
             key: key.clone(),
-            value: c.kv.value,
+            value: Value::new(&c.kv.value),
             create_revision: c.kv.create_revision,
             mod_revision: c.main,
             version: c.kv.version,

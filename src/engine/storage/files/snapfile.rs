@@ -22,7 +22,8 @@ use prost::Message as _;
 use protobuf::Message as _;
 use raft::eraftpb::ConfState;
 
-use crate::engine::storage::state::{Key, Record};
+use crate::engine::storage::state::{parse_record, Key, Record};
+use crate::engine::storage::values::Value;
 use crate::engine::storage::{Result, State, StoreError};
 use crate::proto::memberctl_store_v1 as spb;
 
@@ -82,13 +83,26 @@ pub fn header(state: &State) -> spb::SnapshotHeader {
 pub fn encode(
     state: &State,
     header: &spb::SnapshotHeader,
+    emit: impl FnMut(Vec<u8>) -> bool,
+) -> Option<u64> {
+    encode_noting(state, header, None, emit)
+}
+
+/// [`encode`], noting in `values` where in the file each non-empty value
+/// of the history begins, in the history's order (for
+/// `State::move_values` once the file is durable).
+pub fn encode_noting(
+    state: &State,
+    header: &spb::SnapshotHeader,
+    mut values: Option<&mut Vec<u64>>,
     mut emit: impl FnMut(Vec<u8>) -> bool,
 ) -> Option<u64> {
     let mut sha = ring::digest::Context::new(&ring::digest::SHA256);
+    // Bytes handed to `emit` so far.
     let mut written = 0u64;
-    let mut send = |piece: Vec<u8>, sha: &mut ring::digest::Context| {
+    let mut send = |piece: Vec<u8>, sha: &mut ring::digest::Context, written: &mut u64| {
         sha.update(&piece);
-        written += piece.len() as u64;
+        *written += piece.len() as u64;
         emit(piece)
     };
     let head = header.encode_to_vec();
@@ -97,7 +111,7 @@ pub fn encode(
     first.extend_from_slice(&FORMAT.to_be_bytes());
     frame_head(&mut first, HEADER, head.len());
     first.extend_from_slice(&head);
-    if !send(first, &mut sha) {
+    if !send(first, &mut sha, &mut written) {
         return None;
     }
     let mut records = 0u64;
@@ -117,10 +131,17 @@ pub fn encode(
     for rec in state.revs.values() {
         prost::encoding::encode_key(1, prost::encoding::WireType::LengthDelimited, &mut chunk);
         prost::encoding::encode_varint(rec.encoded_len() as u64, &mut chunk);
-        rec.encode_raw(&mut chunk);
+        let at = rec.encode_raw(&mut chunk);
+        if let (Some(values), Some(at)) = (values.as_deref_mut(), at) {
+            values.push(written + at as u64);
+        }
         records += 1;
         if chunk.len() - 5 >= CHUNK_BYTES
-            && !send(close(std::mem::replace(&mut chunk, new_chunk())), &mut sha)
+            && !send(
+                close(std::mem::replace(&mut chunk, new_chunk())),
+                &mut sha,
+                &mut written,
+            )
         {
             return None;
         }
@@ -178,6 +199,9 @@ pub struct Decoder {
     trailer: Option<[u8; HASH_LEN]>,
     /// Whether the hash is checked here (else by whoever writes the file).
     hashed: bool,
+    /// The whole file, mapped, when it is read from there: values stay in
+    /// its pages instead of being copied.
+    file: Option<bytes::Bytes>,
 }
 
 fn malformed(what: &str) -> StoreError {
@@ -208,7 +232,29 @@ impl Decoder {
             build: true,
             trailer: None,
             hashed: true,
+            file: None,
         }
+    }
+
+    /// A decoder of a whole file mapped as `file` (fed as one piece), whose
+    /// state keeps its values in the file's pages.
+    pub fn mapped(file: bytes::Bytes) -> Decoder {
+        Decoder {
+            file: Some(file),
+            ..Decoder::new()
+        }
+    }
+
+    /// `bytes` as a value: a slice of the mapped file when they lie in it,
+    /// else kept as any value written.
+    fn value(&self, bytes: &[u8]) -> Value {
+        if let Some(file) = &self.file {
+            let start = (bytes.as_ptr() as usize).wrapping_sub(file.as_ptr() as usize);
+            if !bytes.is_empty() && start <= file.len() && bytes.len() <= file.len() - start {
+                return Value::from_bytes(file.slice(start..start + bytes.len()));
+            }
+        }
+        Value::new(bytes)
     }
 
     /// A decoder that leaves the SHA-256 to be checked by another reader of
@@ -410,7 +456,7 @@ impl Decoder {
     fn chunk(&mut self, mut rest: &[u8]) -> Result<()> {
         while !rest.is_empty() {
             let bytes = next_record(&mut rest)?;
-            let rec = spb::KvRecord::decode(bytes)?;
+            let rec = parse_record(bytes).map_err(|e| malformed(&format!("a record is malformed ({e})")))?;
             let rev = rec.mod_revision as u64;
             let key = match &self.newest_key {
                 Some(k) if **k == *rec.key => {
@@ -424,7 +470,7 @@ impl Decoder {
                 }
                 _ => {
                     self.end_key();
-                    let k: Key = Arc::from(rec.key.as_slice());
+                    let k: Key = Arc::from(rec.key);
                     self.newest_key = Some(k.clone());
                     k
                 }
@@ -434,7 +480,8 @@ impl Decoder {
             if !self.build {
                 continue;
             }
-            let rec = Arc::new(Record::from_stored(rec, key.clone()));
+            let value = self.value(rec.value);
+            let rec = Arc::new(Record::from_parsed(&rec, key.clone(), value));
             self.state.insert_sized(key, rec.clone(), bytes.len());
             self.newest = Some(rec);
         }

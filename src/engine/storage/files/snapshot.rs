@@ -15,6 +15,7 @@ use tokio::sync::mpsc;
 use super::checkpoint::{self, PacedFile};
 use super::snapfile::{self, Decoder};
 use crate::engine::storage::layout::{sync_dir, Layout};
+use crate::engine::storage::values;
 use crate::engine::storage::{Result, State, StoreError};
 
 /// A snapshot prepared for followers: its raft message and the state it
@@ -58,7 +59,10 @@ impl SnapshotSource {
     /// `emit` returned false (the receiver went away) and it stopped.
     pub fn read(&self, emit: impl FnMut(Vec<u8>) -> bool) -> Option<u64> {
         let header = snapfile::header(&self.state);
-        snapfile::encode(&self.state, &header, emit)
+        let sent = snapfile::encode(&self.state, &header, emit);
+        // Every value was read: their pages go back to the page cache.
+        values::release_all();
+        sent
     }
 }
 

@@ -49,7 +49,7 @@ impl Source for KeyHistory<'_> {
                     rec.create_revision,
                     rec.mod_revision,
                     rec.version,
-                    &rec.value,
+                    &rec.value.get(),
                     rec.lease,
                 );
                 17

@@ -108,6 +108,8 @@ impl State {
         let mut crc = Crc32c::new();
         crc.update(b"revs");
         hash_history(self, upto, &mut crc);
+        // Every value was read: their pages go back to the page cache.
+        crate::engine::storage::values::release_all();
         Ok(KvHash {
             hash: crc.finish(),
             compact_revision: compacted,

@@ -22,7 +22,7 @@ pub use self::auth::{role, user, AuthRefusal, READ, READWRITE, ROOT, WRITE};
 pub use self::maintenance::{adds_data, AlarmRecord, KvHash, NOSPACE};
 pub use self::mvcc::{bounds, Change, RangeResult, Refusal};
 pub use self::reads::LeaseInfo;
-pub use self::record::Record;
+pub use self::record::{parse as parse_record, Record};
 pub use self::txn::{OpResult, TxnResult};
 pub use self::writes::Batch;
 
@@ -189,6 +189,35 @@ impl State {
     /// Bytes of the key history as a snapshot file holds it.
     pub fn bytes(&self) -> i64 {
         self.bytes
+    }
+
+    /// Moves the values of its history to where `file` holds them: `at`
+    /// gives, in the history's order, where each non-empty value begins in
+    /// `file` (a checkpoint of this state, mapped). Returns how many moved;
+    /// a position that does not fit leaves its value where it was.
+    pub fn move_values(&self, file: &bytes::Bytes, at: &[u64]) -> usize {
+        let mut at = at.iter();
+        let mut moved = 0;
+        for rec in self.revs.values() {
+            let len = rec.value.len();
+            if len == 0 {
+                continue;
+            }
+            let Some(&start) = at.next() else {
+                break;
+            };
+            let Some(end) = usize::try_from(start)
+                .ok()
+                .and_then(|s| s.checked_add(len))
+                .filter(|e| *e <= file.len())
+            else {
+                continue;
+            };
+            if rec.value.move_to(file.slice(end - len..end)) {
+                moved += 1;
+            }
+        }
+        moved
     }
 
     /// Adds a record to the history (and its event), counting its bytes.

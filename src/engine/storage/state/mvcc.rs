@@ -242,7 +242,7 @@ pub(crate) fn range_with(
                 SortTarget::Version => (k.version, vec![]),
                 SortTarget::Create => (k.create_revision, vec![]),
                 SortTarget::Mod => (k.mod_revision, vec![]),
-                SortTarget::Value => (0, k.value.clone()),
+                SortTarget::Value => (0, k.value.to_vec()),
             }
         };
         if order == SortOrder::Descend {
@@ -262,7 +262,7 @@ pub(crate) fn range_with(
             value: if r.keys_only {
                 Vec::new()
             } else {
-                k.value.clone()
+                k.value.to_vec()
             },
             create_revision: k.create_revision,
             mod_revision: k.mod_revision,
@@ -303,7 +303,7 @@ fn compare(state: &State, c: &spb::Compare) -> bool {
             Target::Create => k.create_revision.cmp(&c.number),
             Target::Mod => k.mod_revision.cmp(&c.number),
             Target::Lease => k.lease.cmp(&c.number),
-            Target::Value => k.value.as_slice().cmp(c.value.as_slice()),
+            Target::Value => k.value.get()[..].cmp(c.value.as_slice()),
         };
         match Cmp::try_from(c.result).unwrap_or(Cmp::Equal) {
             Cmp::Equal => ord.is_eq(),

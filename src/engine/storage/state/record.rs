@@ -3,15 +3,15 @@
 use prost::encoding::{self, WireType};
 
 use super::Key;
-use crate::proto::memberctl_store_v1 as spb;
+use crate::engine::storage::values::Value;
 
 /// One revision of a key: its value and counters, or its deletion.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Record {
     /// The key, the same allocation the state's maps hold.
     pub key: Key,
-    /// The value (empty for a deletion).
-    pub value: Vec<u8>,
+    /// The value (empty for a deletion), wherever it is kept.
+    pub value: Value,
     /// The revision the key was created at (0 for a deletion).
     pub create_revision: i64,
     /// The revision of this change.
@@ -46,22 +46,6 @@ fn put_bytes(tag: u32, bytes: &[u8], buf: &mut Vec<u8>) {
 }
 
 impl Record {
-    /// The record read from the snapshot file's `KvRecord`, with `key` (the
-    /// record's own key, shared) in place of its copy.
-    pub fn from_stored(rec: spb::KvRecord, key: Key) -> Record {
-        debug_assert_eq!(*key, *rec.key);
-        Record {
-            key,
-            value: rec.value,
-            create_revision: rec.create_revision,
-            mod_revision: rec.mod_revision,
-            version: rec.version,
-            lease: rec.lease,
-            sub: rec.sub,
-            tombstone: rec.tombstone,
-        }
-    }
-
     /// The size of its `KvRecord` encoding, as prost's `encoded_len`.
     pub fn encoded_len(&self) -> usize {
         bytes_len(1, self.key.len())
@@ -75,10 +59,15 @@ impl Record {
     }
 
     /// Appends its `KvRecord` encoding (the message's fields, no frame), as
-    /// prost's `encode_raw` of the same `KvRecord`.
-    pub fn encode_raw(&self, buf: &mut Vec<u8>) {
+    /// prost's `encode_raw` of the same `KvRecord`. Returns where in `buf`
+    /// its value's bytes begin (None when it is empty).
+    pub fn encode_raw(&self, buf: &mut Vec<u8>) -> Option<usize> {
         put_bytes(1, &self.key, buf);
-        put_bytes(2, &self.value, buf);
+        let value = self.value.get();
+        let before = buf.len();
+        put_bytes(2, &value, buf);
+        let at = (!value.is_empty()).then(|| buf.len() - value.len());
+        debug_assert!(at.is_none_or(|a| a > before));
         if self.create_revision != 0 {
             encoding::int64::encode(3, &self.create_revision, buf);
         }
@@ -97,6 +86,97 @@ impl Record {
         if self.tombstone {
             encoding::bool::encode(8, &self.tombstone, buf);
         }
+        at
+    }
+}
+
+/// A stored `KvRecord` read in place: its key and value are slices of the
+/// encoding, so a value can stay where the file holds it.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Stored<'a> {
+    /// The key.
+    pub key: &'a [u8],
+    /// The value (empty for a deletion).
+    pub value: &'a [u8],
+    /// `create_revision`.
+    pub create_revision: i64,
+    /// `mod_revision`.
+    pub mod_revision: i64,
+    /// `version`.
+    pub version: i64,
+    /// `lease`.
+    pub lease: i64,
+    /// `sub`.
+    pub sub: u32,
+    /// `tombstone`.
+    pub tombstone: bool,
+}
+
+/// Reads a `KvRecord`'s encoding as prost's `decode` would (the last of a
+/// repeated field wins; unknown fields are skipped), without copying its
+/// key or value. The error says what is wrong.
+pub fn parse(mut buf: &[u8]) -> Result<Stored<'_>, String> {
+    let bad = |e: prost::DecodeError| e.to_string();
+    let mut out = Stored::default();
+    while !buf.is_empty() {
+        let (tag, wire) = encoding::decode_key(&mut buf).map_err(bad)?;
+        let want = match tag {
+            1 | 2 => WireType::LengthDelimited,
+            3..=8 => WireType::Varint,
+            _ => {
+                encoding::skip_field(wire, tag, &mut buf, encoding::DecodeContext::default())
+                    .map_err(bad)?;
+                continue;
+            }
+        };
+        if wire != want {
+            return Err(format!(
+                "KvRecord field {tag}: wire type {wire:?}, expected {want:?}"
+            ));
+        }
+        if want == WireType::LengthDelimited {
+            let len = encoding::decode_varint(&mut buf).map_err(bad)?;
+            let len = usize::try_from(len)
+                .ok()
+                .filter(|l| *l <= buf.len())
+                .ok_or_else(|| format!("KvRecord field {tag}: longer than the record"))?;
+            let (field, rest) = buf.split_at(len);
+            buf = rest;
+            if tag == 1 {
+                out.key = field;
+            } else {
+                out.value = field;
+            }
+            continue;
+        }
+        let v = encoding::decode_varint(&mut buf).map_err(bad)?;
+        match tag {
+            3 => out.create_revision = v as i64,
+            4 => out.mod_revision = v as i64,
+            5 => out.version = v as i64,
+            6 => out.lease = v as i64,
+            7 => out.sub = v as u32,
+            _ => out.tombstone = v != 0,
+        }
+    }
+    Ok(out)
+}
+
+impl Record {
+    /// The record `stored` holds with `key` (its own key, shared) and
+    /// `value` (its value, wherever it is kept).
+    pub fn from_parsed(stored: &Stored<'_>, key: Key, value: Value) -> Record {
+        debug_assert_eq!(*key, *stored.key);
+        Record {
+            key,
+            value,
+            create_revision: stored.create_revision,
+            mod_revision: stored.mod_revision,
+            version: stored.version,
+            lease: stored.lease,
+            sub: stored.sub,
+            tombstone: stored.tombstone,
+        }
     }
 }
 
@@ -112,13 +192,14 @@ fn nonzero<T: Default + PartialEq>(v: T, len: impl Fn(&T) -> usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::proto::memberctl_store_v1 as spb;
     use prost::Message as _;
     use std::sync::Arc;
 
     fn stored(r: &Record) -> spb::KvRecord {
         spb::KvRecord {
             key: r.key.to_vec(),
-            value: r.value.clone(),
+            value: r.value.to_vec(),
             create_revision: r.create_revision,
             mod_revision: r.mod_revision,
             version: r.version,
@@ -132,7 +213,7 @@ mod tests {
     fn its_encoding_is_the_stored_records_byte_for_byte() {
         let put = Record {
             key: Arc::from(&b"k/1"[..]),
-            value: vec![7; 300],
+            value: Value::from(vec![7; 300]),
             create_revision: 5,
             mod_revision: 1 << 40,
             version: 3,
@@ -147,12 +228,42 @@ mod tests {
             ..Default::default()
         };
         for r in [put, deletion, Record::default()] {
-            let mut mine = Vec::new();
-            r.encode_raw(&mut mine);
+            let mut mine = vec![1, 2, 3];
+            let at = r.encode_raw(&mut mine);
+            let mine = mine.split_off(3);
             assert_eq!(mine, stored(&r).encode_to_vec(), "{r:?}");
             assert_eq!(r.encoded_len(), mine.len());
-            let back = spb::KvRecord::decode(mine.as_slice()).unwrap();
-            assert_eq!(Record::from_stored(back, r.key.clone()), r);
+            let value = r.value.to_vec();
+            match at {
+                Some(at) => assert_eq!(&mine[at - 3..at - 3 + value.len()], &value[..]),
+                None => assert!(value.is_empty()),
+            }
+            assert_eq!(spb::KvRecord::decode(mine.as_slice()).unwrap(), stored(&r));
+            let parsed = parse(&mine).unwrap();
+            let again = Record::from_parsed(&parsed, r.key.clone(), Value::new(parsed.value));
+            assert_eq!(again, r);
+        }
+    }
+
+    #[test]
+    fn parsing_reads_what_prost_reads_and_refuses_what_it_refuses() {
+        // Fields out of order, a repeated field (the last wins), an unknown one.
+        let mut buf = Vec::new();
+        encoding::int64::encode(4, &9, &mut buf);
+        encoding::bytes::encode(2, &b"old".to_vec(), &mut buf);
+        encoding::string::encode(99, &"extra".to_string(), &mut buf);
+        encoding::bytes::encode(1, &b"key".to_vec(), &mut buf);
+        encoding::bytes::encode(2, &b"new".to_vec(), &mut buf);
+        encoding::bool::encode(8, &true, &mut buf);
+        let theirs = spb::KvRecord::decode(buf.as_slice()).unwrap();
+        let mine = parse(&buf).unwrap();
+        assert_eq!(mine.key, &theirs.key[..]);
+        assert_eq!(mine.value, &theirs.value[..]);
+        assert_eq!((mine.mod_revision, mine.tombstone), (9, true));
+        // A value longer than what is left, and a key sent as a number.
+        for bad in [vec![0x12, 0x05, b'a'], vec![0x08, 0x01]] {
+            assert!(spb::KvRecord::decode(bad.as_slice()).is_err());
+            assert!(parse(&bad).is_err(), "{bad:?}");
         }
     }
 }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::mvcc::{self, RangeResult, Refusal};
 use super::writes::{At, Batch};
 use super::{Record, State};
+use crate::engine::storage::values::Value;
 use crate::engine::storage::StoreError;
 use crate::proto::memberctl_store_v1 as spb;
 
@@ -136,7 +137,7 @@ impl Batch<'_> {
                     };
                     let value = match (&prev, p.ignore_value) {
                         (Some(prev), true) => prev.value.clone(),
-                        _ => p.value.clone(),
+                        _ => Value::new(&p.value),
                     };
                     let lease = match (&prev, p.ignore_lease) {
                         (Some(prev), true) => prev.lease,

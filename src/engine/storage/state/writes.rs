@@ -8,6 +8,7 @@ use raft::eraftpb::ConfState;
 
 use super::mvcc::{self, Change, RangeResult, Refusal};
 use super::{Key, Record, State};
+use crate::engine::storage::values::Value;
 use crate::proto::memberctl_store_v1 as spb;
 
 /// One batch's writes: the changes to the state machine while one batch of
@@ -113,7 +114,7 @@ impl<'s> Batch<'s> {
         &mut self,
         at: &mut At,
         key: &[u8],
-        value: Vec<u8>,
+        value: Value,
         lease: i64,
     ) -> Option<Arc<Record>> {
         let prev = self.current(key);
@@ -171,7 +172,7 @@ impl<'s> Batch<'s> {
     #[cfg(test)]
     pub fn put(&mut self, key: &[u8], value: &[u8]) -> i64 {
         let mut at = self.at();
-        self.write(&mut at, key, value.to_vec(), 0);
+        self.write(&mut at, key, Value::new(value), 0);
         self.close(at);
         self.revision()
     }

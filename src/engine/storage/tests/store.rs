@@ -434,7 +434,7 @@ fn history_compaction_transactions_and_leases() {
     let revs: Vec<i64> = changes.0.iter().map(|c| c.revision()).collect();
     assert_eq!(revs, vec![2, 3, 4, 5]);
     assert!(changes.0[3].kv.tombstone);
-    assert_eq!(changes.0[3].prev.as_ref().unwrap().value, b"2");
+    assert_eq!(changes.0[3].prev.as_ref().unwrap().value.to_vec(), b"2");
 
     // A transaction: compare, put with a lease, one revision for all of it.
     let outcome = apply_published(&s, 3, |a| {
@@ -564,4 +564,40 @@ fn force_new_cluster_rewrites_the_configuration_after_the_commit_index() {
     assert_eq!(single(&changes[2]), (ConfChangeType::RemoveNode, 2));
     assert_eq!(single(&changes[3]), (ConfChangeType::RemoveNode, 3));
     assert_eq!(single(&changes[4]), (ConfChangeType::RemoveNode, 4));
+}
+
+#[test]
+fn values_move_to_the_pages_of_the_file_that_holds_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    s.bootstrap(9, 1, &[member(1)]).unwrap();
+    s.persist(&[entry(2, 2, 10)], None, true).unwrap();
+    apply(&s, true, 2, &[("a", "one"), ("b", ""), ("a", "two"), ("c", "three")]);
+    let state = s.state();
+    let header = snapfile::header(&state);
+    let mut file = Vec::new();
+    let mut at = Vec::new();
+    snapfile::encode_noting(&state, &header, Some(&mut at), |piece| {
+        file.extend_from_slice(&piece);
+        true
+    });
+    // Three non-empty values in the history ("b" is empty).
+    assert_eq!(at.len(), 3);
+    let file = bytes::Bytes::from(file);
+    assert_eq!(state.move_values(&file, &at), 3);
+    let range = file.as_ptr() as usize..file.as_ptr() as usize + file.len();
+    for (key, want) in [("a", "two"), ("c", "three")] {
+        let rec = state.kv.get(key.as_bytes()).unwrap();
+        let v = rec.value.get();
+        assert_eq!(&v[..], want.as_bytes());
+        assert!(range.contains(&(v.as_ptr() as usize)), "{key}'s value is in the file");
+    }
+    // Positions that do not fit move nothing.
+    assert_eq!(state.move_values(&file, &[u64::MAX, u64::MAX - 1, 1 << 40]), 0);
+    assert_eq!(&state.kv.get(&b"a"[..]).unwrap().value.get()[..], b"two");
+    // Reopened, the store reads its values from its checkpoint's pages.
+    s.flush().unwrap();
+    drop((s, state));
+    let s = Store::open(dir.path()).unwrap();
+    assert_eq!(&s.state().kv.get(&b"c"[..]).unwrap().value.get()[..], b"three");
 }
