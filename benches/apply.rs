@@ -1,8 +1,11 @@
 //! `member apply` under a steady writer (a put every 2 ms): the total time
 //! and the writer's worst put for 3 → 5 and for a move to three new hosts,
-//! on the bundled engine and, as the reference in the same run, on etcd
-//! (new etcd members started from the settings memberctl prints). Prints a
-//! Markdown table (also target/bench-report-apply.md).
+//! on the bundled engine and, as the reference in the same run, on etcd 3.6
+//! and 3.7 (the pinned servers) and Debian's 3.4 (new etcd members started
+//! from the settings memberctl prints), in turn. `MEMBERCTL_BENCH_SERVERS`
+//! (default engine, 3.6, 3.7, 3.4) and `MEMBERCTL_BENCH_ROUNDS` (default 1).
+//! Prints a Markdown table with engine ÷ 3.6 and ÷ 3.7 per round (also
+//! target/bench-report-apply.md).
 
 mod common;
 #[path = "../tests/util/mod.rs"]
@@ -102,9 +105,9 @@ fn etcd(bin: &Path) -> (Measured, Measured) {
     )
 }
 
-fn row(server: &str, change: &str, m: &Measured) -> String {
+fn row(round: usize, server: &str, change: &str, m: &Measured) -> String {
     format!(
-        "| {server} | {change} | {:.2} s | {} | {} | {:.1} ms | {:.1} ms |",
+        "| {round} | {server} | {change} | {:.2} s | {} | {} | {:.1} ms | {:.1} ms |",
         m.total.as_secs_f64(),
         m.puts,
         m.failed,
@@ -113,27 +116,65 @@ fn row(server: &str, change: &str, m: &Measured) -> String {
     )
 }
 
+/// Engine ÷ `reference` for one change: total time, p99 and worst put.
+fn ratio(change: &str, engine: &Measured, reference: &Measured) -> String {
+    format!(
+        "{change}: time {:.2}, p99 {:.2}, worst {:.2}",
+        engine.total.as_secs_f64() / reference.total.as_secs_f64(),
+        engine.p99_ms / reference.p99_ms,
+        engine.worst_ms / reference.worst_ms
+    )
+}
+
 fn main() {
-    let (grow, moved) = engine();
-    let mut rows = vec![
-        row("engine", "3 → 5", &grow),
-        row("engine", "move to 3 new hosts", &moved),
-    ];
-    match util::etcd::etcd_binary() {
-        Some(bin) => {
-            let (grow, moved) = etcd(&bin);
-            rows.push(row("etcd", "3 → 5", &grow));
-            rows.push(row("etcd", "move to 3 new hosts", &moved));
+    let servers = common::list("MEMBERCTL_BENCH_SERVERS", "engine,3.6,3.7,3.4");
+    let mut rows = Vec::new();
+    let mut ratios = Vec::new();
+    for round in 1..=common::rounds(1) {
+        let mut measured: Vec<(String, Measured, Measured)> = Vec::new();
+        for server in &servers {
+            let (grow, moved) = if server == "engine" {
+                engine()
+            } else {
+                match util::versions::find(server) {
+                    Ok(bin) => etcd(&bin),
+                    Err(why) => {
+                        rows.push(format!(
+                            "| {round} | {} | (not available: {why}) | | | | | |",
+                            common::label(server)
+                        ));
+                        continue;
+                    }
+                }
+            };
+            rows.push(row(round, &common::label(server), "3 → 5", &grow));
+            rows.push(row(
+                round,
+                &common::label(server),
+                "move to 3 new hosts",
+                &moved,
+            ));
+            measured.push((server.clone(), grow, moved));
         }
-        None => rows.push("| etcd | (not installed: no reference) | | | | | |".into()),
+        let Some((_, eg, em)) = measured.iter().find(|(s, _, _)| s == "engine") else {
+            continue;
+        };
+        for (server, g, m) in measured.iter().filter(|(s, _, _)| s != "engine") {
+            ratios.push(format!(
+                "round {round}: engine ÷ etcd {server}: {}; {}",
+                ratio("3 → 5", eg, g),
+                ratio("move", em, m)
+            ));
+        }
     }
     let section = format!(
         "## member apply under a writer (a put every 2 ms)\n\n\
-         | server | change | total | puts | failed | p99 put | worst put |\n\
-         |---|---|---|---|---|---|---|\n{}\n\n\
+         | round | server | change | total | puts | failed | p99 put | worst put |\n\
+         |---|---|---|---|---|---|---|---|\n{}\n\n{}\n\n\
          The writer talks to the original members; in a move they are all removed, so puts \
          to a member just removed fail over to the next (counted as failed).\n",
-        rows.join("\n")
+        rows.join("\n"),
+        ratios.join("\n\n")
     );
     println!("{section}");
     publish("apply", &section);

@@ -3,7 +3,8 @@
 //! linker's output file for reference, member add --dry-run
 //! with its pre-flight checks vs endpoint status; ≥ 20 alternating runs),
 //! and start-up: `memberctl cluster up --nodes 3` to a leader vs a 3-member
-//! etcd to healthy (≥ 5 alternating runs). Medians and same-run ratios,
+//! etcd 3.6, 3.7 (the pinned servers) and 3.4 to healthy (≥ 5 alternating
+//! runs). Medians and same-run ratios,
 //! printed as Markdown and written to target/bench-report.md.
 //! `MEMBERCTL_BENCH_ROUNDS` rounds (default 1), each with a fresh etcd.
 
@@ -44,10 +45,20 @@ fn main() {
     let rounds = common::rounds(1);
     let installed = tempfile::tempdir().unwrap();
     let me = install(installed.path());
-    let mut report = String::from("### CLI and start-up, memberctl vs etcd 3.4 (same machine, same run)\n\n| round | measure | memberctl | etcd | ratio | target |\n|---|---|---|---|---|---|\n");
+    // Start-up against the etcd people run now (the pinned 3.6 and 3.7) and
+    // Debian's 3.4, whose etcdctl is the commands' reference.
+    let mut servers = Vec::new();
+    for v in ["3.6", "3.7"] {
+        match util::versions::find(v) {
+            Ok(bin) => servers.push((format!("etcd {v}"), bin)),
+            Err(why) => println!("etcd {v} not available for the start-up line: {why}"),
+        }
+    }
+    servers.push(("etcd 3.4".to_string(), etcd.clone()));
+    let mut report = String::from("### CLI and start-up, memberctl vs etcd (same machine, same run; the commands against etcd 3.4 with its etcdctl)\n\n| round | measure | memberctl | etcd | ratio | target |\n|---|---|---|---|---|---|\n");
     for round in 1..=rounds {
         report.push_str(&cli_round(round, &me, &etcd, &etcdctl));
-        report.push_str(&start_round(round, &me, &etcd));
+        report.push_str(&start_round(round, &me, &servers));
     }
     println!("{report}");
     common::publish("cli", &report);
@@ -137,8 +148,9 @@ fn cli_round(round: usize, me: &Path, etcd: &Path, etcdctl: &Path) -> String {
 }
 
 /// `cluster up --nodes 3` to a leader against a 3-member etcd to healthy: one row.
-fn start_round(round: usize, me: &Path, etcd: &Path) -> String {
-    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+fn start_round(round: usize, me: &Path, servers: &[(String, PathBuf)]) -> String {
+    let mut ours = Vec::new();
+    let mut theirs: Vec<Vec<f64>> = vec![Vec::new(); servers.len()];
     for _ in 0..START_RUNS {
         let dir = tempfile::tempdir().unwrap();
         let t = Instant::now();
@@ -158,16 +170,23 @@ fn start_round(round: usize, me: &Path, etcd: &Path) -> String {
             "cluster up failed: {}",
             String::from_utf8_lossy(&up.stderr)
         );
-        let t = Instant::now();
-        // Returns once a leader is elected and every member answers (polled every 20 ms).
-        let c = util::Etcd::start_default_timing(etcd.to_path_buf(), 3);
-        theirs.push(t.elapsed().as_secs_f64() * 1000.0);
-        drop(c);
-        std::thread::sleep(Duration::from_millis(100));
+        for ((_, etcd), times) in servers.iter().zip(theirs.iter_mut()) {
+            let t = Instant::now();
+            // Returns once a leader is elected and every member answers (polled every 20 ms).
+            let c = util::Etcd::start_default_timing(etcd.to_path_buf(), 3);
+            times.push(t.elapsed().as_secs_f64() * 1000.0);
+            drop(c);
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
-    let (mo, mt) = (median(&mut ours), median(&mut theirs));
-    format!(
-        "| {round} | 3 members: launch → leader elected, all answering; median of {START_RUNS} | {mo:.0} ms | {mt:.0} ms | {:.2} | ≤ 0.5 |\n",
-        mo / mt
-    )
+    let mo = median(&mut ours);
+    let mut rows = String::new();
+    for ((name, _), times) in servers.iter().zip(theirs.iter_mut()) {
+        let mt = median(times);
+        rows.push_str(&format!(
+            "| {round} | 3 members: launch → leader elected, all answering ({name}); median of {START_RUNS} | {mo:.0} ms | {mt:.0} ms | {:.2} | ≤ 0.5 |\n",
+            mo / mt
+        ));
+    }
+    rows
 }

@@ -146,11 +146,13 @@ pub fn write(layout: &Layout, state: &State) -> Result<u64> {
     let header = snapfile::header(state);
     let mut failed = None;
     let mut values = Vec::new();
-    snapfile::encode_noting(state, &header, Some(&mut values), |piece| match file.write(&piece) {
-        Ok(()) => true,
-        Err(e) => {
-            failed = Some(e);
-            false
+    snapfile::encode_noting(state, &header, Some(&mut values), |piece| {
+        match file.write(&piece) {
+            Ok(()) => true,
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
         }
     });
     if let Some(e) = failed {
@@ -212,15 +214,15 @@ pub fn load_newest(layout: &Layout) -> Result<Option<(spb::SnapshotHeader, State
         Err(_) => snapfile::read(std::io::BufReader::with_capacity(1 << 20, file)),
     };
     let (header, state) = read.map_err(|e| {
-            StoreError::new(
-                e.kind,
-                format!(
-                    "checkpoint {} (index {index}, term {term}) cannot be read: {}",
-                    path.display(),
-                    e.message
-                ),
-            )
-        })?;
+        StoreError::new(
+            e.kind,
+            format!(
+                "checkpoint {} (index {index}, term {term}) cannot be read: {}",
+                path.display(),
+                e.message
+            ),
+        )
+    })?;
     if state.applied() != (index, term) {
         return Err(StoreError::other(format!(
             "checkpoint {} holds the state at index {} (term {}), not the one its name says",

@@ -456,7 +456,8 @@ impl Decoder {
     fn chunk(&mut self, mut rest: &[u8]) -> Result<()> {
         while !rest.is_empty() {
             let bytes = next_record(&mut rest)?;
-            let rec = parse_record(bytes).map_err(|e| malformed(&format!("a record is malformed ({e})")))?;
+            let rec = parse_record(bytes)
+                .map_err(|e| malformed(&format!("a record is malformed ({e})")))?;
             let rev = rec.mod_revision as u64;
             let key = match &self.newest_key {
                 Some(k) if **k == *rec.key => {

@@ -572,7 +572,12 @@ fn values_move_to_the_pages_of_the_file_that_holds_them() {
     let s = Store::open(dir.path()).unwrap();
     s.bootstrap(9, 1, &[member(1)]).unwrap();
     s.persist(&[entry(2, 2, 10)], None, true).unwrap();
-    apply(&s, true, 2, &[("a", "one"), ("b", ""), ("a", "two"), ("c", "three")]);
+    apply(
+        &s,
+        true,
+        2,
+        &[("a", "one"), ("b", ""), ("a", "two"), ("c", "three")],
+    );
     let state = s.state();
     let header = snapfile::header(&state);
     let mut file = Vec::new();
@@ -590,14 +595,23 @@ fn values_move_to_the_pages_of_the_file_that_holds_them() {
         let rec = state.kv.get(key.as_bytes()).unwrap();
         let v = rec.value.get();
         assert_eq!(&v[..], want.as_bytes());
-        assert!(range.contains(&(v.as_ptr() as usize)), "{key}'s value is in the file");
+        assert!(
+            range.contains(&(v.as_ptr() as usize)),
+            "{key}'s value is in the file"
+        );
     }
     // Positions that do not fit move nothing.
-    assert_eq!(state.move_values(&file, &[u64::MAX, u64::MAX - 1, 1 << 40]), 0);
+    assert_eq!(
+        state.move_values(&file, &[u64::MAX, u64::MAX - 1, 1 << 40]),
+        0
+    );
     assert_eq!(&state.kv.get(&b"a"[..]).unwrap().value.get()[..], b"two");
     // Reopened, the store reads its values from its checkpoint's pages.
     s.flush().unwrap();
     drop((s, state));
     let s = Store::open(dir.path()).unwrap();
-    assert_eq!(&s.state().kv.get(&b"c"[..]).unwrap().value.get()[..], b"three");
+    assert_eq!(
+        &s.state().kv.get(&b"c"[..]).unwrap().value.get()[..],
+        b"three"
+    );
 }

@@ -142,7 +142,11 @@ mod tests {
         let a = s.map.bytes.slice(0..one.len());
         let b = s.map.bytes.slice(one.len()..one.len() + two.len());
         s.map.release(0, SEGMENT);
-        assert_eq!(&a[..], &one[..], "a value reads back after its pages were released");
+        assert_eq!(
+            &a[..],
+            &one[..],
+            "a value reads back after its pages were released"
+        );
         assert_eq!(&b[..], &two[..]);
         // The segment's file has no name: the directory stays empty.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
