@@ -134,6 +134,15 @@ impl Store {
         hs.term = hs.term.max(md.term);
         self.log().reset(md.index, md.term, &hs)?;
         checkpoint::install(self.layout(), &staged.path, md.index, md.term)?;
+        // Its values move from the spill arena to the file's pages now, so
+        // the arena's segments go before the kernel writes them back.
+        checkpoint::move_values(
+            self.layout(),
+            &staged.state,
+            md.index,
+            md.term,
+            &staged.values,
+        );
         self.inner
             .durable_applied
             .store(md.index, std::sync::atomic::Ordering::Release);

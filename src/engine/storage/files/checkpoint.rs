@@ -173,7 +173,7 @@ pub fn write(layout: &Layout, state: &State) -> Result<u64> {
 /// (`term`), durable now: the spill arena's segments, and older
 /// checkpoints' pages, go once nothing else holds them. A checkpoint that
 /// cannot be mapped leaves the values where they were.
-fn move_values(layout: &Layout, state: &State, index: u64, term: u64, values: &[u64]) {
+pub fn move_values(layout: &Layout, state: &State, index: u64, term: u64, values: &[u64]) {
     let path = layout.snap_dir().join(file_name(index, term));
     if let Ok(file) = std::fs::File::open(&path).and_then(|f| values::map_file(&f)) {
         state.move_values(&file, values);

@@ -202,6 +202,9 @@ pub struct Decoder {
     /// The whole file, mapped, when it is read from there: values stay in
     /// its pages instead of being copied.
     file: Option<bytes::Bytes>,
+    /// Where in the file each non-empty value of the state begins, in the
+    /// history's order (for `State::move_values` once the file is durable).
+    values: Vec<u64>,
 }
 
 fn malformed(what: &str) -> StoreError {
@@ -233,6 +236,7 @@ impl Decoder {
             trailer: None,
             hashed: true,
             file: None,
+            values: Vec::new(),
         }
     }
 
@@ -365,7 +369,10 @@ impl Decoder {
                         let h = spb::SnapshotHeader::decode(&data[start..start + len])?;
                         self.begin(h)?;
                     }
-                    CHUNK if self.header.is_some() => self.chunk(&data[start..start + len])?,
+                    CHUNK if self.header.is_some() => {
+                        let at = self.offset + start as u64;
+                        self.chunk(&data[start..start + len], at)?
+                    }
                     END if self.header.is_some() => {
                         let b = &data[start..start + len];
                         let count: [u8; 8] = b
@@ -452,8 +459,10 @@ impl Decoder {
         Ok(())
     }
 
-    /// Adds a chunk's records; they must come in (key, revision) order.
-    fn chunk(&mut self, mut rest: &[u8]) -> Result<()> {
+    /// Adds a chunk's records (the chunk at `at` in the file); they must
+    /// come in (key, revision) order.
+    fn chunk(&mut self, mut rest: &[u8], at: u64) -> Result<()> {
+        let chunk_start = rest.as_ptr() as usize;
         while !rest.is_empty() {
             let bytes = next_record(&mut rest)?;
             let rec = parse_record(bytes)
@@ -481,6 +490,10 @@ impl Decoder {
             if !self.build {
                 continue;
             }
+            if !rec.value.is_empty() && self.file.is_none() {
+                self.values
+                    .push(at + (rec.value.as_ptr() as usize - chunk_start) as u64);
+            }
             let value = self.value(rec.value);
             let rec = Arc::new(Record::from_parsed(&rec, key.clone(), value));
             self.state.insert_sized(key, rec.clone(), bytes.len());
@@ -502,6 +515,13 @@ impl Decoder {
             self.state.lease_keys.insert((rec.lease, key.clone()));
         }
         self.state.kv.insert(key, rec);
+    }
+
+    /// Where in the file each non-empty value of the state read begins, in
+    /// the history's order (none when the file was read mapped: its values
+    /// are there already).
+    pub fn value_positions(&mut self) -> Vec<u64> {
+        std::mem::take(&mut self.values)
     }
 
     /// The file is whole: its header and the state it holds.

@@ -42,6 +42,8 @@ pub(in crate::engine::storage) struct Staged {
     /// The file, complete and fsync'd (named `….received`).
     pub(in crate::engine::storage) path: PathBuf,
     pub(in crate::engine::storage) state: State,
+    /// Where in the file each non-empty value of `state` begins.
+    pub(in crate::engine::storage) values: Vec<u64>,
 }
 
 /// Where a snapshot received whole waits for raft to install it (the
@@ -234,7 +236,8 @@ impl SnapshotStaging {
     }
 
     fn complete(&mut self) -> Result<()> {
-        let (file, decoder) = self.join()?;
+        let (file, mut decoder) = self.join()?;
+        let values = decoder.value_positions();
         let (_, state) = decoder.finish()?;
         if state.applied() != (self.index, self.term) {
             return Err(StoreError::other(format!(
@@ -256,6 +259,7 @@ impl SnapshotStaging {
             term: self.term,
             path: received,
             state,
+            values,
         });
         Ok(())
     }

@@ -615,3 +615,46 @@ fn values_move_to_the_pages_of_the_file_that_holds_them() {
         b"three"
     );
 }
+
+#[test]
+fn a_decoder_notes_where_the_values_are_as_the_encoder_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    s.bootstrap(9, 1, &[member(1)]).unwrap();
+    s.persist(&[entry(2, 2, 10)], None, true).unwrap();
+    let big = "v".repeat(700);
+    let puts: Vec<(String, String)> = (0..4000)
+        .map(|i| {
+            (
+                format!("k{i:05}"),
+                if i % 7 == 0 {
+                    String::new()
+                } else {
+                    big.clone()
+                },
+            )
+        })
+        .collect();
+    let refs: Vec<(&str, &str)> = puts.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    apply(&s, false, 2, &refs);
+    let state = s.state();
+    let mut file = Vec::new();
+    let mut at = Vec::new();
+    snapfile::encode_noting(&state, &snapfile::header(&state), Some(&mut at), |piece| {
+        file.extend_from_slice(&piece);
+        true
+    });
+    assert!(
+        file.len() > 2 * snapfile::CHUNK_BYTES,
+        "more than one chunk"
+    );
+    // Fed in pieces that cut frames and records anywhere.
+    let mut d = snapfile::Decoder::new();
+    for piece in file.chunks(65_537) {
+        d.feed(piece).unwrap();
+    }
+    assert_eq!(d.value_positions(), at);
+    for &p in at.iter().take(3) {
+        assert_eq!(&file[p as usize..p as usize + 700], big.as_bytes());
+    }
+}
