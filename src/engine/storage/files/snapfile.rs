@@ -467,7 +467,7 @@ impl Decoder {
             let bytes = next_record(&mut rest)?;
             let rec = parse_record(bytes)
                 .map_err(|e| malformed(&format!("a record is malformed ({e})")))?;
-            let rev = rec.mod_revision as u64;
+            let rev = rec.rest.mod_revision as u64;
             let key = match &self.newest_key {
                 Some(k) if **k == *rec.key => {
                     if rev <= self.last_rev {
@@ -495,7 +495,7 @@ impl Decoder {
                     .push(at + (rec.value.as_ptr() as usize - chunk_start) as u64);
             }
             let value = self.value(rec.value);
-            let rec = Arc::new(Record::from_parsed(&rec, key.clone(), value));
+            let rec = Arc::new(Record::from_parsed(rec, key.clone(), value));
             self.state.insert_sized(key, rec.clone(), bytes.len());
             self.newest = Some(rec);
         }

@@ -98,18 +98,8 @@ pub struct Stored<'a> {
     pub key: &'a [u8],
     /// The value (empty for a deletion).
     pub value: &'a [u8],
-    /// `create_revision`.
-    pub create_revision: i64,
-    /// `mod_revision`.
-    pub mod_revision: i64,
-    /// `version`.
-    pub version: i64,
-    /// `lease`.
-    pub lease: i64,
-    /// `sub`.
-    pub sub: u32,
-    /// `tombstone`.
-    pub tombstone: bool,
+    /// Its counters and flags (its key and value left empty).
+    pub rest: Record,
 }
 
 /// Reads a `KvRecord`'s encoding as prost's `decode` would (the last of a
@@ -151,12 +141,12 @@ pub fn parse(mut buf: &[u8]) -> Result<Stored<'_>, String> {
         }
         let v = encoding::decode_varint(&mut buf).map_err(bad)?;
         match tag {
-            3 => out.create_revision = v as i64,
-            4 => out.mod_revision = v as i64,
-            5 => out.version = v as i64,
-            6 => out.lease = v as i64,
-            7 => out.sub = v as u32,
-            _ => out.tombstone = v != 0,
+            3 => out.rest.create_revision = v as i64,
+            4 => out.rest.mod_revision = v as i64,
+            5 => out.rest.version = v as i64,
+            6 => out.rest.lease = v as i64,
+            7 => out.rest.sub = v as u32,
+            _ => out.rest.tombstone = v != 0,
         }
     }
     Ok(out)
@@ -165,17 +155,12 @@ pub fn parse(mut buf: &[u8]) -> Result<Stored<'_>, String> {
 impl Record {
     /// The record `stored` holds with `key` (its own key, shared) and
     /// `value` (its value, wherever it is kept).
-    pub fn from_parsed(stored: &Stored<'_>, key: Key, value: Value) -> Record {
+    pub fn from_parsed(stored: Stored<'_>, key: Key, value: Value) -> Record {
         debug_assert_eq!(*key, *stored.key);
         Record {
             key,
             value,
-            create_revision: stored.create_revision,
-            mod_revision: stored.mod_revision,
-            version: stored.version,
-            lease: stored.lease,
-            sub: stored.sub,
-            tombstone: stored.tombstone,
+            ..stored.rest
         }
     }
 }
@@ -240,7 +225,8 @@ mod tests {
             }
             assert_eq!(spb::KvRecord::decode(mine.as_slice()).unwrap(), stored(&r));
             let parsed = parse(&mine).unwrap();
-            let again = Record::from_parsed(&parsed, r.key.clone(), Value::new(parsed.value));
+            let value = Value::new(parsed.value);
+            let again = Record::from_parsed(parsed, r.key.clone(), value);
             assert_eq!(again, r);
         }
     }
@@ -259,7 +245,7 @@ mod tests {
         let mine = parse(&buf).unwrap();
         assert_eq!(mine.key, &theirs.key[..]);
         assert_eq!(mine.value, &theirs.value[..]);
-        assert_eq!((mine.mod_revision, mine.tombstone), (9, true));
+        assert_eq!((mine.rest.mod_revision, mine.rest.tombstone), (9, true));
         // A value longer than what is left, and a key sent as a number.
         for bad in [vec![0x12, 0x05, b'a'], vec![0x08, 0x01]] {
             assert!(spb::KvRecord::decode(bad.as_slice()).is_err());

@@ -566,12 +566,18 @@ fn force_new_cluster_rewrites_the_configuration_after_the_commit_index() {
     assert_eq!(single(&changes[4]), (ConfChangeType::RemoveNode, 4));
 }
 
-#[test]
-fn values_move_to_the_pages_of_the_file_that_holds_them() {
+/// A store of one member with one entry in its log, and its directory.
+fn one_member_store() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
     let s = Store::open(dir.path()).unwrap();
     s.bootstrap(9, 1, &[member(1)]).unwrap();
     s.persist(&[entry(2, 2, 10)], None, true).unwrap();
+    (dir, s)
+}
+
+#[test]
+fn values_move_to_the_pages_of_the_file_that_holds_them() {
+    let (dir, s) = one_member_store();
     apply(
         &s,
         true,
@@ -618,10 +624,7 @@ fn values_move_to_the_pages_of_the_file_that_holds_them() {
 
 #[test]
 fn a_decoder_notes_where_the_values_are_as_the_encoder_does() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = Store::open(dir.path()).unwrap();
-    s.bootstrap(9, 1, &[member(1)]).unwrap();
-    s.persist(&[entry(2, 2, 10)], None, true).unwrap();
+    let (_dir, s) = one_member_store();
     let big = "v".repeat(700);
     let puts: Vec<(String, String)> = (0..4000)
         .map(|i| {
