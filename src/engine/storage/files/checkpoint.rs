@@ -206,8 +206,7 @@ pub fn load_newest(layout: &Layout) -> Result<Option<(spb::SnapshotHeader, State
     // stream where it cannot be mapped.
     let read = match values::map_file(&file) {
         Ok(mapped) => {
-            let mut d = snapfile::Decoder::mapped(mapped.clone());
-            let read = d.feed(&mapped).and_then(|()| d.finish());
+            let read = snapfile::read_mapped(mapped);
             values::release_all();
             read
         }

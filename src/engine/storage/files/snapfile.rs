@@ -240,15 +240,6 @@ impl Decoder {
         }
     }
 
-    /// A decoder of a whole file mapped as `file` (fed as one piece), whose
-    /// state keeps its values in the file's pages.
-    pub fn mapped(file: bytes::Bytes) -> Decoder {
-        Decoder {
-            file: Some(file),
-            ..Decoder::new()
-        }
-    }
-
     /// `bytes` as a value: a slice of the mapped file when they lie in it,
     /// else kept as any value written.
     fn value(&self, bytes: &[u8]) -> Value {
@@ -593,6 +584,17 @@ pub fn read_with(mut d: Decoder, mut r: impl std::io::Read) -> Result<Decoder> {
         return Err(malformed("it ends early (a cut-short copy?)"));
     }
     Ok(d)
+}
+
+/// Reads a whole snapshot file mapped as `file`: its header and the state
+/// it holds, whose values stay in the file's pages.
+pub fn read_mapped(file: bytes::Bytes) -> Result<(spb::SnapshotHeader, State)> {
+    let mut d = Decoder {
+        file: Some(file.clone()),
+        ..Decoder::new()
+    };
+    d.feed(&file)?;
+    d.finish()
 }
 
 /// Reads a whole snapshot file from `r`: its header and the state it holds.

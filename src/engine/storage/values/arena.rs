@@ -37,7 +37,6 @@ struct Segment {
     released: usize,
 }
 
-#[derive(Default)]
 struct Arena {
     dir: Option<PathBuf>,
     segment: Option<Segment>,
