@@ -102,8 +102,9 @@ struct Local {
 }
 
 /// The process on this machine that listens on `client_url`'s address, if
-/// the address is one of this machine's and /proc says which it is.
-fn local_process(client_url: &str) -> Option<Local> {
+/// the address is one of this machine's and /proc says which it is
+/// (`argv`: the command line it published, to look at its processes first).
+fn local_process(client_url: &str, argv: Option<&[String]>) -> Option<Local> {
     let url = url::Url::parse(client_url).ok()?;
     let port = url.port_or_known_default()?;
     let host = url
@@ -116,7 +117,7 @@ fn local_process(client_url: &str) -> Option<Local> {
         .ok()?
         .find_map(|addr: SocketAddr| {
             std::net::UdpSocket::bind(SocketAddr::new(addr.ip(), 0)).ok()?;
-            crate::link::listening_pid(addr)
+            crate::link::listening_pid(addr, argv)
         })?;
     let dir = PathBuf::from(format!("/proc/{pid}"));
     let args = std::fs::read(dir.join("cmdline")).ok().map(|raw| {
@@ -237,7 +238,11 @@ pub(super) async fn read(
         None
     } else {
         let url = member.client_urls.first().cloned().unwrap_or_default();
-        tokio::task::spawn_blocking(move || local_process(&url))
+        let argv = match &from_vars {
+            Ok(Ok(args)) => Some(args.clone()),
+            _ => None,
+        };
+        tokio::task::spawn_blocking(move || local_process(&url, argv.as_deref()))
             .await
             .ok()
             .flatten()

@@ -14,6 +14,7 @@
 //! tests. The proxy runs on threads of its own, with blocking I/O and the
 //! precise sleeps of the OS, off any async runtime.
 
+mod diag;
 mod proxy;
 mod shaper;
 mod source;

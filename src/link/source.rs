@@ -2,7 +2,8 @@
 //!
 //! The proxy sees only `127.0.0.1:<ephemeral port>` as the other end of an
 //! accepted connection; every member connects from the same address. The
-//! kernel knows more: /proc/net/tcp maps the connecting socket to an inode,
+//! kernel knows more: its socket table (asked through netlink, [`super::diag`],
+//! or read from /proc/net/tcp) maps the connecting socket to an inode,
 //! /proc/PID/fd says which process holds that inode, and the same process
 //! holds the listening socket of its member's peer port. Read once per
 //! accepted connection (peers keep their connections open). Where /proc
@@ -10,22 +11,28 @@
 //! unknown and the connection gets a link of its own kind.
 
 use std::collections::HashSet;
+
+use super::diag;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
-/// One socket of /proc/net/tcp{,6}.
+/// One TCP socket of the kernel's table.
 #[derive(Debug, PartialEq, Eq)]
-struct Socket {
-    local: SocketAddr,
-    remote: SocketAddr,
-    listening: bool,
-    inode: u64,
+pub(super) struct Socket {
+    /// Its own address.
+    pub(super) local: SocketAddr,
+    /// The other end's (the unspecified address for a listener).
+    pub(super) remote: SocketAddr,
+    /// Whether it listens.
+    pub(super) listening: bool,
+    /// Its inode, as `/proc/PID/fd` links name it (`socket:[N]`).
+    pub(super) inode: u64,
 }
 
 /// The member (from `members`: name and the port its peer listener
 /// really listens on) whose process opened the connection `client` →
 /// `server`, if /proc says.
 pub fn opener(client: SocketAddr, server: SocketAddr, members: &[(String, u16)]) -> Option<String> {
-    let sockets = sockets();
+    let sockets = sockets(diag::ALL_STATES);
     let conn = sockets
         .iter()
         .find(|s| s.local == client && s.remote == server && !s.listening)?
@@ -59,19 +66,39 @@ pub fn opener(client: SocketAddr, server: SocketAddr, members: &[(String, u16)])
 /// The process on this machine that listens on `addr` (a socket bound to
 /// that address, or to the wildcard address of its family and that port),
 /// if /proc says: its ID. None where it cannot say (another system, a
-/// process of another user whose descriptors cannot be read).
-pub fn listening_pid(addr: SocketAddr) -> Option<u32> {
+/// process of another user whose descriptors cannot be read). `argv`, when
+/// known (the command line the server published), names the processes to
+/// look at first: only their descriptors are read when one of them holds
+/// the socket, not every process's.
+pub fn listening_pid(addr: SocketAddr, argv: Option<&[String]>) -> Option<u32> {
     let wildcard = |ip: IpAddr| ip.is_unspecified();
-    let inode = sockets()
+    let inode = sockets(diag::LISTENING)
         .into_iter()
         .filter(|s| s.listening && s.local.port() == addr.port())
         .filter(|s| s.local.ip() == addr.ip() || wildcard(s.local.ip()))
         .map(|s| s.inode)
         .next()?;
-    std::fs::read_dir("/proc").ok()?.flatten().find_map(|p| {
-        let pid: u32 = p.file_name().to_str()?.parse().ok()?;
-        held_sockets(&p.path()).contains(&inode).then_some(pid)
-    })
+    let pids: Vec<(u32, std::path::PathBuf)> = std::fs::read_dir("/proc")
+        .ok()?
+        .flatten()
+        .filter_map(|p| Some((p.file_name().to_str()?.parse().ok()?, p.path())))
+        .collect();
+    let holds =
+        |(pid, dir): &(u32, std::path::PathBuf)| held_sockets(dir).contains(&inode).then_some(*pid);
+    let runs = |dir: &std::path::Path, argv: &[String]| {
+        std::fs::read(dir.join("cmdline")).is_ok_and(|raw| {
+            let mut args = raw.split(|b| *b == 0).filter(|a| !a.is_empty());
+            argv.iter().all(|a| args.next() == Some(a.as_bytes())) && args.next().is_none()
+        })
+    };
+    let (first, rest): (Vec<_>, Vec<_>) = match argv {
+        Some(argv) => pids.into_iter().partition(|(_, dir)| runs(dir, argv)),
+        None => (Vec::new(), pids),
+    };
+    first
+        .iter()
+        .find_map(holds)
+        .or_else(|| rest.iter().find_map(holds))
 }
 
 /// The socket inodes a process holds (none when its fds cannot be read).
@@ -88,8 +115,14 @@ fn held_sockets(proc_dir: &std::path::Path) -> HashSet<u64> {
         .collect()
 }
 
-/// Every TCP socket the kernel lists, IPv4 and IPv6.
-fn sockets() -> Vec<Socket> {
+/// The TCP sockets in `states` (a mask of the kernel's states), IPv4 and
+/// IPv6: asked through netlink, or read from /proc where netlink is refused.
+fn sockets(states: u32) -> Vec<Socket> {
+    diag::tcp(states).unwrap_or_else(proc_tables)
+}
+
+/// Every TCP socket /proc/net/tcp{,6} lists.
+pub(super) fn proc_tables() -> Vec<Socket> {
     ["/proc/net/tcp", "/proc/net/tcp6"]
         .iter()
         .filter_map(|f| std::fs::read_to_string(f).ok())
@@ -163,14 +196,18 @@ mod tests {
     #[test]
     fn the_listener_of_a_port_is_this_process() {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        assert_eq!(
-            listening_pid(l.local_addr().unwrap()),
-            Some(std::process::id())
-        );
+        let me = Some(std::process::id());
+        assert_eq!(listening_pid(l.local_addr().unwrap(), None), me);
+        // Named by its command line, or by another one (then every process
+        // is looked at): the same answer.
+        let argv: Vec<String> = std::env::args().collect();
+        assert_eq!(listening_pid(l.local_addr().unwrap(), Some(&argv)), me);
+        let other = vec!["no-such-program".to_string()];
+        assert_eq!(listening_pid(l.local_addr().unwrap(), Some(&other)), me);
         let port = l.local_addr().unwrap().port();
         drop(l);
         assert_eq!(
-            listening_pid(SocketAddr::from(([127, 0, 0, 1], port))),
+            listening_pid(SocketAddr::from(([127, 0, 0, 1], port)), None),
             None
         );
     }
