@@ -63,7 +63,7 @@ epoch="${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct 2>/dev/null || 
 
 # The static binary: built for the host's target named explicitly, so that RUSTFLAGS reach only
 # the target's code. No rustup download: the host's standard library is the one installed.
-# relocation-model=static: a fixed-address executable, as proto/build.rs links the dynamic one
+# relocation-model=static: a fixed-address executable, as build.rs links the dynamic one
 # (it starts without relocating itself); a static PIE otherwise.
 build_static() {
   local sysroot

@@ -14,7 +14,14 @@
 //!             trust; model is the client half's domain types
 //! ```
 //!
-//! (docs/ARCHITECTURE.md draws every arrow; `src/arrows.rs` holds them.)
+//! The engine and what lies below both halves are crates of one workspace
+//! (`crates/`): `memberctl-engine`, `memberctl-etcd-db`, `memberctl-proto`,
+//! `memberctl-base` (rules, error, der, trust), and, standing apart,
+//! `memberctl-link` and `memberctl-history`. This crate re-exports each under
+//! its module's name, so `crate::engine::startup` reads as before; the
+//! engine cannot name the client half, as its crate does not depend on this
+//! one. (docs/ARCHITECTURE.md draws every arrow; the compiler holds the
+//! crates' and `src/arrows.rs` the rest.)
 //!
 //! [`cli`] holds the clap definitions, [`command`] the glue from arguments to
 //! a workflow and a report, [`workflow`] the safety rules over plain domain
@@ -39,18 +46,17 @@ mod arrows;
 pub mod cli;
 pub mod client;
 pub mod command;
-pub mod der;
-pub mod engine;
-pub mod error;
-pub mod etcd_db;
-pub mod history;
-pub mod link;
 pub mod model;
 pub mod printer;
-pub mod proto;
-pub mod rules;
 pub mod testcluster;
-pub mod trust;
 pub mod workflow;
+
+// The workspace's other crates (crates/), under the names the modules use.
+pub use memberctl_base::{der, error, rules, trust};
+pub use memberctl_engine as engine;
+pub use memberctl_etcd_db as etcd_db;
+pub use memberctl_history as history;
+pub use memberctl_link as link;
+pub use memberctl_proto as proto;
 
 pub use error::{Error, ErrorKind};
