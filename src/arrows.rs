@@ -163,7 +163,7 @@ fn the_client_half_uses_of_the_engine_only_startup() {
 #[test]
 fn the_domain_types_name_only_what_lies_below() {
     for part in ["model", "model.rs"] {
-        let found = offences(part, &["model", "der", "rules"], false);
+        let found = offences(part, &["model", "der", "rules", "error"], false);
         assert!(found.is_empty(), "{found:#?}");
     }
 }
@@ -172,6 +172,50 @@ fn the_domain_types_name_only_what_lies_below() {
 fn workflows_name_domain_types_and_their_trait_only() {
     let found = offences("workflow", &["workflow", "model", "error", "rules"], true);
     assert!(found.is_empty(), "{found:#?}");
+}
+
+/// What a calculator may not name (outside comments): the steps' trait,
+/// context and observer, or an `async fn`.
+const NOT_IN_CALC: [&str; 4] = ["async fn", "MembershipApi", "Ctx", "Observer"];
+
+#[test]
+fn the_calculators_are_pure_and_name_no_step() {
+    let calc = src().join("workflow/calc");
+    let mut found = Vec::new();
+    for file in files(&calc) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        // How many `super::` lead from this file's module to calc itself.
+        let rel = file.strip_prefix(&calc).unwrap();
+        let dirs = rel.components().count() - 1;
+        let up = dirs + usize::from(!rel.ends_with("mod.rs"));
+        let escape = "super::".repeat(up + 1);
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            let words: Vec<&str> = code
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .collect();
+            let banned = NOT_IN_CALC.iter().any(|b| match b.split_once(' ') {
+                Some(_) => code.contains(b),
+                None => words.contains(b),
+            });
+            if banned || code.contains(&escape) {
+                found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    for (file, path) in names_in("workflow/calc", false) {
+        let top = path.split("::").next().unwrap_or_default();
+        // lib.rs re-exports `error`'s two types.
+        let allowed = ["model", "error", "rules", "Error", "ErrorKind"].contains(&top)
+            || path.starts_with("workflow::calc::");
+        if !allowed {
+            found.push(format!("{}: crate::{path}", file.display()));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "workflow/calc is pure and names nothing of the steps: {found:#?}"
+    );
 }
 
 #[test]

@@ -2,16 +2,19 @@
 //! cluster): member IDs, members, member lists, per-member status,
 //! configurations and progress, what a member's HTTP face reports
 //! ([`ServerMetrics`], [`ServerVersion`], [`StartFlags`]), peer certificates ([`cert`]) and
-//! the peer URLs an operator gives ([`PeerUrls`], read once).
+//! the peer URLs an operator gives ([`PeerUrls`], read once), and the error a
+//! server answers ([`ApiError`]).
 //! The engine keeps its own (`engine::node`).
 
 use std::fmt;
 use std::str::FromStr;
 
+mod api_error;
 pub mod cert;
 mod peer_urls;
 mod server;
 
+pub use api_error::{ApiError, ApiErrorKind};
 pub use peer_urls::{PeerUrl, PeerUrls};
 pub use server::{mib, Histogram, ServerMetrics, ServerVersion, SnapshotTransfers, StartFlags};
 

@@ -12,7 +12,7 @@ use crate::printer::{self, Report};
 use crate::workflow::autopilot::{
     self, AutopilotRequest, NoStandbyStarter, Repeats, Reported, Settings,
 };
-use crate::workflow::validate::system_resolver;
+use crate::workflow::calc::validate::system_resolver;
 use crate::workflow::{Ctx, Observer};
 
 impl From<&AutopilotArgs> for AutopilotRequest {

@@ -8,8 +8,8 @@ use crate::error::Error;
 use crate::printer::Report;
 use crate::testcluster::{self as tc, LocalCluster};
 use crate::workflow::apply::{self, ApplyRequest};
+use crate::workflow::calc::validate::system_resolver;
 use crate::workflow::preflight::Preflight;
-use crate::workflow::validate::system_resolver;
 use crate::workflow::{Ctx, Observer};
 
 /// `cluster recover`: the best survivor forced to be the only member, then

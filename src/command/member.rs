@@ -9,6 +9,7 @@ use crate::model::PeerUrls;
 use crate::printer::Report;
 use crate::workflow::add::{self, AddOutcome};
 use crate::workflow::apply::{self, ApplyOutcome, ApplyRequest};
+use crate::workflow::calc::validate::system_resolver;
 use crate::workflow::joint::{self, JointOutcome};
 use crate::workflow::preflight::{
     self, Bandwidth, BandwidthSource, CatchUpInputs, Check, CheckOptions, Planned,
@@ -16,7 +17,6 @@ use crate::workflow::preflight::{
 use crate::workflow::remove::{self, RemoveOutcome};
 use crate::workflow::replace::{self, ReplaceOutcome};
 use crate::workflow::start::{self, StartMember, Starting};
-use crate::workflow::validate::system_resolver;
 use crate::workflow::{leader, promote, prune, status, update, Ctx, MembershipApi, Observer};
 
 /// `--start-local` of `member replace` and `member apply` (and `cluster

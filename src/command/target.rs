@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use crate::error::Error;
 use crate::model::{PeerUrl, PeerUrls};
-use crate::workflow::apply_plan::TargetMember;
+use crate::workflow::calc::apply_plan::TargetMember;
 
 /// One `NAME=URL[,URL…]`.
 fn parse_one(item: &str) -> Result<TargetMember, Error> {

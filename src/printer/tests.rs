@@ -125,7 +125,7 @@ fn every_format_prints_every_report() {
             moved: None,
         },
         Report::Plan(
-            vec![crate::workflow::quorum::Config::of(&l, &Default::default()).step("before")]
+            vec![crate::workflow::calc::quorum::Config::of(&l, &Default::default()).step("before")]
                 .into(),
         ),
     ];
@@ -139,10 +139,12 @@ fn every_format_prints_every_report() {
         }
     }
     // A plan whose order was chosen says which and why, in every format.
-    let ordered = Report::Plan(crate::workflow::quorum::Plan {
-        steps: vec![crate::workflow::quorum::Config::of(&l, &Default::default()).step("before")],
-        order: Some(crate::workflow::order::Order {
-            first: crate::workflow::order::First::Remove,
+    let ordered = Report::Plan(crate::workflow::calc::quorum::Plan {
+        steps: vec![
+            crate::workflow::calc::quorum::Config::of(&l, &Default::default()).step("before"),
+        ],
+        order: Some(crate::workflow::calc::order::Order {
+            first: crate::workflow::calc::order::First::Remove,
             rule: "m3 is dead".into(),
         }),
     });

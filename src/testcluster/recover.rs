@@ -13,7 +13,7 @@ use super::state::ClusterState;
 use super::{absolute, client_of, exe, process, runs};
 use crate::error::{Error, ErrorKind};
 use crate::model::{MemberStatus, PeerUrls};
-use crate::workflow::apply_plan::TargetMember;
+use crate::workflow::calc::apply_plan::TargetMember;
 use crate::workflow::MembershipApi;
 
 /// How long the forced survivor may take to lead.

@@ -4,11 +4,11 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use super::calc::quorum::{self, Config, PlanStep};
+use super::calc::validate;
 use super::health::gather_with_leader;
 use super::preflight::{Change, Check, CheckName, Preflight, Verdict};
-use super::quorum::{self, Config, PlanStep};
 use super::retry::send_change;
-use super::validate;
 use super::{Ctx, MembershipApi};
 use crate::error::Error;
 use crate::model::{Member, MemberList, PeerUrls};

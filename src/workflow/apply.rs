@@ -9,7 +9,8 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::add::{self, AddOutcome, AddRequest};
-use super::apply_plan::{self, Action, ApplyPlan, Engine, TargetMember};
+use super::calc::apply_plan::{self, Action, ApplyPlan, Engine, TargetMember};
+use super::calc::validate::{self, Resolver};
 use super::catch_up::CatchUpSummary;
 use super::health::Health;
 use super::joint::{self, JointRequest};
@@ -20,7 +21,6 @@ use super::promote::wait_ready;
 use super::remove::{self, RemoveRequest};
 use super::start::{StartMember, Starting};
 use super::update::UpdateRequest;
-use super::validate::{self, Resolver};
 use super::{ApiErrorKind, Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
 use crate::model::{Member, MemberList, PeerUrls};

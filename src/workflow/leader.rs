@@ -11,6 +11,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+pub use super::calc::leader::{best_transferee, planned, step_name};
+use super::calc::leader::{check_transferee, leader_member};
 use super::health::{gather_with_leader, Health};
 use super::resolve::{resolve, Purpose};
 use super::{ApiError, Ctx, MembershipApi, Observer};
@@ -121,72 +123,6 @@ pub async fn move_away<A: MembershipApi>(
         cluster_id: health.list.cluster_id,
         took: started.elapsed(),
     }))
-}
-
-/// The name of the plan step for a transfer before a change (the
-/// configuration stays as it is).
-pub fn step_name(from: &Member, to: &Member) -> String {
-    format!("move leadership from {} to {}", from.label(), to.label())
-}
-
-/// The voter a transfer away from the leader would pick now, if the leader is
-/// among `leaving` (for `--dry-run`).
-pub fn planned(health: &Health, leaving: &HashSet<MemberId>) -> Option<(Member, Member)> {
-    let leader = leader_member(health).ok()?;
-    if !leaving.contains(&leader.id) {
-        return None;
-    }
-    best_transferee(health, leaving).map(|to| (leader, to))
-}
-
-/// The leading member, as the reachable members name it.
-fn leader_member(health: &Health) -> Result<Member, Error> {
-    health
-        .leader()
-        .and_then(|id| health.list.get(id))
-        .cloned()
-        .ok_or_else(|| {
-            Error::new(
-                ErrorKind::Unavailable,
-                "no member names a leader; the cluster cannot move leadership now: check that \
-                 a quorum of members is up",
-            )
-        })
-}
-
-/// Refuses a target that cannot lead: a learner or an unreachable member.
-fn check_transferee(health: &Health, m: &Member) -> Result<(), Error> {
-    if m.is_learner {
-        return Err(Error::refused(format!(
-            "member {} is a learner and cannot lead; promote it first (`memberctl member \
-             promote {}`)",
-            m.label(),
-            m.id
-        )));
-    }
-    if !health.reachable().contains(&m.id) {
-        return Err(Error::refused(format!(
-            "member {} does not answer, so it cannot take over; bring it back or choose \
-             another voter",
-            m.label()
-        )));
-    }
-    Ok(())
-}
-
-/// The reachable voter outside `leaving` with the most of the log (highest
-/// applied, then raft index): the one that can take over soonest.
-pub fn best_transferee(health: &Health, leaving: &HashSet<MemberId>) -> Option<Member> {
-    health
-        .list
-        .voters()
-        .filter(|m| !leaving.contains(&m.id))
-        .filter_map(|m| match health.status_of(m.id) {
-            Some(Ok(s)) => Some((m, s)),
-            _ => None,
-        })
-        .max_by_key(|(m, s)| (s.raft_applied_index, s.raft_index, std::cmp::Reverse(m.id)))
-        .map(|(m, _)| m.clone())
 }
 
 /// Asks `from` to hand over to `to`, then waits until every reachable member

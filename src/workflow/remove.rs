@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use super::calc::quorum::{self, Config, PlanStep};
 use super::health::gather_with_leader;
 use super::leader::{self, Moved};
 use super::preflight::{Change, Check, Preflight};
-use super::quorum::{self, Config, PlanStep};
 use super::resolve::{resolve, Purpose};
 use super::retry::send_change;
 use super::{Ctx, MembershipApi};

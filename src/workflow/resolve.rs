@@ -7,7 +7,7 @@ use tokio::time::Instant;
 use super::{MembershipApi, Observer};
 use crate::error::{Error, ErrorKind, Unstarted};
 use crate::model::{Member, MemberId, MemberList};
-use crate::workflow::validate::quoted;
+use crate::workflow::calc::validate::quoted;
 
 /// How often the member list is read again while waiting for a name.
 const NAME_POLL: Duration = Duration::from_millis(100);

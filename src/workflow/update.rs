@@ -3,11 +3,11 @@
 
 use tokio::time::Instant;
 
+use super::calc::validate;
 use super::health::gather_with_leader;
 use super::preflight::{Change, Check, Preflight};
 use super::resolve::{resolve, Purpose};
 use super::retry::send_change;
-use super::validate;
 use super::{Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
 use crate::model::{Member, MemberList, PeerUrls};

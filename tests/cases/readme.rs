@@ -250,14 +250,28 @@ impl Shell {
         c
     }
 
-    /// Runs one README line; panics with its output unless it exits 0.
+    /// Runs one README line; panics with its output unless it exits 0 (and
+    /// the end of each log its error names: the temporary folder goes with
+    /// the test).
     fn run(&self, line: &str) -> util::Run {
         let r = util::run(&mut self.command(line));
-        assert_eq!(
-            r.code, 0,
-            "README line `{line}` exited {}\nstdout:\n{}\nstderr:\n{}",
-            r.code, r.stdout, r.stderr
-        );
+        if r.code != 0 {
+            let logs: String = r
+                .stderr
+                .split_whitespace()
+                .filter(|w| w.ends_with(".log"))
+                .map(|path| {
+                    let text = std::fs::read_to_string(path).unwrap_or_default();
+                    let lines: Vec<&str> = text.lines().collect();
+                    let tail = lines[lines.len().saturating_sub(30)..].join("\n");
+                    format!("\n{path} (its end):\n{tail}")
+                })
+                .collect();
+            panic!(
+                "README line `{line}` exited {}\nstdout:\n{}\nstderr:\n{}{logs}",
+                r.code, r.stdout, r.stderr
+            );
+        }
         r
     }
 

@@ -5,10 +5,10 @@
 use serde::Serialize;
 
 use crate::model::{Member, MemberId};
+use crate::workflow::calc::quorum::PlanStep;
 use crate::workflow::catch_up::CatchUpSummary;
 use crate::workflow::leader::Moved;
 use crate::workflow::preflight::{Check, Figure, Figures};
-use crate::workflow::quorum::PlanStep;
 
 #[derive(Serialize)]
 pub(super) struct JsonMember<'a> {

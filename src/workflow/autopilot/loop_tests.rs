@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
-use super::decide::*;
 use super::*;
 use crate::model::MemberId;
+use crate::workflow::calc::autopilot::*;
 use crate::workflow::fake::Fake;
 use crate::workflow::tests::{cx, member};
 

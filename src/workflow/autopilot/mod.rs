@@ -1,14 +1,12 @@
 //! `memberctl autopilot`: a long-running watch that keeps a cluster whole.
 //! Every `--interval` it looks at the cluster ([`observe`]), decides with a
-//! calculator ([`decide::decide`]) and, when it leads the autopilots of the
+//! calculator (`calc::autopilot`: [`decide`]) and, when it leads the autopilots of the
 //! cluster (etcd's Election API, the [`Election`] trait), acts through the
 //! existing workflows: `member replace` with a standby learner, `member
 //! remove` of a dead voter or a stuck learner, `member joint leave` to finish
 //! a replacement an earlier run left half-way. One action at a time; every
 //! decision, and every decision not to act, is reported.
 
-pub mod decide;
-mod decision;
 mod lease;
 mod repeats;
 
@@ -19,6 +17,7 @@ use tokio::time::Instant;
 
 pub use self::lease::lease_ttl_warning;
 use self::lease::Candidate;
+pub use super::calc::autopilot::{decide, Action, Decision, Memory, Observation, Settings, Why};
 use super::joint;
 use super::preflight::Preflight;
 use super::promote::{self, PromoteRequest};
@@ -29,7 +28,6 @@ use super::start::Manual;
 use super::{ApiError, ApiErrorKind, Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
 use crate::model::{MemberId, PeerUrls};
-pub use decide::{decide, Action, Decision, Memory, Observation, Settings, Why};
 pub use repeats::Repeats;
 
 /// The prefix of autopilot's keys in the cluster's keyspace; the election

@@ -2,9 +2,9 @@
 
 use std::time::Duration;
 
-use super::decide::*;
 use super::*;
 use crate::model::{Configuration, MemberId, MemberList};
+use crate::workflow::calc::autopilot::*;
 use crate::workflow::prune::{Look, Seen};
 use crate::workflow::tests::member;
 

@@ -7,14 +7,15 @@ use std::collections::{HashMap, HashSet};
 
 use tokio::time::Instant;
 
+use super::calc::configuration::RaftChange;
+use super::calc::joint::{check_leave, plan, step};
+use super::calc::quorum::PlanStep;
+use super::calc::validate::{self, Resolver};
 use super::catch_up::CatchUpSummary;
 use super::health::{gather_with_leader, Health};
-use super::joint_calc::{self, RaftChange};
 use super::leader;
 use super::preflight::{Change, Check, Preflight};
-use super::quorum::{fault_tolerance, quorum, PlanStep};
 use super::resolve::{list_naming, resolve, Purpose};
-use super::validate::{self, Resolver};
 use super::{ApiError, ApiErrorKind, Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
 use crate::model::{Configuration, JointChange, Member, MemberId, MemberList, PeerUrl, PeerUrls};
@@ -93,87 +94,6 @@ fn unsupported(e: ApiError) -> Error {
 /// `joint status`: the configuration.
 pub async fn status<A: MembershipApi>(api: &A) -> Result<Configuration, Error> {
     api.get_config().await.map_err(unsupported)
-}
-
-fn label(labels: &HashMap<MemberId, String>, id: MemberId) -> String {
-    labels.get(&id).cloned().unwrap_or_else(|| id.to_string())
-}
-
-/// One plan step for a configuration: quorum (both when joint) and fault tolerance for the reachable members.
-pub(crate) fn step(
-    name: &str,
-    cfg: &Configuration,
-    reachable: &HashSet<MemberId>,
-    labels: &HashMap<MemberId, String>,
-) -> PlanStep {
-    let side = |v: &[MemberId]| (v.len(), v.iter().filter(|i| reachable.contains(i)).count());
-    let (n_in, up_in) = side(&cfg.voters);
-    let (n_out, up_out) = side(&cfg.voters_outgoing);
-    let labelled = |v: &[MemberId]| v.iter().map(|&i| label(labels, i)).collect::<Vec<_>>();
-    let learners = labelled(&cfg.learners);
-    let joint = cfg.is_joint();
-    PlanStep {
-        step: name.to_string(),
-        voters: labelled(&cfg.voters),
-        voters_outgoing: labelled(&cfg.voters_outgoing),
-        learners,
-        quorum: quorum(n_in),
-        quorum_outgoing: joint.then(|| quorum(n_out)),
-        healthy_voters: up_in,
-        fault_tolerance: if joint {
-            fault_tolerance(n_in, up_in).min(fault_tolerance(n_out, up_out))
-        } else {
-            fault_tolerance(n_in, up_in)
-        },
-    }
-}
-
-fn ids_text(v: &[MemberId], reachable: &HashSet<MemberId>) -> String {
-    let up = v.iter().filter(|i| reachable.contains(i)).count();
-    let all: Vec<String> = v.iter().map(|i| i.to_string()).collect();
-    format!(
-        "{{{}}} ({up} reachable, quorum {})",
-        all.join(", "),
-        quorum(v.len())
-    )
-}
-
-/// Refuses (rule 7) a configuration the reachable members could not decide in.
-fn check_decidable(
-    cfg: &Configuration,
-    reachable: &HashSet<MemberId>,
-    what: &str,
-) -> Result<(), Error> {
-    if joint_calc::can_decide(cfg, reachable) {
-        return Ok(());
-    }
-    let mut detail = format!("incoming voters {}", ids_text(&cfg.voters, reachable));
-    if cfg.is_joint() {
-        detail.push_str(&format!(
-            ", outgoing voters {}",
-            ids_text(&cfg.voters_outgoing, reachable)
-        ));
-    }
-    Err(Error::refused(format!(
-        "refused by rule 7 (keep a quorum): {what} could not reach quorum with the members that are \
-         reachable now: {detail}; bring members back first"
-    )))
-}
-
-/// The planner of `joint enter`: the joint configuration `changes` make of
-/// `cfg` and the one after leaving it, refused (rule 7) unless the `reachable`
-/// members can decide in both.
-pub(crate) fn plan(
-    cfg: &Configuration,
-    changes: &[RaftChange],
-    reachable: &HashSet<MemberId>,
-) -> Result<(Configuration, Configuration), Error> {
-    let joint =
-        joint_calc::enter(cfg, changes).map_err(|e| Error::refused(format!("refused: {e}")))?;
-    let after = joint_calc::leave(&joint).map_err(|e| Error::refused(format!("refused: {e}")))?;
-    check_decidable(&joint, reachable, "the joint configuration")?;
-    check_decidable(&after, reachable, "the new configuration")?;
-    Ok((joint, after))
 }
 
 /// The changes one `joint enter` request names, resolved against the member list.
@@ -418,12 +338,6 @@ fn preflight_steps(changes: &[JointChange]) -> Vec<Change> {
     }
     first.extend(then);
     first
-}
-
-/// The check of `joint leave`: the reachable members must be able to decide
-/// in the joint configuration (both majorities) to commit the leave.
-pub(crate) fn check_leave(cfg: &Configuration, reachable: &HashSet<MemberId>) -> Result<(), Error> {
-    check_decidable(cfg, reachable, "the joint configuration")
 }
 
 /// `joint leave`: the empty ConfChangeV2, when joint and decidable.

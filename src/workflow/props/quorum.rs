@@ -6,9 +6,9 @@ use proptest::prelude::*;
 
 use super::config;
 use crate::model::{Configuration, Member, MemberId, MemberList};
-use crate::workflow::joint::{check_leave, plan, step};
-use crate::workflow::joint_calc::{can_decide, enter, leave, RaftChange};
-use crate::workflow::quorum::{self, check_remove, check_voter_add};
+use crate::workflow::calc::configuration::{can_decide, enter, leave, RaftChange};
+use crate::workflow::calc::joint::{check_leave, plan, step};
+use crate::workflow::calc::quorum::{self, check_remove, check_voter_add};
 
 /// Whether some majority of `voters` lies wholly within `reachable`, found by
 /// trying every subset (independent of the counting under test). A

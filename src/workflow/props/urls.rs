@@ -7,7 +7,7 @@ use proptest::test_runner::Config;
 
 use super::config;
 use crate::model::{Member, MemberId, PeerUrls};
-use crate::workflow::validate::{check_name, check_new_member, check_peer_urls};
+use crate::workflow::calc::validate::{check_name, check_new_member, check_peer_urls};
 
 /// The test resolver: names under `.example` and `.test` resolve, nothing else.
 fn resolves(host: &str, _port: u16) -> bool {

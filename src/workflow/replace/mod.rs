@@ -3,14 +3,13 @@
 //! a dead OLD is removed first, then NEW added as a learner, started, caught
 //! up and promoted; a live OLD is replaced add-first (on the memberctl engine
 //! one joint change promotes NEW and removes OLD; on etcd NEW is promoted,
-//! then OLD removed). The steps ([`plan::steps`]) are planned from where the
+//! then OLD removed). The steps ([`replacement::steps`], a calculator) are planned from where the
 //! cluster is, so `--dry-run` prints what a run takes and a rerun continues
 //! where an earlier one stopped. Before it removes a dead OLD it records the
 //! replacement in the cluster's keyspace ([`INTENT`]): a rerun that finds OLD
 //! gone and NEW not yet added goes on only when that record names both.
 
 mod intent;
-pub mod plan;
 mod take;
 
 use std::collections::HashSet;
@@ -18,21 +17,21 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use super::calc::order::{self, First, Order};
+use super::calc::quorum::Plan;
+use super::calc::replacement::{self, Step, Where};
+use super::calc::validate;
 use super::catch_up::CatchUpSummary;
 use super::health::Health;
 use super::look::{self, Seen};
-use super::order::{self, First, Order};
 use super::preflight::{predicted_seconds, Check, Preflight};
-use super::quorum::Plan;
 use super::resolve::{resolve, Purpose};
 use super::start::StartMember;
-use super::validate;
 use super::{ApiErrorKind, Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
 use crate::model::{Configuration, Member, MemberId, MemberList, PeerUrls};
 use intent::recorded;
 pub use intent::{Intent, INTENT};
-use plan::{Step, Where};
 use take::Running;
 
 /// What to replace with what.
@@ -278,7 +277,7 @@ pub async fn prepare<A: MembershipApi>(
         first: order.first,
         engine: engine.as_ref(),
     };
-    let (before, steps) = plan::steps(&w);
+    let (before, steps) = replacement::steps(&w);
     if steps.is_empty() {
         observer.notice(&format!(
             "{} is gone and {} is a voter: nothing left to do",
@@ -295,7 +294,7 @@ pub async fn prepare<A: MembershipApi>(
             steps: Vec::new(),
         })));
     }
-    let changes = plan::changes(&steps, w.old, w.new);
+    let changes = replacement::changes(&steps, w.old, w.new);
     let checks = req.preflight.run(api, observer, &health, &changes).await?;
     if req.dry_run {
         let mut shown = vec![before];

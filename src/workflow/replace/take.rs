@@ -9,11 +9,11 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::intent::{Intent, INTENT};
-use super::plan::Act;
 use super::{Going, ReplaceRequest};
 use crate::error::{Error, ErrorKind};
 use crate::model::{Member, MemberId, MemberList};
 use crate::workflow::add::{self, AddOutcome, AddRequest};
+use crate::workflow::calc::replacement::Act;
 use crate::workflow::catch_up::CatchUpSummary;
 use crate::workflow::joint::{self, JointRequest};
 use crate::workflow::preflight::Preflight;

@@ -3,17 +3,15 @@
 //! diagnosis of a lost quorum and the warning while a member still runs
 //! with `--force-new-cluster`.
 
-mod recovery;
-
 use futures_util::future::{join, join_all, select, Either};
 use futures_util::FutureExt;
 
+use super::calc::quorum::{fault_tolerance, quorum};
+pub use super::calc::recovery::{forced_fact, forced_warning, QuorumLoss, FORCED_REMEDY};
 use super::health::Health;
-use super::quorum::{fault_tolerance, quorum};
 use super::{ApiError, MembershipApi};
 use crate::error::Error;
 use crate::model::{Member, MemberId, MemberList, MemberStatus, PeerProgress, StartFlags};
-pub use recovery::{forced_fact, forced_warning, QuorumLoss, FORCED_REMEDY};
 
 /// One member's row.
 #[derive(Clone, Debug)]

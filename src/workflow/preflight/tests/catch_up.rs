@@ -4,7 +4,7 @@
 //! source, the budget, and the figures scripts read.
 
 use super::*;
-use crate::workflow::preflight::catch_up::{estimate, ASSUMED_BYTES_PER_SECOND};
+use crate::workflow::calc::preflight::catch_up::{estimate, ASSUMED_BYTES_PER_SECOND};
 
 const LEADER: &str =
     include_str!("../../../../tests/fixtures/metrics/etcd-3.5.34-leader-after-snapshot.txt");

@@ -7,7 +7,10 @@ use std::time::Duration;
 
 use super::*;
 use crate::client::metrics::parse_metrics;
-use crate::model::{AlarmKind, MemberList};
+use crate::model::{
+    Alarm, AlarmKind, Member, MemberId, MemberList, MemberStatus, ProgressReport, ServerMetrics,
+    ServerVersion,
+};
 use crate::workflow::ApiErrorKind;
 
 mod catch_up;

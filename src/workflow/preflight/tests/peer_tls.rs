@@ -7,10 +7,10 @@ use rcgen::{
     KeyPair,
 };
 
-use super::super::peer_tls::judge;
 use super::*;
 use crate::model::cert::{NewPeerTls, PeerCertificate};
 use crate::model::{PeerUrl, PeerUrls};
+use crate::workflow::calc::preflight::peer_tls::judge;
 use crate::workflow::ApiErrorKind;
 
 /// 2025-06-15 14:13:20 UTC.

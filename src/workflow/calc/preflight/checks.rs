@@ -8,8 +8,8 @@ use super::{
     Change, Check, CheckName, Facts, Figures, Verdict, APPLY_FAIL, APPLY_WARN, LEARNER_LIMIT,
 };
 use crate::model::{AlarmKind, Member, MemberId, MemberStatus};
-use crate::workflow::health::Health;
-use crate::workflow::quorum::{self as rules, has_quorum};
+use crate::workflow::calc::health::Health;
+use crate::workflow::calc::quorum::{self as rules, has_quorum};
 
 pub(super) fn new_check(name: CheckName, verdict: Verdict, detail: impl Into<String>) -> Check {
     Check {

@@ -1,19 +1,20 @@
 //! `member replace`'s steps from where the cluster is now: which acts are
-//! left, in the order chosen ([`super::super::order`]), and the configuration
+//! left, in the order chosen ([`super::order`]), and the configuration
 //! each passes through (quorum and fault tolerance). Pure: `--dry-run`
 //! prints these steps and a run takes them, so the plan is what runs; a
-//! rerun plans again from what the earlier run left.
+//! rerun plans again from what the earlier run left. Taking them is
+//! `workflow::replace`'s.
 
 use std::collections::{HashMap, HashSet};
 
+use super::configuration::{self, RaftChange};
+use super::health::Health;
+use super::joint;
+use super::leader;
+use super::order::First;
+use super::preflight::Change;
+use super::quorum::{Config, PlanStep};
 use crate::model::{Configuration, Member, MemberId, MemberList};
-use crate::workflow::health::Health;
-use crate::workflow::joint;
-use crate::workflow::joint_calc::{self, RaftChange};
-use crate::workflow::leader;
-use crate::workflow::order::First;
-use crate::workflow::preflight::Change;
-use crate::workflow::quorum::{Config, PlanStep};
 
 /// What one step does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,7 +90,7 @@ pub fn steps(w: &Where) -> (PlanStep, Vec<Step>) {
     let mut out = Vec::new();
     if let Some(cfg) = w.engine.filter(|c| c.is_joint()) {
         // An earlier run entered the joint configuration: only leaving is left.
-        if let Ok(after) = joint_calc::leave(cfg) {
+        if let Ok(after) = configuration::leave(cfg) {
             let labels = labels(&w.health.list, None, "");
             let shows = vec![joint::step(LEFT, &after, &reachable, &labels)];
             out.push(Step {
@@ -206,9 +207,9 @@ fn joint_step(
     if let Some(name) = transfer {
         shows.push(joint::step(&name, &with_learner, reachable, &labels));
     }
-    let joint_cfg = joint_calc::enter(&with_learner, &changes).ok()?;
+    let joint_cfg = configuration::enter(&with_learner, &changes).ok()?;
     shows.push(joint::step(JOINT, &joint_cfg, &up, &labels));
-    let after = joint_calc::leave(&joint_cfg).ok()?;
+    let after = configuration::leave(&joint_cfg).ok()?;
     shows.push(joint::step(LEFT, &after, &up, &labels));
     Some(Step {
         act: Act::Joint,

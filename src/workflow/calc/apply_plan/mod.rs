@@ -232,7 +232,7 @@ pub struct Engine {
 
 /// Plans the way from `list` to `target` (the voters wanted), one change at a
 /// time: peer URL updates; learners not in the target and `dead` voters
-/// ([`crate::workflow::look::Seen::dead`]) removed first (they add no fault
+/// ([`super::look::Seen::dead`]) removed first (they add no fault
 /// tolerance, and the server refuses every add while a voter is down); then
 /// each new member added as
 /// a learner and promoted, followed by one removal while some are left, so

@@ -4,7 +4,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::model::{Member, MemberId};
-use crate::workflow::prune::Reason;
+use crate::workflow::calc::prune::Reason;
 
 /// What autopilot does about what it saw.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,15 +1,18 @@
 //! Autopilot's judgement: a calculator from one observation of the cluster,
 //! the settings and what earlier looks remembered to one [`Decision`]. It
-//! asks nothing and changes nothing; the loop in [`super`] acts on it.
+//! asks nothing and changes nothing; the loop in `workflow::autopilot` acts on it.
 
 use std::collections::HashMap;
 use std::time::Duration;
 
+use super::look::{Look, Seen};
+use super::prune::{self, Reason, Rules, Verdict};
 use crate::model::{Configuration, Member, MemberId, MemberList};
 use crate::rules;
-use crate::workflow::prune::{self, Look, Reason, Rules, Seen, Verdict};
 
-pub use super::decision::{Action, Decision, Why};
+mod decision;
+
+pub use decision::{Action, Decision, Why};
 
 /// The thresholds autopilot decides with (its flags).
 #[derive(Clone, Debug, PartialEq)]
@@ -39,7 +42,7 @@ pub struct Settings {
     /// promoted. `None`: `--min-voters`, and only with `--cleanup-dead`.
     pub voters: Option<usize>,
     /// The learners the server takes (etcd's default,
-    /// [`LEARNER_LIMIT`](crate::workflow::preflight::LEARNER_LIMIT); `None`
+    /// [`LEARNER_LIMIT`](super::preflight::LEARNER_LIMIT); `None`
     /// when the operator passes the `learners` check knowingly: the server
     /// was started with a higher `--max-learners`). At the limit, a standby
     /// is started beside a dead one only once the dead one is pruned.
@@ -57,7 +60,7 @@ impl Default for Settings {
             stalled_for: Duration::from_secs(60),
             start_standby: false,
             voters: None,
-            learner_limit: Some(crate::workflow::preflight::LEARNER_LIMIT),
+            learner_limit: Some(super::preflight::LEARNER_LIMIT),
         }
     }
 }

@@ -10,8 +10,8 @@ use super::{
     Change, Check, CheckName, Facts, Figures, Verdict, DB_FREE_WARN, DB_QUOTA_FAIL, DB_QUOTA_WARN,
     DISK_BACKEND_COMMIT_WARN, DISK_MIN_OBSERVATIONS, DISK_WAL_FSYNC_WARN, NETWORK_RTT_WARN,
 };
+use crate::model::ApiError;
 use crate::model::{mib, Histogram, Member, MemberStatus, ServerMetrics};
-use crate::workflow::ApiError;
 
 /// The quantile the latency checks judge.
 const P99: f64 = 0.99;

@@ -8,7 +8,7 @@
 use super::checks::{key, new_check};
 use super::{Check, CheckName, Facts, Verdict};
 use crate::model::{Member, StartFlags};
-use crate::workflow::status::{forced_fact, FORCED_REMEDY};
+use crate::workflow::calc::recovery::{forced_fact, FORCED_REMEDY};
 
 /// Judges how the members that answered were started.
 pub(super) fn check(facts: &Facts) -> Check {

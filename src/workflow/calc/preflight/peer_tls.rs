@@ -19,8 +19,8 @@
 use super::checks::new_check;
 use super::{Check, CheckName, Figures, Verdict};
 use crate::model::cert::{format_time, verify_chain, NewPeerTls, PeerCertificate, Usage};
+use crate::model::ApiError;
 use crate::model::{Member, PeerUrls};
-use crate::workflow::ApiError;
 
 /// Days of validity left under which a peer certificate warns.
 pub const PEER_CERT_WARN_DAYS: f64 = 30.0;

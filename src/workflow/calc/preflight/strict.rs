@@ -18,8 +18,8 @@ use super::checks::{new_check, read};
 use super::upgrade::Release;
 use super::{Change, Check, CheckName, Facts, Figures, Verdict};
 use crate::model::MemberId;
-use crate::workflow::look::{self, Look};
-use crate::workflow::quorum::quorum;
+use crate::workflow::calc::look::{self, Look};
+use crate::workflow::calc::quorum::quorum;
 
 /// How a server judges an add while a voter is down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
