@@ -1,134 +1,16 @@
 //! Samples how far a learner is behind the leader — its phase, the bytes it
-//! received and the time left, from its own `/metrics` — and etcd's
-//! readiness rule for promotion.
-
-use std::time::Duration;
+//! received and the time left, from its own `/metrics`; what a sample
+//! shows is judged in `calc::catching_up` (its items re-exported here).
 
 use tokio::time::Instant;
 
+pub use super::calc::catching_up::{
+    is_ready, CatchUpPhase, CatchUpSample, CatchUpState, CatchUpSummary, ReadySpan,
+};
+use super::calc::catching_up::{rate, time_left, Phases};
 use super::health::{status_of, LEARNER_WAIT};
 use super::{ApiError, ApiErrorKind, MembershipApi};
 use crate::model::{MemberId, MemberList, MemberStatus, ServerMetrics};
-
-pub use crate::rules::learner_ready as is_ready;
-
-/// Where a learner stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CatchUpState {
-    /// It has not started (no name published, or it does not answer).
-    NotStarted,
-    /// It answers but is below the readiness rule.
-    CatchingUp,
-    /// It meets the readiness rule.
-    Ready,
-    /// It meets the readiness rule by its match index, but the leader has
-    /// not heard from it recently (cut off, or stopped): not promoted, since
-    /// it would be a voter the quorum cannot count on.
-    Unreachable,
-    /// It is a voter already (someone promoted it).
-    Promoted,
-}
-
-impl CatchUpState {
-    /// A short word for people.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CatchUpState::NotStarted => "not started",
-            CatchUpState::CatchingUp => "catching up",
-            CatchUpState::Ready => "ready",
-            CatchUpState::Unreachable => "unreachable",
-            CatchUpState::Promoted => "promoted",
-        }
-    }
-}
-
-/// What a learner is doing, as its own `/metrics` and the leader show it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CatchUpPhase {
-    /// It has not started, or does not answer yet.
-    NotStarted,
-    /// A snapshot is on its way to it (`etcd_network_snapshot_receive_inflights_total`,
-    /// or the leader's progress for it is `snapshot`).
-    ReceivingSnapshot,
-    /// It applies the snapshot it received (`etcd_server_snapshot_apply_in_progress_total`).
-    ApplyingSnapshot,
-    /// It receives and applies log entries.
-    AppendingLog,
-    /// It meets the readiness rule (or was promoted).
-    Ready,
-}
-
-impl CatchUpPhase {
-    /// The phase as printed: `not started`, `receiving snapshot`, …
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CatchUpPhase::NotStarted => "not started",
-            CatchUpPhase::ReceivingSnapshot => "receiving snapshot",
-            CatchUpPhase::ApplyingSnapshot => "applying snapshot",
-            CatchUpPhase::AppendingLog => "appending the log",
-            CatchUpPhase::Ready => "ready",
-        }
-    }
-}
-
-/// A learner's whole catch-up, as the wait saw it: returned with the
-/// change's result.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CatchUpSummary {
-    /// The learner.
-    pub member: MemberId,
-    /// Its label.
-    pub label: String,
-    /// Bytes it received from its peers since it started (its
-    /// `etcd_network_peer_received_bytes_total` at the last sample), when read.
-    pub bytes: Option<u64>,
-    /// Seconds the wait took.
-    pub seconds: f64,
-    /// The catch-up check's prediction, when it made one.
-    pub predicted_seconds: Option<f64>,
-    /// Each phase seen, in order, with the seconds spent in it (as sampled:
-    /// a phase shorter than a poll may not be seen).
-    pub phases: Vec<(CatchUpPhase, f64)>,
-}
-
-/// One observation of a learner's progress.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CatchUpSample {
-    /// The learner.
-    pub member: MemberId,
-    /// Its label for messages.
-    pub label: String,
-    /// Where it stands.
-    pub state: CatchUpState,
-    /// Its raft index, when it answered.
-    pub learner_index: Option<u64>,
-    /// The leader's raft index, when known.
-    pub leader_index: Option<u64>,
-    /// Entries it is behind, when both are known.
-    pub lag: Option<u64>,
-    /// Entries per second it gained since the previous sample.
-    pub rate: Option<f64>,
-    /// Its replication state as the leader sees it (probe, replicate,
-    /// snapshot), when the server reports progress (memberctl engine).
-    pub progress_state: Option<String>,
-    /// Time since the wait began.
-    pub elapsed: Duration,
-    /// What it is doing.
-    pub phase: CatchUpPhase,
-    /// Bytes it received from its peers since it started, when its
-    /// `/metrics` answered (etcd counts a snapshot once it is whole; the
-    /// engine as it arrives).
-    pub bytes_received: Option<u64>,
-    /// Bytes per second since the previous sample.
-    pub byte_rate: Option<f64>,
-    /// The bytes a snapshot holds: the leader's database size.
-    pub bytes_expected: Option<u64>,
-    /// The time left, when it can be told from the rates.
-    pub time_left: Option<Duration>,
-    /// How long it has been ready without a break, and how long it must be
-    /// before the promote (`--stable-for`; none without it).
-    pub ready_for: Option<(Duration, Duration)>,
-}
 
 /// Takes successive samples of one learner, remembering the last for the
 /// rates and the phases seen for the summary.
@@ -142,8 +24,8 @@ pub struct CatchUp {
     last_bytes: Option<(Instant, u64)>,
     /// The leader's database size, read once.
     expected: Option<u64>,
-    /// The phases seen: each with when it was first seen.
-    phases: Vec<(CatchUpPhase, Instant)>,
+    /// The phases seen.
+    phases: Phases,
     /// The catch-up check's prediction.
     predicted: Option<f64>,
     label: String,
@@ -159,7 +41,7 @@ impl CatchUp {
             progress: true,
             last_bytes: None,
             expected: None,
-            phases: Vec::new(),
+            phases: Phases::default(),
             predicted: None,
             label: id.to_string(),
         }
@@ -174,15 +56,7 @@ impl CatchUp {
     /// The catch-up so far: bytes, seconds and phases.
     pub fn summary(&self) -> CatchUpSummary {
         let now = Instant::now();
-        let phases = self
-            .phases
-            .iter()
-            .enumerate()
-            .map(|(i, (p, from))| {
-                let until = self.phases.get(i + 1).map_or(now, |n| n.1);
-                (*p, until.duration_since(*from).as_secs_f64())
-            })
-            .collect();
+        let phases = self.phases.spent(now);
         // Since the learner started: a learner is watched from its start.
         let bytes = self.last_bytes.map(|(_, b)| b);
         CatchUpSummary {
@@ -197,20 +71,13 @@ impl CatchUp {
 
     /// Notes the phase of a sample (a new one when it differs from the last).
     fn enter(&mut self, phase: CatchUpPhase) {
-        if self.phases.last().map(|p| p.0) != Some(phase) {
-            self.phases.push((phase, Instant::now()));
-        }
+        self.phases.enter(phase, Instant::now());
     }
 
     /// Notes the bytes received so far, and their rate since the last sample.
     fn record_bytes(&mut self, sample: &mut CatchUpSample, bytes: u64) {
         let now = Instant::now();
-        if let Some((t, b)) = self.last_bytes {
-            let secs = now.duration_since(t).as_secs_f64();
-            if secs > 0.0 {
-                sample.byte_rate = Some(bytes.saturating_sub(b) as f64 / secs);
-            }
-        }
+        sample.byte_rate = self.last_bytes.and_then(|last| rate(last, (now, bytes)));
         self.last_bytes = Some((now, bytes));
         sample.bytes_received = Some(bytes);
     }
@@ -361,78 +228,11 @@ impl CatchUp {
         }
         self.enter(sample.phase);
         let now = Instant::now();
-        if let Some((t, i)) = self.last {
-            let secs = now.duration_since(t).as_secs_f64();
-            if secs > 0.0 {
-                sample.rate = Some(own_index.saturating_sub(i) as f64 / secs);
-            }
-        }
+        sample.rate = self.last.and_then(|last| rate(last, (now, own_index)));
         self.last = Some((now, own_index));
         sample.time_left = time_left(&sample);
         Ok((sample, list))
     }
-}
-
-/// How long a learner has been ready without a break (`--stable-for`,
-/// Consul's stabilization time): a sample that is not ready starts the span
-/// again.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ReadySpan {
-    /// How long it must hold.
-    need: Duration,
-    /// The first ready sample of the current span.
-    since: Option<Instant>,
-}
-
-impl ReadySpan {
-    /// A span that must hold `need` (zero: the first ready sample is enough).
-    pub(crate) fn new(need: Duration) -> Self {
-        ReadySpan { need, since: None }
-    }
-
-    /// Notes `sample`, taken at `now`, and shows the span in it; returns the
-    /// state to act on: ready only once the span has held `need`, else
-    /// catching up.
-    pub(crate) fn note(&mut self, sample: &mut CatchUpSample, now: Instant) -> CatchUpState {
-        if sample.state != CatchUpState::Ready {
-            self.since = None;
-            return sample.state;
-        }
-        if self.need.is_zero() {
-            return CatchUpState::Ready;
-        }
-        let held = now.saturating_duration_since(*self.since.get_or_insert(now));
-        sample.ready_for = Some((held, self.need));
-        if held >= self.need {
-            CatchUpState::Ready
-        } else {
-            CatchUpState::CatchingUp
-        }
-    }
-
-    /// A sample could not be taken: the span is broken.
-    pub(crate) fn reset(&mut self) {
-        self.since = None;
-    }
-}
-
-/// The time left from the sample's rates: the snapshot's bytes still to
-/// come at the rate they arrive, or the entries behind at the rate they
-/// are applied.
-fn time_left(s: &CatchUpSample) -> Option<Duration> {
-    let secs = match s.phase {
-        CatchUpPhase::ReceivingSnapshot => {
-            let (got, of, rate) = (s.bytes_received?, s.bytes_expected?, s.byte_rate?);
-            (rate > 0.0).then(|| of.saturating_sub(got) as f64 / rate)?
-        }
-        CatchUpPhase::AppendingLog => {
-            let (lag, rate) = (s.lag?, s.rate?);
-            (rate > 0.0).then(|| lag as f64 / rate)?
-        }
-        CatchUpPhase::Ready => 0.0,
-        _ => return None,
-    };
-    Some(Duration::from_secs_f64(secs.min(1e7)))
 }
 
 /// The leader's status: ask the leader the learner named, else any voter
@@ -463,19 +263,4 @@ async fn leader_of<A: MembershipApi>(
         }
     }
     None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn readiness_rule_is_ninety_percent() {
-        assert!(is_ready(90, 100));
-        assert!(!is_ready(89, 100));
-        assert!(is_ready(100, 100));
-        assert!(is_ready(9, 10));
-        assert!(!is_ready(0, 0));
-        assert!(!is_ready(0, 5));
-    }
 }

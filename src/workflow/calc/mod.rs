@@ -19,11 +19,16 @@
 //! - [`replacement`]: `member replace`'s steps from where the cluster is;
 //! - [`preflight`]: the pre-flight checks' facts, judges and `evaluate`;
 //! - [`prune`]: `member prune`'s judge;
-//! - [`autopilot`]: autopilot's `decide`.
+//! - [`autopilot`]: autopilot's `decide`;
+//! - [`cost`]: what a change cost, from the counters before and after;
+//! - [`catching_up`]: a learner's catch-up judged from its samples: state,
+//!   phases, rates, the readiness span and the time left.
 
 pub mod apply_plan;
 pub mod autopilot;
+pub mod catching_up;
 pub mod configuration;
+pub mod cost;
 pub mod health;
 pub mod joint;
 pub mod leader;
