@@ -2,8 +2,8 @@
 
 use futures_util::future::join_all;
 
-use super::MembershipApi;
 pub use super::calc::cost::{cost, ChangeCost, Counters, Reading};
+use super::MembershipApi;
 
 /// Reads every member's counters (members that do not answer are left out).
 pub async fn read<A: MembershipApi>(api: &A) -> Reading {

@@ -8,7 +8,6 @@
 //! decision, and every decision not to act, is reported.
 
 mod lease;
-mod repeats;
 
 use std::time::Duration;
 
@@ -17,7 +16,9 @@ use tokio::time::Instant;
 
 pub use self::lease::lease_ttl_warning;
 use self::lease::Candidate;
-pub use super::calc::autopilot::{decide, Action, Decision, Memory, Observation, Settings, Why};
+pub use super::calc::autopilot::{
+    decide, Action, Decision, Memory, Observation, Phase, Repeats, Reported, Settings, Why,
+};
 use super::joint;
 use super::preflight::Preflight;
 use super::promote::{self, PromoteRequest};
@@ -28,7 +29,6 @@ use super::start::Manual;
 use super::{ApiError, ApiErrorKind, Ctx, MembershipApi};
 use crate::error::{Error, ErrorKind};
 use crate::model::{MemberId, PeerUrls};
-pub use repeats::Repeats;
 
 /// The prefix of autopilot's keys in the cluster's keyspace; the election
 /// is held on [`ELECTION`].
@@ -150,73 +150,6 @@ pub struct AutopilotRequest {
     pub poll_interval: Duration,
     /// The pre-flight checks of each action.
     pub preflight: Preflight,
-}
-
-/// Where a reported decision stands.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Phase {
-    /// Decided (and, for an action, about to be taken).
-    Decided,
-    /// `--dry-run`: would be taken.
-    DryRun,
-    /// This autopilot does not lead: only reported.
-    StandingBy,
-    /// The action was taken.
-    Done,
-    /// The action failed; the next look decides again.
-    Failed(String),
-}
-
-impl Phase {
-    /// The phase's name in JSON.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Phase::Decided => "decided",
-            Phase::DryRun => "dry_run",
-            Phase::StandingBy => "standing_by",
-            Phase::Done => "done",
-            Phase::Failed(_) => "failed",
-        }
-    }
-}
-
-/// One reported decision.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Reported {
-    /// Time since autopilot began.
-    pub at: Duration,
-    /// This autopilot's name.
-    pub autopilot: String,
-    /// The cluster's leader at the look, when known.
-    pub leader: Option<MemberId>,
-    /// The decision.
-    pub decision: Decision,
-    /// Where it stands.
-    pub phase: Phase,
-}
-
-impl Reported {
-    /// The sentence a person reads (stderr), its phase first when the
-    /// action was taken or failed.
-    pub fn sentence(&self) -> String {
-        let said = self.detail();
-        match &self.phase {
-            Phase::Done => format!("done: {said}"),
-            Phase::Failed(_) => format!("failed: {said}"),
-            Phase::Decided | Phase::StandingBy | Phase::DryRun => said,
-        }
-    }
-
-    /// The decision and how it stands, without the phase's word (for a
-    /// line that shows the phase in a column of its own).
-    pub fn detail(&self) -> String {
-        let base = self.decision.sentence();
-        match &self.phase {
-            Phase::Decided | Phase::StandingBy | Phase::Done => base,
-            Phase::DryRun => format!("{base} (--dry-run: nothing changed)"),
-            Phase::Failed(e) => format!("{base}: {e}; deciding again at the next look"),
-        }
-    }
 }
 
 /// Receives every decision as it is made.

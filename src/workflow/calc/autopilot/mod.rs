@@ -1,6 +1,8 @@
 //! Autopilot's judgement: a calculator from one observation of the cluster,
 //! the settings and what earlier looks remembered to one [`Decision`]. It
 //! asks nothing and changes nothing; the loop in `workflow::autopilot` acts on it.
+//! Also what is reported of a decision ([`Reported`]) and which reports are
+//! worth a line ([`Repeats`]).
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -11,8 +13,12 @@ use crate::model::{Configuration, Member, MemberId, MemberList};
 use crate::rules;
 
 mod decision;
+mod repeats;
+mod reported;
 
 pub use decision::{Action, Decision, Why};
+pub use repeats::Repeats;
+pub use reported::{Phase, Reported};
 
 /// The thresholds autopilot decides with (its flags).
 #[derive(Clone, Debug, PartialEq)]

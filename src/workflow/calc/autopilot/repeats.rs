@@ -72,7 +72,7 @@ impl Repeats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workflow::autopilot::{Decision, Phase, Why};
+    use crate::workflow::calc::autopilot::{Decision, Phase, Why};
 
     fn at(secs: u64, why: Why) -> Reported {
         Reported {
