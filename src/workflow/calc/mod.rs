@@ -20,6 +20,7 @@
 //! - [`preflight`]: the pre-flight checks' facts, judges and `evaluate`;
 //! - [`prune`]: `member prune`'s judge;
 //! - [`autopilot`]: autopilot's `decide`;
+//! - [`status`]: `member status`'s rows, fault tolerance and a lost quorum;
 //! - [`cost`]: what a change cost, from the counters before and after;
 //! - [`catching_up`]: a learner's catch-up judged from its samples: state,
 //!   phases, rates, the readiness span and the time left.
@@ -39,4 +40,5 @@ pub mod prune;
 pub mod quorum;
 pub mod recovery;
 pub mod replacement;
+pub mod status;
 pub mod validate;
