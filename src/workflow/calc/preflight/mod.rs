@@ -11,6 +11,7 @@ pub mod catch_up;
 mod checks;
 mod forced;
 mod learner_update;
+mod list;
 pub mod peer_tls;
 mod result;
 mod server;
@@ -27,8 +28,9 @@ use crate::model::{
     StartFlags,
 };
 pub use catch_up::{Bandwidth, BandwidthSource, CatchUpEstimate, CatchUpInputs, CatchUpPath};
+pub use list::CheckName;
 pub use peer_tls::{PeerRead, PeerTlsFacts, PeerTlsInputs, PEER_CERT_WARN_DAYS};
-pub use result::{Check, CheckName, Figure, Figures, Verdict};
+pub use result::{Check, Figure, Figures, Verdict};
 
 /// Apply lag (committed − applied entries) that fails the check: etcd
 /// refuses proposals beyond this gap.
@@ -186,28 +188,12 @@ pub fn replacing(old: MemberId, added: Option<(MemberId, bool)>, first: First) -
     steps
 }
 
-/// Evaluates every check for the change made of `steps` (in order): the
-/// membership's (`checks`), then the servers' figures (`server`), the
-/// catch-up estimate, the peer certificates and the members' start flags.
+/// Evaluates every check for the change made of `steps` (in order), in the
+/// order of [`CheckName::ALL`]: each judge of the one list (`list.rs`) that
+/// concerns the change.
 pub fn evaluate(facts: &Facts, steps: &[Change]) -> Vec<Check> {
-    let mut checks = vec![
-        checks::quorum(facts, steps),
-        checks::alarms(facts, steps),
-        checks::learners(facts, steps),
-        versions::versions(facts, steps),
-        server::db(facts, steps),
-        checks::apply_lag(facts),
-        server::disk(facts, steps),
-        server::network(facts),
-        server::stability(facts),
-        catch_up::check(facts, steps),
-        peer_tls::judge(&facts.peer_tls),
-        forced::check(facts),
-    ];
-    for step in steps {
-        if let Change::Upgrade { to } = step {
-            checks.push(versions::upgrade_check(facts, *to));
-        }
-    }
-    checks
+    list::JUDGES
+        .iter()
+        .filter_map(|judge| judge(facts, steps))
+        .collect()
 }

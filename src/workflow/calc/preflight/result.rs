@@ -1,92 +1,9 @@
-//! A pre-flight check's result: its stable name, its verdict, the figures it
-//! read (for scripts) and what to do.
+//! A pre-flight check's result: its verdict, the figures it read (for
+//! scripts) and what to do; its name is one of the list's (`list.rs`).
 
 use std::fmt;
-use std::str::FromStr;
 
-/// Declares the checks once: each variant with its stable name and its
-/// meaning; [`CheckName`], [`CheckName::ALL`] (in the order they are
-/// reported) and [`CheckName::as_str`] come from this one list, and so do
-/// `--skip-check`'s accepted values, its help and the completions.
-macro_rules! checks {
-    ($($(#[doc = $doc:literal])+ $variant:ident => $name:literal,)+) => {
-        /// The checks, by their stable names.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum CheckName {
-            $($(#[doc = $doc])+ $variant,)+
-        }
-
-        impl CheckName {
-            /// Every check, in the order they are reported.
-            pub const ALL: &'static [CheckName] = &[$(CheckName::$variant,)+];
-
-            /// The stable name.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(CheckName::$variant => $name,)+
-                }
-            }
-        }
-    };
-}
-
-checks! {
-    /// A leader, and a majority of voters that answer.
-    Quorum => "quorum",
-    /// Alarms raised (NOSPACE, CORRUPT).
-    Alarms => "alarms",
-    /// Learners already in the cluster (etcd allows one by default), and a
-    /// learner's update on a release that would list it as a voter.
-    Learners => "learners",
-    /// Server versions: one minor version, not an upgrade half done.
-    Versions => "versions",
-    /// Database size and free pages (a new member receives the whole file).
-    Db => "db",
-    /// Entries committed but not applied, per member.
-    Apply => "apply",
-    /// WAL fsync and backend commit latencies (`/metrics`).
-    Disk => "disk",
-    /// Peer round trips (`/metrics`).
-    Network => "network",
-    /// The leader and term stay the same while the checks run.
-    Stability => "stability",
-    /// Whether a new member can catch up before the leader compacts its log
-    /// past the snapshot it receives, and how long it will take.
-    CatchUp => "catch-up",
-    /// Peer certificates: the members' (expiry) and the new member's
-    /// (names, CA, key usage, key, validity).
-    PeerTls => "peer-tls",
-    /// Whether a member still runs with `--force-new-cluster` (after a
-    /// recovery from a lost quorum): a restart with it would undo the recovery.
-    ForceNewCluster => "force-new-cluster",
-    /// Whether the cluster may move to a minor version (`member check --for
-    /// upgrade`): one at a time, every member first on the minimum patch release.
-    Upgrade => "upgrade",
-}
-
-impl fmt::Display for CheckName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for CheckName {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        CheckName::ALL
-            .iter()
-            .copied()
-            .find(|c| c.as_str() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = CheckName::ALL.iter().map(|c| c.as_str()).collect();
-                format!(
-                    "no check is named {s:?}; the checks are {}",
-                    names.join(", ")
-                )
-            })
-    }
-}
+use super::CheckName;
 
 /// A check's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

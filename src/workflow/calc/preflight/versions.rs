@@ -161,7 +161,16 @@ pub(super) fn versions(facts: &Facts, steps: &[Change]) -> Check {
 /// `member check --for upgrade VERSION`: each member's version, and whether
 /// the cluster may move to `to` by the upgrade rules (which members must
 /// first move to the minimum patch release, and the order to go in).
-pub(super) fn upgrade_check(facts: &Facts, to: (u64, u64)) -> Check {
+/// The upgrade check, when the change is a move to another minor version
+/// (`member check --for upgrade`).
+pub(super) fn upgrade(facts: &Facts, steps: &[Change]) -> Option<Check> {
+    steps.iter().find_map(|s| match s {
+        Change::Upgrade { to } => Some(upgrade_check(facts, *to)),
+        _ => None,
+    })
+}
+
+fn upgrade_check(facts: &Facts, to: (u64, u64)) -> Check {
     let h = &facts.health;
     let members = releases(facts, true);
     let mut f = Figures::default();
