@@ -138,7 +138,14 @@ pub fn catch_up(
         bandwidth,
     ];
     args.extend_from_slice(&told);
-    let promote = ctl(&url, &args).expect(0);
+    let promote = ctl(&url, &args);
+    assert_eq!(
+        promote.code,
+        0,
+        "member promote: {}\nthe learner's log (its end; the folder goes with the cluster):\n{}",
+        promote.stderr.lines().last().unwrap_or_default(),
+        c.log("learner")
+    );
     let promoted = promote.json();
     // Caught up: until the first sample that found it ready (the promotion
     // after it, with etcd's retries, is not the catch-up's).
