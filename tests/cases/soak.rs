@@ -199,6 +199,19 @@ fn soak_under_chaos(etcd: Option<&str>) {
     }
     let local = Local::up(&up);
     let _down = AutopilotsDown(local.dir().to_path_buf());
+    // On a busy machine etcd's members may still be finding each other when
+    // `cluster up` returns; the first add's quorum check would then count
+    // them as down (etcd 3.4 refuses any add while a voter is): wait until
+    // every member answers.
+    crate::util::wait_for(
+        "every member to answer before the first add",
+        Duration::from_secs(60),
+        || {
+            let s = local.ctl(&["member", "status", "-w", "json"]).json();
+            let members = s["members"].as_array()?;
+            (members.len() == 5 && members.iter().all(|m| m["reachable"] == true)).then_some(())
+        },
+    );
     add_and_start(&local, "s1");
     if standbys > 1 {
         // The second learner knowingly (the cluster allows two).
