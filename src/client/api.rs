@@ -205,8 +205,11 @@ impl MembershipApi for Client {
     }
 
     async fn start_flags(&self, member: &Member) -> Result<StartFlags, ApiError> {
+        // Where the command line leaves it open, /proc decides: the
+        // machine's process table is read meanwhile.
+        self.processes.begin();
         let vars = self.http_get(member, "/debug/vars").await;
-        super::start_flags::read(member, vars).await
+        super::start_flags::read(member, vars, &self.processes).await
     }
 
     async fn peer_certificates(&self, url: &str) -> Result<Vec<PeerCertificate>, ApiError> {

@@ -77,6 +77,9 @@ pub struct Client {
     ca: Option<Vec<u8>>,
     /// The TLS configuration of those GETs, built on first use.
     http_tls: std::sync::OnceLock<Result<std::sync::Arc<rustls::ClientConfig>, String>>,
+    /// This machine's process table, read once for every member's start
+    /// flags.
+    processes: start_flags::ProcessTable,
 }
 
 fn unavailable(msg: String) -> ApiError {
@@ -118,6 +121,7 @@ impl Client {
             ca: loaded.as_ref().and_then(|l| l.ca.clone()),
             identity: loaded.and_then(|l| l.identity),
             http_tls: std::sync::OnceLock::new(),
+            processes: start_flags::ProcessTable::default(),
         })
     }
 

@@ -11,6 +11,9 @@
 
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use futures_util::future::{BoxFuture, FutureExt, Shared};
 
 use crate::model::{Member, StartFlags};
 use crate::workflow::ApiError;
@@ -102,9 +105,14 @@ struct Local {
 }
 
 /// The process on this machine that listens on `client_url`'s address, if
-/// the address is one of this machine's and /proc says which it is
-/// (`argv`: the command line it published, to look at its processes first).
-fn local_process(client_url: &str, argv: Option<&[String]>) -> Option<Local> {
+/// the address is one of this machine's and the process table says which it
+/// is (`argv`: the command line it published, to look at its processes
+/// first).
+fn local_process(
+    table: &crate::link::Processes,
+    client_url: &str,
+    argv: Option<&[String]>,
+) -> Option<Local> {
     let url = url::Url::parse(client_url).ok()?;
     let port = url.port_or_known_default()?;
     let host = url
@@ -117,7 +125,7 @@ fn local_process(client_url: &str, argv: Option<&[String]>) -> Option<Local> {
         .ok()?
         .find_map(|addr: SocketAddr| {
             std::net::UdpSocket::bind(SocketAddr::new(addr.ip(), 0)).ok()?;
-            crate::link::listening_pid(addr, argv)
+            table.listening_pid(addr, argv)
         })?;
     let dir = PathBuf::from(format!("/proc/{pid}"));
     let args = std::fs::read(dir.join("cmdline")).ok().map(|raw| {
@@ -132,6 +140,46 @@ fn local_process(client_url: &str, argv: Option<&[String]>) -> Option<Local> {
         environ: std::fs::read(dir.join("environ")).ok(),
         cwd: std::fs::read_link(dir.join("cwd")).ok(),
     })
+}
+
+/// This machine's process table, read once and then shared by every
+/// member's question (each one's lookup reads its own candidates'
+/// descriptors only). The reading starts on a blocking thread as soon as a
+/// member is asked about, while its `/debug/vars` is fetched.
+#[derive(Default)]
+pub(super) struct ProcessTable(std::sync::Mutex<Option<Reading>>);
+
+/// The table being read (or read), for every member that waits on it.
+type Reading = Shared<BoxFuture<'static, Arc<crate::link::Processes>>>;
+
+impl std::fmt::Debug for ProcessTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProcessTable")
+    }
+}
+
+impl ProcessTable {
+    /// Starts reading the table, if no member's question started it.
+    pub(super) fn begin(&self) {
+        drop(self.reading());
+    }
+
+    /// The table: its reading starts now unless a member's question started it.
+    pub(super) fn reading(&self) -> Reading {
+        let mut slot = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        slot.get_or_insert_with(|| {
+            let read = tokio::task::spawn_blocking(crate::link::Processes::read);
+            async move {
+                Arc::new(
+                    read.await
+                        .unwrap_or_else(|_| crate::link::Processes::empty()),
+                )
+            }
+            .boxed()
+            .shared()
+        })
+        .clone()
+    }
 }
 
 /// The `cmdline` of a `/debug/vars` document.
@@ -221,10 +269,13 @@ fn judge(
 }
 
 /// Reads how `member` was started: `/debug/vars` at its first client URL
-/// (`vars`, already fetched), and /proc when the process is on this machine.
+/// (`vars`, already fetched), and /proc when the process is on this machine
+/// (`table`: the machine's process table, read at most once per command
+/// whatever the number of members asked about).
 pub(super) async fn read(
     member: &Member,
     vars: Result<String, ApiError>,
+    table: &ProcessTable,
 ) -> Result<StartFlags, ApiError> {
     let from_vars = vars.map(|body| debug_vars_args(&body));
     // /proc is looked at only when the command line leaves it open: not
@@ -242,7 +293,8 @@ pub(super) async fn read(
             Ok(Ok(args)) => Some(args.clone()),
             _ => None,
         };
-        tokio::task::spawn_blocking(move || local_process(&url, argv.as_deref()))
+        let table = table.reading().await;
+        tokio::task::spawn_blocking(move || local_process(&table, &url, argv.as_deref()))
             .await
             .ok()
             .flatten()

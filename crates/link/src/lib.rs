@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 mod diag;
+mod processes;
 mod proxy;
 mod shaper;
 mod source;
@@ -24,9 +25,9 @@ mod source;
 use std::fmt;
 use std::time::Duration;
 
+pub use processes::{listening_pid, Processes};
 pub use proxy::{Links, Route};
 pub use shaper::{Admission, Shaper};
-pub use source::listening_pid;
 
 /// A link's settings: the same for every member pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -1,4 +1,4 @@
-//! Which member opened a connection: the process that owns the connecting socket, and the member whose peer port that process listens on (Linux's /proc); and which process listens on an address ([`listening_pid`]).
+//! Which member opened a connection: the process that owns the connecting socket, and the member whose peer port that process listens on (Linux's /proc).
 //!
 //! The proxy sees only `127.0.0.1:<ephemeral port>` as the other end of an
 //! accepted connection; every member connects from the same address. The
@@ -63,46 +63,8 @@ pub fn opener(client: SocketAddr, server: SocketAddr, members: &[(String, u16)])
     None
 }
 
-/// The process on this machine that listens on `addr` (a socket bound to
-/// that address, or to the wildcard address of its family and that port),
-/// if /proc says: its ID. None where it cannot say (another system, a
-/// process of another user whose descriptors cannot be read). `argv`, when
-/// known (the command line the server published), names the processes to
-/// look at first: only their descriptors are read when one of them holds
-/// the socket, not every process's.
-pub fn listening_pid(addr: SocketAddr, argv: Option<&[String]>) -> Option<u32> {
-    let wildcard = |ip: IpAddr| ip.is_unspecified();
-    let inode = sockets(diag::LISTENING)
-        .into_iter()
-        .filter(|s| s.listening && s.local.port() == addr.port())
-        .filter(|s| s.local.ip() == addr.ip() || wildcard(s.local.ip()))
-        .map(|s| s.inode)
-        .next()?;
-    let pids: Vec<(u32, std::path::PathBuf)> = std::fs::read_dir("/proc")
-        .ok()?
-        .flatten()
-        .filter_map(|p| Some((p.file_name().to_str()?.parse().ok()?, p.path())))
-        .collect();
-    let holds =
-        |(pid, dir): &(u32, std::path::PathBuf)| held_sockets(dir).contains(&inode).then_some(*pid);
-    let runs = |dir: &std::path::Path, argv: &[String]| {
-        std::fs::read(dir.join("cmdline")).is_ok_and(|raw| {
-            let mut args = raw.split(|b| *b == 0).filter(|a| !a.is_empty());
-            argv.iter().all(|a| args.next() == Some(a.as_bytes())) && args.next().is_none()
-        })
-    };
-    let (first, rest): (Vec<_>, Vec<_>) = match argv {
-        Some(argv) => pids.into_iter().partition(|(_, dir)| runs(dir, argv)),
-        None => (Vec::new(), pids),
-    };
-    first
-        .iter()
-        .find_map(holds)
-        .or_else(|| rest.iter().find_map(holds))
-}
-
 /// The socket inodes a process holds (none when its fds cannot be read).
-fn held_sockets(proc_dir: &std::path::Path) -> HashSet<u64> {
+pub(super) fn held_sockets(proc_dir: &std::path::Path) -> HashSet<u64> {
     let Ok(fds) = std::fs::read_dir(proc_dir.join("fd")) else {
         return HashSet::new();
     };
@@ -117,7 +79,7 @@ fn held_sockets(proc_dir: &std::path::Path) -> HashSet<u64> {
 
 /// The TCP sockets in `states` (a mask of the kernel's states), IPv4 and
 /// IPv6: asked through netlink, or read from /proc where netlink is refused.
-fn sockets(states: u32) -> Vec<Socket> {
+pub(super) fn sockets(states: u32) -> Vec<Socket> {
     diag::tcp(states).unwrap_or_else(proc_tables)
 }
 
@@ -191,25 +153,6 @@ mod tests {
         let s = parse_line("   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 12345 1 0000000000000000 100 0 0 10 0").unwrap();
         assert!(s.listening);
         assert_eq!(s.inode, 12345);
-    }
-
-    #[test]
-    fn the_listener_of_a_port_is_this_process() {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let me = Some(std::process::id());
-        assert_eq!(listening_pid(l.local_addr().unwrap(), None), me);
-        // Named by its command line, or by another one (then every process
-        // is looked at): the same answer.
-        let argv: Vec<String> = std::env::args().collect();
-        assert_eq!(listening_pid(l.local_addr().unwrap(), Some(&argv)), me);
-        let other = vec!["no-such-program".to_string()];
-        assert_eq!(listening_pid(l.local_addr().unwrap(), Some(&other)), me);
-        let port = l.local_addr().unwrap().port();
-        drop(l);
-        assert_eq!(
-            listening_pid(SocketAddr::from(([127, 0, 0, 1], port)), None),
-            None
-        );
     }
 
     #[test]

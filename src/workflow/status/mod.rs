@@ -41,36 +41,46 @@ async fn gather<A: MembershipApi>(api: &A, read_flags: bool) -> Result<ClusterSt
         }
     };
     let list = list?;
-    let statuses = join_all(list.members.iter().map(|m| {
+    // Each member's status, and how it was started read at the same time:
+    // kept only for a member that answers, and not waited for when it does not.
+    let asked = join_all(list.members.iter().map(|m| {
         let early = api.endpoint_of(m).map(|i| early[i].clone());
         async move {
-            match early {
-                Some(answer) => match answer.await {
-                    Ok(s) if s.member_id == m.id => Ok(s),
-                    // The endpoint is some other member now, or did not
-                    // answer and the member has other URLs: ask it.
-                    Ok(_) => api.member_status(m).await,
-                    Err(_) if m.client_urls.len() > 1 => api.member_status(m).await,
-                    Err(e) => Err(e),
-                },
-                None => api.member_status(m).await,
+            let status = std::pin::pin!(async {
+                match early {
+                    Some(answer) => match answer.await {
+                        Ok(s) if s.member_id == m.id => Ok(s),
+                        // The endpoint is some other member now, or did not
+                        // answer and the member has other URLs: ask it.
+                        Ok(_) => api.member_status(m).await,
+                        Err(_) if m.client_urls.len() > 1 => api.member_status(m).await,
+                        Err(e) => Err(e),
+                    },
+                    None => api.member_status(m).await,
+                }
+            });
+            if !read_flags {
+                return (status.await, None);
+            }
+            let flags = std::pin::pin!(api.start_flags(m));
+            match select(status, flags).await {
+                Either::Left((s, flags)) => {
+                    let f = match &s {
+                        Ok(_) => Some(flags.await),
+                        Err(_) => None,
+                    };
+                    (s, f)
+                }
+                Either::Right((f, status)) => (status.await, Some(f)),
             }
         }
     }))
     .await;
+    let (statuses, flags): (Vec<_>, Vec<_>) = asked.into_iter().unzip();
     let health = Health { list, statuses };
     // The leader's view of replication, where the server has it (not etcd).
     let progress = progress.map(|p| p.peers).unwrap_or_default();
-    // How each member that answers was started, while the leader is settled.
-    let flags = join_all(health.list.members.iter().zip(&health.statuses).map(
-        |(m, s)| async move {
-            match s {
-                Ok(_) if read_flags => Some(api.start_flags(m).await),
-                _ => None,
-            }
-        },
-    ));
-    let ((leader, mut rows), flags) = join(rows(api, &health, &progress), flags).await;
+    let (leader, mut rows) = rows(api, &health, &progress).await;
     for (r, f) in rows.iter_mut().zip(flags) {
         // A member that stopped answering on the recheck was asked before.
         r.start_flags = if r.status.is_ok() { f } else { None };
