@@ -41,6 +41,14 @@ impl MembershipApi for Client {
         crate::workflow::autopilot::Election::kv_put(self, key, value).await
     }
 
+    async fn commit_empty_entry(&self) -> Result<(), ApiError> {
+        use crate::workflow::autopilot::Election;
+        // A lease with no key: granting it and revoking it are two entries
+        // that touch no key and no revision.
+        let lease = self.lease_grant(std::time::Duration::from_secs(60)).await?;
+        self.lease_revoke(lease).await
+    }
+
     fn endpoint_of(&self, member: &Member) -> Option<usize> {
         let first = self.member_url(member.client_urls.first()?).ok()?;
         self.endpoints.iter().position(|e| *e == first)

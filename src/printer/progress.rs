@@ -65,6 +65,7 @@ impl StderrObserver {
                 "elapsed_seconds": s.elapsed.as_secs_f64(),
                 "ready_seconds": s.ready_for.map(|(held, _)| held.as_secs_f64()),
                 "stable_for_seconds": s.ready_for.map(|(_, need)| need.as_secs_f64()),
+                "held_after_snapshot": s.held_after_snapshot,
             }
         });
         doc.to_string()
@@ -74,6 +75,9 @@ impl StderrObserver {
         let mut text = format!("{}: {}", s.label, s.phase.as_str());
         if s.state == CatchUpState::Unreachable {
             text.push_str(" (unreachable from the leader)");
+        }
+        if s.held_after_snapshot {
+            text.push_str(" (its snapshot delivered; it does not answer yet)");
         }
         if let Some((held, need)) = s.ready_for {
             text.push_str(&format!(

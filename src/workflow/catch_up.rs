@@ -4,10 +4,10 @@
 
 use tokio::time::Instant;
 
+use super::calc::catching_up::{held_after_snapshot, rate, time_left, Phases};
 pub use super::calc::catching_up::{
     is_ready, CatchUpPhase, CatchUpSample, CatchUpState, CatchUpSummary, ReadySpan,
 };
-use super::calc::catching_up::{rate, time_left, Phases};
 use super::health::{status_of, LEARNER_WAIT};
 use super::{ApiError, ApiErrorKind, MembershipApi};
 use crate::model::{MemberId, MemberList, MemberStatus, ServerMetrics};
@@ -126,6 +126,7 @@ impl CatchUp {
             bytes_expected: self.expected,
             time_left: None,
             ready_for: None,
+            held_after_snapshot: false,
         };
         self.label = member.label();
         if !member.is_learner {
@@ -171,13 +172,13 @@ impl CatchUp {
         // The leader's side: a snapshot on its way to the learner (etcd's
         // learner does not answer before it has joined).
         let mut sending = false;
+        let mut delivered = false;
         let mut sent = None;
         if let Some(l) = leader_status.as_ref().and_then(|s| list.get(s.member_id)) {
             if let Ok(m) = api.server_metrics(l).await {
-                sending = m
-                    .snapshot_sends
-                    .iter()
-                    .any(|(to, t)| *to == self.id && t.inflight > 0.0);
+                let to_it = || m.snapshot_sends.iter().filter(|(to, _)| *to == self.id);
+                sending = to_it().any(|(_, t)| t.inflight > 0.0);
+                delivered = !sending && to_it().any(|(_, t)| t.success > 0.0);
                 sent = m
                     .peer_sent_bytes
                     .iter()
@@ -204,6 +205,7 @@ impl CatchUp {
             sample.phase = CatchUpPhase::ReceivingSnapshot;
         }
         let Some((own_index, leader)) = indexes else {
+            sample.held_after_snapshot = held_after_snapshot(delivered, metrics_read);
             if sample.phase != CatchUpPhase::NotStarted {
                 self.enter(sample.phase);
             }

@@ -145,6 +145,16 @@ pub trait MembershipApi {
             format!("no keyspace to write {key} to"),
         ))
     }
+    /// Commits one entry that changes nothing (a lease granted and revoked
+    /// at once): every member then has an entry to apply, which frees an
+    /// etcd 3.6/3.7 learner held after its snapshot
+    /// (`calc::catching_up::held_after_snapshot`).
+    async fn commit_empty_entry(&self) -> Result<(), ApiError> {
+        Err(ApiError::new(
+            ApiErrorKind::Unimplemented,
+            "no lease to grant".to_string(),
+        ))
+    }
     /// The endpoints requests go to (none for a server without them): `member
     /// status` asks each for its status while it reads the member list.
     fn endpoint_urls(&self) -> Vec<String> {

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use super::calc::catching_up::nudge_due;
 use super::catch_up::{CatchUp, CatchUpSample, CatchUpState, CatchUpSummary, ReadySpan};
 use super::health::Health;
 use super::preflight::upgrade::{self, Release};
@@ -145,11 +146,23 @@ pub(crate) async fn wait_ready<A: MembershipApi>(
     let mut last_error: Option<ApiError> = None;
     let mut backoff = poll_interval;
     let mut versions_judged = false;
+    // Since when the learner has been held after its snapshot, and when an
+    // entry was last committed to free it.
+    let mut held_since: Option<Instant> = None;
+    let mut nudged: Option<Instant> = None;
     loop {
         match catch_up.sample(api).await {
             Ok((mut sample, list)) => {
                 let state = ready.note(&mut sample, Instant::now());
                 observer.catch_up(&sample);
+                let now = Instant::now();
+                held_since = sample
+                    .held_after_snapshot
+                    .then(|| held_since.unwrap_or(now));
+                if nudge_due(held_since, nudged, now) {
+                    nudged = Some(now);
+                    free_held_learner(api, observer, &sample.label).await;
+                }
                 last = Some(sample);
                 if state == CatchUpState::Promoted || (state == CatchUpState::Ready && !promote) {
                     return Ok((list, catch_up.summary()));
@@ -206,6 +219,25 @@ pub(crate) async fn wait_ready<A: MembershipApi>(
     }
 }
 
+/// Commits an entry that changes nothing, for a learner held after its
+/// snapshot ([`held_after_snapshot`](super::calc::catching_up::held_after_snapshot)),
+/// and says so.
+async fn free_held_learner<A: MembershipApi>(api: &A, observer: &dyn Observer, label: &str) {
+    let what = format!(
+        "{label} has received its snapshot and does not answer: etcd 3.6 and 3.7 can hold a new \
+         learner there until the cluster commits one more entry (its own start is refused as \
+         'too many requests')"
+    );
+    match api.commit_empty_entry().await {
+        Ok(()) => observer.notice(&format!(
+            "{what}; committed one that changes nothing (a lease granted and revoked)"
+        )),
+        Err(e) => observer.notice(&format!(
+            "{what}; committing one failed ({e}): write any key to the cluster, or restart the learner"
+        )),
+    }
+}
+
 /// Whether learner `id` may be promoted by the upgrade rules (its version
 /// against the cluster version and the voters'): `Ok(true)` when judged and
 /// allowed, `Ok(false)` when a version could not be read (judged again at
@@ -254,6 +286,12 @@ fn timed_out(
     last_error: Option<&ApiError>,
 ) -> Error {
     let where_ = match last {
+        Some(s) if s.held_after_snapshot => {
+            "it received the leader's snapshot and does not answer on its client URL: look in its \
+             log for 'too many requests' (etcd 3.6/3.7 hold such a learner until the cluster \
+             commits another entry: write any key, or restart the learner)"
+                .to_string()
+        }
         Some(s) if s.state == CatchUpState::NotStarted => {
             "it has not started: start it with the ETCD_* settings `member add` printed".to_string()
         }

@@ -603,6 +603,7 @@ fn a_ready_span_holds_only_without_a_break() {
         bytes_expected: None,
         time_left: None,
         ready_for: None,
+        held_after_snapshot: false,
     };
     let ms = Duration::from_millis;
     let t0 = Instant::now();

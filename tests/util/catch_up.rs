@@ -68,6 +68,20 @@ pub struct Measured {
     pub promoted: Value,
     /// Its progress lines (`{"catch_up": …}`).
     pub progress: Vec<Value>,
+    /// Its other lines on stderr (notices).
+    pub notices: Vec<String>,
+    /// The keyspace's revision before the add and after the promote.
+    pub revisions: (i64, i64),
+}
+
+/// The keyspace's revision at `url` (etcdctl's `endpoint status`).
+fn revision(url: &str) -> i64 {
+    let bin = super::etcd::require_etcdctl();
+    let out = super::etcd::etcdctl(&bin, url, &["endpoint", "status", "-w", "json"]).expect(0);
+    let doc: Value = serde_json::from_str(&out.stdout).expect("endpoint status is JSON");
+    doc[0]["Status"]["header"]["revision"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no revision in {doc}"))
 }
 
 /// Three members of `server` (with `--snapshot-count` `count`, told to the
@@ -108,6 +122,7 @@ pub fn catch_up(
     args.extend_from_slice(&told);
     let check = ctl(&url, &args).expect(0).json();
     let figures = check_named(&check, "catch-up")["figures"].clone();
+    let before = revision(&url);
     let port = free_port();
     let peer = format!("http://127.0.0.1:{port}");
     let mut args = vec![
@@ -162,10 +177,18 @@ pub fn catch_up(
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
         .filter(|v| v.get("catch_up").is_some())
         .collect();
+    let notices = promote
+        .stderr
+        .lines()
+        .filter(|l| serde_json::from_str::<Value>(l).is_err())
+        .map(str::to_string)
+        .collect();
     Measured {
         figures,
         seconds,
         promoted,
         progress,
+        notices,
+        revisions: (before, revision(&url)),
     }
 }

@@ -129,6 +129,41 @@ pub struct CatchUpSample {
     /// How long it has been ready without a break, and how long it must be
     /// before the promote (`--stable-for`; none without it).
     pub ready_for: Option<(Duration, Duration)>,
+    /// The leader has delivered it a whole snapshot and it does not answer
+    /// on its client URL ([`held_after_snapshot`]).
+    pub held_after_snapshot: bool,
+}
+
+/// How long a learner may stay silent after the leader delivered its
+/// snapshot before memberctl commits an entry for it ([`nudge_due`]): one
+/// that is not held answers within a second or so (measured on etcd
+/// 3.6.15); a held one starts at etcd's own retry of its start, 7 s after
+/// the first attempt, if an entry came meanwhile.
+pub const HELD_GRACE: Duration = Duration::from_secs(2);
+
+/// The least time between two entries committed for the same learner.
+pub const NUDGE_EVERY: Duration = Duration::from_secs(15);
+
+/// Whether a learner is held after its snapshot: the leader has delivered
+/// it a whole snapshot (`delivered`: a completed send and none under way)
+/// and it does not answer (`answered`: its `/metrics` or status did).
+///
+/// etcd 3.6 and 3.7 (measured on 3.6.15) can hold a new learner there
+/// forever: applying a snapshot does not move the applied index that their
+/// "too many requests" check compares with the committed index (5,000
+/// apart at most), and the learner's own start (publishing its name) is a
+/// proposal that check refuses. It is freed by the next entry the cluster
+/// commits, which the learner applies: on an idle cluster nothing comes.
+pub fn held_after_snapshot(delivered: bool, answered: bool) -> bool {
+    delivered && !answered
+}
+
+/// Whether to commit an entry that changes nothing for a learner held after
+/// its snapshot since `since`, last done at `last` ([`HELD_GRACE`],
+/// [`NUDGE_EVERY`]).
+pub fn nudge_due(since: Option<Instant>, last: Option<Instant>, now: Instant) -> bool {
+    since.is_some_and(|s| now.duration_since(s) >= HELD_GRACE)
+        && last.is_none_or(|l| now.duration_since(l) >= NUDGE_EVERY)
 }
 
 /// The phases a learner was seen in, each with when it was first seen.
@@ -230,6 +265,20 @@ pub fn time_left(s: &CatchUpSample) -> Option<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_learner_held_after_its_snapshot_is_nudged_after_the_grace_then_seldom() {
+        assert!(held_after_snapshot(true, false));
+        assert!(!held_after_snapshot(true, true));
+        assert!(!held_after_snapshot(false, false));
+        let t0 = Instant::now();
+        let s = Duration::from_secs;
+        assert!(!nudge_due(None, None, t0 + s(60)));
+        assert!(!nudge_due(Some(t0), None, t0 + s(1)));
+        assert!(nudge_due(Some(t0), None, t0 + HELD_GRACE));
+        assert!(!nudge_due(Some(t0), Some(t0 + s(2)), t0 + s(16)));
+        assert!(nudge_due(Some(t0), Some(t0 + s(2)), t0 + s(17)));
+    }
 
     #[test]
     fn readiness_rule_is_ninety_percent() {
