@@ -128,15 +128,9 @@ fn local_process(
             table.listening_pid(addr, argv)
         })?;
     let dir = PathBuf::from(format!("/proc/{pid}"));
-    let args = std::fs::read(dir.join("cmdline")).ok().map(|raw| {
-        raw.split(|b| *b == 0)
-            .filter(|a| !a.is_empty())
-            .map(|a| String::from_utf8_lossy(a).into_owned())
-            .collect()
-    });
     Some(Local {
         pid,
-        args,
+        args: table.command_line(pid),
         environ: std::fs::read(dir.join("environ")).ok(),
         cwd: std::fs::read_link(dir.join("cwd")).ok(),
     })

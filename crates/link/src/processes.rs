@@ -100,6 +100,24 @@ impl Processes {
         let rest = self.processes.iter().filter(|p| !named.contains(&p.pid));
         first.chain(rest).find(holds).map(|p| p.pid)
     }
+
+    /// The command line of process `pid` as the table read it, one string
+    /// per argument (None when the table lists no such process or could not
+    /// read it).
+    pub fn command_line(&self, pid: u32) -> Option<Vec<String>> {
+        let raw = self
+            .processes
+            .iter()
+            .find(|p| p.pid == pid)?
+            .cmdline
+            .as_ref()?;
+        Some(
+            raw.split(|b| *b == 0)
+                .filter(|a| !a.is_empty())
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect(),
+        )
+    }
 }
 
 /// The process on this machine that listens on `addr`, reading the table
@@ -126,6 +144,7 @@ mod tests {
             table.listening_pid(l.local_addr().unwrap(), Some(&argv)),
             me
         );
+        assert_eq!(table.command_line(std::process::id()), Some(argv.clone()));
         let other = vec!["no-such-program".to_string()];
         assert_eq!(
             table.listening_pid(l.local_addr().unwrap(), Some(&other)),
