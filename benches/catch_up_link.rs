@@ -12,7 +12,9 @@
 //! messages (≤ 1 KiB: heartbeats, votes, acks) from the leader to the
 //! voters and to the learner, p99 during the catch-up — a heartbeat's round
 //! trip is that and the way back; under the kernel's shaper instead, the
-//! qdisc's backlog (p50 / max, sampled every 100 ms) and its drops. Then
+//! qdisc's backlog (p50 / max, sampled every 100 ms), its drops, and what a
+//! small packet really waits in it (half a UDP probe's round trip, every
+//! 10 ms, p50 / p99). Then
 //! engine ÷ each etcd per profile.
 //!
 //! The `kernel-tbf` profile and its model twins (`model-tbf`,
@@ -30,7 +32,11 @@
 //! runs; `MEMBERCTL_BENCH_CC` sets TCP's congestion control in the
 //! namespace (e.g. `reno`: how full a bulk sender keeps the queue depends on
 //! it); `MEMBERCTL_BENCH_QUICKACK` (set) turns delayed ACKs off on the
-//! namespace's loopback routes; `MEMBERCTL_BENCH_TRACE_MS=N` prints every
+//! namespace's loopback routes; `MEMBERCTL_BENCH_GSO=off` makes its
+//! loopback send one segment per packet, as a link between hosts carries
+//! them (by default TCP hands it up to 64 KiB at once, and TCP's small-queue
+//! limit of two such packets per socket keeps 134 KiB standing in the
+//! shaper under CUBIC); `MEMBERCTL_BENCH_TRACE_MS=N` prints every
 //! put slower than N ms with its time from the learner's start. Prints a
 //! Markdown table (also target/bench-report-catch-up-link.md).
 
@@ -42,7 +48,7 @@ mod common;
 #[allow(unused_imports)]
 mod util;
 
-use common::shaper::{self, Backlog, Tbf};
+use common::shaper::{self, Backlog, QueueProbe, Tbf};
 use memberctl::link::{LinkSpec, Links};
 use serde_json::Value;
 use util::writer::{Sample, SteadyWriter};
@@ -69,7 +75,7 @@ const TBF: Tbf = Tbf {
 };
 
 /// The profiles: name and link; the first four by default.
-const PROFILES: [(&str, Link); 13] = [
+const PROFILES: [(&str, Link); 14] = [
     ("lan", Link::Model("rtt=500us,bandwidth=1gbit,queue=1mb")),
     (
         "region",
@@ -133,6 +139,12 @@ const PROFILES: [(&str, Link); 13] = [
         "model-tbf-all-cubic",
         Link::Model("rtt=100us,bandwidth=50mbit,queue=4mb,shared=all,per-connection=136kb"),
     ),
+    // The same loopback sending one segment per packet
+    // (`MEMBERCTL_BENCH_GSO=off`): under CUBIC the qdisc held 11–14 KiB.
+    (
+        "model-tbf-all-segments",
+        Link::Model("rtt=100us,bandwidth=50mbit,queue=4mb,shared=all,per-connection=11kb"),
+    ),
 ];
 /// The profiles run unless `MEMBERCTL_BENCH_PROFILES` names others.
 const DEFAULT_PROFILES: &str = "lan,region,cross-region,cross-region-uplink";
@@ -159,6 +171,9 @@ struct Outcome {
     to_learner_p99_ms: f64,
     /// Under the kernel's shaper: the qdisc's backlog (p50, max, bytes) and drops.
     qdisc: Option<(f64, f64, u64)>,
+    /// Under the kernel's shaper: a small packet's crossing of its queue
+    /// (half a UDP probe's round trip), p50 and p99, ms.
+    crossing: Option<(f64, f64)>,
 }
 
 /// p50, p99 and worst of a writer's puts, ms.
@@ -308,6 +323,7 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
     }
     let kernel = matches!(link, Link::Kernel(_) | Link::KernelPeers(_));
     let backlog = kernel.then(Backlog::start);
+    let probe = kernel.then(QueueProbe::start).flatten();
     let start = Instant::now();
     c.start_added("learner", peer_port, &initial);
     ctl(
@@ -329,6 +345,13 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
         let p50 = util::percentile(&mut kb, 0.5).unwrap_or(0.0);
         let max = util::percentile(&mut kb, 1.0).unwrap_or(0.0);
         (p50, max, drops)
+    });
+    let crossing = probe.map(|p| {
+        let mut ms: Vec<f64> = p.stop().iter().map(|d| d.as_secs_f64() * 500.0).collect();
+        (
+            util::percentile(&mut ms, 0.5).unwrap_or(0.0),
+            util::percentile(&mut ms, 0.99).unwrap_or(0.0),
+        )
     });
     let delays = links.as_ref().map(|l| l.take_delays()).unwrap_or_default();
     let written = writer.finish();
@@ -383,6 +406,7 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
         to_voters_p99_ms: p99_ms(&delays, &leader_name, &voters),
         to_learner_p99_ms: p99_ms(&delays, &leader_name, &["learner"]),
         qdisc,
+        crossing,
     };
     eprintln!(
         "{}: caught up in {:.2}s (floor {:.2}s); writer p99 {:.1} → {:.1} ms, worst {:.1} → {:.1} ms; {} leader changes",
@@ -437,7 +461,8 @@ fn main() {
         "### Learner catch-up over a link, {keys} keys × 1 KiB, the engine and etcd, every member pair behind the same link{}; a put every {} ms through the leader; learner started → promoted\n\n",
         if in_netns {
             format!(
-                " (in a network namespace of its own, loopback MTU 1500, TCP congestion control {})",
+                " (in a network namespace of its own, loopback MTU 1500, {}, TCP congestion control {})",
+                shaper::segmentation(),
                 shaper::congestion_control()
             )
         } else {
@@ -470,7 +495,14 @@ fn main() {
                     Some((p50, max, drops)) => (
                         "—".to_string(),
                         "—".to_string(),
-                        format!("{:.0} / {:.0} KiB, {drops}", p50 / 1024.0, max / 1024.0),
+                        format!(
+                            "{:.0} / {:.0} KiB, {drops}; a small packet's crossing p50 / p99 {}",
+                            p50 / 1024.0,
+                            max / 1024.0,
+                            o.crossing.map_or("—".into(), |(p50, p99)| format!(
+                                "{p50:.1} / {p99:.1} ms"
+                            ))
+                        ),
                     ),
                     None => (
                         format!("{:.1} ms", o.to_voters_p99_ms),

@@ -76,6 +76,27 @@ pub fn enter_netns() -> Result<(), String> {
             std::process::exit(4);
         }
     }
+    if std::env::var(GSO).is_ok_and(|v| v == "off") {
+        // One segment per packet, as a real link's bottleneck sees them:
+        // with 64 KiB super-packets a shaper's token debt after each adds
+        // up to one such packet's time to every wait behind it.
+        let ok = Command::new("ip")
+            .args([
+                "link",
+                "set",
+                "lo",
+                "gso_max_segs",
+                "1",
+                "gso_max_size",
+                "1500",
+            ])
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!("{GSO}=off: ip link set lo gso_max_segs 1 failed");
+            std::process::exit(4);
+        }
+    }
     if std::env::var_os(QUICKACK).is_some() {
         // The loopback's own routes, each with delayed ACKs turned off.
         for dst in ["127.0.0.0/8", "127.0.0.1"] {
@@ -100,11 +121,24 @@ pub fn enter_netns() -> Result<(), String> {
 /// TCP acknowledges at once instead of delaying its ACKs (up to 40 ms).
 const QUICKACK: &str = "MEMBERCTL_BENCH_QUICKACK";
 
+/// `off`: the namespace's loopback sends one segment per packet (no
+/// segmentation offload), as a link between hosts carries them.
+const GSO: &str = "MEMBERCTL_BENCH_GSO";
+
 /// Names TCP's congestion control in the namespace (`reno`, `cubic`, `bbr`;
 /// default: the host's).
 const CC: &str = "MEMBERCTL_BENCH_CC";
 /// Where the namespace's congestion control is read and set.
 const CC_SYSCTL: &str = "/proc/sys/net/ipv4/tcp_congestion_control";
+
+/// How the namespace's loopback packs TCP's segments, for the report.
+pub fn segmentation() -> &'static str {
+    if std::env::var(GSO).is_ok_and(|v| v == "off") {
+        "one segment per packet"
+    } else {
+        "segmentation offload (up to 64 KiB per packet)"
+    }
+}
 
 /// The congestion controls a namespace may choose.
 fn allowed() -> String {
@@ -254,5 +288,77 @@ impl Backlog {
     pub fn stop(self) -> (Vec<u64>, u64) {
         self.stop.store(true, Ordering::Relaxed);
         self.thread.join().unwrap_or_default()
+    }
+}
+
+/// A small packet's crossings of the shaped queue, timed: a UDP datagram
+/// (outside the clients' ports, so shaped as the members' traffic is) sent
+/// every 10 ms from one socket to an echo and back, each round trip two
+/// crossings of the loopback's one queue. What the qdisc's backlog implies
+/// (bytes ÷ rate) is checked against what a message really waits.
+pub struct QueueProbe {
+    stop: Arc<AtomicBool>,
+    threads: Vec<JoinHandle<Vec<Duration>>>,
+}
+
+impl QueueProbe {
+    /// Starts probing; `None` when the sockets cannot be made.
+    pub fn start() -> Option<QueueProbe> {
+        let echo = std::net::UdpSocket::bind("127.0.0.1:0").ok()?;
+        let probe = std::net::UdpSocket::bind("127.0.0.1:0").ok()?;
+        probe.connect(echo.local_addr().ok()?).ok()?;
+        for s in [&echo, &probe] {
+            s.set_read_timeout(Some(Duration::from_millis(200))).ok()?;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let echoing = std::thread::spawn(move || {
+            let mut buf = [0u8; 64];
+            while !flag.load(Ordering::Relaxed) {
+                if let Ok((n, from)) = echo.recv_from(&mut buf) {
+                    let _ = echo.send_to(&buf[..n], from);
+                }
+            }
+            Vec::new()
+        });
+        let flag = stop.clone();
+        let probing = std::thread::spawn(move || {
+            let origin = std::time::Instant::now();
+            let mut trips = Vec::new();
+            let mut seq: u64 = 0;
+            let mut buf = [0u8; 64];
+            while !flag.load(Ordering::Relaxed) {
+                seq += 1;
+                let sent = origin.elapsed();
+                let mut msg = [0u8; 16];
+                msg[..8].copy_from_slice(&seq.to_le_bytes());
+                msg[8..].copy_from_slice(&(sent.as_nanos() as u64).to_le_bytes());
+                let _ = probe.send(&msg);
+                // Answers to earlier probes count too (each carries its send time).
+                let deadline = sent + Duration::from_millis(10);
+                while origin.elapsed() < deadline {
+                    if let Ok(16) = probe.recv(&mut buf) {
+                        let at = u64::from_le_bytes(buf[8..16].try_into().unwrap());
+                        trips.push(origin.elapsed() - Duration::from_nanos(at));
+                    }
+                    let left = deadline.saturating_sub(origin.elapsed());
+                    let _ = probe.set_read_timeout(Some(left.max(Duration::from_micros(100))));
+                }
+            }
+            trips
+        });
+        Some(QueueProbe {
+            stop,
+            threads: vec![echoing, probing],
+        })
+    }
+
+    /// Stops: the probes' round trips (each two crossings of the queue).
+    pub fn stop(self) -> Vec<Duration> {
+        self.stop.store(true, Ordering::Relaxed);
+        self.threads
+            .into_iter()
+            .flat_map(|t| t.join().unwrap_or_default())
+            .collect()
     }
 }
