@@ -27,7 +27,8 @@
 //! `MEMBERCTL_BENCH_PROFILES` (default lan, region, cross-region,
 //! cross-region-uplink; or any of kernel-tbf, kernel-tbf-peers,
 //! kernel-unshaped, model-tbf, model-tbf-uplink, model-tbf-uplink-short,
-//! model-tbf-fair, model-tbf-all-bbr, model-tbf-all-cubic)
+//! model-tbf-fair, model-tbf-all-bbr, model-tbf-all-cubic,
+//! model-tbf-all-segments)
 //! and `MEMBERCTL_BENCH_SERVERS` (default engine, 3.6, 3.7, 3.4) choose what
 //! runs; `MEMBERCTL_BENCH_CC` sets TCP's congestion control in the
 //! namespace (e.g. `reno`: how full a bulk sender keeps the queue depends on
@@ -37,7 +38,10 @@
 //! them (by default TCP hands it up to 64 KiB at once, and TCP's small-queue
 //! limit of two such packets per socket keeps 134 KiB standing in the
 //! shaper under CUBIC); `MEMBERCTL_BENCH_TRACE_MS=N` prints every
-//! put slower than N ms with its time from the learner's start. Prints a
+//! put slower than N ms with its time from the learner's start;
+//! `MEMBERCTL_BENCH_SS` (set) prints the TCP state of the connection that
+//! carries the catch-up (`ss -tin`, sampled) and what every connection sent
+//! meanwhile. Prints a
 //! Markdown table (also target/bench-report-catch-up-link.md).
 
 use std::sync::Arc;
@@ -49,6 +53,7 @@ mod common;
 mod util;
 
 use common::shaper::{self, Backlog, QueueProbe, Tbf};
+use common::sockets::SocketSampler;
 use memberctl::link::{LinkSpec, Links};
 use serde_json::Value;
 use util::writer::{Sample, SteadyWriter};
@@ -324,6 +329,7 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
     let kernel = matches!(link, Link::Kernel(_) | Link::KernelPeers(_));
     let backlog = kernel.then(Backlog::start);
     let probe = kernel.then(QueueProbe::start).flatten();
+    let sockets = std::env::var_os("MEMBERCTL_BENCH_SS").map(|_| SocketSampler::start(peer_port));
     let start = Instant::now();
     c.start_added("learner", peer_port, &initial);
     ctl(
@@ -346,6 +352,24 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
         let max = util::percentile(&mut kb, 1.0).unwrap_or(0.0);
         (p50, max, drops)
     });
+    if let Some(s) = sockets {
+        for l in s.stop() {
+            eprintln!("ss {}: {l}", server.label);
+        }
+        for m in &c.members {
+            eprintln!(
+                "ss {}: {} client port {}, peer port {}",
+                server.label, m.name, m.client_port, m.peer_port
+            );
+        }
+        for l in c
+            .log(&leader_name)
+            .lines()
+            .filter(|l| l.contains("snapshot to"))
+        {
+            eprintln!("ss {} leader: {l}", server.label);
+        }
+    }
     let crossing = probe.map(|p| {
         let mut ms: Vec<f64> = p.stop().iter().map(|d| d.as_secs_f64() * 500.0).collect();
         (

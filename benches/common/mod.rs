@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod shaper;
+pub mod sockets;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
