@@ -1,4 +1,4 @@
-//! The catch-up's bulk sender as TCP saw it (`MEMBERCTL_BENCH_SS`): `ss -tin` of the connections to the new member sampled every 100 ms, and every connection's bytes sent meanwhile.
+//! The catch-up's bulk sender as TCP saw it (`MEMBERCTL_BENCH_SS`): `ss -tin` of the connections to the new member sampled every 100 ms, every connection's bytes sent meanwhile, and the machine's CPU.
 
 use std::collections::HashMap;
 use std::process::Command;
@@ -13,12 +13,14 @@ pub struct SocketSampler {
     stop: Arc<AtomicBool>,
     thread: JoinHandle<Vec<String>>,
     first: HashMap<String, u64>,
+    cpu: Option<Vec<u64>>,
 }
 
 impl SocketSampler {
     /// Starts sampling the connections whose destination port is `port`.
     pub fn start(port: u16) -> SocketSampler {
         let first = connections();
+        let cpu = cpu_times();
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let thread = std::thread::spawn(move || {
@@ -45,6 +47,7 @@ impl SocketSampler {
             stop,
             thread,
             first,
+            cpu,
         }
     }
 
@@ -87,8 +90,38 @@ impl SocketSampler {
             sent.into_iter()
                 .map(|(b, c)| format!("connection {c}: {b} bytes sent meanwhile")),
         );
+        if let (Some(a), Some(b)) = (self.cpu, cpu_times()) {
+            let d: Vec<u64> = b
+                .iter()
+                .zip(&a)
+                .map(|(b, a)| b.saturating_sub(*a))
+                .collect();
+            let total = d.iter().sum::<u64>().max(1) as f64;
+            let share = |i: usize| d.get(i).copied().unwrap_or(0) as f64 * 100.0 / total;
+            out.push(format!(
+                "the machine's CPU meanwhile: user {:.0} %, system {:.0} %, softirq {:.0} %, iowait {:.0} %, idle {:.0} %",
+                share(0) + share(1),
+                share(2),
+                share(6),
+                share(4),
+                share(3),
+            ));
+        }
         out
     }
+}
+
+/// The machine's CPU time so far, as /proc/stat's first line counts it
+/// (user, nice, system, idle, iowait, irq, softirq, steal).
+fn cpu_times() -> Option<Vec<u64>> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let line = stat.lines().next()?.strip_prefix("cpu ")?;
+    Some(
+        line.split_whitespace()
+            .take(8)
+            .filter_map(|v| v.parse().ok())
+            .collect(),
+    )
 }
 
 /// Every TCP connection's bytes sent so far, by its addresses (`local →
