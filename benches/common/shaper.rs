@@ -76,7 +76,7 @@ pub fn enter_netns() -> Result<(), String> {
             std::process::exit(4);
         }
     }
-    if std::env::var(GSO).is_ok_and(|v| v == "off") {
+    if gso_off() {
         // One segment per packet, as a real link's bottleneck sees them:
         // with 64 KiB super-packets a shaper's token debt after each adds
         // up to one such packet's time to every wait behind it.
@@ -131,9 +131,14 @@ const CC: &str = "MEMBERCTL_BENCH_CC";
 /// Where the namespace's congestion control is read and set.
 const CC_SYSCTL: &str = "/proc/sys/net/ipv4/tcp_congestion_control";
 
+/// Whether [`GSO`] asks for one segment per packet.
+fn gso_off() -> bool {
+    std::env::var(GSO).is_ok_and(|v| v == "off")
+}
+
 /// How the namespace's loopback packs TCP's segments, for the report.
 pub fn segmentation() -> &'static str {
-    if std::env::var(GSO).is_ok_and(|v| v == "off") {
+    if gso_off() {
         "one segment per packet"
     } else {
         "segmentation offload (up to 64 KiB per packet)"
