@@ -1,4 +1,4 @@
-//! The catch-up's bulk sender as TCP saw it (`MEMBERCTL_BENCH_SS`): `ss -tin` of the connections to the new member sampled every 100 ms, every connection's bytes sent meanwhile, and the machine's CPU.
+//! The catch-up's bulk sender as TCP saw it (`MEMBERCTL_BENCH_SS`): `ss -tin` of the connections to the new member sampled every 100 ms beside the bytes the shaped class carried, every connection's bytes sent meanwhile, and the machine's CPU.
 
 use std::collections::HashMap;
 use std::process::Command;
@@ -7,11 +7,19 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+/// One sample: the busiest connection's `ss -i` line, when it was taken, and
+/// the bytes the shaped class had carried by then.
+struct Sample {
+    line: String,
+    at: std::time::Instant,
+    carried: Option<u64>,
+}
+
 /// Samples the busiest connection to one port and, at its start and stop,
 /// every connection's bytes sent.
 pub struct SocketSampler {
     stop: Arc<AtomicBool>,
-    thread: JoinHandle<Vec<String>>,
+    thread: JoinHandle<Vec<Sample>>,
     first: HashMap<String, u64>,
     cpu: Option<Vec<u64>>,
 }
@@ -36,7 +44,11 @@ impl SocketSampler {
                         .filter(|l| l.contains("bytes_sent:"))
                         .max_by_key(|l| number(l, "bytes_sent:").unwrap_or(0.0) as u64)
                     {
-                        lines.push(busiest.trim().to_string());
+                        lines.push(Sample {
+                            line: busiest.trim().to_string(),
+                            at: std::time::Instant::now(),
+                            carried: shaped_bytes(),
+                        });
                     }
                 }
                 std::thread::sleep(Duration::from_millis(100));
@@ -58,7 +70,9 @@ impl SocketSampler {
     /// meanwhile (one closed meanwhile, as a snapshot's, is not among them).
     pub fn stop(self) -> Vec<String> {
         self.stop.store(true, Ordering::Relaxed);
-        let lines = self.thread.join().unwrap_or_default();
+        let samples = self.thread.join().unwrap_or_default();
+        let shares = shares(&samples);
+        let lines: Vec<String> = samples.into_iter().map(|s| s.line).collect();
         let median = |name: &str| {
             let mut v: Vec<f64> = lines.iter().filter_map(|l| number(l, name)).collect();
             v.sort_by(f64::total_cmp);
@@ -74,6 +88,7 @@ impl SocketSampler {
             median("notsent:") / 1024.0,
             median("unacked:"),
         )];
+        out.extend(shares);
         out.extend(lines.iter().step_by(20).cloned());
         let mut sent: Vec<(u64, String)> = connections()
             .into_iter()
@@ -109,6 +124,67 @@ impl SocketSampler {
         }
         out
     }
+}
+
+/// What the shaped class carried between two samples against what the
+/// connection had acknowledged (Mbit/s): medians, the lowest tenth, how often
+/// the connection had less than 80 % of it, and the first 60 intervals.
+fn shares(samples: &[Sample]) -> Vec<String> {
+    let mut pairs: Vec<(f64, f64)> = Vec::new();
+    for w in samples.windows(2) {
+        let (Some(a), Some(b)) = (w[0].carried, w[1].carried) else {
+            continue;
+        };
+        let secs = w[1].at.duration_since(w[0].at).as_secs_f64().max(1e-3);
+        let acked = |s: &Sample| number(&s.line, "bytes_acked:").unwrap_or(0.0);
+        let ours = (acked(&w[1]) - acked(&w[0])).max(0.0) * 8.0 / secs / 1e6;
+        let link = b.saturating_sub(a) as f64 * 8.0 / secs / 1e6;
+        pairs.push((ours, link));
+    }
+    if pairs.is_empty() {
+        return Vec::new();
+    }
+    let quantile = |f: &dyn Fn(&(f64, f64)) -> f64, q: f64| {
+        let mut v: Vec<f64> = pairs.iter().map(f).collect();
+        v.sort_by(f64::total_cmp);
+        v[((v.len() as f64 * q) as usize).min(v.len() - 1)]
+    };
+    let short = pairs.iter().filter(|(o, l)| *o < 0.8 * *l).count();
+    let series: Vec<String> = pairs
+        .iter()
+        .take(60)
+        .map(|(o, l)| format!("{o:.0}/{l:.0}"))
+        .collect();
+    vec![
+        format!(
+            "per interval, this connection / the shaped class: medians {:.1} / {:.1} Mbit/s, lowest tenth {:.1} / {:.1}; under 80 % of the class in {short} of {}",
+            quantile(&|p| p.0, 0.5),
+            quantile(&|p| p.1, 0.5),
+            quantile(&|p| p.0, 0.1),
+            quantile(&|p| p.1, 0.1),
+            pairs.len()
+        ),
+        format!("the first intervals (Mbit/s, ours/class): {}", series.join(" ")),
+    ]
+}
+
+/// The bytes the loopback's shaped traffic has carried so far: htb's class
+/// 1:20 under `kernel-*-peers`, else the root qdisc's.
+fn shaped_bytes() -> Option<u64> {
+    let out = Command::new("tc")
+        .args(["-s", "-j", "class", "show", "dev", "lo"])
+        .output()
+        .ok()?;
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    if let Some(c) = v.as_array()?.iter().find(|c| c["handle"] == "1:20") {
+        return c["stats"]["bytes"].as_u64();
+    }
+    let out = Command::new("tc")
+        .args(["-s", "-j", "qdisc", "show", "dev", "lo"])
+        .output()
+        .ok()?;
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    v.as_array()?.first()?["bytes"].as_u64()
 }
 
 /// The machine's CPU time so far, as /proc/stat's first line counts it

@@ -88,7 +88,7 @@ impl MembershipApi for Client {
         };
         let mut list = convert::member_list(r.header, r.members);
         list.unconfirmed = unconfirmed;
-        self.learn(&list.members);
+        self.learn(&list);
         Ok(list)
     }
 

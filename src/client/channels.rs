@@ -10,6 +10,7 @@ use tonic::transport::Endpoint;
 
 use super::auth::AuthChannel;
 use super::endpoint::normalize_with;
+use super::identity::{self, Identity};
 use super::{convert, gather, insecure, unavailable, Client};
 use crate::model::{Member, MemberId};
 use crate::workflow::{ApiError, ApiErrorKind};
@@ -17,8 +18,9 @@ use crate::workflow::{ApiError, ApiErrorKind};
 /// The connection to one URL, shared by the requests of a command.
 #[derive(Default)]
 pub(super) struct ChannelSlot {
-    /// The open connection; held while one is being opened.
-    open: tokio::sync::Mutex<Option<AuthChannel>>,
+    /// The open connection and whose server it reaches (None: it did not
+    /// say); held while one is being opened.
+    open: tokio::sync::Mutex<Option<(AuthChannel, Option<Identity>)>>,
     /// How many attempts to open it have failed, and the last one's error.
     failed: Mutex<(u64, Option<ApiError>)>,
 }
@@ -35,10 +37,14 @@ impl Client {
         normalize_with(raw, scheme)
     }
 
-    /// The connection to `url`: the open one, else a new one. Requests that
-    /// want the same connection at once share one attempt and its answer
-    /// (an unreachable endpoint is waited for once, not once per request).
-    pub(super) async fn channel(&self, url: &str) -> Result<AuthChannel, ApiError> {
+    /// The connection to `url` and whose server it reaches: the open one,
+    /// else a new one. Requests that want the same connection at once share
+    /// one attempt and its answer (an unreachable endpoint is waited for
+    /// once, not once per request).
+    pub(super) async fn channel(
+        &self,
+        url: &str,
+    ) -> Result<(AuthChannel, Option<Identity>), ApiError> {
         let slot = self
             .channels
             .lock()
@@ -69,8 +75,9 @@ impl Client {
         result
     }
 
-    /// Opens and authenticates a new connection to `url`.
-    async fn connect(&self, url: &str) -> Result<AuthChannel, ApiError> {
+    /// Opens and authenticates a new connection to `url`, and asks whose
+    /// server it reaches.
+    async fn connect(&self, url: &str) -> Result<(AuthChannel, Option<Identity>), ApiError> {
         let mut endpoint = Endpoint::from_shared(url.to_string())
             .map_err(|e| unavailable(format!("endpoint {url}: {e}")))?
             .connect_timeout(self.dial_timeout);
@@ -131,9 +138,9 @@ impl Client {
             }
         };
         let token = self.authenticate(url, channel.clone()).await?;
-        Ok(tonic::service::interceptor::InterceptedService::new(
-            channel, token,
-        ))
+        let channel = tonic::service::interceptor::InterceptedService::new(channel, token);
+        let identity = identity::identify(channel.clone(), self.dial_timeout).await;
+        Ok((channel, identity))
     }
 
     /// Runs one request against `url` within the command timeout. The flag
@@ -153,10 +160,14 @@ impl Client {
         Fut: Future<Output = Result<T, tonic::Status>>,
     {
         // An unreachable endpoint: try the next; a refused authentication: stop.
-        let channel = self.channel(url).await.map_err(|e| {
+        let (channel, identity) = self.channel(url).await.map_err(|e| {
             let next = e.kind == ApiErrorKind::Unavailable;
             (e, next)
         })?;
+        // Another cluster's server is asked nothing: the next may be ours.
+        if let Some(e) = identity::other_cluster(url, identity, self.pinned_cluster()) {
+            return Err((e, true));
+        }
         match tokio::time::timeout(self.command_timeout, call(channel)).await {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(status)) => {
@@ -257,8 +268,15 @@ impl Client {
         )))
     }
 
+    /// The cluster this command works on: the one its first member list
+    /// came from (None before one did).
+    fn pinned_cluster(&self) -> Option<u64> {
+        *self.cluster.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// Runs one request at `member` itself, through its own client URLs (tried
-    /// in order), rather than at whichever endpoint answers.
+    /// in order), rather than at whichever endpoint answers; a URL where
+    /// another member answers is not asked.
     pub(super) async fn at_member<T, F, Fut>(&self, member: &Member, call: F) -> Result<T, ApiError>
     where
         F: Fn(AuthChannel) -> Fut,
@@ -279,6 +297,14 @@ impl Client {
                     continue;
                 }
             };
+            if let Ok((_, Some(id))) = self.channel(&url).await {
+                let other = identity::other_cluster(&url, Some(id), self.pinned_cluster())
+                    .or_else(|| identity::other_member(&url, id.member, member));
+                if let Some(e) = other {
+                    last = Some(e);
+                    continue;
+                }
+            }
             match self.once(&url, true, &call).await {
                 Ok(v) => return Ok(v),
                 Err((e, _)) => last = Some(e),

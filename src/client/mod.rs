@@ -1,6 +1,7 @@
 //! The gRPC client for etcd's membership API, in rooms: [`auth`] (credentials
 //! and the token), [`tls`] (the TLS files, read once), [`endpoint`]
-//! (normalisation), `channels` (connections and failover), `api` (the
+//! (normalisation), `channels` (connections and failover), `identity`
+//! (whose server a connection reaches), `api` (the
 //! [`MembershipApi`](crate::workflow::MembershipApi) implementation) and
 //! `convert` (protobuf ↔ domain, the one place protobuf types end);
 //! [`peer_tls`] reads peer certificates (the new member's files, and what a
@@ -15,6 +16,7 @@ mod election;
 pub mod endpoint;
 mod gather;
 mod http;
+mod identity;
 mod insecure;
 pub(crate) mod metrics;
 pub mod peer_tls;
@@ -63,6 +65,9 @@ pub struct Client {
     /// a command outlives the removal of every endpoint it was given (a
     /// move to new hosts).
     learned: Mutex<Vec<String>>,
+    /// The cluster this command works on: the ID its first member list
+    /// gave; a server of another cluster is asked nothing.
+    cluster: Mutex<Option<u64>>,
     /// Each member's client URLs as the last member list gave them (a
     /// removal is sent through the members that stay).
     urls_of: Mutex<HashMap<crate::model::MemberId, Vec<String>>>,
@@ -113,6 +118,7 @@ impl Client {
             channels: Mutex::new(HashMap::new()),
             preferred: Mutex::new(0),
             learned: Mutex::new(Vec::new()),
+            cluster: Mutex::new(None),
             urls_of: Mutex::new(HashMap::new()),
             credentials: config.credentials,
             tls: loaded.as_ref().map(|l| l.config.clone()),
@@ -163,9 +169,15 @@ impl Client {
             .map_err(unavailable)
     }
 
-    /// Remembers the client URLs of `members` as endpoints to try after the
-    /// given ones.
-    fn learn(&self, members: &[crate::model::Member]) {
+    /// Remembers the cluster of `list` (the first one listed is the one this
+    /// command works on) and its members' client URLs as endpoints to try
+    /// after the given ones.
+    fn learn(&self, list: &crate::model::MemberList) {
+        let members = &list.members;
+        if list.cluster_id.0 != 0 {
+            let mut cluster = self.cluster.lock().unwrap_or_else(|p| p.into_inner());
+            cluster.get_or_insert(list.cluster_id.0);
+        }
         let scheme = if self.tls.is_some() || self.insecure {
             "https"
         } else {

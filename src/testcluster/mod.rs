@@ -162,6 +162,21 @@ async fn wait_for_leader(state: &ClusterState, started: Instant) -> Result<(), E
                 }
             }
         }
+        if let Some(n) = state
+            .nodes
+            .iter()
+            .find(|n| n.pid.is_some() && !n.removed && !runs(n))
+        {
+            return Err(Error::new(
+                ErrorKind::Unavailable,
+                format!(
+                    "node {} stopped while the cluster started ({}); see {}",
+                    n.name,
+                    last_line(&n.log),
+                    n.log.display()
+                ),
+            ));
+        }
         if started.elapsed() > LEADER_WAIT {
             return Err(Error::new(
                 ErrorKind::Timeout,
@@ -170,6 +185,15 @@ async fn wait_for_leader(state: &ClusterState, started: Instant) -> Result<(), E
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// The last line a node wrote to its log (what it said as it stopped).
+fn last_line(log: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    text.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .map_or_else(|| "its log is empty".to_string(), |l| l.trim().to_string())
 }
 
 /// How `cluster up` starts a new cluster (a recorded one restarts with its own settings).

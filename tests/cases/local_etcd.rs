@@ -319,11 +319,44 @@ fn what_etcd_lacks_is_refused_before_anything_is_made() {
     .expect(0);
 }
 
+/// A member that stops as the cluster starts (here an "etcd" that says its
+/// port is taken and exits) is named at once, with the last line of its
+/// log, rather than waited for as an election that never comes.
+fn a_member_that_stops_as_the_cluster_starts_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir.path().join("etcd");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'etcd Version: 3.5.0'; exit 0; }\n\
+         echo 'listen tcp 127.0.0.1:2380: bind: address already in use' >&2\nexit 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let cluster = dir.path().join("cluster");
+    let r = crate::util::run(&mut crate::util::memberctl_command(&[
+        "cluster",
+        "up",
+        "--dir",
+        cluster.to_str().unwrap(),
+        "--etcd",
+        fake.to_str().unwrap(),
+    ]));
+    let r = r.expect(5);
+    assert!(
+        r.stderr.contains("stopped while the cluster started")
+            && r.stderr.contains("address already in use"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("no leader was elected"), "{}", r.stderr);
+}
+
 pub fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         a_local_cluster_runs_on_etcd_3_4: [Etcd, Etcdctl],
         a_local_cluster_runs_on_etcd_3_6: [Etcd, EtcdServer("3.6")],
         link_and_recover_on_etcd_3_4: [Etcd],
         what_etcd_lacks_is_refused_before_anything_is_made: [Etcd, Etcdctl, EtcdServer("3.6")],
+        a_member_that_stops_as_the_cluster_starts_is_named,
     ]
 }

@@ -9,7 +9,9 @@
 //! (3.5.29/3.5.30, 3.6.10/3.6.11): with one of five voters down, memberctl
 //! judges an add as each release does. A live member of a two-voter
 //! cluster is replaced add-first in one run (etcd's "unhealthy cluster"
-//! window after the new member connects waited out within `--timeout`).
+//! window after the new member connects waited out within `--timeout`). A
+//! dead member whose client URL another cluster's server now answers is
+//! replaced as any dead one, the stranger asked nothing and left as it was.
 
 use std::time::Duration;
 
@@ -21,7 +23,7 @@ use crate::util::members::member_named;
 use crate::util::operator::{run_starting_members_until, run_watching};
 use crate::util::versions::etcd_server;
 use crate::util::writer::{check_acked, SteadyWriter};
-use crate::util::{check_named, free_port, wait_for, Etcd, Run};
+use crate::util::{check_named, free_port, require_etcd, wait_for, Etcd, Run};
 
 /// The steady writer's keys.
 const PREFIX: &str = "replace/w/";
@@ -485,6 +487,47 @@ fn replace_two_dead_of_five() {
     replace_killed_one_after_the_other(&mut etcd, 2, false);
 }
 
+/// A machine died and another cluster's server now answers at its member's
+/// client URL (its address given to another etcd, here Debian's 3.4 beside
+/// a 3.6 cluster), with that URL among `--endpoints`: `member status` counts
+/// the member as unreachable and names the stranger; the checks read only
+/// the cluster's own members (no mixed versions); the remove-first
+/// replacement runs as for any dead member; the stranger's cluster is left
+/// as it was.
+fn replace_dead_whose_address_another_cluster_answers() {
+    let mut etcd = Etcd::start(etcd_server("3.6"), 3);
+    etcd.kill_and_wipe("m3");
+    let stranger = Etcd::start_one_at(require_etcd(), etcd.members[2].client_port);
+    let theirs = stranger.list();
+    let status = wait_for(
+        "member status to see m3 unreachable (its leader to lose it)",
+        Duration::from_secs(30),
+        || {
+            let r = etcd.ctl(&["member", "status", "-w", "json"]);
+            let v = r.json();
+            let m3 = member_named(&v, "m3").clone();
+            (m3["status"] == "unreachable").then_some((r.code, m3))
+        },
+    );
+    let (code, m3) = status;
+    assert_eq!(code, 0, "{m3}");
+    assert_eq!(m3["reachable"], false, "{m3}");
+    let error = m3["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("server holds") && error.contains(&etcd.members[2].client_url()),
+        "{m3}"
+    );
+    let check = etcd.ctl(&["member", "check", "-w", "json"]);
+    let versions = check_named(&check.json(), "versions").clone();
+    assert_ne!(versions["result"], "fail", "{versions}");
+    assert!(
+        !versions.to_string().contains("3.4"),
+        "the stranger's version was read as m3's: {versions}"
+    );
+    replace_dead(&mut etcd, "m3", "fresh", Some(true));
+    assert_eq!(stranger.list(), theirs, "the stranger's cluster changed");
+}
+
 /// Five voters on the engine, two killed one after the other: back to five.
 fn replace_two_dead_of_five_on_the_engine() {
     let mut local = Local::up(&["--nodes", "5"]);
@@ -565,6 +608,7 @@ pub(super) fn cases() -> Vec<crate::harness::Case> {
         replace_dead_member_on_the_engine,
         replace_two_dead_of_five: [EtcdServer("3.6")],
         replace_two_dead_of_five_on_the_engine,
+        replace_dead_whose_address_another_cluster_answers: [Etcd, EtcdServer("3.6")],
         replace_live_of_two_on_the_engine,
         replace_live_of_two_against_etcd: [EtcdServer("3.4")],
     ]

@@ -85,7 +85,14 @@ impl Etcd {
     }
 
     fn start_timed(binary: PathBuf, n: usize, timing: Vec<&'static str>) -> Etcd {
-        Self::start_full(binary, vec![], n, timing, None)
+        Self::start_full(binary, vec![], n, timing, None, &[])
+    }
+
+    /// One member of `binary`, a cluster of its own with etcd's default
+    /// timing, serving clients on `client_port` (another cluster's server on
+    /// an address a test chose).
+    pub fn start_one_at(binary: PathBuf, client_port: u16) -> Etcd {
+        Self::start_full(binary, vec![], 1, vec![], None, &[client_port])
     }
 
     /// `n` members of `binary` (etcd, or memberctl with `prefix` `node run`:
@@ -98,7 +105,7 @@ impl Etcd {
         flags: Vec<&'static str>,
         links: std::sync::Arc<memberctl::link::Links>,
     ) -> Etcd {
-        Self::start_full(binary, prefix, n, flags, Some(links))
+        Self::start_full(binary, prefix, n, flags, Some(links), &[])
     }
 
     /// Like [`Etcd::start_linked`] with no link in between: the members
@@ -109,7 +116,7 @@ impl Etcd {
         n: usize,
         flags: Vec<&'static str>,
     ) -> Etcd {
-        Self::start_full(binary, prefix, n, flags, None)
+        Self::start_full(binary, prefix, n, flags, None, &[])
     }
 
     fn start_full(
@@ -118,12 +125,13 @@ impl Etcd {
         n: usize,
         timing: Vec<&'static str>,
         links: Option<std::sync::Arc<memberctl::link::Links>>,
+        client_ports: &[u16],
     ) -> Etcd {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut members: Vec<EtcdMember> = (1..=n)
             .map(|i| EtcdMember {
                 name: format!("m{i}"),
-                client_port: free_port(),
+                client_port: client_ports.get(i - 1).copied().unwrap_or_else(free_port),
                 peer_port: free_port(),
                 listen_peer_port: None,
                 child: None,
