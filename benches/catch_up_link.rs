@@ -40,8 +40,10 @@
 //! shaper under CUBIC); `MEMBERCTL_BENCH_TRACE_MS=N` prints every
 //! put slower than N ms with its time from the learner's start;
 //! `MEMBERCTL_BENCH_SS` (set) prints the TCP state of the connection that
-//! carries the catch-up (`ss -tin`, sampled) and what every connection sent
-//! meanwhile. Prints a
+//! carries the catch-up (`ss -tin`, sampled) beside what the shaped class
+//! carried, and what every connection sent meanwhile, by port. Every
+//! member's client port, the learner's too, is left unshaped under
+//! `kernel-*-peers`. Prints a
 //! Markdown table (also target/bench-report-catch-up-link.md).
 
 use std::sync::Arc;
@@ -330,8 +332,14 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
     let backlog = kernel.then(Backlog::start);
     let probe = kernel.then(QueueProbe::start).flatten();
     let sockets = std::env::var_os("MEMBERCTL_BENCH_SS").map(|_| SocketSampler::start(peer_port));
+    // The new member's clients (memberctl polling its catch-up) go
+    // unshaped, as every other member's.
+    let learner_client_port = util::free_port();
+    if matches!(link, Link::KernelPeers(_)) {
+        shaper::exempt(learner_client_port);
+    }
     let start = Instant::now();
-    c.start_added("learner", peer_port, &initial);
+    c.start_added_at("learner", peer_port, learner_client_port, &initial);
     ctl(
         &leader_url,
         &[

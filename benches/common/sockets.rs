@@ -19,7 +19,7 @@ struct Sample {
 /// every connection's bytes sent.
 pub struct SocketSampler {
     stop: Arc<AtomicBool>,
-    thread: JoinHandle<Vec<Sample>>,
+    thread: JoinHandle<(Vec<Sample>, HashMap<String, u64>)>,
     first: HashMap<String, u64>,
     cpu: Option<Vec<u64>>,
 }
@@ -33,7 +33,10 @@ impl SocketSampler {
         let flag = stop.clone();
         let thread = std::thread::spawn(move || {
             let mut lines = Vec::new();
+            // Every connection's bytes sent as last seen, closed ones too.
+            let mut seen: HashMap<String, u64> = HashMap::new();
             while !flag.load(Ordering::Relaxed) {
+                seen.extend(connections());
                 let out = Command::new("ss")
                     .args(["-tin", "dst", &format!(":{port}")])
                     .output();
@@ -53,7 +56,7 @@ impl SocketSampler {
                 }
                 std::thread::sleep(Duration::from_millis(100));
             }
-            lines
+            (lines, seen)
         });
         SocketSampler {
             stop,
@@ -66,11 +69,13 @@ impl SocketSampler {
     /// Stops: what to print. The medians of the busiest connection's
     /// congestion window, pacing rate, round trip, unsent and unacknowledged
     /// data, how many samples were limited by the application, every 20th
-    /// sample whole, and each connection that sent more than 256 KiB
-    /// meanwhile (one closed meanwhile, as a snapshot's, is not among them).
+    /// sample whole, how many connections were opened meanwhile, and each
+    /// that sent more than 256 KiB meanwhile (as far as it was seen: one
+    /// that lived less than a sample is not).
     pub fn stop(self) -> Vec<String> {
         self.stop.store(true, Ordering::Relaxed);
-        let samples = self.thread.join().unwrap_or_default();
+        let (samples, mut seen) = self.thread.join().unwrap_or_default();
+        seen.extend(connections());
         let shares = shares(&samples);
         let lines: Vec<String> = samples.into_iter().map(|s| s.line).collect();
         let median = |name: &str| {
@@ -90,7 +95,34 @@ impl SocketSampler {
         )];
         out.extend(shares);
         out.extend(lines.iter().step_by(20).cloned());
-        let mut sent: Vec<(u64, String)> = connections()
+        let opened = seen.keys().filter(|c| !self.first.contains_key(*c)).count();
+        // Bytes by the port each connection went to or came from (whichever
+        // is lower: a listener's), short-lived connections summed.
+        let mut by_port: HashMap<String, (u64, usize)> = HashMap::new();
+        for (c, b) in &seen {
+            let sent = b.saturating_sub(self.first.get(c).copied().unwrap_or(0));
+            let port = |a: &str| a.rsplit(':').next().and_then(|p| p.parse::<u32>().ok());
+            let mut ends = c.split(" → ").filter_map(port);
+            let (Some(x), Some(y)) = (ends.next(), ends.next()) else {
+                continue;
+            };
+            let key = if x < y {
+                format!("from :{x}")
+            } else {
+                format!("to :{y}")
+            };
+            let e = by_port.entry(key).or_default();
+            e.0 += sent;
+            e.1 += 1;
+        }
+        let mut ports: Vec<(String, (u64, usize))> = by_port.into_iter().collect();
+        ports.sort_by_key(|p| std::cmp::Reverse(p.1 .0));
+        let ports: Vec<String> = ports
+            .iter()
+            .take(8)
+            .map(|(k, (b, n))| format!("{k} {:.1} MB in {n}", *b as f64 / 1e6))
+            .collect();
+        let mut sent: Vec<(u64, String)> = seen
             .into_iter()
             .map(|(c, b)| {
                 (
@@ -101,6 +133,10 @@ impl SocketSampler {
             .filter(|(b, _)| *b > 256 << 10)
             .collect();
         sent.sort_by_key(|s| std::cmp::Reverse(s.0));
+        out.push(format!(
+            "{opened} connections opened meanwhile; bytes sent by port: {}",
+            ports.join(", ")
+        ));
         out.extend(
             sent.into_iter()
                 .map(|(b, c)| format!("connection {c}: {b} bytes sent meanwhile")),
@@ -171,13 +207,17 @@ fn shares(samples: &[Sample]) -> Vec<String> {
 /// The bytes the loopback's shaped traffic has carried so far: htb's class
 /// 1:20 under `kernel-*-peers`, else the root qdisc's.
 fn shaped_bytes() -> Option<u64> {
+    // `tc -j` prints classes as text in this iproute2: `class htb 1:20 …`
+    // then ` Sent N bytes …`.
     let out = Command::new("tc")
-        .args(["-s", "-j", "class", "show", "dev", "lo"])
+        .args(["-s", "class", "show", "dev", "lo"])
         .output()
         .ok()?;
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
-    if let Some(c) = v.as_array()?.iter().find(|c| c["handle"] == "1:20") {
-        return c["stats"]["bytes"].as_u64();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let mut lines = text.lines();
+    if lines.any(|l| l.starts_with("class htb 1:20 ")) {
+        let sent = lines.next()?.trim().strip_prefix("Sent ")?;
+        return sent.split_whitespace().next()?.parse().ok();
     }
     let out = Command::new("tc")
         .args(["-s", "-j", "qdisc", "show", "dev", "lo"])

@@ -520,6 +520,47 @@ fn prometheus_scrapes_a_local_cluster_and_the_no_leader_alert_fires_and_clears()
     });
 }
 
+/// `/metrics` gzipped when the scraper takes gzip (Prometheus asks so, and
+/// memberctl's catch-up polls do), as etcd's promhttp answers it, and plain
+/// otherwise: the same headers and the same page unpacked.
+fn metrics_are_gzipped_when_asked_as_etcd_gzips_them() {
+    let etcd = Etcd::start(crate::util::require_etcd(), 1);
+    let local = Local::up(&["--nodes", "1"]);
+    for base in [etcd.members[0].client_url(), local.client_url("n1")] {
+        let (status, headers, body) =
+            crate::util::http::get_bytes(&base, "/metrics", &[("Accept-Encoding", "gzip")]);
+        assert_eq!(status, 200, "{base}");
+        let header = |name: &str| {
+            headers
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+        };
+        assert_eq!(
+            header("content-encoding").as_deref(),
+            Some("gzip"),
+            "{base}: {headers:?}"
+        );
+        let mut page = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&body[..]), &mut page)
+            .unwrap_or_else(|e| panic!("{base}: the gzipped page does not unpack: {e}"));
+        assert_eq!(sample(&page, "etcd_server_has_leader"), Some(1.0), "{base}");
+        assert!(
+            body.len() * 4 < page.len(),
+            "{base}: {} of {}",
+            body.len(),
+            page.len()
+        );
+        let plain = get(&base, "/metrics");
+        assert_eq!(plain.header("content-encoding"), None, "{base}");
+        assert_eq!(
+            sample(&plain.body, "etcd_server_has_leader"),
+            Some(1.0),
+            "{base}"
+        );
+    }
+}
+
 /// This file's cases and the tools each needs.
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
@@ -527,6 +568,7 @@ pub(super) fn cases() -> Vec<crate::harness::Case> {
         without_a_leader_health_fails_as_etcds_does: [Etcd, EtcdServer("3.5")],
         metrics_name_etcds_series_also_on_a_metrics_url: [EtcdServer("3.5"), Prometheus],
         key_counters_count_as_etcd_3_4s: [Etcd],
+        metrics_are_gzipped_when_asked_as_etcd_gzips_them: [Etcd],
         prometheus_scrapes_a_local_cluster_and_the_no_leader_alert_fires_and_clears: [Prometheus],
     ]
 }

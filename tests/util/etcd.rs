@@ -227,9 +227,20 @@ impl Etcd {
 
     /// Starts a member that `member add` has added, with the settings it printed.
     pub fn start_added(&mut self, name: &str, peer_port: u16, initial_cluster: &str) -> usize {
+        self.start_added_at(name, peer_port, free_port(), initial_cluster)
+    }
+
+    /// [`Etcd::start_added`] serving clients on `client_port`.
+    pub fn start_added_at(
+        &mut self,
+        name: &str,
+        peer_port: u16,
+        client_port: u16,
+        initial_cluster: &str,
+    ) -> usize {
         let mut m = EtcdMember {
             name: name.to_string(),
-            client_port: free_port(),
+            client_port,
             peer_port,
             listen_peer_port: self.front(name, peer_port),
             child: None,

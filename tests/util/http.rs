@@ -119,3 +119,61 @@ fn dechunk(mut rest: &str) -> Option<String> {
         rest = after.get(size + 2..)?;
     }
 }
+
+/// `GET path` on `base` with extra `headers`, the body as the bytes sent
+/// (a gzipped body stays gzipped): (status, headers, body).
+pub fn get_bytes(
+    base: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    let host = base
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let mut tcp = TcpStream::connect(&host).unwrap_or_else(|e| panic!("connect {host}: {e}"));
+    tcp.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+    let mut req = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    tcp.write_all(req.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    tcp.read_to_end(&mut raw).unwrap();
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("not an HTTP answer: {:?}", String::from_utf8_lossy(&raw)));
+    let head = String::from_utf8_lossy(&raw[..end]).to_string();
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1)?.parse().ok())
+        .unwrap_or_else(|| panic!("no status line: {head:?}"));
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let mut rest = &raw[end + 4..];
+    let chunked = headers
+        .iter()
+        .any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"));
+    if !chunked {
+        return (status, headers, rest.to_vec());
+    }
+    let mut body = Vec::new();
+    loop {
+        let line = rest
+            .windows(2)
+            .position(|w| w == b"\r\n")
+            .expect("a chunk's size line");
+        let size = usize::from_str_radix(String::from_utf8_lossy(&rest[..line]).trim(), 16)
+            .expect("a chunk's size");
+        if size == 0 {
+            return (status, headers, body);
+        }
+        body.extend_from_slice(&rest[line + 2..line + 2 + size]);
+        rest = &rest[line + 2 + size + 2..];
+    }
+}

@@ -166,11 +166,28 @@ async fn answer(shared: &Arc<Shared>, serves: Serves, req: Request<Body>) -> Res
         (_, true, p) if p.starts_with("/readyz/") => {
             health::readyz(shared, Some(&p["/readyz/".len()..]), &query).await
         }
-        (_, true, "/metrics") => text(
-            StatusCode::OK,
-            "text/plain; version=0.0.4; charset=utf-8",
-            metrics::get().render(&health::scrape(shared)),
-        ),
+        (_, true, "/metrics") => {
+            let page = metrics::get().render(&health::scrape(shared));
+            let mut r = text(
+                StatusCode::OK,
+                "text/plain; version=0.0.4; charset=utf-8",
+                String::new(),
+            );
+            // As etcd's promhttp: gzip when the scraper takes it.
+            let zipped = accepts_gzip(req.headers())
+                .then(|| gzip(page.as_bytes()))
+                .flatten();
+            let body = match zipped {
+                Some(z) => {
+                    r.headers_mut()
+                        .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+                    Bytes::from(z)
+                }
+                None => Bytes::from(page),
+            };
+            *r.body_mut() = Body::new(http_body_util::Full::new(body));
+            r
+        }
         (Serves::Client, true, "/version") => {
             text(StatusCode::OK, "application/json", health::version_json())
         }
@@ -193,6 +210,28 @@ fn debug_vars() -> String {
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     format!("{}\n", serde_json::json!({ "cmdline": args }))
+}
+
+/// Whether a request's `Accept-Encoding` takes gzip (as promhttp reads it:
+/// any listed coding that starts with `gzip`).
+fn accepts_gzip(headers: &http::HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|c| c.trim().starts_with("gzip"))
+}
+
+/// `bytes` gzipped (fast: a page is compressed at every scrape).
+fn gzip(bytes: &[u8]) -> Option<Vec<u8>> {
+    use std::io::Write;
+    let mut z = flate2::write::GzEncoder::new(
+        Vec::with_capacity(bytes.len() / 4),
+        flate2::Compression::fast(),
+    );
+    z.write_all(bytes).ok()?;
+    z.finish().ok()
 }
 
 /// etcd's (Go's) answer to a path it does not serve.
