@@ -107,9 +107,23 @@ impl Client {
             if https && self.insecure {
                 insecure::connect(endpoint, url, self.identity.as_ref()).await
             } else {
+                // One dial per connection: tonic would otherwise reconnect
+                // underneath, to whatever server holds the address by then.
+                let dialled = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
                 endpoint
                     .connect_with_connector(tower::service_fn(move |_| {
-                        gather::connect(target.clone())
+                        let target = target.clone();
+                        let again = dialled.swap(true, std::sync::atomic::Ordering::SeqCst);
+                        async move {
+                            if again {
+                                return Err(std::io::Error::new(
+                                    std::io::ErrorKind::ConnectionRefused,
+                                    "connection refused: the connection broke, and memberctl opens a \
+                                     new one (asking who answers there) rather than reconnecting",
+                                ));
+                            }
+                            gather::connect(target).await
+                        }
                     }))
                     .await
             }
@@ -172,6 +186,9 @@ impl Client {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(status)) => {
                 let e = convert::api_error(&status);
+                if e.kind == ApiErrorKind::Unavailable {
+                    self.forget(url).await;
+                }
                 // A learner refuses most calls; another endpoint may be a voter.
                 let learner = status.message().contains("not supported for learner");
                 // A connection refused sent nothing: a change may go on too
@@ -266,6 +283,20 @@ impl Client {
             "no endpoint answered: {}",
             all.join("; ")
         )))
+    }
+
+    /// Drops the open connection to `url`: the next request opens a new one
+    /// and asks again who answers there.
+    async fn forget(&self, url: &str) {
+        let slot = self
+            .channels
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(url)
+            .cloned();
+        if let Some(slot) = slot {
+            *slot.open.lock().await = None;
+        }
     }
 
     /// The cluster this command works on: the one its first member list

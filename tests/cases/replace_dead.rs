@@ -528,6 +528,43 @@ fn replace_dead_whose_address_another_cluster_answers() {
     assert_eq!(stranger.list(), theirs, "the stranger's cluster changed");
 }
 
+/// A connection memberctl holds to a member that then dies is not carried
+/// over to the server that takes its address afterwards (a long-lived
+/// client: autopilot's, a promote's wait): the next request opens a new
+/// connection, asks who answers, and asks another cluster's server nothing.
+fn a_held_connection_is_not_carried_over_to_a_stranger() {
+    use memberctl::client::{Client, ClientConfig};
+    use memberctl::workflow::MembershipApi;
+    let mut etcd = Etcd::start(require_etcd(), 1);
+    let url = etcd.members[0].client_url();
+    let client = Client::new(ClientConfig {
+        endpoints: vec![url.clone()],
+        dial_timeout: Duration::from_secs(2),
+        command_timeout: Duration::from_secs(5),
+        credentials: None,
+        tls: Default::default(),
+    })
+    .unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let ours = rt.block_on(client.member_list()).expect("the first list");
+    etcd.kill(0);
+    let _stranger = Etcd::start_one_at(require_etcd(), etcd.members[0].client_port);
+    let answer = rt.block_on(async {
+        // The held connection broke; the next request may see that first.
+        match client.member_list().await {
+            Err(e) if !e.message.contains("another cluster") => client.member_list().await,
+            other => other,
+        }
+    });
+    match answer {
+        Ok(list) => panic!(
+            "the stranger's list was taken as the cluster's: {:?} (ours was {:?})",
+            list.cluster_id, ours.cluster_id
+        ),
+        Err(e) => assert!(e.message.contains("another cluster"), "{}", e.message),
+    }
+}
+
 /// Five voters on the engine, two killed one after the other: back to five.
 fn replace_two_dead_of_five_on_the_engine() {
     let mut local = Local::up(&["--nodes", "5"]);
@@ -609,6 +646,7 @@ pub(super) fn cases() -> Vec<crate::harness::Case> {
         replace_two_dead_of_five: [EtcdServer("3.6")],
         replace_two_dead_of_five_on_the_engine,
         replace_dead_whose_address_another_cluster_answers: [Etcd, EtcdServer("3.6")],
+        a_held_connection_is_not_carried_over_to_a_stranger: [Etcd],
         replace_live_of_two_on_the_engine,
         replace_live_of_two_against_etcd: [EtcdServer("3.4")],
     ]
