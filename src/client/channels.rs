@@ -107,21 +107,13 @@ impl Client {
             if https && self.insecure {
                 insecure::connect(endpoint, url, self.identity.as_ref()).await
             } else {
-                // One dial per connection: tonic would otherwise reconnect
-                // underneath, to whatever server holds the address by then.
-                let dialled = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+                // One dial per connection (identity::OneDial).
+                let one_dial = identity::OneDial::default();
                 endpoint
                     .connect_with_connector(tower::service_fn(move |_| {
-                        let target = target.clone();
-                        let again = dialled.swap(true, std::sync::atomic::Ordering::SeqCst);
+                        let (target, one_dial) = (target.clone(), one_dial.clone());
                         async move {
-                            if again {
-                                return Err(std::io::Error::new(
-                                    std::io::ErrorKind::ConnectionRefused,
-                                    "connection refused: the connection broke, and memberctl opens a \
-                                     new one (asking who answers there) rather than reconnecting",
-                                ));
-                            }
+                            one_dial.dial()?;
                             gather::connect(target).await
                         }
                     }))
@@ -153,8 +145,16 @@ impl Client {
         };
         let token = self.authenticate(url, channel.clone()).await?;
         let channel = tonic::service::interceptor::InterceptedService::new(channel, token);
-        let identity = identity::identify(channel.clone(), self.dial_timeout).await;
-        Ok((channel, identity))
+        match identity::identify(channel.clone(), self.dial_timeout).await {
+            Ok(identity) => Ok((channel, identity)),
+            Err(status) => {
+                let e = convert::api_error(&status);
+                let hint = super::tls::hint(url, &e.message, self.identity.is_some())
+                    .map(|h| format!(": {h}"))
+                    .unwrap_or_default();
+                Err(unavailable(format!("{url}: {}{hint}", e.message)))
+            }
+        }
     }
 
     /// Runs one request against `url` within the command timeout. The flag

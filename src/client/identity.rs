@@ -21,21 +21,61 @@ pub(super) struct Identity {
     pub member: u64,
 }
 
-/// Asks the server behind `channel` who it is, within `within`. None when it
-/// does not say in time (a learner catching up may hold its answer): the
-/// connection is then used unverified, as etcdctl uses every connection.
-pub(super) async fn identify(channel: AuthChannel, within: Duration) -> Option<Identity> {
+/// Asks the server behind `channel` who it is, within `within`. Ok(None)
+/// when it does not say in time (a learner catching up may hold its
+/// answer) or answers with an error of its own: the connection is then used
+/// unverified, as etcdctl uses every connection. Err when the connection
+/// itself failed (a TLS server refusing the client's certificate breaks it
+/// at the first request): the caller reports that as it reports a failed
+/// dial.
+pub(super) async fn identify(
+    channel: AuthChannel,
+    within: Duration,
+) -> Result<Option<Identity>, tonic::Status> {
     let mut client = MaintenanceClient::new(channel);
-    let header = tokio::time::timeout(within, client.status(pb::StatusRequest {}))
-        .await
-        .ok()?
-        .ok()?
-        .into_inner()
-        .header?;
-    Some(Identity {
-        cluster: header.cluster_id,
-        member: header.member_id,
-    })
+    let answer = match tokio::time::timeout(within, client.status(pb::StatusRequest {})).await {
+        Err(_) => return Ok(None),
+        // The connection failed (transport errors come as these codes).
+        Ok(Err(status))
+            if matches!(
+                status.code(),
+                tonic::Code::Unavailable
+                    | tonic::Code::Unknown
+                    | tonic::Code::Internal
+                    | tonic::Code::Cancelled
+            ) =>
+        {
+            return Err(status)
+        }
+        Ok(Err(_)) => return Ok(None),
+        Ok(Ok(answer)) => answer,
+    };
+    Ok(answer.into_inner().header.map(|h| Identity {
+        cluster: h.cluster_id,
+        member: h.member_id,
+    }))
+}
+
+/// A connection's one dial: tonic's channel would otherwise reconnect
+/// underneath when the connection breaks, to whatever server holds the
+/// address by then, unasked. A second dial is refused as a refused
+/// connection (nothing was sent: a change may go to the next endpoint), and
+/// the caller opens a new channel, which asks again who answers.
+#[derive(Clone, Default)]
+pub(super) struct OneDial(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl OneDial {
+    /// Err for every dial after the first.
+    pub(super) fn dial(&self) -> std::io::Result<()> {
+        if self.0.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::ConnectionRefused,
+                "connection refused: the connection broke, and memberctl opens a new one \
+                 (asking who answers there) rather than reconnecting",
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Refuses a connection to `url` that reaches another cluster than
@@ -79,6 +119,15 @@ mod tests {
 
     fn id(cluster: u64, member: u64) -> Option<Identity> {
         Some(Identity { cluster, member })
+    }
+
+    #[test]
+    fn a_connection_dials_once() {
+        let d = OneDial::default();
+        assert!(d.dial().is_ok());
+        let again = d.clone().dial().unwrap_err();
+        assert_eq!(again.kind(), std::io::ErrorKind::ConnectionRefused);
+        assert!(again.to_string().contains("connection refused"), "{again}");
     }
 
     #[test]

@@ -46,10 +46,14 @@ pub async fn connect(
     config.alpn_protocols = vec![b"h2".to_vec()];
     let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
     let target = url.to_string();
+    // One dial per connection, as on the verified paths (identity::OneDial).
+    let one_dial = super::identity::OneDial::default();
     endpoint
         .connect_with_connector(tower::service_fn(move |_: Uri| {
-            let (connector, target) = (connector.clone(), target.clone());
+            let (connector, target, one_dial) =
+                (connector.clone(), target.clone(), one_dial.clone());
             async move {
+                one_dial.dial()?;
                 let u = url::Url::parse(&target).map_err(std::io::Error::other)?;
                 let (tcp, host) = super::endpoint::dial(&u).await?;
                 let name = ServerName::try_from(host).map_err(std::io::Error::other)?;
