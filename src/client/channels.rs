@@ -129,9 +129,7 @@ impl Client {
                     cause = s.to_string();
                     source = s.source();
                 }
-                let hint = super::tls::hint(url, &cause, self.identity.is_some())
-                    .map(|h| format!(": {h}"))
-                    .unwrap_or_default();
+                let hint = self.tls_hint(url, &cause);
                 return Err(unavailable(format!(
                     "cannot connect to {url}: {cause}{hint}"
                 )));
@@ -149,9 +147,7 @@ impl Client {
             Ok(identity) => Ok((channel, identity)),
             Err(status) => {
                 let e = convert::api_error(&status);
-                let hint = super::tls::hint(url, &e.message, self.identity.is_some())
-                    .map(|h| format!(": {h}"))
-                    .unwrap_or_default();
+                let hint = self.tls_hint(url, &e.message);
                 Err(unavailable(format!("{url}: {}{hint}", e.message)))
             }
         }
@@ -196,11 +192,11 @@ impl Client {
                 let unsent = e.kind == ApiErrorKind::Unavailable
                     && e.message.to_lowercase().contains("connection refused");
                 let next = learner || unsent || (idempotent && e.kind == ApiErrorKind::Unavailable);
-                let hint = (e.kind == ApiErrorKind::Unavailable)
-                    .then(|| super::tls::hint(url, &e.message, self.identity.is_some()))
-                    .flatten()
-                    .map(|h| format!(": {h}"))
-                    .unwrap_or_default();
+                let hint = if e.kind == ApiErrorKind::Unavailable {
+                    self.tls_hint(url, &e.message)
+                } else {
+                    String::new()
+                };
                 Err((
                     ApiError::new(e.kind, format!("{url}: {}{hint}", e.message)),
                     next,
@@ -283,6 +279,14 @@ impl Client {
             "no endpoint answered: {}",
             all.join("; ")
         )))
+    }
+
+    /// `: HINT` naming the TLS flag to check when `cause` (a failure at
+    /// `url`) looks like a TLS set-up mistake, else nothing.
+    fn tls_hint(&self, url: &str, cause: &str) -> String {
+        super::tls::hint(url, cause, self.identity.is_some())
+            .map(|h| format!(": {h}"))
+            .unwrap_or_default()
     }
 
     /// Drops the open connection to `url`: the next request opens a new one

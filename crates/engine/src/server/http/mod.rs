@@ -107,9 +107,9 @@ where
                 Some(_) => text(
                     StatusCode::METHOD_NOT_ALLOWED,
                     plain,
-                    "Method Not Allowed\n".into(),
+                    "Method Not Allowed\n",
                 ),
-                None => text(StatusCode::NOT_FOUND, plain, "Not Found\n".into()),
+                None => text(StatusCode::NOT_FOUND, plain, "Not Found\n"),
             };
             return Box::pin(async move { Ok(answer) });
         }
@@ -168,25 +168,17 @@ async fn answer(shared: &Arc<Shared>, serves: Serves, req: Request<Body>) -> Res
         }
         (_, true, "/metrics") => {
             let page = metrics::get().render(&health::scrape(shared));
-            let mut r = text(
-                StatusCode::OK,
-                "text/plain; version=0.0.4; charset=utf-8",
-                String::new(),
-            );
+            let plain = "text/plain; version=0.0.4; charset=utf-8";
             // As etcd's promhttp: gzip when the scraper takes it.
-            let zipped = accepts_gzip(req.headers())
-                .then(|| gzip(page.as_bytes()))
-                .flatten();
-            let body = match zipped {
-                Some(z) => {
+            match accepts_gzip(req.headers()).then(|| gzip(page.as_bytes())) {
+                Some(Some(zipped)) => {
+                    let mut r = text(StatusCode::OK, plain, zipped);
                     r.headers_mut()
                         .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
-                    Bytes::from(z)
+                    r
                 }
-                None => Bytes::from(page),
-            };
-            *r.body_mut() = Body::new(http_body_util::Full::new(body));
-            r
+                _ => text(StatusCode::OK, plain, page),
+            }
         }
         (Serves::Client, true, "/version") => {
             text(StatusCode::OK, "application/json", health::version_json())
@@ -239,13 +231,13 @@ fn not_found() -> Response<Body> {
     text(
         StatusCode::NOT_FOUND,
         "text/plain; charset=utf-8",
-        "404 page not found\n".into(),
+        "404 page not found\n",
     )
 }
 
 /// A whole answer with etcd's CORS headers.
-fn text(status: StatusCode, content_type: &'static str, body: String) -> Response<Body> {
-    let mut r = Response::new(Body::new(http_body_util::Full::new(Bytes::from(body))));
+fn text(status: StatusCode, content_type: &'static str, body: impl Into<Bytes>) -> Response<Body> {
+    let mut r = Response::new(Body::new(http_body_util::Full::new(body.into())));
     *r.status_mut() = status;
     let h = r.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
