@@ -114,7 +114,7 @@ impl MembershipApi for Client {
 
     async fn member_remove(&self, id: MemberId) -> Result<MemberList, ApiError> {
         let r = self
-            .call_avoiding(Some(id), false, |ch| async move {
+            .call_avoiding(&[id], false, |ch| async move {
                 ClusterClient::new(ch)
                     .member_remove(pb::MemberRemoveRequest { id: id.0 })
                     .await
@@ -264,8 +264,19 @@ impl MembershipApi for Client {
     }
 
     async fn joint_leave(&self) -> Result<Configuration, ApiError> {
+        // The voters the leave takes out stop as they apply it and may not
+        // get its answer out: ask another member when there is one.
+        let leaving: Vec<MemberId> = match self.get_config().await {
+            Ok(cfg) => cfg
+                .voters_outgoing
+                .iter()
+                .filter(|id| !cfg.voters.contains(id) && !cfg.learners_next.contains(id))
+                .copied()
+                .collect(),
+            Err(_) => Vec::new(),
+        };
         let r = self
-            .call(false, |ch| async move {
+            .call_avoiding(&leaving, false, |ch| async move {
                 MembershipClient::new(ch)
                     .joint_leave(mpb::JointLeaveRequest {})
                     .await

@@ -182,7 +182,9 @@ impl Client {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(status)) => {
                 let e = convert::api_error(&status);
-                if e.kind == ApiErrorKind::Unavailable {
+                // A connection that broke (or whose call was cancelled as its
+                // server stopped) is not asked again.
+                if e.kind == ApiErrorKind::Unavailable || status.code() == tonic::Code::Cancelled {
                     self.forget(url).await;
                 }
                 // A learner refuses most calls; another endpoint may be a voter.
@@ -229,15 +231,16 @@ impl Client {
         F: Fn(AuthChannel) -> Fut,
         Fut: Future<Output = Result<T, tonic::Status>>,
     {
-        self.call_avoiding(None, idempotent, call).await
+        self.call_avoiding(&[], idempotent, call).await
     }
 
-    /// As [`Client::call`], with the client URLs of `avoid` (when the last
-    /// member list named them) tried last: a member that removes itself
-    /// stops as it applies its removal, and may not get its answer out.
+    /// As [`Client::call`], with the client URLs of the members in `avoid`
+    /// (when the last member list named them) tried last: a member that
+    /// removes itself stops as it applies its removal, and may not get its
+    /// answer out.
     pub(super) async fn call_avoiding<T, F, Fut>(
         &self,
-        avoid: Option<MemberId>,
+        avoid: &[MemberId],
         idempotent: bool,
         call: F,
     ) -> Result<T, ApiError>
@@ -250,12 +253,15 @@ impl Client {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone();
-        let avoided: Vec<String> = avoid
-            .and_then(|id| {
-                let urls = self.urls_of.lock().unwrap_or_else(|p| p.into_inner());
-                urls.get(&id).cloned()
-            })
-            .unwrap_or_default();
+        let avoided: Vec<String> = {
+            let urls = self.urls_of.lock().unwrap_or_else(|p| p.into_inner());
+            avoid
+                .iter()
+                .filter_map(|id| urls.get(id))
+                .flatten()
+                .cloned()
+                .collect()
+        };
         let endpoints: Vec<&String> = self.endpoints.iter().chain(&learned).collect();
         let n = endpoints.len();
         let start = *self.preferred.lock().unwrap_or_else(|p| p.into_inner()) % n.max(1);
@@ -267,8 +273,19 @@ impl Client {
                     *self.preferred.lock().unwrap_or_else(|p| p.into_inner()) = i;
                     return Ok(v);
                 }
-                Err((e, true)) => errors.push(e),
-                Err((e, false)) => return Err(e),
+                Err((e, next)) => {
+                    // The next request starts elsewhere: an endpoint that
+                    // failed once (a member stopping) may hold it up again.
+                    let mut preferred = self.preferred.lock().unwrap_or_else(|p| p.into_inner());
+                    if *preferred % n.max(1) == i {
+                        *preferred = (i + 1) % n.max(1);
+                    }
+                    drop(preferred);
+                    if !next {
+                        return Err(e);
+                    }
+                    errors.push(e);
+                }
             }
         }
         if errors.len() == 1 {
