@@ -41,7 +41,12 @@
 //! put slower than N ms with its time from the learner's start;
 //! `MEMBERCTL_BENCH_SS` (set) prints the TCP state of the connection that
 //! carries the catch-up (`ss -tin`, sampled) beside what the shaped class
-//! carried, and what every connection sent meanwhile, by port. Every
+//! carried, and what every connection sent meanwhile, by port;
+//! `MEMBERCTL_BENCH_DISK` (set) prints how each member's WAL fsyncs,
+//! backend commits and peer round trips were spread during the catch-up
+//! (their histograms' buckets, read from `/metrics` before and after);
+//! `MEMBERCTL_BENCH_POLL` sets `member promote --poll-interval` (default
+//! 100ms). Every
 //! member's client port, the learner's too, is left unshaped under
 //! `kernel-*-peers`. Prints a
 //! Markdown table (also target/bench-report-catch-up-link.md).
@@ -338,6 +343,8 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
     if matches!(link, Link::KernelPeers(_)) {
         shaper::exempt(learner_client_port);
     }
+    let disk = std::env::var_os("MEMBERCTL_BENCH_DISK").map(|_| disk_histograms(&c));
+    let poll = std::env::var("MEMBERCTL_BENCH_POLL").unwrap_or_else(|_| "100ms".into());
     let start = Instant::now();
     c.start_added_at("learner", peer_port, learner_client_port, &initial);
     ctl(
@@ -349,10 +356,30 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
             "--timeout",
             "10m",
             "--poll-interval",
-            "100ms",
+            &poll,
         ],
     );
     let end = Instant::now();
+    if let Some(before) = disk {
+        for (name, after) in disk_histograms(&c) {
+            let was = before
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, h)| h.clone());
+            let delta: Vec<(String, f64)> = after
+                .iter()
+                .map(|(le, n)| {
+                    let old = was
+                        .as_ref()
+                        .and_then(|w| w.iter().find(|(l, _)| l == le))
+                        .map_or(0.0, |(_, v)| *v);
+                    (le.clone(), n - old)
+                })
+                .collect();
+            let text: Vec<String> = delta.iter().map(|(le, n)| format!("≤{le}: {n}")).collect();
+            eprintln!("disk {} {name}: {}", server.label, text.join(", "));
+        }
+    }
     let qdisc = backlog.map(|b| {
         let (samples, drops) = b.stop();
         let mut kb: Vec<f64> = samples.iter().map(|b| *b as f64).collect();
@@ -446,6 +473,53 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
     );
     drop(c);
     drop(links);
+    out
+}
+
+/// Each member's WAL fsync, backend commit and peer round-trip histograms
+/// (cumulative bucket counts by upper bound, per labelled series), read from
+/// its `/metrics`.
+fn disk_histograms(c: &util::Etcd) -> Vec<(String, Vec<(String, f64)>)> {
+    let mut out: Vec<(String, Vec<(String, f64)>)> = Vec::new();
+    for m in &c.members {
+        let Ok(answer) = util::http::try_get(&m.client_url(), "/metrics") else {
+            continue;
+        };
+        for series in [
+            "etcd_disk_wal_fsync_duration_seconds_bucket",
+            "etcd_disk_backend_commit_duration_seconds_bucket",
+            "etcd_network_peer_round_trip_time_seconds_bucket",
+        ] {
+            for l in answer.body.lines().filter(|l| l.starts_with(series)) {
+                let Some(labels) = l.split('{').nth(1).and_then(|r| r.split('}').next()) else {
+                    continue;
+                };
+                let le = labels
+                    .split(',')
+                    .find_map(|kv| kv.strip_prefix("le="))
+                    .unwrap_or("")
+                    .trim_matches('"')
+                    .to_string();
+                let rest: Vec<&str> = labels
+                    .split(',')
+                    .filter(|kv| !kv.starts_with("le="))
+                    .collect();
+                let Some(n) = l.rsplit(' ').next().and_then(|v| v.parse().ok()) else {
+                    continue;
+                };
+                let key = format!(
+                    "{} {} {}",
+                    m.name,
+                    &series[5..series.len() - 7],
+                    rest.join(",")
+                );
+                match out.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, b)) => b.push((le, n)),
+                    None => out.push((key, vec![(le, n)])),
+                }
+            }
+        }
+    }
     out
 }
 

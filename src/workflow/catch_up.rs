@@ -169,12 +169,29 @@ impl CatchUp {
             self.expected = leader_status.as_ref().map(|s| s.db_size).filter(|b| *b > 0);
         }
         sample.bytes_expected = self.expected;
+        let mut metrics_read = false;
+        if member.started() || indexes.is_some() {
+            let asked = tokio::time::timeout(LEARNER_WAIT, api.server_metrics(&member)).await;
+            if let Ok(Ok(m)) = asked {
+                sample.phase = CatchUpPhase::AppendingLog;
+                self.read_metrics(&mut sample, &m);
+                metrics_read = true;
+            }
+        }
         // The leader's side: a snapshot on its way to the learner (etcd's
-        // learner does not answer before it has joined).
+        // learner does not answer before it has joined). Not asked when the
+        // learner answered and the leader's progress names its state (the
+        // engine): the leader's page is the largest, and every read of it
+        // is work for the member that carries the clients' writes.
         let mut sending = false;
         let mut delivered = false;
         let mut sent = None;
-        if let Some(l) = leader_status.as_ref().and_then(|s| list.get(s.member_id)) {
+        let leader_needed = !(metrics_read && sample.progress_state.is_some());
+        if let Some(l) = leader_status
+            .as_ref()
+            .filter(|_| leader_needed)
+            .and_then(|s| list.get(s.member_id))
+        {
             if let Ok(m) = api.server_metrics(l).await {
                 let to_it = || m.snapshot_sends.iter().filter(|(to, _)| *to == self.id);
                 sending = to_it().any(|(_, t)| t.inflight > 0.0);
@@ -184,15 +201,6 @@ impl CatchUp {
                     .iter()
                     .find(|(to, _)| *to == self.id)
                     .map(|(_, b)| *b);
-            }
-        }
-        let mut metrics_read = false;
-        if member.started() || indexes.is_some() {
-            let asked = tokio::time::timeout(LEARNER_WAIT, api.server_metrics(&member)).await;
-            if let Ok(Ok(m)) = asked {
-                sample.phase = CatchUpPhase::AppendingLog;
-                self.read_metrics(&mut sample, &m);
-                metrics_read = true;
             }
         }
         if !metrics_read {

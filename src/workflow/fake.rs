@@ -37,6 +37,8 @@ pub struct State {
     pub progress: bool,
     /// Each member's `/metrics`, when it serves them.
     pub metrics: HashMap<MemberId, ServerMetrics>,
+    /// Whose `/metrics` were read, in order.
+    pub metrics_reads: Vec<MemberId>,
     /// Refuse every add while a voter is down, as etcd's strict
     /// reconfiguration check does (`unhealthy cluster`).
     pub strict_adds: bool,
@@ -296,7 +298,8 @@ impl MembershipApi for Fake {
     }
 
     async fn server_metrics(&self, m: &Member) -> Result<ServerMetrics, ApiError> {
-        let s = self.state();
+        let mut s = self.state();
+        s.metrics_reads.push(m.id);
         match s.metrics.get(&m.id) {
             Some(_) if s.down.contains(&m.id) => Err(unavailable(m.id)),
             Some(x) => Ok(x.clone()),

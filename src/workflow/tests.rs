@@ -650,3 +650,34 @@ async fn promote_with_stable_for_waits_that_long_after_ready() {
     assert!(secs >= 0.04, "{phases:?}");
     assert_eq!(fake.calls(), vec!["promote"]);
 }
+
+/// A catch-up sample reads the learner's own metrics; the leader's page
+/// (the largest, on the member that carries the writes) only where the
+/// leader's progress cannot say whether a snapshot is under way (etcd).
+#[tokio::test]
+async fn catch_up_reads_the_leaders_metrics_only_where_its_progress_is_not_served() {
+    use super::catch_up::CatchUp;
+    for progress in [true, false] {
+        let fake = Fake::three().with_learner(9, "m9", 10);
+        {
+            let mut s = fake.state();
+            s.progress = progress;
+            for id in [1, 2, 3, 9] {
+                s.metrics
+                    .insert(MemberId(id), crate::model::ServerMetrics::default());
+            }
+        }
+        let (sample, _) = CatchUp::new(MemberId(9)).sample(&fake).await.unwrap();
+        assert_eq!(sample.learner_index, Some(10), "progress {progress}");
+        let reads = fake.state().metrics_reads.clone();
+        assert!(
+            reads.contains(&MemberId(9)),
+            "progress {progress}: {reads:?}"
+        );
+        assert_eq!(
+            reads.contains(&MemberId(1)),
+            !progress,
+            "progress {progress}: {reads:?}"
+        );
+    }
+}
