@@ -275,12 +275,17 @@ impl Client {
                 }
                 Err((e, next)) => {
                     // The next request starts elsewhere: an endpoint that
-                    // failed once (a member stopping) may hold it up again.
-                    let mut preferred = self.preferred.lock().unwrap_or_else(|p| p.into_inner());
-                    if *preferred % n.max(1) == i {
-                        *preferred = (i + 1) % n.max(1);
+                    // did not answer (a member stopping) may hold it up again.
+                    if matches!(
+                        e.kind,
+                        ApiErrorKind::Unavailable | ApiErrorKind::DeadlineExceeded
+                    ) {
+                        let mut preferred =
+                            self.preferred.lock().unwrap_or_else(|p| p.into_inner());
+                        if *preferred % n.max(1) == i {
+                            *preferred = (i + 1) % n.max(1);
+                        }
                     }
-                    drop(preferred);
                     if !next {
                         return Err(e);
                     }
