@@ -343,7 +343,7 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
     if matches!(link, Link::KernelPeers(_)) {
         shaper::exempt(learner_client_port);
     }
-    let disk = std::env::var_os("MEMBERCTL_BENCH_DISK").map(|_| disk_histograms(&c));
+    let disk = std::env::var_os("MEMBERCTL_BENCH_DISK").map(|_| member_histograms(&c));
     let poll = std::env::var("MEMBERCTL_BENCH_POLL").unwrap_or_else(|_| "100ms".into());
     let start = Instant::now();
     c.start_added_at("learner", peer_port, learner_client_port, &initial);
@@ -361,7 +361,7 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
     );
     let end = Instant::now();
     if let Some(before) = disk {
-        for (name, after) in disk_histograms(&c) {
+        for (name, after) in member_histograms(&c) {
             let was = before
                 .iter()
                 .find(|(n, _)| *n == name)
@@ -479,7 +479,7 @@ fn catch_up(server: &Server, link: Link, keys: usize, rt: &tokio::runtime::Runti
 /// Each member's WAL fsync, backend commit and peer round-trip histograms
 /// (cumulative bucket counts by upper bound, per labelled series), read from
 /// its `/metrics`.
-fn disk_histograms(c: &util::Etcd) -> Vec<(String, Vec<(String, f64)>)> {
+fn member_histograms(c: &util::Etcd) -> Vec<(String, Vec<(String, f64)>)> {
     let mut out: Vec<(String, Vec<(String, f64)>)> = Vec::new();
     for m in &c.members {
         let Ok(answer) = util::http::try_get(&m.client_url(), "/metrics") else {

@@ -263,20 +263,11 @@ impl MembershipApi for Client {
         Ok(convert::configuration(r))
     }
 
-    async fn joint_leave(&self) -> Result<Configuration, ApiError> {
+    async fn joint_leave(&self, leaving: &[MemberId]) -> Result<Configuration, ApiError> {
         // The voters the leave takes out stop as they apply it and may not
-        // get its answer out: ask another member when there is one.
-        let leaving: Vec<MemberId> = match self.get_config().await {
-            Ok(cfg) => cfg
-                .voters_outgoing
-                .iter()
-                .filter(|id| !cfg.voters.contains(id) && !cfg.learners_next.contains(id))
-                .copied()
-                .collect(),
-            Err(_) => Vec::new(),
-        };
+        // get its answer out: another member is asked first.
         let r = self
-            .call_avoiding(&leaving, false, |ch| async move {
+            .call_avoiding(leaving, false, |ch| async move {
                 MembershipClient::new(ch)
                     .joint_leave(mpb::JointLeaveRequest {})
                     .await

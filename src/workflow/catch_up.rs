@@ -161,14 +161,6 @@ impl CatchUp {
                 indexes = Some((own.raft_index, leader_status.as_ref().map(|s| s.raft_index)));
             }
         }
-        if leader_status.is_none() {
-            // The engine named its leader: asked first, no voter scanned.
-            leader_status = leader_of(api, &list, leader_hint).await;
-        }
-        if self.expected.is_none() {
-            self.expected = leader_status.as_ref().map(|s| s.db_size).filter(|b| *b > 0);
-        }
-        sample.bytes_expected = self.expected;
         let mut metrics_read = false;
         if member.started() || indexes.is_some() {
             let asked = tokio::time::timeout(LEARNER_WAIT, api.server_metrics(&member)).await;
@@ -181,12 +173,21 @@ impl CatchUp {
         // The leader's side: a snapshot on its way to the learner (etcd's
         // learner does not answer before it has joined). Not asked when the
         // learner answered and the leader's progress names its state (the
-        // engine): the leader's page is the largest, and every read of it
-        // is work for the member that carries the clients' writes.
+        // engine), once the leader's database size is known: every read of
+        // the leader is work for the member that carries the clients'
+        // writes, and its page is the largest.
+        let leader_needed = !(metrics_read && sample.progress_state.is_some());
+        if leader_status.is_none() && (leader_needed || self.expected.is_none()) {
+            // The engine named its leader: asked first, no voter scanned.
+            leader_status = leader_of(api, &list, leader_hint).await;
+        }
+        if self.expected.is_none() {
+            self.expected = leader_status.as_ref().map(|s| s.db_size).filter(|b| *b > 0);
+        }
+        sample.bytes_expected = self.expected;
         let mut sending = false;
         let mut delivered = false;
         let mut sent = None;
-        let leader_needed = !(metrics_read && sample.progress_state.is_some());
         if let Some(l) = leader_status
             .as_ref()
             .filter(|_| leader_needed)

@@ -331,7 +331,7 @@ impl MembershipApi for Fake {
         ))
     }
 
-    async fn joint_leave(&self) -> Result<Configuration, ApiError> {
+    async fn joint_leave(&self, _leaving: &[MemberId]) -> Result<Configuration, ApiError> {
         Err(ApiError::new(
             ApiErrorKind::Unimplemented,
             "unknown service memberctl.v1.Membership",

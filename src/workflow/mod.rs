@@ -87,8 +87,9 @@ pub trait MembershipApi {
     async fn get_progress(&self) -> Result<ProgressReport, ApiError>;
     /// Enters a joint configuration with all `changes` (memberctl engine only).
     async fn joint_enter(&self, changes: &[JointChange]) -> Result<Configuration, ApiError>;
-    /// Leaves the joint configuration (memberctl engine only).
-    async fn joint_leave(&self) -> Result<Configuration, ApiError>;
+    /// Leaves the joint configuration (memberctl engine only); the members
+    /// it takes out (`leaving`) are asked last, as `member_remove`'s member.
+    async fn joint_leave(&self, leaving: &[MemberId]) -> Result<Configuration, ApiError>;
     /// The alarms raised in the cluster (etcd's Maintenance.Alarm, action GET).
     async fn alarms(&self) -> Result<Vec<Alarm>, ApiError> {
         Err(ApiError::new(

@@ -105,6 +105,17 @@ pub fn leave(cfg: &Configuration) -> Result<Configuration, String> {
     })
 }
 
+/// The members that leaving the joint configuration `cfg` takes out of the
+/// cluster: outgoing voters that are neither incoming voters nor learners to
+/// be (they stop as they apply the leave).
+pub fn leaving(cfg: &Configuration) -> Vec<MemberId> {
+    cfg.voters_outgoing
+        .iter()
+        .filter(|id| !cfg.voters.contains(id) && !cfg.learners_next.contains(id))
+        .copied()
+        .collect()
+}
+
 /// Whether the members in `reachable` can decide in `cfg` (joint: both majorities).
 pub fn can_decide(cfg: &Configuration, reachable: &HashSet<MemberId>) -> bool {
     let side =
@@ -138,6 +149,7 @@ mod tests {
         assert_eq!(joint.learners, ids(&[4]));
         assert_eq!(joint.learners_next, ids(&[2]));
         assert!(!joint.auto_leave);
+        assert!(leaving(&joint).is_empty(), "2 stays as a learner");
         let after = leave(&joint).unwrap();
         assert_eq!(after.voters, ids(&[1, 3]));
         assert!(after.voters_outgoing.is_empty());

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use tokio::time::Instant;
 
-use super::calc::configuration::RaftChange;
+use super::calc::configuration::{self, RaftChange};
 use super::calc::joint::{check_leave, plan, step};
 use super::calc::quorum::PlanStep;
 use super::calc::validate::{self, Resolver};
@@ -354,7 +354,7 @@ pub async fn leave<A: MembershipApi>(cx: &Ctx<'_, A>) -> Result<Configuration, E
     let deadline = Instant::now() + command_timeout;
     let health = gather_with_leader(api, observer, list, deadline).await?;
     check_leave(&cfg, &health.reachable())?;
-    match api.joint_leave().await {
+    match api.joint_leave(&configuration::leaving(&cfg)).await {
         Ok(cfg) => Ok(cfg),
         // The answer may be lost after the leave was applied (the old leader
         // that forwarded it may have left the cluster): look before failing.
