@@ -248,7 +248,7 @@ impl crate::workflow::autopilot::StandbyStarter for LocalStandby {
         let name = format!("standby-{:x}", stamp & 0xff_ffff);
         let url = format!(
             "http://127.0.0.1:{}",
-            crate::testcluster::process::free_port()?
+            crate::testcluster::ports::free_port()?
         );
         let req = add::AddRequest {
             name: name.clone(),

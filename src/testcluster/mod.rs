@@ -6,6 +6,7 @@
 
 pub mod chaos;
 pub mod link;
+pub mod ports;
 pub mod process;
 pub mod recover;
 pub mod rehearse;
@@ -324,7 +325,7 @@ pub async fn up(dir: &Path, options: &UpOptions) -> Result<LocalCluster, Error> 
             // With a link: a third port per node, where it really listens
             // for its peers (the link listens on the one it advertises).
             let per_node = if options.link.is_some() { 3 } else { 2 };
-            let ports = process::free_ports(per_node * nodes)?;
+            let ports = ports::free_ports(per_node * nodes)?;
             for (i, pair) in (1..=nodes).zip(ports.chunks(per_node)) {
                 let name = format!("n{i}");
                 state.nodes.push(NodeRecord {
@@ -525,12 +526,12 @@ pub async fn start_node(
         .and_then(|n| n.listen_peer_url.clone());
     let listen_peer_url = match (state.link, fronted) {
         (Some(_), Some(url)) => Some(url),
-        (Some(_), None) => Some(format!("http://127.0.0.1:{}", process::free_port()?)),
+        (Some(_), None) => Some(format!("http://127.0.0.1:{}", ports::free_port()?)),
         (None, _) => None,
     };
     let record = NodeRecord {
         name: name.to_string(),
-        client_url: format!("http://127.0.0.1:{}", process::free_port()?),
+        client_url: format!("http://127.0.0.1:{}", ports::free_port()?),
         peer_url: peer,
         listen_peer_url,
         pid: None,

@@ -1,7 +1,6 @@
 //! Starting, checking and stopping the detached `memberctl node run` processes of the local cluster.
 
 use std::fs::OpenOptions;
-use std::net::TcpListener;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -12,62 +11,6 @@ use crate::error::{Error, ErrorKind};
 
 /// How long a node gets to stop after SIGTERM before SIGKILL.
 const STOP_GRACE: Duration = Duration::from_secs(5);
-
-/// Ports below this are left to well-known and registered services.
-const LOWEST_PORT: u16 = 10_000;
-
-/// The lowest port the kernel gives outgoing connections (Linux's default when unreadable).
-fn ephemeral_low() -> u16 {
-    std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse().ok())
-        .unwrap_or(32_768)
-}
-
-/// A loopback port that is free now. It is chosen below the kernel's
-/// ephemeral range when there is room: the node binds it only later, and
-/// meanwhile any outgoing connection could be given a port from that range.
-pub fn free_port() -> Result<u16, Error> {
-    Ok(free_ports(1)?[0])
-}
-
-/// `n` different loopback ports that are free now (each is held while the
-/// others are chosen, so that none is given twice).
-pub fn free_ports(n: usize) -> Result<Vec<u16>, Error> {
-    let mut held: Vec<TcpListener> = Vec::with_capacity(n);
-    while held.len() < n {
-        held.push(hold_free_port()?);
-    }
-    held.iter()
-        .map(|l| l.local_addr().map(|a| a.port()))
-        .collect::<Result<_, _>>()
-        .map_err(|e| {
-            Error::new(
-                ErrorKind::Internal,
-                format!("cannot find a free loopback port: {e}"),
-            )
-        })
-}
-
-/// A listener on a free loopback port, below the ephemeral range when there is room.
-fn hold_free_port() -> Result<TcpListener, Error> {
-    let low = ephemeral_low();
-    if low > LOWEST_PORT + 1_000 {
-        let mut rng = rand::thread_rng();
-        for _ in 0..100 {
-            let port = rand::Rng::gen_range(&mut rng, LOWEST_PORT..low);
-            if let Ok(l) = TcpListener::bind(("127.0.0.1", port)) {
-                return Ok(l);
-            }
-        }
-    }
-    TcpListener::bind("127.0.0.1:0").map_err(|e| {
-        Error::new(
-            ErrorKind::Internal,
-            format!("cannot find a free loopback port: {e}"),
-        )
-    })
-}
 
 /// Whether `pid` is a running `memberctl node run` for `data_dir` (a reused
 /// pid is not). A memberctl process that is exiting counts as running until

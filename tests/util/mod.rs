@@ -22,10 +22,8 @@ pub mod writer;
 
 pub use etcd::{etcdctl, etcdctl_in, require_etcd, require_etcdctl, Etcd};
 
-use std::collections::HashSet;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -224,8 +222,6 @@ pub fn run_r1(data: &std::path::Path, peer_url: &str, client_url: &str) -> Child
         .expect("start memberctl node run")
 }
 
-static PORTS: Mutex<Option<HashSet<u16>>> = Mutex::new(None);
-
 /// How many pre-flight checks a change reports: every check but `upgrade`
 /// (only `member check --for upgrade`).
 pub const CHANGE_CHECKS: usize = 12;
@@ -241,19 +237,12 @@ pub fn check_named<'a>(doc: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no check {name} in {doc}"))
 }
 
-/// A loopback port that was free a moment ago and that no other test of this
-/// run got, below the ephemeral range (as `cluster up` picks them), so that
+/// A loopback port that was free a moment ago and that no other memberctl
+/// (this run's tests, the `cluster up`s they start) chose in the last ten
+/// minutes, below the ephemeral range (as `cluster up` picks them), so that
 /// no outgoing connection takes it before it is listened on.
 pub fn free_port() -> u16 {
-    let mut given = PORTS.lock().unwrap_or_else(|p| p.into_inner());
-    let given = given.get_or_insert_with(HashSet::new);
-    for _ in 0..100 {
-        let port = memberctl::testcluster::process::free_port().expect("find a free loopback port");
-        if given.insert(port) {
-            return port;
-        }
-    }
-    panic!("no free loopback port after 100 tries");
+    memberctl::testcluster::ports::free_port().expect("find a free loopback port")
 }
 
 /// The `p` quantile (0.0–1.0, nearest rank) of `values`, sorted here; None
