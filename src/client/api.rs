@@ -21,16 +21,7 @@ impl MembershipApi for Client {
     }
 
     async fn status_at(&self, url: &str) -> Result<MemberStatus, ApiError> {
-        let call = |ch| async move {
-            MaintenanceClient::new(ch)
-                .status(pb::StatusRequest {})
-                .await
-                .map(|r| r.into_inner())
-        };
-        self.once(url, true, &call)
-            .await
-            .map(convert::status)
-            .map_err(|(e, _)| e)
+        self.status_once(url).await.map(convert::status)
     }
 
     async fn key_get(&self, key: &str) -> Result<Option<String>, ApiError> {
@@ -212,12 +203,21 @@ impl MembershipApi for Client {
         Ok(metrics::parse_metrics(&text))
     }
 
+    fn prefetch_start_flags(&self, urls: &[String]) {
+        for url in urls {
+            drop(self.start_flags_of(url));
+        }
+    }
+
     async fn start_flags(&self, member: &Member) -> Result<StartFlags, ApiError> {
-        // Where the command line leaves it open, /proc decides: the
-        // machine's process table is read meanwhile.
-        self.processes.begin();
-        let vars = self.http_get(member, "/debug/vars").await;
-        super::start_flags::read(member, vars, &self.processes).await
+        let Some(url) = member.client_urls.first() else {
+            return Err(super::unavailable(format!(
+                "{}: its command line cannot be read: it has no client URL (not started)",
+                member.label()
+            )));
+        };
+        let read = self.start_flags_of(url).await;
+        super::start_flags::judge_member(member, &read)
     }
 
     async fn peer_certificates(&self, url: &str) -> Result<Vec<PeerCertificate>, ApiError> {

@@ -13,6 +13,7 @@ use super::endpoint::normalize_with;
 use super::identity::{self, Identity};
 use super::{convert, gather, insecure, unavailable, Client};
 use crate::model::{Member, MemberId};
+use crate::proto::etcdserverpb as pb;
 use crate::workflow::{ApiError, ApiErrorKind};
 
 /// The connection to one URL, shared by the requests of a command.
@@ -23,7 +24,14 @@ pub(super) struct ChannelSlot {
     open: tokio::sync::Mutex<Option<(AuthChannel, Option<Identity>)>>,
     /// How many attempts to open it have failed, and the last one's error.
     failed: Mutex<(u64, Option<ApiError>)>,
+    /// The status its server gave as the connection opened (the identity
+    /// question) and when, until a status request takes it.
+    opened_status: Mutex<Option<(std::time::Instant, pb::StatusResponse)>>,
 }
+
+/// How long the status a connection's opening read answers a status
+/// request in its place: a request of the same moment.
+const OPENED_STATUS_FRESH: std::time::Duration = std::time::Duration::from_millis(500);
 
 impl Client {
     /// A member's client URL as requests use it (normalised, with the
@@ -64,20 +72,65 @@ impl Client {
                 return Err(e.clone());
             }
         }
-        let result = self.connect(url).await;
-        match &result {
-            Ok(c) => *open = Some(c.clone()),
+        match self.connect(url).await {
+            Ok((channel, identified)) => {
+                let identity = identified.as_ref().map(|(id, _)| *id);
+                if let Some((_, status)) = identified {
+                    *slot.opened_status.lock().unwrap_or_else(|p| p.into_inner()) =
+                        Some((std::time::Instant::now(), status));
+                }
+                *open = Some((channel.clone(), identity));
+                Ok((channel, identity))
+            }
             Err(e) => {
                 let mut f = failed();
                 *f = (f.0 + 1, Some(e.clone()));
+                Err(e)
             }
         }
-        result
+    }
+
+    /// The status of the server at `url`: the one its connection's opening
+    /// just read, when that is fresh and not taken yet (one round trip
+    /// fewer for a command that opens a connection to ask it), else asked
+    /// now. Refused, as every request, where another cluster answers.
+    pub(super) async fn status_once(&self, url: &str) -> Result<pb::StatusResponse, ApiError> {
+        if let Ok((_, identity)) = self.channel(url).await {
+            if identity::other_cluster(url, identity, self.pinned_cluster()).is_none() {
+                let slot = self
+                    .channels
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .get(url)
+                    .cloned();
+                let opened = slot.and_then(|s| {
+                    s.opened_status
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .take()
+                });
+                if let Some((at, status)) = opened {
+                    if at.elapsed() <= OPENED_STATUS_FRESH {
+                        return Ok(status);
+                    }
+                }
+            }
+        }
+        let call = |ch| async move {
+            pb::maintenance_client::MaintenanceClient::new(ch)
+                .status(pb::StatusRequest {})
+                .await
+                .map(|r| r.into_inner())
+        };
+        self.once(url, true, &call).await.map_err(|(e, _)| e)
     }
 
     /// Opens and authenticates a new connection to `url`, and asks whose
     /// server it reaches.
-    async fn connect(&self, url: &str) -> Result<(AuthChannel, Option<Identity>), ApiError> {
+    async fn connect(
+        &self,
+        url: &str,
+    ) -> Result<(AuthChannel, Option<(Identity, pb::StatusResponse)>), ApiError> {
         let mut endpoint = Endpoint::from_shared(url.to_string())
             .map_err(|e| unavailable(format!("endpoint {url}: {e}")))?
             .connect_timeout(self.dial_timeout);

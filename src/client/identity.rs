@@ -21,7 +21,8 @@ pub(super) struct Identity {
     pub member: u64,
 }
 
-/// Asks the server behind `channel` who it is, within `within`. Ok(None)
+/// Asks the server behind `channel` who it is, within `within`, and keeps
+/// the whole answer (the member's status as the connection opened). Ok(None)
 /// when it does not say in time (a learner catching up may hold its
 /// answer) or answers with an error of its own: the connection is then used
 /// unverified, as etcdctl uses every connection. Err when the connection
@@ -31,7 +32,7 @@ pub(super) struct Identity {
 pub(super) async fn identify(
     channel: AuthChannel,
     within: Duration,
-) -> Result<Option<Identity>, tonic::Status> {
+) -> Result<Option<(Identity, pb::StatusResponse)>, tonic::Status> {
     let mut client = MaintenanceClient::new(channel);
     let answer = match tokio::time::timeout(within, client.status(pb::StatusRequest {})).await {
         Err(_) => return Ok(None),
@@ -50,9 +51,15 @@ pub(super) async fn identify(
         Ok(Err(_)) => return Ok(None),
         Ok(Ok(answer)) => answer,
     };
-    Ok(answer.into_inner().header.map(|h| Identity {
-        cluster: h.cluster_id,
-        member: h.member_id,
+    let answer = answer.into_inner();
+    Ok(answer.header.as_ref().map(|h| {
+        (
+            Identity {
+                cluster: h.cluster_id,
+                member: h.member_id,
+            },
+            answer.clone(),
+        )
     }))
 }
 

@@ -28,6 +28,8 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use futures_util::FutureExt;
+
 use tonic::transport::ClientTlsConfig;
 
 pub use auth::Credentials;
@@ -85,6 +87,8 @@ pub struct Client {
     /// This machine's process table, read once for every member's start
     /// flags.
     processes: start_flags::ProcessTable,
+    /// How each client URL's server was started, read once per command.
+    start_flags: start_flags::Readings,
 }
 
 fn unavailable(msg: String) -> ApiError {
@@ -128,6 +132,7 @@ impl Client {
             identity: loaded.and_then(|l| l.identity),
             http_tls: std::sync::OnceLock::new(),
             processes: start_flags::ProcessTable::default(),
+            start_flags: start_flags::Readings::default(),
         })
     }
 
@@ -149,24 +154,57 @@ impl Client {
                 member.label()
             ))
         })?;
-        let base = self
-            .member_url(raw)
+        let (base, tls) = self
+            .http_face(raw, path)
             .map_err(|e| unavailable(format!("{}: {e}", member.label())))?;
-        let tls =
-            if base.starts_with("https://") {
-                let built = self.http_tls.get_or_init(|| {
-                    http::tls_config(self.ca.as_deref(), self.insecure, self.identity.as_ref())
-                        .map(std::sync::Arc::new)
-                });
-                Some(built.clone().map_err(|e| {
-                    unavailable(format!("cannot read {base}{path}: TLS settings: {e}"))
-                })?)
-            } else {
-                None
-            };
         http::get(&base, path, tls, self.dial_timeout + self.command_timeout)
             .await
             .map_err(unavailable)
+    }
+
+    /// The HTTP face of client URL `raw` (normalised) and the TLS settings
+    /// its GETs use (for https); `path` names the page in an error.
+    fn http_face(
+        &self,
+        raw: &str,
+        path: &str,
+    ) -> Result<(String, Option<std::sync::Arc<rustls::ClientConfig>>), String> {
+        let base = self.member_url(raw).map_err(|e| e.to_string())?;
+        let tls = if base.starts_with("https://") {
+            let built = self.http_tls.get_or_init(|| {
+                http::tls_config(self.ca.as_deref(), self.insecure, self.identity.as_ref())
+                    .map(std::sync::Arc::new)
+            });
+            Some(
+                built
+                    .clone()
+                    .map_err(|e| format!("cannot read {base}{path}: TLS settings: {e}"))?,
+            )
+        } else {
+            None
+        };
+        Ok((base, tls))
+    }
+
+    /// The reading of how the server at client URL `raw` was started: its
+    /// `/debug/vars` and, where needed, /proc (see `start_flags`); started
+    /// now unless a prefetch or another member's question started it.
+    fn start_flags_of(&self, raw: &str) -> start_flags::Gathering {
+        let key = self.member_url(raw).unwrap_or_else(|_| raw.to_string());
+        self.start_flags.of(&key, || {
+            let face = self.http_face(raw, "/debug/vars");
+            let timeout = self.dial_timeout + self.command_timeout;
+            let table = self.processes.reading();
+            let url = raw.to_string();
+            async move {
+                let vars = async {
+                    let (base, tls) = face?;
+                    http::get(&base, "/debug/vars", tls, timeout).await
+                };
+                start_flags::gather(url, vars, table).await
+            }
+            .boxed()
+        })
     }
 
     /// Remembers the cluster of `list` (the first one listed is the one this

@@ -144,7 +144,7 @@ fn local_process(
 pub(super) struct ProcessTable(std::sync::Mutex<Option<Reading>>);
 
 /// The table being read (or read), for every member that waits on it.
-type Reading = Shared<BoxFuture<'static, Arc<crate::link::Processes>>>;
+pub(super) type Reading = Shared<BoxFuture<'static, Arc<crate::link::Processes>>>;
 
 impl std::fmt::Debug for ProcessTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -153,11 +153,6 @@ impl std::fmt::Debug for ProcessTable {
 }
 
 impl ProcessTable {
-    /// Starts reading the table, if no member's question started it.
-    pub(super) fn begin(&self) {
-        drop(self.reading());
-    }
-
     /// The table: its reading starts now unless a member's question started it.
     pub(super) fn reading(&self) -> Reading {
         let mut slot = self.0.lock().unwrap_or_else(|p| p.into_inner());
@@ -173,6 +168,47 @@ impl ProcessTable {
             .shared()
         })
         .clone()
+    }
+}
+
+/// A server's start flags being read (or read), for every question about it.
+pub(super) type Gathering = Shared<BoxFuture<'static, Arc<Gathered>>>;
+
+/// What is being read, or was, about each client URL's server: a member's
+/// question finds the reading a [prefetch](crate::workflow::MembershipApi::prefetch_start_flags)
+/// started, and each URL is read once per command.
+#[derive(Default)]
+pub(super) struct Readings(std::sync::Mutex<std::collections::HashMap<String, Gathering>>);
+
+impl std::fmt::Debug for Readings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Readings")
+    }
+}
+
+impl Readings {
+    /// The reading of `url`: the one under way, else `start()` spawned now
+    /// (so that it goes on while the caller does other work).
+    pub(super) fn of(
+        &self,
+        url: &str,
+        start: impl FnOnce() -> BoxFuture<'static, Gathered>,
+    ) -> Gathering {
+        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        map.entry(url.to_string())
+            .or_insert_with(|| {
+                let task = tokio::spawn(start());
+                async move {
+                    Arc::new(
+                        task.await.unwrap_or_else(|e| {
+                            Gathered::failed(format!("its reading stopped: {e}"))
+                        }),
+                    )
+                }
+                .boxed()
+                .shared()
+            })
+            .clone()
     }
 }
 
@@ -262,16 +298,38 @@ fn judge(
     }
 }
 
-/// Reads how `member` was started: `/debug/vars` at its first client URL
-/// (`vars`, already fetched), and /proc when the process is on this machine
-/// (`table`: the machine's process table, read at most once per command
-/// whatever the number of members asked about).
-pub(super) async fn read(
-    member: &Member,
-    vars: Result<String, ApiError>,
-    table: &ProcessTable,
-) -> Result<StartFlags, ApiError> {
-    let from_vars = vars.map(|body| debug_vars_args(&body));
+/// What was read about the server at one client URL: the command line its
+/// `/debug/vars` gives, and its process on this machine where that command
+/// line leaves the answer open.
+#[derive(Debug)]
+pub(super) struct Gathered {
+    /// The command line from `/debug/vars`: Err(outer) when the page could
+    /// not be read, Err(inner) when it names none.
+    from_vars: Result<Result<Vec<String>, String>, String>,
+    /// The local process serving the URL, when /proc was needed and says.
+    local: Option<Local>,
+}
+
+impl Gathered {
+    /// Nothing could be read: `why`.
+    pub(super) fn failed(why: String) -> Gathered {
+        Gathered {
+            from_vars: Err(why),
+            local: None,
+        }
+    }
+}
+
+/// Reads what tells how the server at client URL `url` was started: its
+/// `/debug/vars` (`vars`, being fetched), and /proc when the process is on
+/// this machine (`table`: the machine's process table, read at most once
+/// per command whatever the number of members asked about).
+pub(super) async fn gather(
+    url: String,
+    vars: impl std::future::Future<Output = Result<String, String>>,
+    table: Reading,
+) -> Gathered {
+    let from_vars = vars.await.map(|body| debug_vars_args(&body));
     // /proc is looked at only when the command line leaves it open: not
     // read, or etcd's without the flag or with a config file (its
     // environment or the file decide).
@@ -282,41 +340,40 @@ pub(super) async fn read(
     let local = if settled {
         None
     } else {
-        let url = member.client_urls.first().cloned().unwrap_or_default();
         let argv = match &from_vars {
             Ok(Ok(args)) => Some(args.clone()),
             _ => None,
         };
-        let table = table.reading().await;
+        let table = table.await;
         tokio::task::spawn_blocking(move || local_process(&table, &url, argv.as_deref()))
             .await
             .ok()
             .flatten()
     };
-    let (args, from) = match from_vars {
-        Ok(Ok(args)) => (args, "/debug/vars".to_string()),
-        failed => {
-            let why = match failed {
-                Ok(Err(e)) => e,
-                Err(e) => e.message,
-                Ok(Ok(_)) => String::new(),
-            };
-            match local
-                .as_ref()
-                .and_then(|l| l.args.clone().map(|a| (a, l.pid)))
-            {
-                Some((args, pid)) => (args, format!("/proc/{pid}/cmdline")),
-                None => {
-                    return Err(super::unavailable(format!(
-                        "{}: its command line cannot be read: {why}",
-                        member.label()
-                    )))
-                }
+    Gathered { from_vars, local }
+}
+
+/// How `member` was started, judged from what was read at its first
+/// client URL ([`gather`]).
+pub(super) fn judge_member(member: &Member, read: &Gathered) -> Result<StartFlags, ApiError> {
+    let (args, from) = match &read.from_vars {
+        Ok(Ok(args)) => (args.clone(), "/debug/vars".to_string()),
+        Ok(Err(why)) | Err(why) => match read
+            .local
+            .as_ref()
+            .and_then(|l| l.args.clone().map(|a| (a, l.pid)))
+        {
+            Some((args, pid)) => (args, format!("/proc/{pid}/cmdline")),
+            None => {
+                return Err(super::unavailable(format!(
+                    "{}: its command line cannot be read: {why}",
+                    member.label()
+                )))
             }
-        }
+        },
     };
     let read_file = |p: &Path| std::fs::read_to_string(p).ok();
-    judge(&args, &from, local.as_ref(), read_file)
+    judge(&args, &from, read.local.as_ref(), read_file)
         .map_err(|e| super::unavailable(format!("{}: {e}", member.label())))
 }
 

@@ -112,6 +112,11 @@ pub trait MembershipApi {
             format!("no /version for {}", member.label()),
         ))
     }
+    /// Starts reading how the servers at these endpoint URLs were started,
+    /// while the caller asks for other things: a later
+    /// [`start_flags`](Self::start_flags) of a member whose first client URL
+    /// is one of them finds the reading under way. A hint; nothing to wait for.
+    fn prefetch_start_flags(&self, _urls: &[String]) {}
     /// How `member` was started: whether it runs with `--force-new-cluster`
     /// (its command line from `/debug/vars` at its first client URL, as etcd
     /// serves it; for a process on this machine, /proc).

@@ -246,9 +246,43 @@ fn status_diagnoses_quorum_loss_on_etcd_3_6() {
 }
 
 /// This file's cases and the tools each needs.
+/// A survivor forced by its environment (`ETCD_FORCE_NEW_CLUSTER=true`, its
+/// command line silent, as a systemd unit's environment file would have it)
+/// is seen through /proc: `member status` marks it and warns, naming where
+/// it read that; the member restarted without the variable is not marked.
+fn status_sees_force_new_cluster_set_in_the_environment() {
+    let bin = crate::util::versions::etcd_server("3.4");
+    let mut etcd = crate::util::Etcd::start(bin, 1);
+    etcd.stop(0);
+    etcd.restart_with_env(0, &[("ETCD_FORCE_NEW_CLUSTER", "true")]);
+    etcd.wait_healthy();
+    let pid = etcd.pid(0).expect("the member runs");
+    let r = etcd.ctl(&["member", "status", "-w", "json"]).expect(0);
+    let doc = r.json();
+    assert_eq!(doc["members"][0]["force_new_cluster"], true, "{doc}");
+    let warning = doc["warnings"][0].as_str().unwrap_or_default();
+    assert!(
+        warning.contains(&format!("ETCD_FORCE_NEW_CLUSTER in /proc/{pid}/environ")),
+        "{doc}"
+    );
+    etcd.stop(0);
+    etcd.restart(0);
+    etcd.wait_healthy();
+    let doc = etcd
+        .ctl(&["member", "status", "-w", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(doc["members"][0]["force_new_cluster"], false, "{doc}");
+    assert!(
+        doc["warnings"].as_array().is_none_or(|w| w.is_empty()),
+        "{doc}"
+    );
+}
+
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         status_diagnoses_quorum_loss_on_etcd_3_4: [EtcdServer("3.4")],
         status_diagnoses_quorum_loss_on_etcd_3_6: [EtcdServer("3.6")],
+        status_sees_force_new_cluster_set_in_the_environment: [EtcdServer("3.4")],
     ]
 }

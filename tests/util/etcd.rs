@@ -59,6 +59,8 @@ pub struct Etcd {
     pub members: Vec<EtcdMember>,
     /// etcd's timing flags (the tests use faster ones than etcd's defaults).
     timing: Vec<&'static str>,
+    /// Environment variables for the next start only (`restart_with_env`).
+    env: Vec<(&'static str, &'static str)>,
     /// The link model between the members, when they run behind one.
     links: Option<std::sync::Arc<memberctl::link::Links>>,
 }
@@ -148,6 +150,7 @@ impl Etcd {
             dir,
             members: Vec::new(),
             timing,
+            env: Vec::new(),
             links,
         };
         for m in &mut members {
@@ -213,6 +216,7 @@ impl Etcd {
             .args(["--initial-cluster-token", "memberctl-test"])
             .args(&self.timing)
             .env("ETCD_UNSUPPORTED_ARCH", std::env::consts::ARCH)
+            .envs(self.env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(log)
@@ -324,6 +328,14 @@ impl Etcd {
         self.timing.extend_from_slice(extra);
         self.restart(i);
         self.timing = own;
+    }
+
+    /// Starts stopped member `i` again on its data directory with these
+    /// environment variables for this start only (`ETCD_FORCE_NEW_CLUSTER`).
+    pub fn restart_with_env(&mut self, i: usize, env: &[(&'static str, &'static str)]) {
+        self.env = env.to_vec();
+        self.restart(i);
+        self.env.clear();
     }
 
     /// Stops member `i` and starts it again on its data directory with

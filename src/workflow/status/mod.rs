@@ -30,6 +30,10 @@ pub async fn status_without_flags<A: MembershipApi>(api: &A) -> Result<ClusterSt
 
 async fn gather<A: MembershipApi>(api: &A, read_flags: bool) -> Result<ClusterStatus, Error> {
     let urls = api.endpoint_urls();
+    if read_flags {
+        // Read while the connections open and the members are listed.
+        api.prefetch_start_flags(&urls);
+    }
     let early: Vec<_> = urls.iter().map(|u| api.status_at(u).shared()).collect();
     let (list, progress) = {
         let first = std::pin::pin!(join(api.member_list(), api.get_progress()));
