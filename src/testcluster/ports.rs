@@ -40,9 +40,16 @@ pub fn free_ports(n: usize) -> Result<Vec<u16>, Error> {
 
 /// The directory where this user's memberctl processes reserve ports.
 fn reservations() -> PathBuf {
+    book_in(&std::env::temp_dir())
+}
+
+/// The book of reserved ports of this user in temporary directory `temp`:
+/// `memberctl-ports-UID`, one empty file per port, named by it (the demo
+/// scripts' `scripts/ports.sh` reserves its ports there too).
+pub fn book_in(temp: &Path) -> PathBuf {
     // SAFETY: geteuid(2) cannot fail and touches no memory.
     let uid = unsafe { libc::geteuid() };
-    std::env::temp_dir().join(format!("memberctl-ports-{uid}"))
+    temp.join(format!("memberctl-ports-{uid}"))
 }
 
 /// Chooses and reserves `n` ports in the reservation directory `dir`. When

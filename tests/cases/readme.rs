@@ -429,9 +429,60 @@ fn watch_until(shell: &Shell, line: &str, until: &str) -> String {
 }
 
 /// This file's cases and the tools each needs.
+/// `scripts/ports.sh`, which the demo scripts use for the new member's peer
+/// port: the port it gives is written into memberctl's book (so that a
+/// `cluster up` run after it does not choose it too), it gives no port the
+/// book holds from the last ten minutes, and older entries are not honoured.
+fn the_demo_scripts_ports_are_reserved_in_memberctls_book() {
+    let temp = tempfile::tempdir().expect("temp dir");
+    let book = memberctl::testcluster::ports::book_in(temp.path());
+    let free_port = || {
+        util::run(
+            Command::new("bash")
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .args([
+                    "-c",
+                    "source scripts/ports.sh && free_port p && echo \"$p\"",
+                ])
+                .env("TMPDIR", temp.path()),
+        )
+    };
+    let r = free_port();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let given: u16 = r.stdout.trim().parse().expect("a port");
+    assert!(
+        book.join(given.to_string()).exists(),
+        "{given} not reserved"
+    );
+    // Every port the script may give, reserved just now: none is given.
+    let high: u16 = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(32_768);
+    let ports: Vec<_> = (10_000..high).map(|p| book.join(p.to_string())).collect();
+    for p in &ports {
+        std::fs::File::create(p).expect("reserve");
+    }
+    let r = free_port();
+    assert_eq!(r.code, 1, "a reserved port was given: {}", r.stdout);
+    assert!(r.stderr.contains("no free loopback port"), "{}", r.stderr);
+    // Reservations eleven minutes old no longer hold.
+    let old = std::time::SystemTime::now() - Duration::from_secs(660);
+    for p in &ports {
+        std::fs::File::options()
+            .write(true)
+            .open(p)
+            .and_then(|f| f.set_modified(old))
+            .expect("age the reservation");
+    }
+    let r = free_port();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
         every_readme_block_is_run_or_says_why,
+        the_demo_scripts_ports_are_reserved_in_memberctls_book,
         the_local_demo_runs_end_to_end,
         the_etcd_demo_runs_end_to_end: [Etcd],
         the_quick_start_runs_as_written,
