@@ -614,11 +614,13 @@ pub async fn start_node(
         }
         let n = state.nodes.iter().find(|n| n.name == name);
         if n.is_some_and(|n| !process::is_running(pid, &n.data_dir)) {
+            let log = dir.join(format!("{name}.log"));
             return Err(Error::new(
                 ErrorKind::Internal,
                 format!(
-                    "node {name} exited at start; see {}",
-                    dir.join(format!("{name}.log")).display()
+                    "node {name} exited at start ({}); see {}",
+                    last_line(&log),
+                    log.display()
                 ),
             ));
         }

@@ -427,8 +427,32 @@ fn a_voter_added_to_one_member_is_accepted_as_by_etcd_3_4() {
 }
 
 /// This file's cases and the tools each needs.
+/// `cluster start-node` of a member whose peer port another program took
+/// since `member add` fails at once, naming what the node said as it
+/// stopped (its log's last line) and the log, and the cluster goes on.
+fn a_node_that_cannot_bind_says_why_it_stopped() {
+    let local = Local::up(&[]);
+    let (_, peer) = crate::util::members::add_learner(|a| local.ctl(a), "n4");
+    let port = peer.rsplit(':').next().unwrap().parse::<u16>().unwrap();
+    let _taken = std::net::TcpListener::bind(("127.0.0.1", port)).expect("take the peer port");
+    let r = local.ctl(&["cluster", "start-node", "n4"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("node n4 exited at start (")
+            && r.stderr
+                .contains("Address already in use (os error 98); another process")
+            && r.stderr.matches("os error 98").count() == 1
+            && r.stderr.contains("n4.log"),
+        "{}",
+        r.stderr
+    );
+    let ep = first_endpoint(&local);
+    put(&ep, "after", "ok").unwrap();
+}
+
 pub(super) fn cases() -> Vec<crate::harness::Case> {
     crate::harness::cases![
+        a_node_that_cannot_bind_says_why_it_stopped,
         a_voter_added_to_one_member_is_accepted_as_by_etcd_3_4: [Etcd, Etcdctl],
         each_member_says_as_etcd_when_it_is_published_and_ready,
         a_live_peer_reads_as_recently_active_at_every_moment,

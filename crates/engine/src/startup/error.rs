@@ -15,14 +15,15 @@ pub enum StartupError {
     #[error("{0}")]
     Store(String),
     /// A listener could not be bound.
-    #[error("cannot listen for {what} on {addr}: {source}")]
+    #[error("cannot listen for {what} on {addr}: {cause}{}", listen_hint(cause))]
     Listen {
         /// Clients, peers or metrics.
         what: &'static str,
         /// The address.
         addr: SocketAddr,
-        /// Why not.
-        source: std::io::Error,
+        /// Why not (in the message once: not a `source`, whose text an
+        /// error chain would print a second time).
+        cause: std::io::Error,
     },
     /// Joining the existing cluster, or making a new one, failed.
     #[error("{0}")]
@@ -42,4 +43,17 @@ pub enum StartupError {
 /// "what: why", the way a message names a failure and its cause.
 pub(crate) fn because(what: impl std::fmt::Display, why: impl std::fmt::Display) -> String {
     format!("{what}: {why}")
+}
+
+/// What to do about a listener that could not be bound.
+fn listen_hint(cause: &std::io::Error) -> &'static str {
+    match cause.kind() {
+        std::io::ErrorKind::AddrInUse => {
+            "; another process listens there: stop it, or start this member on another address"
+        }
+        std::io::ErrorKind::AddrNotAvailable => {
+            "; the address is not one of this machine's: check the URL's host"
+        }
+        _ => "",
+    }
 }

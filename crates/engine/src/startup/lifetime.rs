@@ -157,7 +157,7 @@ fn first_addr(urls: &[String], flag: &str) -> Result<SocketAddr, StartupError> {
 async fn bind(what: &'static str, addr: SocketAddr) -> Result<TcpListener, StartupError> {
     TcpListener::bind(addr)
         .await
-        .map_err(|source| StartupError::Listen { what, addr, source })
+        .map_err(|cause| StartupError::Listen { what, addr, cause })
 }
 
 /// Binds the client, peer and metrics listeners.
