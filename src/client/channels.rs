@@ -97,13 +97,7 @@ impl Client {
     pub(super) async fn status_once(&self, url: &str) -> Result<pb::StatusResponse, ApiError> {
         if let Ok((_, identity)) = self.channel(url).await {
             if identity::other_cluster(url, identity, self.pinned_cluster()).is_none() {
-                let slot = self
-                    .channels
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .get(url)
-                    .cloned();
-                let opened = slot.and_then(|s| {
+                let opened = self.slot(url).and_then(|s| {
                     s.opened_status
                         .lock()
                         .unwrap_or_else(|p| p.into_inner())
@@ -367,15 +361,18 @@ impl Client {
     /// Drops the open connection to `url`: the next request opens a new one
     /// and asks again who answers there.
     async fn forget(&self, url: &str) {
-        let slot = self
-            .channels
+        if let Some(slot) = self.slot(url) {
+            *slot.open.lock().await = None;
+        }
+    }
+
+    /// The connection slot of `url`, if a request made one.
+    fn slot(&self, url: &str) -> Option<std::sync::Arc<ChannelSlot>> {
+        self.channels
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .get(url)
-            .cloned();
-        if let Some(slot) = slot {
-            *slot.open.lock().await = None;
-        }
+            .cloned()
     }
 
     /// The cluster this command works on: the one its first member list

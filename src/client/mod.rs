@@ -87,7 +87,7 @@ pub struct Client {
     /// This machine's process table, read once for every member's start
     /// flags.
     processes: start_flags::ProcessTable,
-    /// How each client URL's server was started, read once per command.
+    /// How each client URL's server was started, read once per moment.
     start_flags: start_flags::Readings,
 }
 

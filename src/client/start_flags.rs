@@ -136,12 +136,19 @@ fn local_process(
     })
 }
 
+/// How long a reading (the process table, a server's start flags) answers
+/// later questions: those of one command's moment (`member status`'s
+/// members, one change's pre-flight checks). A process that asks again
+/// later (autopilot, for its next change) reads again: a member may have
+/// been restarted since, under another pid and with other flags.
+const READING_FRESH: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// This machine's process table, read once and then shared by every
-/// member's question (each one's lookup reads its own candidates'
-/// descriptors only). The reading starts on a blocking thread as soon as a
-/// member is asked about, while its `/debug/vars` is fetched.
+/// member's question of the moment (each one's lookup reads its own
+/// candidates' descriptors only). The reading starts on a blocking thread
+/// as soon as a member is asked about, while its `/debug/vars` is fetched.
 #[derive(Default)]
-pub(super) struct ProcessTable(std::sync::Mutex<Option<Reading>>);
+pub(super) struct ProcessTable(std::sync::Mutex<Option<(std::time::Instant, Reading)>>);
 
 /// The table being read (or read), for every member that waits on it.
 pub(super) type Reading = Shared<BoxFuture<'static, Arc<crate::link::Processes>>>;
@@ -153,21 +160,26 @@ impl std::fmt::Debug for ProcessTable {
 }
 
 impl ProcessTable {
-    /// The table: its reading starts now unless a member's question started it.
+    /// The table: its reading starts now unless a question of the last
+    /// [`READING_FRESH`] started it.
     pub(super) fn reading(&self) -> Reading {
         let mut slot = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        slot.get_or_insert_with(|| {
-            let read = tokio::task::spawn_blocking(crate::link::Processes::read);
-            async move {
-                Arc::new(
-                    read.await
-                        .unwrap_or_else(|_| crate::link::Processes::empty()),
-                )
+        match slot.as_ref() {
+            Some((at, reading)) if at.elapsed() <= READING_FRESH => reading.clone(),
+            _ => {
+                let read = tokio::task::spawn_blocking(crate::link::Processes::read);
+                let reading = async move {
+                    Arc::new(
+                        read.await
+                            .unwrap_or_else(|_| crate::link::Processes::empty()),
+                    )
+                }
+                .boxed()
+                .shared();
+                *slot = Some((std::time::Instant::now(), reading.clone()));
+                reading
             }
-            .boxed()
-            .shared()
-        })
-        .clone()
+        }
     }
 }
 
@@ -176,9 +188,11 @@ pub(super) type Gathering = Shared<BoxFuture<'static, Arc<Gathered>>>;
 
 /// What is being read, or was, about each client URL's server: a member's
 /// question finds the reading a [prefetch](crate::workflow::MembershipApi::prefetch_start_flags)
-/// started, and each URL is read once per command.
+/// started, and each URL is read once per moment ([`READING_FRESH`]).
 #[derive(Default)]
-pub(super) struct Readings(std::sync::Mutex<std::collections::HashMap<String, Gathering>>);
+pub(super) struct Readings(
+    std::sync::Mutex<std::collections::HashMap<String, (std::time::Instant, Gathering)>>,
+);
 
 impl std::fmt::Debug for Readings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -187,28 +201,34 @@ impl std::fmt::Debug for Readings {
 }
 
 impl Readings {
-    /// The reading of `url`: the one under way, else `start()` spawned now
-    /// (so that it goes on while the caller does other work).
+    /// The reading of `url`: the one started in the last [`READING_FRESH`],
+    /// else `start()` spawned now (so that it goes on while the caller does
+    /// other work).
     pub(super) fn of(
         &self,
         url: &str,
         start: impl FnOnce() -> BoxFuture<'static, Gathered>,
     ) -> Gathering {
         let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        map.entry(url.to_string())
-            .or_insert_with(|| {
-                let task = tokio::spawn(start());
-                async move {
-                    Arc::new(
-                        task.await.unwrap_or_else(|e| {
-                            Gathered::failed(format!("its reading stopped: {e}"))
-                        }),
-                    )
-                }
-                .boxed()
-                .shared()
-            })
-            .clone()
+        if let Some((at, reading)) = map.get(url) {
+            if at.elapsed() <= READING_FRESH {
+                return reading.clone();
+            }
+        }
+        let task = tokio::spawn(start());
+        let reading = async move {
+            Arc::new(
+                task.await
+                    .unwrap_or_else(|e| Gathered::failed(format!("its reading stopped: {e}"))),
+            )
+        }
+        .boxed()
+        .shared();
+        map.insert(
+            url.to_string(),
+            (std::time::Instant::now(), reading.clone()),
+        );
+        reading
     }
 }
 
@@ -380,6 +400,39 @@ pub(super) fn judge_member(member: &Member, read: &Gathered) -> Result<StartFlag
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A server's start flags are read once for the questions of a moment
+    /// (a prefetch and the member's question), and again once that moment
+    /// is past (autopilot's next change: the member may have restarted).
+    #[tokio::test]
+    async fn a_reading_answers_the_questions_of_a_moment_only() {
+        let started = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let readings = Readings::default();
+        let start = || {
+            let started = started.clone();
+            move || {
+                started.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                async { Gathered::failed("not read".into()) }.boxed()
+            }
+        };
+        let first = readings.of("http://a:2379", start()).await;
+        let again = readings.of("http://a:2379", start()).await;
+        assert!(Arc::ptr_eq(&first, &again));
+        readings.of("http://b:2379", start()).await;
+        assert_eq!(started.load(std::sync::atomic::Ordering::SeqCst), 2);
+        // The first reading, aged past the moment: read again.
+        let past = std::time::Instant::now() - READING_FRESH - std::time::Duration::from_millis(1);
+        readings
+            .0
+            .lock()
+            .unwrap()
+            .get_mut("http://a:2379")
+            .unwrap()
+            .0 = past;
+        let later = readings.of("http://a:2379", start()).await;
+        assert!(!Arc::ptr_eq(&first, &later));
+        assert_eq!(started.load(std::sync::atomic::Ordering::SeqCst), 3);
+    }
 
     fn args(line: &str) -> Vec<String> {
         line.split_whitespace().map(str::to_string).collect()
