@@ -1,7 +1,9 @@
 //! Whole-process wall time of memberctl against etcdctl on the same 3-member
-//! etcd (member list, member status vs endpoint status, also from the
-//! linker's output file for reference, member add --dry-run
-//! with its pre-flight checks vs endpoint status; ≥ 20 alternating runs),
+//! etcd — 3.6 and 3.7 (the pinned servers, the etcd people run now) and
+//! Debian's 3.4, each with Debian's etcdctl 3.4 as the reference client, the
+//! only etcdctl on the machine (member list, member status vs endpoint
+//! status, also from the linker's output file for reference, member add
+//! --dry-run with its pre-flight checks vs endpoint status; ≥ 20 alternating runs),
 //! and start-up: `memberctl cluster up --nodes 3` to a leader vs a 3-member
 //! etcd 3.6, 3.7 (the pinned servers) and 3.4 to healthy (≥ 5 alternating
 //! runs). Medians and same-run ratios,
@@ -55,9 +57,11 @@ fn main() {
         }
     }
     servers.push(("etcd 3.4".to_string(), etcd.clone()));
-    let mut report = String::from("### CLI and start-up, memberctl vs etcd (same machine, same run; the commands against etcd 3.4 with its etcdctl)\n\n| round | measure | memberctl | etcd | ratio | target |\n|---|---|---|---|---|---|\n");
+    let mut report = String::from("### CLI and start-up, memberctl vs etcd (same machine, same run; the commands against each server with etcdctl 3.4)\n\n| round | measure | memberctl | etcd | ratio | target |\n|---|---|---|---|---|---|\n");
     for round in 1..=rounds {
-        report.push_str(&cli_round(round, &me, &etcd, &etcdctl));
+        for (name, bin) in &servers {
+            report.push_str(&cli_round(round, &me, name, bin, &etcdctl));
+        }
         report.push_str(&start_round(round, &me, &servers));
     }
     println!("{report}");
@@ -78,8 +82,9 @@ fn install(dir: &Path) -> PathBuf {
 type Pair<'a> = (&'a str, &'a Path, Vec<&'a str>, Vec<&'a str>, &'a str);
 
 /// `member list`, `member status` (also from the linker's file) and `member
-/// add --dry-run` against etcdctl on a fresh etcd: one row each.
-fn cli_round(round: usize, me: &Path, etcd: &Path, etcdctl: &Path) -> String {
+/// add --dry-run` against etcdctl on a fresh 3-member cluster of `etcd`
+/// (`server` names it): one row each.
+fn cli_round(round: usize, me: &Path, server: &str, etcd: &Path, etcdctl: &Path) -> String {
     let mut rows = String::new();
     let cluster = util::Etcd::start(etcd.to_path_buf(), 3);
     let eps = cluster.endpoints();
@@ -140,7 +145,7 @@ fn cli_round(round: usize, me: &Path, etcd: &Path, etcdctl: &Path) -> String {
         }
         let (ma, mb) = (median(&mut a), median(&mut b));
         rows.push_str(&format!(
-            "| {round} | {label}, median of {CLI_RUNS} | {ma:.1} ms | {mb:.1} ms | {:.2} | {target} |\n",
+            "| {round} | {label} on {server}, median of {CLI_RUNS} | {ma:.1} ms | {mb:.1} ms | {:.2} | {target} |\n",
             ma / mb
         ));
     }
