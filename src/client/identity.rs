@@ -52,15 +52,14 @@ pub(super) async fn identify(
         Ok(Ok(answer)) => answer,
     };
     let answer = answer.into_inner();
-    Ok(answer.header.as_ref().map(|h| {
-        (
-            Identity {
-                cluster: h.cluster_id,
-                member: h.member_id,
-            },
-            answer.clone(),
-        )
-    }))
+    let Some(h) = answer.header.as_ref() else {
+        return Ok(None);
+    };
+    let identity = Identity {
+        cluster: h.cluster_id,
+        member: h.member_id,
+    };
+    Ok(Some((identity, answer)))
 }
 
 /// A connection's one dial: tonic's channel would otherwise reconnect

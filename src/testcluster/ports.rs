@@ -35,12 +35,7 @@ pub fn free_port() -> Result<u16, Error> {
 /// `n` different loopback ports that are free now and reserved for the
 /// caller (see the module's documentation).
 pub fn free_ports(n: usize) -> Result<Vec<u16>, Error> {
-    choose(&reservations(), n)
-}
-
-/// The directory where this user's memberctl processes reserve ports.
-fn reservations() -> PathBuf {
-    book_in(&std::env::temp_dir())
+    choose(&book_in(&std::env::temp_dir()), n)
 }
 
 /// The book of reserved ports of this user in temporary directory `temp`:
