@@ -32,6 +32,10 @@ pub const DEFAULT_DIR: &str = ".memberctl";
 const LEADER_WAIT: Duration = Duration::from_secs(30);
 /// How long `start-node` looks for a member added a moment ago.
 const ADDED_MEMBER_WAIT: Duration = Duration::from_secs(2);
+/// How often `cluster start-node` looks whether its node has joined: a
+/// member-list read on loopback is about a millisecond, and a learner's
+/// catch-up is timed from the command's return.
+const JOIN_POLL: Duration = Duration::from_millis(10);
 
 /// The cluster directory: `--dir`, else `MEMBERCTL_CLUSTER_DIR`, else `.memberctl`.
 pub fn cluster_dir(dir: Option<&Path>) -> PathBuf {
@@ -630,7 +634,7 @@ pub async fn start_node(
                 format!("node {name} did not join within 30 s; see its log"),
             ));
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        tokio::time::sleep(JOIN_POLL).await;
     }
     report(&dir, &mut state, Some(started.elapsed().as_millis())).await
 }

@@ -34,12 +34,9 @@ const STREAM_QUEUE: usize = 256;
 const BATCH: usize = 64;
 /// Time a snapshot's stream may take.
 const SNAPSHOT_TIMEOUT: Duration = Duration::from_secs(600);
-/// Pieces of a snapshot read ahead of the stream.
+/// Pieces of a snapshot read ahead of the stream (each the size its pace
+/// allows: [`Pacer::piece`]).
 const SNAPSHOT_READ_AHEAD: usize = 8;
-/// A snapshot goes in pieces of this size at most, each at the pace of
-/// [`Pacer`]: small enough that what it adds to a link's queue at once stays
-/// short next to the target delay.
-const SNAPSHOT_PIECE: usize = 16 * 1024;
 /// Largest message accepted or sent (a batch of appends is a few MiB).
 pub const MAX_MESSAGE: usize = 64 << 20;
 /// HTTP/2 stream window between members (bytes), dialled and served.
@@ -467,6 +464,7 @@ async fn send_snapshot(
         message,
         ..Default::default()
     };
+    let leader = node.clone();
     let reader = tokio::task::spawn_blocking(move || {
         if tx.blocking_send(first).is_err() {
             return false;
@@ -480,12 +478,21 @@ async fn send_snapshot(
                 std::thread::sleep(delay);
             }
             // Paced: the stream yields to the heartbeats, votes and appends
-            // that share its links (see engine::pacing).
-            chunk.chunks(SNAPSHOT_PIECE).all(|piece| {
+            // that share its links (see engine::pacing), in pieces the size
+            // its rate allows.
+            let mut rest = bytes::Bytes::from(chunk);
+            while !rest.is_empty() {
                 let now = std::time::Instant::now();
                 if pacer.due(now) {
                     pacer.observe(now, round_trips().queueing(now, to));
+                    // No newer round trip to change the rate by: asked for.
+                    if pacer.wants_probe(now) {
+                        if let Some(leader) = leader.get() {
+                            leader.probe();
+                        }
+                    }
                 }
+                let piece = rest.split_to(pacer.piece().min(rest.len()));
                 let wait = pacer.wait(now, piece.len());
                 if !wait.is_zero() {
                     std::thread::sleep(wait);
@@ -493,12 +500,15 @@ async fn send_snapshot(
                 sent += piece.len();
                 lowest = lowest.min(pacer.rate());
                 highest = highest.max(pacer.rate());
-                tx.blocking_send(SnapshotPart {
-                    chunk: piece.to_vec(),
+                let part = SnapshotPart {
+                    chunk: piece,
                     ..Default::default()
-                })
-                .is_ok()
-            })
+                };
+                if tx.blocking_send(part).is_err() {
+                    return false;
+                }
+            }
+            true
         });
         let secs = started.elapsed().as_secs_f64();
         slog::info!(

@@ -265,6 +265,9 @@ pub(crate) enum Request {
     Step(Vec<u8>),
     Unreachable(u64),
     SnapshotDone(u64, bool),
+    /// A paced snapshot stream wants a fresh round trip to every peer: the
+    /// leader sends its heartbeats now, ahead of the next tick.
+    Probe,
     /// Old entries raft asked for were read (see the store's fetcher).
     EntriesFetched(raft::GetEntriesContext),
     /// The apply stage applied (and published) up to this index.
@@ -452,6 +455,15 @@ impl Node {
     /// Tells raft that `peer` could not be reached.
     pub fn report_unreachable(&self, peer: u64) {
         let _ = self.tx.try_send(Request::Unreachable(peer));
+    }
+
+    /// Asks the leader for a heartbeat to every peer now, ahead of the next
+    /// tick: a paced snapshot stream on a short link reads the queues from
+    /// their round trips sooner than the heartbeat interval would let it
+    /// (see `engine::pacing`). Dropped when the raft thread is busy; does
+    /// nothing on a member that does not lead.
+    pub fn probe(&self) {
+        let _ = self.tx.try_send(Request::Probe);
     }
 
     /// Tells raft how sending a snapshot to `peer` ended.

@@ -110,13 +110,7 @@ impl Driver {
             tokio::select! {
                 _ = interval.tick() => {
                     self.raw.tick();
-                    self.ticks_since_publish += 1;
-                    // Until the cluster has it: proposed at once, then once per
-                    // election timeout (a learner still catching up cannot see
-                    // it applied); looked for at every tick.
-                    if !self.published {
-                        self.maybe_publish(self.ticks_since_publish >= self.config.election_ticks);
-                    }
+                    self.ticks_since_publish = self.ticks_since_publish.saturating_add(1);
                 }
                 req = rx.recv() => {
                     let Some(req) = req else {
@@ -138,6 +132,15 @@ impl Driver {
                         }
                     }
                 }
+            }
+            // Until the cluster has it: proposed as soon as a leader is
+            // known, then once per election timeout (a learner still
+            // catching up cannot see it applied); looked for after every
+            // tick and request, so that the member serves (and `cluster
+            // start-node` returns) as soon as it is applied, not a tick
+            // later.
+            if !self.published {
+                self.maybe_publish(self.ticks_since_publish >= self.config.election_ticks);
             }
             self.release_held()?;
             let was_leader = self.view.borrow().is_leader();
@@ -206,9 +209,12 @@ impl Driver {
             op: Some(op),
         }
         .encode_to_vec();
-        // A follower's proposal is forwarded to the leader by raft.
-        if self.raw.propose(vec![], data).is_ok() {
-            self.ticks_since_publish = 0;
-        }
+        // A follower's proposal is forwarded to the leader by raft; one
+        // dropped is proposed again at the next tick, not at once.
+        self.ticks_since_publish = if self.raw.propose(vec![], data).is_ok() {
+            0
+        } else {
+            self.config.election_ticks.saturating_sub(1)
+        };
     }
 }

@@ -90,6 +90,8 @@ impl Driver {
                 self.heartbeats.remove(&peer);
                 self.raw.report_unreachable(peer);
             }
+            // Heartbeats to every peer, timed as the tick's are.
+            Request::Probe => self.raw.ping(),
             Request::SnapshotDone(peer, ok) => {
                 let status = if ok {
                     SnapshotStatus::Finish

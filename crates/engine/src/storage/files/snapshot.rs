@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, Weak};
 
+use bytes::Bytes;
 use raft::eraftpb::{ConfState, Snapshot};
 use tokio::sync::mpsc;
 
@@ -107,8 +108,8 @@ const STAGING_QUEUE: usize = 8;
 /// checks its SHA-256, another reads the state out of them, both while the
 /// stream goes on arriving.
 pub struct SnapshotStaging {
-    to_file: Option<mpsc::Sender<Arc<Vec<u8>>>>,
-    to_state: Option<mpsc::Sender<Arc<Vec<u8>>>>,
+    to_file: Option<mpsc::Sender<Bytes>>,
+    to_state: Option<mpsc::Sender<Bytes>>,
     file: Option<std::thread::JoinHandle<Result<PacedFile>>>,
     state: Option<std::thread::JoinHandle<Result<Decoder>>>,
     partial: PathBuf,
@@ -122,7 +123,7 @@ pub struct SnapshotStaging {
 
 /// Writes the pieces to `file`, hashing all but the last [`snapfile::HASH_LEN`]
 /// bytes seen, which must be their hash.
-fn write_file(mut file: PacedFile, mut rx: mpsc::Receiver<Arc<Vec<u8>>>) -> Result<PacedFile> {
+fn write_file(mut file: PacedFile, mut rx: mpsc::Receiver<Bytes>) -> Result<PacedFile> {
     let mut sha = ring::digest::Context::new(&ring::digest::SHA256);
     let mut tail: Vec<u8> = Vec::with_capacity(2 * snapfile::HASH_LEN);
     while let Some(piece) = rx.blocking_recv() {
@@ -151,7 +152,7 @@ fn write_file(mut file: PacedFile, mut rx: mpsc::Receiver<Arc<Vec<u8>>>) -> Resu
 }
 
 /// Reads the state out of the pieces.
-fn read_state(mut rx: mpsc::Receiver<Arc<Vec<u8>>>) -> Result<Decoder> {
+fn read_state(mut rx: mpsc::Receiver<Bytes>) -> Result<Decoder> {
     let mut decoder = Decoder::unhashed();
     while let Some(piece) = rx.blocking_recv() {
         decoder.feed(&piece)?;
@@ -189,9 +190,8 @@ impl SnapshotStaging {
     }
 
     /// Adds the next piece of the snapshot's stream (waiting while the
-    /// receiving threads are behind).
-    pub async fn write(&mut self, piece: Vec<u8>) -> Result<()> {
-        let piece = Arc::new(piece);
+    /// receiving threads are behind); both threads share its bytes.
+    pub async fn write(&mut self, piece: Bytes) -> Result<()> {
         let (Some(f), Some(s)) = (&self.to_file, &self.to_state) else {
             return Err(StoreError::other("snapshot staging already finished"));
         };

@@ -45,7 +45,7 @@ fn write_piece(staging: &mut snapshot::SnapshotStaging, piece: &[u8]) -> Result<
     tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap()
-        .block_on(staging.write(piece.to_vec()))
+        .block_on(staging.write(bytes::Bytes::copy_from_slice(piece)))
 }
 
 fn apply(s: &Store, durable: bool, applied: u64, puts: &[(&str, &str)]) {
