@@ -16,7 +16,7 @@
 //! answered lately) it keeps to the rate it has. On a short link the
 //! heartbeats (one per peer every 100 ms) come too seldom for the pace it
 //! could change at: there the stream asks the leader for heartbeats of
-//! its own ([`Pacer::wants_probe`]) when it is due a change and has no
+//! its own ([`Pacer::wants_ping`]) when it is due a change and has no
 //! newer round trip to judge by.
 
 use std::collections::HashMap;
@@ -167,7 +167,7 @@ pub struct Pacer {
     /// The links' own round trip, as the last reading acted on said.
     base: Option<Duration>,
     /// When the stream last asked for heartbeats of its own.
-    probed: Option<Instant>,
+    pinged: Option<Instant>,
 }
 
 impl Pacer {
@@ -182,7 +182,7 @@ impl Pacer {
             slow_start: true,
             heard: None,
             base: None,
-            probed: None,
+            pinged: None,
         }
     }
 
@@ -253,22 +253,22 @@ impl Pacer {
     }
 
     /// Whether the stream should ask the leader for heartbeats now
-    /// ([`crate::node::Node::probe`]), and if so notes that it did: the rate
+    /// ([`crate::node::Node::ping`]), and if so notes that it did: the rate
     /// is due a change and the reading acted on last is the newest there is,
     /// on a link whose round trip is short (or not known yet), at most once
     /// per change. On such a link the changes may come every 20 ms (the
     /// slow start's every 5 ms), the heartbeats every 100 ms: waiting for
-    /// them, the slow start took a fifth of a 100 MB snapshot's time on
-    /// loopback. A long link's heartbeats come about as often as its
-    /// changes may.
-    pub fn wants_probe(&mut self, now: Instant) -> bool {
+    /// them, a slow start from 4 MiB/s takes nine or ten of their answers
+    /// to reach a loopback's speed. A long link's heartbeats come about as
+    /// often as its changes may.
+    pub fn wants_ping(&mut self, now: Instant) -> bool {
         let short = self.base.is_none_or(|b| b < SLOW_START_BELOW);
         let spaced = self
-            .probed
+            .pinged
             .is_none_or(|p| now.saturating_duration_since(p) >= self.least());
         let wanted = short && spaced && self.due(now);
         if wanted {
-            self.probed = Some(now);
+            self.pinged = Some(now);
         }
         wanted
     }
@@ -446,24 +446,24 @@ mod tests {
             })
         };
         let mut p = Pacer::new(t0);
-        assert!(!p.wants_probe(t0), "not due yet");
+        assert!(!p.wants_ping(t0), "not due yet");
         // The link not known yet: asked, once per change at most.
-        assert!(p.wants_probe(t0 + 5 * MS));
-        assert!(!p.wants_probe(t0 + 6 * MS), "asked already");
+        assert!(p.wants_ping(t0 + 5 * MS));
+        assert!(!p.wants_ping(t0 + 6 * MS), "asked already");
         // The answer doubles the rate; the next doubling may come 5 ms on,
         // and then asks again.
         p.observe(t0 + 6 * MS, reading(t0 + 6 * MS, MS));
         assert!((p.rate() - START_RATE * 2.0).abs() < 1.0);
-        assert!(!p.wants_probe(t0 + 8 * MS), "not due yet");
+        assert!(!p.wants_ping(t0 + 8 * MS), "not due yet");
         p.observe(t0 + 11 * MS, reading(t0 + 6 * MS, MS));
         assert!(
             (p.rate() - START_RATE * 2.0).abs() < 1.0,
             "no newer reading"
         );
-        assert!(p.wants_probe(t0 + 11 * MS));
+        assert!(p.wants_ping(t0 + 11 * MS));
         // A long link's heartbeats come as often as its changes: never asked.
         let mut p = Pacer::new(t0);
         p.observe(t0 + 120 * MS, reading(t0 + 120 * MS, 60 * MS));
-        assert!(!p.wants_probe(t0 + 400 * MS));
+        assert!(!p.wants_ping(t0 + 400 * MS));
     }
 }

@@ -486,9 +486,9 @@ async fn send_snapshot(
                 if pacer.due(now) {
                     pacer.observe(now, round_trips().queueing(now, to));
                     // No newer round trip to change the rate by: asked for.
-                    if pacer.wants_probe(now) {
+                    if pacer.wants_ping(now) {
                         if let Some(leader) = leader.get() {
-                            leader.probe();
+                            leader.ping();
                         }
                     }
                 }

@@ -267,7 +267,7 @@ pub(crate) enum Request {
     SnapshotDone(u64, bool),
     /// A paced snapshot stream wants a fresh round trip to every peer: the
     /// leader sends its heartbeats now, ahead of the next tick.
-    Probe,
+    Ping,
     /// Old entries raft asked for were read (see the store's fetcher).
     EntriesFetched(raft::GetEntriesContext),
     /// The apply stage applied (and published) up to this index.
@@ -462,8 +462,8 @@ impl Node {
     /// their round trips sooner than the heartbeat interval would let it
     /// (see `engine::pacing`). Dropped when the raft thread is busy; does
     /// nothing on a member that does not lead.
-    pub fn probe(&self) {
-        let _ = self.tx.try_send(Request::Probe);
+    pub fn ping(&self) {
+        let _ = self.tx.try_send(Request::Ping);
     }
 
     /// Tells raft how sending a snapshot to `peer` ended.

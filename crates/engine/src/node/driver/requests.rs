@@ -91,7 +91,7 @@ impl Driver {
                 self.raw.report_unreachable(peer);
             }
             // Heartbeats to every peer, timed as the tick's are.
-            Request::Probe => self.raw.ping(),
+            Request::Ping => self.raw.ping(),
             Request::SnapshotDone(peer, ok) => {
                 let status = if ok {
                     SnapshotStatus::Finish
