@@ -44,9 +44,9 @@ const MAX_RATE: f64 = 4.0 * 1024.0 * 1024.0 * 1024.0;
 const PIECE_TIME: f64 = 0.001;
 /// The smallest piece (bytes): 2.6 ms of a 50 Mbit/s link.
 const MIN_PIECE: usize = 16 * 1024;
-/// The largest piece (bytes): on a fast link, pieces this size cost a
-/// third less of the two cores' time than 16 KiB ones (a 100 MB snapshot
-/// on loopback read out in 0.5 s instead of 0.63).
+/// The largest piece (bytes): on a fast link large pieces cost less of the
+/// cores' time than 16 KiB ones (with 128 KiB, a 100 MB snapshot on
+/// loopback was read out in 0.5 s instead of 0.63).
 const MAX_PIECE: usize = 256 * 1024;
 /// Links whose own round trip is shorter than this start with doublings.
 const SLOW_START_BELOW: Duration = Duration::from_millis(5);
@@ -164,7 +164,7 @@ pub struct Pacer {
     /// heartbeats that carry it come every 100 ms unless the stream asks for
     /// more, the changes may come every 20 ms on a short link).
     heard: Option<Instant>,
-    /// The links' own round trip, as the last reading acted on said.
+    /// The links' own round trip, as the latest reading said.
     base: Option<Duration>,
     /// When the stream last asked for heartbeats of its own.
     pinged: Option<Instant>,
@@ -226,6 +226,9 @@ impl Pacer {
     /// interval, until the round trips can show the change.
     pub fn observe(&mut self, now: Instant, queueing: Option<Queueing>) {
         let Some(q) = queueing else { return };
+        // Known from the first reading, acted on or not: a long link is
+        // not asked for heartbeats while its first change waits.
+        self.base = Some(q.base);
         let every = (q.base * 2).clamp(self.least(), ADJUST_MAX);
         if now.saturating_duration_since(self.adjusted) < every
             || now < self.hold
@@ -235,7 +238,6 @@ impl Pacer {
         }
         self.adjusted = now;
         self.heard = Some(q.heard);
-        self.base = Some(q.base);
         if self.slow_start && q.delay < TARGET / 2 && q.base < SLOW_START_BELOW {
             self.rate = (self.rate * 2.0).min(MAX_RATE);
             return;
@@ -463,6 +465,10 @@ mod tests {
         assert!(p.wants_ping(t0 + 11 * MS));
         // A long link's heartbeats come as often as its changes: never asked.
         let mut p = Pacer::new(t0);
+        // Not even while its first change waits for two round trips.
+        p.observe(t0 + 5 * MS, reading(t0 + 5 * MS, 60 * MS));
+        assert!((p.rate() - START_RATE).abs() < 1.0, "too soon to change");
+        assert!(!p.wants_ping(t0 + 5 * MS));
         p.observe(t0 + 120 * MS, reading(t0 + 120 * MS, 60 * MS));
         assert!(!p.wants_ping(t0 + 400 * MS));
     }
