@@ -1,8 +1,9 @@
 //! The raft thread: it owns the `RawNode`, ticks it, feeds it requests and
 //! messages, and handles each `Ready` doing only raft's own work — send,
-//! install a snapshot, persist entries and hard state (one write, at most
-//! one fsync), send persisted messages, hand committed entries to the apply
-//! stage (configuration changes applied to raft on the way), advance. The
+//! install a snapshot, hand committed entries to the apply stage
+//! (configuration changes applied to raft on the way), persist entries and
+//! hard state (one write, at most one fsync), send persisted messages,
+//! advance. The
 //! apply stage reports how far it applied (`advance_apply_to`), the
 //! checkpointer when the log may be compacted (unless a snapshot send holds
 //! compaction back: `hold`).

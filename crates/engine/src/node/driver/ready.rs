@@ -1,7 +1,7 @@
-//! Each `Ready`, in raft's documented order: send, install a snapshot,
-//! persist entries and hard state (one write, at most one fsync), send the
-//! persisted messages, hand committed entries to the apply stage
-//! (configuration changes applied to raft on the way), advance.
+//! Each `Ready`, in the order of raft-rs's own examples: send, install a
+//! snapshot, hand committed entries to the apply stage (configuration
+//! changes applied to raft on the way), persist entries and hard state (one
+//! write, at most one fsync), send the persisted messages, advance.
 
 use raft::eraftpb::{Entry, EntryType, Message, MessageType};
 use raft::SnapshotStatus;
@@ -19,6 +19,8 @@ impl Driver {
             return Ok(());
         }
         let mut rd = self.raw.ready();
+        // A leader's messages (appends, commits, heartbeats) go first: the
+        // followers persist while it does.
         self.send(rd.take_messages());
         if !rd.snapshot().is_empty() {
             // etcd_server_snapshot_apply_in_progress_total until the apply
@@ -43,13 +45,14 @@ impl Driver {
                 });
             }
         }
-        // Persist and acknowledge first, then hand over what committed: the
-        // peers' answers are on the write path, applying is not (committed
-        // entries handed out here are already on this member's disk).
-        let committed = rd.take_committed_entries();
+        // What committed goes to the apply stage before this Ready's entries
+        // are persisted, as raft-rs's own examples order it: raft hands out
+        // only entries already on this member's disk, so under load the
+        // apply stage applies (and the leader answers its clients) while the
+        // fsync of newer entries runs, instead of after it.
+        self.hand_off(rd.take_committed_entries())?;
         self.store.persist(rd.entries(), rd.hs(), rd.must_sync())?;
         self.send(rd.take_persisted_messages());
-        self.hand_off(committed)?;
         let mut light = self.raw.advance_append(rd);
         if let Some(commit) = light.commit_index() {
             self.store.set_commit(commit)?;
