@@ -10,7 +10,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 
 use super::diag;
-use super::source::{held_sockets, sockets, Socket};
+use super::source::{holds_socket, sockets, Socket};
 
 /// One process of the table: its ID, its /proc folder and its command line
 /// (NUL-separated, as /proc gives it; None when it cannot be read).
@@ -80,7 +80,7 @@ impl Processes {
             .filter(|s| s.local.port() == addr.port())
             .find(|s| s.local.ip() == addr.ip() || wildcard(s.local.ip()))?
             .inode;
-        let holds = |p: &&Process| held_sockets(&p.dir).contains(&inode);
+        let holds = |p: &&Process| holds_socket(&p.dir, inode);
         let runs = |p: &Process, argv: &[String]| {
             p.cmdline.as_deref().is_some_and(|raw| {
                 let mut args = raw.split(|b| *b == 0).filter(|a| !a.is_empty());

@@ -65,16 +65,27 @@ pub fn opener(client: SocketAddr, server: SocketAddr, members: &[(String, u16)])
 
 /// The socket inodes a process holds (none when its fds cannot be read).
 pub(super) fn held_sockets(proc_dir: &std::path::Path) -> HashSet<u64> {
-    let Ok(fds) = std::fs::read_dir(proc_dir.join("fd")) else {
-        return HashSet::new();
-    };
-    fds.flatten()
+    socket_inodes(proc_dir).collect()
+}
+
+/// Whether a process holds the socket `inode`: its descriptors read in
+/// order only until it is found (a server opens its listeners early: an
+/// etcd's client listener is among its first few of ~30).
+pub(super) fn holds_socket(proc_dir: &std::path::Path, inode: u64) -> bool {
+    socket_inodes(proc_dir).any(|held| held == inode)
+}
+
+/// The socket inodes of a process's descriptors, read one at a time.
+fn socket_inodes(proc_dir: &std::path::Path) -> impl Iterator<Item = u64> {
+    std::fs::read_dir(proc_dir.join("fd"))
+        .into_iter()
+        .flatten()
+        .flatten()
         .filter_map(|fd| std::fs::read_link(fd.path()).ok())
         .filter_map(|target| {
             let t = target.to_string_lossy();
             t.strip_prefix("socket:[")?.strip_suffix(']')?.parse().ok()
         })
-        .collect()
 }
 
 /// The TCP sockets in `states` (a mask of the kernel's states), IPv4 and
