@@ -121,6 +121,19 @@ fn rtt_p50() -> f64 {
     median(&mut t)
 }
 
+/// How long one request took, in ms (it must be answered, within 10 s).
+async fn timed<T>(
+    what: &str,
+    request: impl std::future::Future<Output = Result<T, tonic::Status>>,
+) -> f64 {
+    let s = Instant::now();
+    tokio::time::timeout(Duration::from_secs(10), request)
+        .await
+        .unwrap_or_else(|_| panic!("{what} in time"))
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    s.elapsed().as_secs_f64() * 1000.0
+}
+
 /// A single writer's latencies and the 64 writers' rate and p99 through `url`.
 fn measure(rt: &tokio::runtime::Runtime, url: &str) -> Figures {
     rt.block_on(async {
@@ -132,12 +145,7 @@ fn measure(rt: &tokio::runtime::Runtime, url: &str) -> Figures {
                 value: vec![1; 64],
                 ..Default::default()
             };
-            let s = Instant::now();
-            tokio::time::timeout(Duration::from_secs(10), c.put(req))
-                .await
-                .expect("put in time")
-                .expect("put");
-            lat.push(s.elapsed().as_secs_f64() * 1000.0);
+            lat.push(timed("put", c.put(req)).await);
         }
         let mut gets = Vec::new();
         for i in 0..SINGLE {
@@ -146,12 +154,7 @@ fn measure(rt: &tokio::runtime::Runtime, url: &str) -> Figures {
                 serializable: true,
                 ..Default::default()
             };
-            let s = Instant::now();
-            tokio::time::timeout(Duration::from_secs(10), c.range(req))
-                .await
-                .expect("get in time")
-                .expect("get");
-            gets.push(s.elapsed().as_secs_f64() * 1000.0);
+            gets.push(timed("get", c.range(req)).await);
         }
         let start = Instant::now();
         let mut tasks = Vec::new();

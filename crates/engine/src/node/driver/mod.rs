@@ -3,10 +3,9 @@
 //! install a snapshot, hand committed entries to the apply stage
 //! (configuration changes applied to raft on the way), persist entries and
 //! hard state (one write, at most one fsync), send persisted messages,
-//! advance. The
-//! apply stage reports how far it applied (`advance_apply_to`), the
-//! checkpointer when the log may be compacted (unless a snapshot send holds
-//! compaction back: `hold`).
+//! advance. The apply stage reports how far it applied (`advance_apply_to`),
+//! the checkpointer when the log may be compacted (unless a snapshot send
+//! holds compaction back: `hold`).
 //!
 //! Each file one job: `start.rs` builds the node and its thread, this file
 //! the loop; `requests.rs` what each request does, `ready.rs` each
